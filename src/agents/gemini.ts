@@ -1,0 +1,64 @@
+/**
+ * Google Gemini CLI: `gemini -p PROMPT --output-format stream-json --yolo`. Assistant text arrives
+ * in `delta` chunks that are joined into one message; usage comes from the `result` line; no cost.
+ */
+import { z } from "zod";
+import { parseJsonLine, type AgentAdapter, type OutputParser } from "./adapter.ts";
+import { summarizeInput, type StreamEvent } from "./stream.ts";
+
+const n = z.number().int().nonnegative().catch(0);
+const Line = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("message"), role: z.string(), content: z.string(), delta: z.boolean().optional() }),
+  z.looseObject({ type: z.literal("tool_use"), tool_name: z.string(), parameters: z.unknown() }),
+  z.looseObject({
+    type: z.literal("result"),
+    status: z.string(),
+    error: z.looseObject({ message: z.string() }).optional(),
+    stats: z.looseObject({ input_tokens: n, output_tokens: n, cached: n.optional(), tool_calls: n.optional() }).optional(),
+  }),
+]);
+
+export function geminiParser(): OutputParser {
+  let text = ""; // the assistant's current message, built from deltas
+  let last = "";
+  let turns = 0;
+  const flush = (): StreamEvent[] => {
+    if (!text) return [];
+    last = text;
+    text = "";
+    turns++;
+    return [{ type: "Message", text: last }];
+  };
+  return {
+    line(raw) {
+      const l = Line.safeParse(parseJsonLine(raw));
+      if (!l.success) return [];
+      switch (l.data.type) {
+        case "message":
+          if (l.data.role !== "assistant") return flush();
+          if (!l.data.delta) return [...flush(), ...((text = l.data.content), flush())];
+          text += l.data.content;
+          return [];
+        case "tool_use":
+          return [...flush(), { type: "ToolUse", name: l.data.tool_name, summary: summarizeInput(l.data.parameters) }];
+        case "result": {
+          const events = flush();
+          const s = l.data.stats;
+          const cached = s?.cached ?? 0;
+          const tokens = { input: Math.max(0, (s?.input_tokens ?? 0) - cached), output: s?.output_tokens ?? 0, cache_read: cached, cache_creation: 0 };
+          const errors = l.data.error ? [l.data.error.message] : [];
+          events.push({ type: "Done", final_text: last, turns, tokens, cost_usd: null, is_error: l.data.status !== "success", errors });
+          return events;
+        }
+      }
+    },
+    end: () => [],
+  };
+}
+
+export const gemini: AgentAdapter = {
+  name: "gemini",
+  promptInArgv: true,
+  argv: (call) => ["gemini", "--output-format", "stream-json", "--yolo", ...(call.model ? ["--model", call.model] : []), "-p", call.prompt],
+  parser: geminiParser,
+};

@@ -1,0 +1,65 @@
+/**
+ * One agent run: spawn it in its own process group, keep its raw output untruncated in the
+ * iteration's log files, and hand each normalized event to the engine as it arrives.
+ */
+import { start, type EndReason } from "../proc/spawn.ts";
+import type { AgentAdapter, AgentCall } from "./adapter.ts";
+import type { DoneEvent, StreamEvent } from "./stream.ts";
+
+export interface AgentRun {
+  done: DoneEvent | null;
+  /** The last assistant text: the final text when the agent ended without a Done (kept alone so memory stays flat). */
+  lastMessage: string;
+  exitCode: number;
+  end: EndReason;
+  durationMs: number;
+}
+
+export interface AgentRunOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  logPath: string;
+  onEvent: (event: StreamEvent) => void;
+  /** The agent's pid, which is also its process group id (for `stop --force`). */
+  onStart?: (pid: number) => void;
+}
+
+export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: AgentRunOptions): Promise<AgentRun> {
+  const t0 = performance.now();
+  const out = Bun.file(opts.logPath).writer();
+  const err = Bun.file(opts.logPath.replace(/\.jsonl$/, ".stderr")).writer();
+  const parser = adapter.parser();
+  const result: AgentRun = { done: null, lastMessage: "", exitCode: -1, end: "exit", durationMs: 0 };
+  const handle = (events: StreamEvent[]) => {
+    for (const e of events) {
+      if (e.type === "Message") result.lastMessage = e.text;
+      if (e.type === "Done") result.done = e;
+      opts.onEvent(e);
+    }
+  };
+  try {
+    const proc = start(adapter.argv(call), {
+      cwd: opts.cwd,
+      env: adapter.env ? adapter.env(opts.env) : opts.env,
+      input: adapter.promptInArgv ? undefined : call.prompt,
+      timeoutMs: opts.timeoutMs,
+      signal: opts.signal,
+      onStdout: (line) => {
+        out.write(line + "\n");
+        handle(parser.line(line));
+      },
+      onStderr: (line) => void err.write(line + "\n"),
+    });
+    opts.onStart?.(proc.pid);
+    const { code, reason } = await proc.done;
+    result.exitCode = code;
+    result.end = reason;
+    if (reason === "exit") handle(parser.end(code));
+  } finally {
+    await Promise.all([out.end(), err.end()]);
+    result.durationMs = performance.now() - t0;
+  }
+  return result;
+}

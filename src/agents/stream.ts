@@ -1,0 +1,35 @@
+/**
+ * What every agent's output is normalized into (SPEC §7). Adapters produce these; the renderer,
+ * the outcome classifier and the event log consume them and know nothing of any agent's format.
+ */
+import { z } from "zod";
+import { Tokens } from "../state/schema.ts";
+
+export const MessageEvent = z.object({ type: z.literal("Message"), text: z.string() });
+export const ToolUseEvent = z.object({ type: z.literal("ToolUse"), name: z.string(), summary: z.string() });
+export const DoneEvent = z.object({
+  type: z.literal("Done"),
+  final_text: z.string(),
+  turns: z.number().int().nonnegative().nullable(),
+  tokens: Tokens,
+  cost_usd: z.number().nonnegative().nullable(),
+  is_error: z.boolean(),
+  errors: z.array(z.string()),
+});
+
+export const StreamEvent = z.discriminatedUnion("type", [MessageEvent, ToolUseEvent, DoneEvent]);
+export type StreamEvent = z.infer<typeof StreamEvent>;
+export type DoneEvent = z.infer<typeof DoneEvent>;
+
+/** A one-line summary of a tool call's input: the field a human would look at first. */
+export function summarizeInput(input: unknown, max = 100): string {
+  if (input === null || typeof input !== "object") return input === undefined ? "" : clip(String(input), max);
+  const obj = input as Record<string, unknown>;
+  for (const key of ["command", "file_path", "path", "pattern", "url", "query", "description", "prompt"]) {
+    const v = obj[key];
+    if (typeof v === "string" && v) return clip(v.split("\n")[0]!, max);
+  }
+  return clip(JSON.stringify(obj), max);
+}
+
+const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + "…" : s);

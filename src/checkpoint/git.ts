@@ -1,0 +1,99 @@
+/**
+ * Typed git calls: argv arrays through the one spawn wrapper, under the command timeout and the
+ * loop's stop signal. Checkpoint commits never run the user's hooks or ask for a signing passphrase.
+ */
+import { exec, type ExecResult } from "../proc/spawn.ts";
+
+export interface GitContext {
+  cwd: string;
+  timeoutMs?: number;
+  /** The loop's stop signal; cleared once the stop is honoured so completion can still run. */
+  signal?: AbortSignal;
+}
+
+const GIT_ENV = { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" };
+
+export class Git {
+  constructor(readonly ctx: GitContext) {}
+
+  /** Runs git; throws CommandError on non-zero exit unless `allowFailure`. */
+  run(args: string[], opts: { allowFailure?: boolean; env?: Record<string, string> } = {}): Promise<ExecResult> {
+    return exec(["git", ...args], {
+      cwd: this.ctx.cwd,
+      env: { ...process.env, ...GIT_ENV, ...opts.env },
+      timeoutMs: this.ctx.timeoutMs,
+      signal: this.ctx.signal,
+      allowFailure: opts.allowFailure,
+    });
+  }
+
+  async out(args: string[]): Promise<string> {
+    return (await this.run(args)).stdout.trim();
+  }
+
+  /** `git rev-parse --verify -q REF`, or null when it does not resolve. */
+  async resolve(ref: string): Promise<string | null> {
+    const r = await this.run(["rev-parse", "--verify", "-q", `${ref}^{commit}`], { allowFailure: true });
+    return r.code === 0 ? r.stdout.trim() : null;
+  }
+
+  head(): Promise<string | null> {
+    return this.resolve("HEAD");
+  }
+
+  /** The current branch name, or null on a detached HEAD. */
+  async branch(): Promise<string | null> {
+    const r = await this.run(["symbolic-ref", "--short", "-q", "HEAD"], { allowFailure: true });
+    return r.code === 0 ? r.stdout.trim() : null;
+  }
+
+  /** `git add -A` + a checkpoint commit (hooks and signing off, identity filled in when unset). */
+  async commitAll(message: string): Promise<string> {
+    await this.run(["add", "-A"]);
+    await this.run(
+      ["-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "--allow-empty", "-m", message],
+      { env: await this.identity() },
+    );
+    return (await this.head())!;
+  }
+
+  async isDirty(): Promise<boolean> {
+    return (await this.out(["status", "--porcelain", "--untracked-files=all"])) !== "";
+  }
+
+  /**
+   * A tree id for the whole working tree (tracked + untracked, minus ignored) without touching the
+   * real index: a copy of it is updated, so unchanged files are not re-hashed.
+   */
+  async snapshot(): Promise<string> {
+    const index = await this.gitPath("index");
+    const tmp = `${index}.wt-loop-${process.pid}`;
+    const { copyFile, rm } = await import("node:fs/promises");
+    try {
+      await copyFile(index, tmp).catch(() => {}); // no index yet: git starts an empty one
+      const env = { GIT_INDEX_FILE: tmp };
+      await this.run(["add", "-A"], { env });
+      return (await this.run(["write-tree"], { env })).stdout.trim();
+    } finally {
+      await rm(tmp, { force: true });
+    }
+  }
+
+  async gitPath(name: string): Promise<string> {
+    const { resolve } = await import("node:path");
+    return resolve(this.ctx.cwd, await this.out(["rev-parse", "--git-path", name]));
+  }
+
+  private identityEnv?: Record<string, string>;
+  /** Repositories without user.name/email still get checkpoints, authored by wt-loop. */
+  private async identity(): Promise<Record<string, string>> {
+    if (this.identityEnv) return this.identityEnv;
+    const name = (await this.run(["config", "user.name"], { allowFailure: true })).stdout.trim();
+    const email = (await this.run(["config", "user.email"], { allowFailure: true })).stdout.trim();
+    this.identityEnv = {
+      ...(name ? {} : { GIT_AUTHOR_NAME: "wt-loop", GIT_COMMITTER_NAME: "wt-loop" }),
+      ...(email ? {} : { GIT_AUTHOR_EMAIL: "wt-loop@localhost", GIT_COMMITTER_EMAIL: "wt-loop@localhost" }),
+    };
+    return this.identityEnv;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Stash checkpoints (`--checkpoint stash`): no branch and no commits. Before each story the whole
+ * tree is stashed (`-u`) and at once re-applied, so the tree is unchanged and the stash holds the
+ * checkpoint. Stashes are named by commit hash, never by `stash@{n}`, whose numbers shift.
+ */
+import { UserError } from "../errors.ts";
+import type { Git } from "./git.ts";
+import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
+
+export function stashCheckpoint(git: Git, name: string): Checkpoint {
+  let info: CheckpointInfo;
+  let current: { story: string; stash: string | null } | null = null;
+  const prefix = `ralph:${name}:`;
+
+  const stashIndex = async (sha: string) => {
+    const list = (await git.out(["stash", "list", "--format=%H"])).split("\n");
+    const i = list.indexOf(sha);
+    return i < 0 ? null : `stash@{${i}}`;
+  };
+
+  return {
+    async init() {
+      const head = await requireCommit(git);
+      info = { branch: null, originalBranch: await git.branch(), originalCommit: head, sha: head };
+      return info;
+    },
+
+    async ensure(storyId) {
+      if (current?.story === storyId) return;
+      const before = await git.resolve("refs/stash");
+      info.sha = (await git.head())!;
+      await git.run(["stash", "push", "-q", "-u", "-m", `${prefix}${storyId}`]);
+      const after = await git.resolve("refs/stash");
+      const stash = after && after !== before ? after : null; // a clean tree makes no stash
+      if (stash) {
+        const applied = await git.run(["stash", "apply", "-q", "--index", stash], { allowFailure: true });
+        if (applied.code !== 0) await git.run(["stash", "apply", "-q", stash]);
+      }
+      current = { story: storyId, stash };
+    },
+
+    async revert() {
+      await git.run(["reset", "-q", "--hard", info.sha]);
+      await git.run(["clean", "-fdq"]);
+      if (current?.stash) await git.run(["stash", "apply", "-q", "--index", current.stash]);
+    },
+
+    async commitsSince() {
+      const out = await git.out(["rev-list", "--reverse", `${info.sha}..HEAD`]);
+      return out ? out.split("\n") : [];
+    },
+
+    async accept() {
+      const commits = await this.commitsSince();
+      // The work stays in the tree; the next story's stash will hold it, so this one can go.
+      if (current?.stash) {
+        const ref = await stashIndex(current.stash);
+        if (ref) await git.run(["stash", "drop", "-q", ref]);
+      }
+      current = null;
+      info.sha = (await git.head())!;
+      return commits;
+    },
+
+    async finish(choice) {
+      const mine = (await git.out(["stash", "list", "--format=%H %gs"]))
+        .split("\n")
+        .filter((l) => l.includes(`: ${prefix}`))
+        .map((l) => l.split(" ")[0]!);
+      if (choice === "keep")
+        return mine.length ? `Kept ${mine.length} checkpoint stash(es) named ${prefix}… (git stash list).` : "No checkpoint stash left.";
+      for (const sha of mine) {
+        const ref = await stashIndex(sha);
+        if (ref) await git.run(["stash", "drop", "-q", ref]);
+      }
+      return `The loop's work is in the working tree; dropped ${mine.length} checkpoint stash(es).`;
+    },
+
+    info: () => {
+      if (!info) throw new UserError("stash checkpoint used before init");
+      return info;
+    },
+  };
+}

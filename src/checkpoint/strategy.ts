@@ -1,0 +1,46 @@
+/**
+ * A checkpoint strategy (SPEC §5) saves the worktree before a story's attempts, puts it back after
+ * a failed one, keeps a completed story's work, and ends the loop with cleanup or keep. The engine
+ * sees only this interface; `branch.ts` and `stash.ts` know nothing of each other.
+ */
+import { UserError } from "../errors.ts";
+import type { Git } from "./git.ts";
+
+export interface CheckpointInfo {
+  /** `ralph/{name}` for branch checkpoints, null for stash. */
+  branch: string | null;
+  originalBranch: string | null;
+  originalCommit: string;
+  /** The commit the worktree returns to on revert. */
+  sha: string;
+}
+
+export interface Checkpoint {
+  init(): Promise<CheckpointInfo>;
+  /** Before an attempt at `storyId`: make sure its checkpoint exists (idempotent per story). */
+  ensure(storyId: string): Promise<void>;
+  /** Back to the checkpoint: the attempt's files, commits and untracked files are gone. */
+  revert(): Promise<void>;
+  /** The work since the checkpoint is kept and becomes the new checkpoint; returns new commit hashes. */
+  accept(message: string): Promise<string[]>;
+  /** Commit hashes made since the checkpoint (the agent's own, before accept). */
+  commitsSince(): Promise<string[]>;
+  finish(choice: "cleanup" | "keep"): Promise<string>;
+  info(): CheckpointInfo;
+}
+
+export async function requireCommit(git: Git): Promise<string> {
+  const head = await git.head();
+  if (!head)
+    throw new UserError(
+      "This repository has no commit yet, so there is nothing to check out back to. " +
+        "Make a first commit (for example `git commit --allow-empty -m init`), then start the loop again.",
+    );
+  return head;
+}
+
+/** A branch-name-safe form of the change or worktree name. */
+export function loopBranchName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9._/-]+/g, "-").replace(/\.\.+/g, ".").replace(/^[-./]+|[-./]+$/g, "").replace(/\.lock$/, "");
+  return `ralph/${safe || "loop"}`;
+}

@@ -1,0 +1,93 @@
+/**
+ * Shared pieces of the commands: the loop's option definitions (spread into `start` and `run`),
+ * strict option checking (citty accepts unknown flags silently), and the error boundary that turns
+ * a UserError into its message and an exit code instead of a stack trace.
+ */
+import type { ArgsDef } from "citty";
+import { consola } from "consola";
+import { z } from "zod";
+import { ExitCode, UserError } from "../errors.ts";
+import { CommandError } from "../proc/spawn.ts";
+
+export const loopArgs = {
+  change: { type: "string", valueHint: "name", description: "OpenSpec change to implement (default: the only active change with unfinished tasks)" },
+  done: { type: "string", valueHint: "tasks|manual", description: "Done criteria (default: tasks when a tasks.md is found, else manual)" },
+  max: { type: "string", valueHint: "n", description: "Maximum iterations (agent runs) (default: 30)" },
+  "max-retries": { type: "string", valueHint: "n", description: "Attempts per story before giving up (default: 3)" },
+  "stall-threshold": { type: "string", valueHint: "n", description: "Consecutive no-progress iterations before stalled (default: 2)" },
+  "iteration-timeout": { type: "string", valueHint: "min", description: "Wall-clock limit of one agent run, in minutes (default: 45)" },
+  "command-timeout": { type: "string", valueHint: "sec", description: "Limit for each git/openspec command, in seconds (default: 30)" },
+  agent: { type: "string", valueHint: "claude|codex|gemini|command", description: "Agent CLI to run (default: claude)" },
+  "agent-cmd": { type: "string", valueHint: "cmd", description: "Program run by --agent command (prompt on stdin; run with sh -c)" },
+  model: { type: "string", valueHint: "name", description: "Model passed through to the agent (default: the agent's own)" },
+  checkpoint: { type: "string", valueHint: "branch|stash", description: "Checkpoint strategy (default: branch)" },
+  "on-complete": { type: "string", valueHint: "ask|cleanup|keep", description: "What to do with the checkpoint branch at the end (default: ask; keep when not a TTY)" },
+  terminal: { type: "string", valueHint: "auto|NAME|inline", description: "Where the loop runs (default: auto; inline = this terminal)" },
+  "dry-run": { type: "boolean", description: "Print the plan and exit, writing nothing (default: off)" },
+} as const satisfies ArgsDef;
+
+const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * Rejects options the command does not define and extra positional arguments, then returns the
+ * defined options that were given, keyed in camelCase.
+ */
+export function givenOptions(cmd: string, defs: ArgsDef, rawArgs: string[], args: Record<string, unknown>): Record<string, unknown> {
+  const known = new Set(["help", "h"]);
+  let positionals = 0;
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type === "positional") positionals++;
+    else known.add(name).add(camel(name));
+    if ("alias" in def && typeof def.alias === "string") known.add(def.alias);
+  }
+  for (const token of rawArgs) {
+    if (token === "--") break;
+    if (!token.startsWith("-") || token === "-" || /^-\d/.test(token)) continue;
+    const name = token.replace(/^--?/, "").split("=")[0]!;
+    if (!known.has(name) && !(name.startsWith("no-") && known.has(name.slice(3))))
+      throw new UserError(`Unknown option ${token.split("=")[0]}. Run \`wt-loop ${cmd} --help\` to see the options.`);
+  }
+  const extra = ((args._ as string[] | undefined) ?? []).slice(positionals);
+  if (extra.length) throw new UserError(`Unexpected argument '${extra[0]}'. Run \`wt-loop ${cmd} --help\` for usage.`);
+  const out: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(defs)) {
+    const v = args[name];
+    if (v !== undefined && !(def.type === "boolean" && v === false)) out[camel(name)] = v;
+  }
+  return out;
+}
+
+/** Validates with a zod schema; the message names each offending option as the user typed it. */
+export function validate<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const lines = r.error.issues.map((i) => {
+    const opt = `--${kebab(String(i.path[0] ?? ""))}`;
+    return i.message.startsWith("--") ? i.message : `${opt}: ${i.message}`;
+  });
+  throw new UserError(`Invalid option: ${lines.join("; ")}. Nothing was written.`);
+}
+
+/** The error boundary of every command: user errors print their message; exit codes per SPEC §11. */
+export function action<A>(fn: (ctx: A) => Promise<number | void>): (ctx: A) => Promise<void> {
+  return async (ctx) => {
+    try {
+      const code = await fn(ctx);
+      process.exitCode = code ?? ExitCode.done;
+    } catch (err) {
+      // Plain text on stderr: a user error is advice to read (and sometimes an exact contract), not a log line.
+      if (err instanceof UserError) {
+        console.error(err.message);
+        process.exitCode = err.exitCode;
+      } else if (err instanceof CommandError) {
+        console.error(err.message);
+        process.exitCode = ExitCode.usage;
+      } else {
+        consola.error("wt-loop hit an unexpected error (a bug; please report it with this output):");
+        console.error(err);
+        process.exitCode = ExitCode.usage;
+      }
+    }
+  };
+}

@@ -1,0 +1,53 @@
+/** Starting the loop: here (`inline`, `run`) or in a new terminal window running `wt-loop run`. */
+import { exitCodeFor, askCompletion, runPrepared } from "../loop/runner.ts";
+import { writeStarting, type Prepared } from "../loop/prepare.ts";
+import { selfArgv } from "../self.ts";
+import { loopPaths } from "../state/paths.ts";
+import type { State } from "../state/schema.ts";
+import { writeState } from "../state/store.ts";
+import type { StorySource } from "../stories/source.ts";
+import { chooseLauncher, NO_TERMINAL, openWindow } from "../term/window.ts";
+import { UserError } from "../errors.ts";
+import { isFinal } from "../state/schema.ts";
+
+export async function runInline(state: State, source: StorySource): Promise<number> {
+  const final = await runPrepared(state, source, { ask: process.stdin.isTTY ? askCompletion : undefined });
+  return isFinal(final.status) ? exitCodeFor(final.status) : 1;
+}
+
+export async function openLoopWindow(p: Prepared): Promise<number> {
+  const s = p.state;
+  const launch = chooseLauncher({
+    terminal: s.terminal,
+    env: process.env,
+    platform: process.platform,
+    which: (b) => Bun.which(b),
+    cwd: s.worktree_path,
+    cmd: [...selfArgv(), "run"],
+    name: `ralph-${s.worktree_name}`.replace(/[.:]/g, "-"),
+  });
+  if (!launch) throw new UserError(NO_TERMINAL);
+  const note = await writeStarting(p);
+  try {
+    await openWindow(launch, s.worktree_path);
+  } catch (err) {
+    // The window never opened: leave no `starting` state behind to block the next start.
+    await writeState(loopPaths(s.worktree_path).state, { ...s, status: "stopped", reason: (err as Error).message, ended_at: new Date().toISOString() });
+    throw err;
+  }
+  if (note) console.log(note);
+  const stories = p.plan.source.kind === "manual" ? "1 (the task)" : `${p.plan.stories.length} from ${p.plan.tasksFile}`;
+  console.log(
+    [
+      `Started a loop in ${s.worktree_name} (${launch.terminal}).`,
+      `  Task:    ${s.task.split("\n")[0]}`,
+      `  Stories: ${stories}`,
+      `  Agent:   ${s.agent}${s.model ? ` (${s.model})` : ""}`,
+      `  Limits:  ${s.max_iterations} iterations, ${s.max_retries} attempts per story, ${s.iteration_timeout_min} min per run`,
+      ...(launch.hint ? [`  ${launch.hint}`] : []),
+      "",
+      "Follow it with `wt-loop monitor`, check it with `wt-loop status`, stop it with `wt-loop stop`.",
+    ].join("\n"),
+  );
+  return 0;
+}

@@ -1,0 +1,26 @@
+import { defineCommand } from "citty";
+import { LoopOptions } from "../loop/options.ts";
+import { prepareLoop, writeStarting } from "../loop/prepare.ts";
+import { createDemoRepo } from "../demo/repo.ts";
+import { action, givenOptions } from "./_args.ts";
+import { runInline } from "./_launch.ts";
+import { basename } from "node:path";
+
+export default defineCommand({
+  meta: { name: "demo", description: "Run a whole loop on a throwaway repository with a built-in scripted agent (no account, no network)" },
+  args: {},
+  run: action(async ({ args, rawArgs }) => {
+    givenOptions("demo", {}, rawArgs, args);
+    const repo = await createDemoRepo();
+    console.log(`Demo repository: ${repo.path}\n`);
+    const opts = LoopOptions.parse({ agent: "demo", change: repo.change, max: 10, iterationTimeout: 2, onComplete: "keep", terminal: "inline" });
+    const prepared = await prepareLoop({ path: repo.path, name: basename(repo.path) }, opts);
+    await writeStarting(prepared);
+    const code = await runInline(prepared.state, prepared.source);
+    console.log(
+      `\nThe demo repository is ${repo.path}: see its history with \`git -C ${repo.path} log --oneline\`, ` +
+        `and the loop with \`cd ${repo.path} && wt-loop history\`.`,
+    );
+    return code;
+  }),
+});

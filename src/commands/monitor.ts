@@ -1,0 +1,64 @@
+import { defineCommand } from "citty";
+import { existsSync } from "node:fs";
+import { LoggedEvent } from "../loop/events.ts";
+import { followLines } from "../loop/follow.ts";
+import { exitCodeFor } from "../loop/runner.ts";
+import { loopPaths } from "../state/paths.ts";
+import { isFinal, type FinalStatus } from "../state/schema.ts";
+import { correctDeadRunner, readState } from "../state/store.ts";
+import { renderEvent, useColor } from "../term/render.ts";
+import { resolveWorktree } from "../worktree.ts";
+import { action, givenOptions } from "./_args.ts";
+
+const args = { story: { type: "string", valueHint: "id", description: "Show only this story's messages" } } as const;
+
+export default defineCommand({
+  meta: { name: "monitor", description: "Follow the loop live from any terminal (Ctrl-C leaves it running)" },
+  args,
+  run: action(async ({ args: a, rawArgs }) => {
+    givenOptions("monitor", args, rawArgs, a);
+    const wt = await resolveWorktree();
+    const paths = loopPaths(wt.path);
+    const color = useColor();
+
+    // Wait for a loop: a state that is starting or running, or one that ended (then replay it).
+    let state = await readState(paths.state);
+    if (!state || !existsSync(paths.events)) {
+      console.log("Waiting for loop to start...");
+      while (!state || !existsSync(paths.events)) {
+        await Bun.sleep(200);
+        state = await readState(paths.state);
+      }
+    }
+    const since = state.started_at;
+    let final: FinalStatus | null = null;
+    const follower = followLines(paths.events, 0, (line) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const e = LoggedEvent.safeParse(json);
+      if (!e.success || e.data.ts < since) return; // an earlier run's events
+      const lines = renderEvent(e.data, { color, story: a.story });
+      if (lines.length) process.stdout.write(lines.join("\n") + "\n");
+      if (e.data.type === "Complete") {
+        final = e.data.status;
+        follower.stop();
+      }
+    });
+    // A runner killed with SIGKILL writes no Complete: notice it from the state instead.
+    const watchdog = setInterval(async () => {
+      const s = await readState(paths.state).catch(() => null);
+      if (s && (await correctDeadRunner(paths.state, s))) {
+        console.log(`\nThe loop's runner died; its state is now stopped.`);
+        final = "stopped";
+        follower.stop();
+      } else if (s && s.started_at !== since && isFinal(s.status)) follower.stop();
+    }, 1000);
+    await follower.done;
+    clearInterval(watchdog);
+    return final ? exitCodeFor(final) : 1;
+  }),
+});

@@ -1,0 +1,54 @@
+import { defineCommand } from "citty";
+import { loopPaths } from "../state/paths.ts";
+import { correctDeadRunner, readState } from "../state/store.ts";
+import type { State } from "../state/schema.ts";
+import { between, formatCost, formatDuration, formatTokens, table } from "../term/format.ts";
+import { resolveWorktree } from "../worktree.ts";
+import { action, givenOptions } from "./_args.ts";
+import { UserError } from "../errors.ts";
+import { historyRows } from "./history.ts";
+
+const args = { json: { type: "boolean", description: "Print the validated state file as JSON" } } as const;
+
+export default defineCommand({
+  meta: { name: "status", description: "Show the loop's status in this worktree" },
+  args,
+  run: action(async ({ args: a, rawArgs }) => {
+    givenOptions("status", args, rawArgs, a);
+    const wt = await resolveWorktree();
+    const path = loopPaths(wt.path).state;
+    const state = await readState(path);
+    if (!state) throw new UserError(`No loop has run in ${wt.name} yet (no ${path}). Start one with \`wt-loop start\`.`);
+    const note = await correctDeadRunner(path, state);
+    if (a.json) {
+      console.log(JSON.stringify(state, null, 2));
+      if (note) console.error(note);
+      return;
+    }
+    if (note) console.log(`Note: ${note}\n`);
+    console.log(renderStatus(state));
+  }),
+});
+
+export function renderStatus(s: State, now = Date.now()): string {
+  const story = s.current_story
+    ? `${s.current_story.index}/${s.stories_total} ${s.current_story.id}. ${s.current_story.title} (attempt ${s.current_story.attempt}/${s.max_retries})`
+    : `${s.stories_completed}/${s.stories_total} complete`;
+  const lines = [
+    `Loop in ${s.worktree_name}: ${s.status}${s.runner_pid ? ` (runner pid ${s.runner_pid})` : ""}`,
+    table([
+      ["Task:", s.task.split("\n")[0] ?? ""],
+      ["Iteration:", `${s.current_iteration}/${s.max_iterations}`],
+      ["Story:", story],
+      ["Elapsed:", formatDuration(between(s.started_at, s.ended_at, now))],
+      ["Tokens:", formatTokens(s.total_tokens)],
+      ["Cost:", formatCost(s.total_cost_usd)],
+      ["Agent:", `${s.agent}${s.model ? ` (${s.model})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
+    ]),
+  ];
+  if (s.reason) lines.push(`Reason: ${s.reason}`);
+  if (s.error) lines.push(`Error: ${s.error}`);
+  const last = s.iterations.slice(-5);
+  if (last.length) lines.push("", "Last iterations:", historyRows(last).map((l) => `  ${l}`).join("\n"));
+  return lines.join("\n");
+}

@@ -1,0 +1,46 @@
+/** `start --dry-run`: the whole plan on one screen, before any token is spent. */
+import { relative } from "node:path";
+import { adapterFor } from "../agents/registry.ts";
+import { loopBranchName } from "../checkpoint/strategy.ts";
+import { loopPaths } from "../state/paths.ts";
+import type { State } from "../state/schema.ts";
+import { isComplete } from "../stories/story.ts";
+import type { Plan } from "./plan.ts";
+import { buildPrompt } from "./prompt.ts";
+
+export function describePlan(state: State, plan: Plan): string {
+  const rel = (f: string) => relative(state.worktree_path, f);
+  const out: string[] = [`Dry run in ${state.worktree_name} — nothing was written and nothing started.`, ""];
+  out.push(`Task:      ${state.task}`);
+  if (plan.change) out.push(`Change:    ${plan.change}`);
+  out.push(`Stories:   ${plan.source.kind === "manual" ? "one (the task)" : `${plan.stories.length} from ${rel(plan.tasksFile!)}`}`);
+  out.push(`Done when: ${state.done_criteria === "tasks" ? "every task is ticked in the tasks file" : "the agent reports <promise>COMPLETE</promise>"}`);
+  if (plan.source.kind !== "manual") {
+    out.push("");
+    for (const s of plan.stories) {
+      out.push(`  ${isComplete(s) ? "✔" : "○"} ${s.id}. ${s.title}`);
+      for (const t of s.tasks) out.push(`      [${t.done ? "x" : " "}] ${t.text}`);
+    }
+  }
+  if (plan.source.kind === "openspec" && plan.source.change.scenarios.length) {
+    out.push("", "Scenarios:");
+    for (const sc of plan.source.change.scenarios) out.push(...sc.split("\n").map((l) => `  ${l}`));
+  }
+  const argv = adapterFor(state.agent).argv({ prompt: "<prompt>", model: state.model, agentCmd: state.agent_cmd });
+  out.push(
+    "",
+    `Agent:     ${argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")}${adapterFor(state.agent).promptInArgv ? "" : " < prompt"}`,
+    `Limits:    ${state.max_iterations} iterations · ${state.max_retries} attempts per story · stalled after ${state.stall_threshold} without progress · ` +
+      `${state.iteration_timeout_min} min per agent run · ${state.command_timeout_sec} s per command`,
+    `Checkpoint: ${state.checkpoint === "branch" ? `branch ${loopBranchName(state.change ?? state.worktree_name)}` : "stash"} · at the end: ${state.on_complete}`,
+  );
+  const first = plan.stories.find((s) => !isComplete(s));
+  if (first) {
+    const prompt = buildPrompt({
+      worktree: state.worktree_path, task: state.task, source: plan.source, story: first, index: plan.stories.indexOf(first) + 1,
+      total: plan.stories.length, learningsFile: loopPaths(state.worktree_path).learnings, attempt: 1, maxRetries: state.max_retries,
+    });
+    out.push("", "First prompt:", "─".repeat(60), prompt.trimEnd(), "─".repeat(60));
+  } else out.push("", "Every story is already complete: the loop would end done at once.");
+  return out.join("\n");
+}

@@ -1,0 +1,263 @@
+/**
+ * The loop (SPEC §5–§6): for each iteration, take the first incomplete story, run the agent on it,
+ * check its claim, then keep its work (checkpoint) or revert and retry, until done, stuck, stalled
+ * or stopped. Everything it touches comes in through `LoopDeps`, so tests drive it with real git
+ * repositories and real agent programs.
+ */
+import type { AgentAdapter } from "../agents/adapter.ts";
+import { runAgent } from "../agents/run-agent.ts";
+import type { Checkpoint } from "../checkpoint/strategy.ts";
+import type { Git } from "../checkpoint/git.ts";
+import { errorMessage } from "../errors.ts";
+import { CommandError } from "../proc/spawn.ts";
+import type { LoopPaths } from "../state/paths.ts";
+import { sumTokens, ZERO_TOKENS, type Completion, type FinalStatus, type Iteration, type State } from "../state/schema.ts";
+import { loadStories, type StorySource } from "../stories/source.ts";
+import { isComplete, type Story } from "../stories/story.ts";
+import type { LoopEvent } from "./events.ts";
+import { classify, type Classified } from "./outcome.ts";
+import { buildPrompt } from "./prompt.ts";
+
+export interface LoopDeps {
+  paths: LoopPaths;
+  source: StorySource;
+  adapter: AgentAdapter;
+  checkpoint: Checkpoint;
+  /** git under the loop's stop signal; `finishGit` without it, for the work that follows a stop. */
+  git: Git;
+  env: Record<string, string | undefined>;
+  signal: AbortSignal;
+  emit(event: LoopEvent): void;
+  save(state: State): Promise<void>;
+  setTitle(title: string): void;
+  /** Decides cleanup or keep at the end (asks on a TTY when the option is `ask`). */
+  chooseCompletion(status: FinalStatus): Promise<Completion>;
+}
+
+interface Ending {
+  status: FinalStatus;
+  reason: string;
+  error?: string;
+}
+
+export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
+  const state: State = { ...initial, status: "running", runner_pid: process.pid, error: null, reason: null };
+  const save = async () => {
+    state.updated_at = new Date().toISOString();
+    await deps.save(state);
+  };
+  await save();
+
+  let ending: Ending;
+  try {
+    const cp = await deps.checkpoint.init();
+    Object.assign(state, { checkpoint_branch: cp.branch, original_branch: cp.originalBranch, original_commit: cp.originalCommit, checkpoint_sha: cp.sha });
+    await save();
+    ending = await iterate(state, deps, save);
+  } catch (err) {
+    ending = deps.signal.aborted
+      ? { status: "stopped", reason: "Stopped by the user" }
+      : { status: "stuck", reason: `Fatal error: ${errorMessage(err)}`, error: errorMessage(err) };
+    if (ending.error) deps.emit({ type: "Error", message: ending.reason });
+  }
+  return finish(state, ending, deps, save);
+}
+
+async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>): Promise<Ending> {
+  const { checkpoint } = deps;
+  let storyId: string | null = null;
+  let attempt = 0;
+  let retryReason: string | undefined;
+  let noProgress = 0;
+
+  while (true) {
+    if (deps.signal.aborted) return { status: "stopped", reason: "Stopped by the user" };
+    const stories = await loadStories(deps.source);
+    refreshCounts(state, stories);
+    const next = stories.find((s) => !isComplete(s));
+    if (!next || (state.done_criteria === "tasks" && stories.every(isComplete)))
+      return { status: "done", reason: `All ${stories.length} stories are complete` };
+    if (state.current_iteration >= state.max_iterations)
+      return { status: "stuck", reason: `Reached the maximum of ${state.max_iterations} iterations before the work was done` };
+
+    if (next.id !== storyId) [storyId, attempt, retryReason] = [next.id, 0, undefined];
+    attempt++;
+    const n = ++state.current_iteration;
+    const index = stories.indexOf(next) + 1;
+    state.current_story = { id: next.id, title: next.title, index, attempt };
+    deps.emit({
+      type: "StoryProgress", story_id: next.id, title: next.title, index, total: stories.length, completed: state.stories_completed,
+      iteration: n, max_iterations: state.max_iterations, attempt, max_retries: state.max_retries, worktree: state.worktree_name,
+    });
+    deps.setTitle(`Ralph: ${state.worktree_name} [${n}/${state.max_iterations}]`);
+    await save();
+
+    const started = new Date();
+    const it = await attemptStory(state, deps, next, { n, index, total: stories.length, attempt, retryReason });
+    const rec: Iteration = {
+      n, started: started.toISOString(), ended: new Date().toISOString(), done_check: it.done, commits: it.commits,
+      tokens_used: sumTokens(it.tokens), ...(it.result.outcome === "timeout" ? { timed_out: true as const } : {}),
+      story_id: next.id, story_title: next.title, attempt, outcome: it.result.outcome,
+      reason: "reason" in it.result ? it.result.reason : null, progress: it.progress, tokens: it.tokens,
+      cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n),
+    };
+    state.iterations.push(rec);
+    state.total_tokens += rec.tokens_used;
+    for (const k of ["input", "output", "cache_read", "cache_creation"] as const) state.tokens[k] += it.tokens[k];
+    state.total_cost_usd += it.cost ?? 0;
+    deps.emit({
+      type: "IterationEnd", story_id: next.id, iteration: n, outcome: rec.outcome, reason: rec.reason, duration_ms: it.durationMs,
+      turns: it.turns, tokens: it.tokens, cost_usd: it.cost, commits: it.commits,
+    });
+    await save();
+
+    const r = it.result;
+    if (r.outcome === "stopped") return { status: "stopped", reason: "Stopped by the user" };
+    if (it.accepted) {
+      if (state.done_criteria === "manual" && r.outcome === "complete") return { status: "done", reason: "The agent reported the task complete" };
+      [attempt, retryReason, noProgress] = [0, undefined, 0];
+      continue;
+    }
+    noProgress = it.progress ? 0 : noProgress + 1;
+    if (attempt >= state.max_retries) {
+      const why = "reason" in r ? r.reason : r.outcome;
+      const message = `Story ${next.id} "${next.title}" failed after ${attempt} attempts. Last reason: ${why}`;
+      deps.emit({ type: "Error", message });
+      return { status: "stuck", reason: message };
+    }
+    if (noProgress >= state.stall_threshold)
+      return { status: "stalled", reason: `No progress in the last ${noProgress} iterations (no new commit, no change in the working tree)` };
+    await checkpoint.revert();
+    // After no_signal the next attempt starts afresh; every other failure tells it what went wrong.
+    retryReason = r.outcome === "no_signal" || !("reason" in r) ? undefined : r.reason;
+  }
+}
+
+interface AttemptResult {
+  result: Classified | { outcome: "rejected"; reason: string };
+  accepted: boolean;
+  done: boolean;
+  progress: boolean;
+  commits: string[];
+  tokens: State["tokens"];
+  cost: number | null;
+  turns: number | null;
+  exitCode: number | null;
+  durationMs: number;
+}
+
+/** One agent run on one story, then the harness's verdict. Never throws for a failed attempt. */
+async function attemptStory(
+  state: State,
+  deps: LoopDeps,
+  story: Story,
+  at: { n: number; index: number; total: number; attempt: number; retryReason?: string },
+): Promise<AttemptResult> {
+  const { checkpoint, git } = deps;
+  const res: AttemptResult = {
+    result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [],
+    tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0,
+  };
+  const t0 = performance.now();
+  try {
+    await checkpoint.ensure(story.id);
+    const before = { head: await git.head(), tree: await git.snapshot() };
+    const prompt = buildPrompt({
+      worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
+      learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
+    });
+    const run = await runAgent(
+      deps.adapter,
+      { prompt, model: state.model, agentCmd: state.agent_cmd },
+      {
+        cwd: state.worktree_path, env: deps.env, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
+        logPath: deps.paths.iterLog(at.n), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
+        onStart: (pid) => {
+          state.agent_pid = pid;
+          deps.save(state).catch(() => {});
+        },
+      },
+    );
+    state.agent_pid = null;
+    Object.assign(res, {
+      exitCode: run.exitCode, tokens: run.done?.tokens ?? res.tokens, cost: run.done?.cost_usd ?? null, turns: run.done?.turns ?? null,
+    });
+    res.result = classify(run, state.iteration_timeout_min);
+    if (res.result.outcome === "stopped") return res;
+    // Progress is measured before any revert (SPEC §6).
+    res.progress = (await git.head()) !== before.head || (await git.snapshot()) !== before.tree;
+    res.commits = await checkpoint.commitsSince();
+    await judge(state, deps, story, res);
+  } catch (err) {
+    if (deps.signal.aborted) res.result = { outcome: "stopped", reason: "Stopped by the user" };
+    else if (err instanceof CommandError && err.reason === "timeout") res.result = { outcome: "timeout", reason: err.message };
+    else throw err;
+  } finally {
+    res.durationMs = performance.now() - t0;
+  }
+  return res;
+}
+
+/** Checks the agent's claim and keeps the work when it stands (SPEC §5). */
+async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult): Promise<void> {
+  const r = res.result;
+  const title = `checkpoint: story ${story.id} — ${story.title}`;
+  if (r.outcome === "complete" && state.done_criteria === "tasks") {
+    const stories = await loadStories(deps.source);
+    const now = stories.find((s) => s.id === story.id);
+    const open = now ? now.tasks.filter((t) => !t.done) : story.tasks;
+    if (!now || open.length) {
+      const names = open.map((t) => `"${t.text}"`).join(", ");
+      res.result = {
+        outcome: "rejected",
+        reason: now
+          ? `You reported COMPLETE but these tasks of story ${story.id} are not ticked in the tasks file: ${names}. Finish them and tick their boxes, or report FAILED.`
+          : `You reported COMPLETE but story ${story.id} "${story.title}" is no longer in the tasks file. Do not remove or rename its heading.`,
+      };
+      return;
+    }
+    res.commits = await deps.checkpoint.accept(title); // the agent's own commits and the checkpoint
+    res.accepted = true;
+    refreshCounts(state, stories);
+    res.done = stories.every(isComplete);
+  } else if (r.outcome === "complete") {
+    res.commits = await deps.checkpoint.accept(title);
+    res.accepted = res.done = true;
+  } else if (r.outcome === "no_signal" && state.done_criteria === "manual" && res.progress) {
+    // The classic Ralph loop: work without a verdict is progress, kept, and the agent goes again.
+    res.commits = await deps.checkpoint.accept(`checkpoint: iteration ${state.current_iteration}`);
+    res.accepted = true;
+  }
+}
+
+function refreshCounts(state: State, stories: Story[]) {
+  state.stories_total = stories.length;
+  state.stories_completed = state.done_criteria === "tasks" ? stories.filter(isComplete).length : 0;
+}
+
+async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>): Promise<State> {
+  Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null });
+  if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;
+  deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);
+  await save();
+  deps.git.ctx.signal = undefined; // the stop has been honoured; what follows must still run
+  if (state.checkpoint_sha) {
+    try {
+      const choice = await deps.chooseCompletion(ending.status);
+      const message = await deps.checkpoint.finish(choice);
+      Object.assign(state, { completion: choice });
+      state.reason = `${ending.reason}. ${message}`;
+    } catch (err) {
+      deps.emit({ type: "Error", message: `Completion failed: ${errorMessage(err)}` });
+      state.error ??= errorMessage(err);
+    }
+  }
+  state.ended_at = new Date().toISOString();
+  state.runner_pid = null;
+  await save();
+  deps.emit({
+    type: "Complete", status: ending.status, reason: state.reason ?? ending.reason,
+    stories_completed: state.stories_completed, stories_total: state.stories_total,
+  });
+  return state;
+}

@@ -1,0 +1,54 @@
+/**
+ * What the engine tells the world (SPEC §10): one discriminated union that `run` and `monitor`
+ * render and `loop-events.jsonl` stores. Message content is never truncated here.
+ */
+import { z } from "zod";
+import { StreamEvent } from "../agents/stream.ts";
+import { Outcome, Status, Tokens } from "../state/schema.ts";
+
+export const StoryProgress = z.object({
+  type: z.literal("StoryProgress"),
+  story_id: z.string(),
+  title: z.string(),
+  index: z.number().int().positive(),
+  total: z.number().int().nonnegative(),
+  completed: z.number().int().nonnegative(),
+  iteration: z.number().int().positive(),
+  max_iterations: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  max_retries: z.number().int().positive(),
+  worktree: z.string(),
+});
+
+export const StoryEvent = z.object({ type: z.literal("StoryEvent"), story_id: z.string(), event: StreamEvent });
+
+/** The end of one agent run, so a renderer can summarize it (turns, tokens, cost, duration, outcome). */
+export const IterationEnd = z.object({
+  type: z.literal("IterationEnd"),
+  story_id: z.string(),
+  iteration: z.number().int().positive(),
+  outcome: Outcome,
+  reason: z.string().nullable(),
+  duration_ms: z.number().nonnegative(),
+  turns: z.number().int().nonnegative().nullable(),
+  tokens: Tokens,
+  cost_usd: z.number().nonnegative().nullable(),
+  commits: z.array(z.string()),
+});
+
+export const ErrorEvent = z.object({ type: z.literal("Error"), message: z.string() });
+
+export const CompleteEvent = z.object({
+  type: z.literal("Complete"),
+  status: Status.exclude(["starting", "running"]),
+  reason: z.string(),
+  stories_completed: z.number().int().nonnegative(),
+  stories_total: z.number().int().nonnegative(),
+});
+
+export const LoopEvent = z.discriminatedUnion("type", [StoryProgress, StoryEvent, IterationEnd, ErrorEvent, CompleteEvent]);
+export type LoopEvent = z.infer<typeof LoopEvent>;
+export type CompleteEvent = z.infer<typeof CompleteEvent>;
+
+/** A stored event line: the event plus when it was written. */
+export const LoggedEvent = z.intersection(LoopEvent, z.object({ ts: z.string() }));

@@ -1,0 +1,76 @@
+/**
+ * Following the event log live (`monitor`): new lines are read as soon as the file changes
+ * (fs.watch), with a short poll as the fallback where watching is unreliable (network disks, WSL).
+ */
+import { watch, type FSWatcher } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+
+const POLL_MS = 100;
+
+export interface Follower {
+  stop(): void;
+  done: Promise<void>;
+}
+
+/** Calls `onLine` for every complete line of `path` from byte `from`, until `stop()`. */
+export function followLines(path: string, from: number, onLine: (line: string) => void): Follower {
+  let offset = from;
+  let rest = "";
+  let stopped = false;
+  let reading = false;
+  let again = false;
+  let wake: () => void = () => {};
+  const decoder = new TextDecoder();
+
+  const readNew = async () => {
+    if (reading) return void (again = true);
+    reading = true;
+    try {
+      do {
+        again = false;
+        const size = await stat(path).then((s) => s.size, () => -1);
+        if (size < offset) [offset, rest] = [0, ""]; // the log was replaced: start over
+        if (size <= offset) continue;
+        const fh = await open(path, "r");
+        try {
+          const buf = new Uint8Array(size - offset);
+          const { bytesRead } = await fh.read(buf, 0, buf.length, offset);
+          offset += bytesRead;
+          const text = rest + decoder.decode(buf.subarray(0, bytesRead), { stream: true });
+          const lines = text.split("\n");
+          rest = lines.pop() ?? "";
+          for (const l of lines) if (l.trim() && !stopped) onLine(l);
+        } finally {
+          await fh.close();
+        }
+      } while (again && !stopped);
+    } finally {
+      reading = false;
+    }
+  };
+
+  let watcher: FSWatcher | null = null;
+  try {
+    watcher = watch(dirname(path), () => void readNew().then(() => wake()));
+  } catch {
+    // no watcher: the poll below does the work
+  }
+  const done = (async () => {
+    while (!stopped) {
+      await readNew();
+      await new Promise<void>((r) => {
+        wake = r;
+        setTimeout(r, POLL_MS);
+      });
+    }
+  })();
+  return {
+    stop() {
+      stopped = true;
+      watcher?.close();
+      wake();
+    },
+    done,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The loop's options (SPEC §2): citty parses the command line, this schema validates it. Every
+ * rule and default lives here, so `start`, `run` and the state file agree.
+ */
+import { z } from "zod";
+import { AgentName, CheckpointKind, DoneCriteria, OnComplete } from "../state/schema.ts";
+
+const int = (name: string, min: number) =>
+  z.coerce
+    .number({ error: `--${name} must be a number` })
+    .int({ error: `--${name} must be a whole number` })
+    .min(min, { error: `--${name} must be at least ${min}` });
+const positive = (name: string) =>
+  z.coerce.number({ error: `--${name} must be a number` }).positive({ error: `--${name} must be greater than 0` });
+
+export const LoopOptions = z.strictObject({
+  task: z.string().optional(),
+  change: z.string().min(1, { error: "--change needs a change name" }).optional(),
+  done: DoneCriteria.optional(),
+  max: int("max", 1).default(30),
+  maxRetries: int("max-retries", 1).default(3),
+  stallThreshold: int("stall-threshold", 1).default(2),
+  iterationTimeout: positive("iteration-timeout").default(45),
+  commandTimeout: positive("command-timeout").default(30),
+  agent: AgentName.default("claude"),
+  agentCmd: z.string().min(1, { error: "--agent-cmd needs a command" }).optional(),
+  model: z.string().min(1).optional(),
+  checkpoint: CheckpointKind.default("branch"),
+  onComplete: OnComplete.default("ask"),
+  terminal: z.string().default("auto"),
+  dryRun: z.boolean().default(false),
+});
+export type LoopOptions = z.infer<typeof LoopOptions>;

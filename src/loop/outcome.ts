@@ -1,0 +1,44 @@
+/**
+ * How an agent run ended (SPEC §5 table). Only the agent's own final text counts: a promise that
+ * appeared in a tool result or a file it read never reaches this text.
+ */
+import type { AgentRun } from "../agents/run-agent.ts";
+
+export type AgentPromise = { kind: "complete" } | { kind: "failed"; reason: string };
+
+const PROMISE = /<promise>\s*(COMPLETE|FAILED:([\s\S]*?))\s*<\/promise>/g;
+
+/** The last promise in the text, if any (an agent may mention an earlier plan before its verdict). */
+export function findPromise(text: string): AgentPromise | null {
+  let last: AgentPromise | null = null;
+  for (const m of text.matchAll(PROMISE)) {
+    last = m[1] === "COMPLETE" ? { kind: "complete" } : { kind: "failed", reason: (m[2] ?? "").trim() || "no reason given" };
+  }
+  return last;
+}
+
+export type Classified =
+  | { outcome: "complete" }
+  | { outcome: "failed"; reason: string }
+  | { outcome: "no_signal"; reason: string }
+  | { outcome: "timeout"; reason: string }
+  | { outcome: "stopped"; reason: string };
+
+export function classify(run: AgentRun, timeoutMin: number): Classified {
+  if (run.end === "aborted") return { outcome: "stopped", reason: "Stopped by the user during the agent run" };
+  if (run.end === "timeout")
+    return { outcome: "timeout", reason: `The agent run exceeded the iteration timeout of ${timeoutMin} min and was killed` };
+  const text = run.done?.final_text || run.lastMessage;
+  const promise = findPromise(text);
+  if (promise?.kind === "complete") return { outcome: "complete" };
+  if (promise?.kind === "failed") return { outcome: "failed", reason: promise.reason };
+  const why =
+    run.exitCode !== 0
+      ? `the agent exited with code ${run.exitCode}`
+      : run.done
+        ? run.done.is_error
+          ? `the agent ended with an error${run.done.errors.length ? `: ${run.done.errors.join("; ")}` : ""}`
+          : "the agent ended without a <promise>"
+        : "the agent's output had no final result";
+  return { outcome: "no_signal", reason: `No promise: ${why}` };
+}

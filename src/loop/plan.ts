@@ -1,0 +1,130 @@
+/**
+ * Deciding what a loop will do, before anything is written (SPEC §4): which stories, from where,
+ * with which done criteria and task text. `start`, `run` and `--dry-run` all go through here.
+ */
+import { relative } from "node:path";
+import { existsSync } from "node:fs";
+import { UserError } from "../errors.ts";
+import { changeContext, isOpenSpecProject, pickChange, type OpenSpecOptions } from "../stories/openspec.ts";
+import { loadStories, type StorySource } from "../stories/source.ts";
+import { isComplete, type Story } from "../stories/story.ts";
+import { SCHEMA_VERSION, ZERO_TOKENS, type State } from "../state/schema.ts";
+import { findTasksFile } from "../stories/tasks-file.ts";
+import type { LoopOptions } from "./options.ts";
+
+export const NO_TASKS_WARNING = "No tasks.md found, using manual done criteria";
+
+export interface Plan {
+  source: StorySource;
+  doneCriteria: "tasks" | "manual";
+  task: string;
+  change: string | null;
+  tasksFile: string | null;
+  stories: Story[];
+}
+
+export async function makePlan(worktree: string, opts: LoopOptions, os: OpenSpecOptions): Promise<Plan> {
+  const found = await findWork(worktree, opts, os);
+  const rel = (f: string) => relative(worktree, f);
+  if (!found) {
+    if (opts.done === "tasks")
+      throw new UserError("--done tasks needs a tasks.md, and none was found (worktree root, or depth ≤ 3). Add one, or use --done manual with a task.");
+    if (opts.done === undefined) os.warn(NO_TASKS_WARNING);
+    if (!opts.task?.trim()) throw new UserError('Nothing to do: no tasks.md was found and no task was given. Run `wt-loop start "describe the task"`.');
+    const source: StorySource = { kind: "manual", task: opts.task.trim() };
+    return { source, doneCriteria: "manual", task: source.task, change: null, tasksFile: null, stories: await loadStories(source) };
+  }
+  const change = found.kind === "openspec" ? found.change.name : null;
+  const task =
+    opts.task?.trim() ||
+    (change ? `Implement the OpenSpec change '${change}' (${rel(found.tasksFile)}).` : `Complete the tasks in ${rel(found.tasksFile)}.`);
+  if (opts.done === "manual") {
+    const source: StorySource = { kind: "manual", task };
+    return { source, doneCriteria: "manual", task, change, tasksFile: found.tasksFile, stories: await loadStories(source) };
+  }
+  const stories = await loadStories(found);
+  if (stories.length === 0)
+    throw new UserError(`${rel(found.tasksFile)} has no checkbox tasks (lines like \`- [ ] do X\`). Add some, or use --done manual with a task.`);
+  return { source: found, doneCriteria: "tasks", task, change, tasksFile: found.tasksFile, stories };
+}
+
+async function findWork(worktree: string, opts: LoopOptions, os: OpenSpecOptions): Promise<Exclude<StorySource, { kind: "manual" }> | null> {
+  if (opts.change || isOpenSpecProject(worktree)) {
+    if (opts.change && !isOpenSpecProject(worktree))
+      throw new UserError(`--change ${opts.change}: this worktree has no openspec/changes/ folder. Run without --change, or from the right worktree.`);
+    const name = await pickChange(opts.change, os);
+    if (name) {
+      const change = await changeContext(name, os);
+      if (existsSync(change.tasksFile)) return { kind: "openspec", tasksFile: change.tasksFile, change };
+      if (opts.change && opts.done !== "manual")
+        throw new UserError(`The OpenSpec change '${name}' has no tasks.md yet. Write its tasks first, or use --done manual with a task.`);
+    }
+  }
+  const tasksFile = await findTasksFile(worktree);
+  return tasksFile ? { kind: "tasks-file", tasksFile } : null;
+}
+
+/** Rebuilds the source a `start` decided, from the state it wrote. */
+export async function sourceFromState(
+  s: { source: StorySource["kind"]; tasks_file: string | null; change: string | null; task: string },
+  os: OpenSpecOptions,
+): Promise<StorySource> {
+  switch (s.source) {
+    case "manual":
+      return { kind: "manual", task: s.task };
+    case "tasks-file":
+      return { kind: "tasks-file", tasksFile: s.tasks_file! };
+    case "openspec": {
+      const change = await changeContext(s.change!, os);
+      return { kind: "openspec", tasksFile: s.tasks_file ?? change.tasksFile, change };
+    }
+  }
+}
+
+/** The state a new loop starts from (status `starting`, nothing run yet). */
+export function initialState(wt: { path: string; name: string }, opts: LoopOptions, plan: Plan): State {
+  const now = new Date().toISOString();
+  return {
+    schema_version: SCHEMA_VERSION,
+    worktree_name: wt.name,
+    worktree_path: wt.path,
+    status: "starting",
+    current_iteration: 0,
+    max_iterations: opts.max,
+    started_at: now,
+    updated_at: now,
+    ended_at: null,
+    task: plan.task,
+    iterations: [],
+    done_criteria: plan.doneCriteria,
+    stall_threshold: opts.stallThreshold,
+    iteration_timeout_min: opts.iterationTimeout,
+    total_tokens: 0,
+    tokens: { ...ZERO_TOKENS },
+    total_cost_usd: 0,
+    max_retries: opts.maxRetries,
+    command_timeout_sec: opts.commandTimeout,
+    agent: opts.agent,
+    agent_cmd: opts.agentCmd ?? null,
+    model: opts.model ?? null,
+    checkpoint: opts.checkpoint,
+    on_complete: opts.onComplete,
+    terminal: opts.terminal,
+    source: plan.source.kind,
+    change: plan.change,
+    tasks_file: plan.tasksFile,
+    stories_total: plan.stories.length,
+    stories_completed: plan.doneCriteria === "tasks" ? plan.stories.filter(isComplete).length : 0,
+    current_story: null,
+    runner_pid: null,
+    runner_started: null,
+    agent_pid: null,
+    checkpoint_branch: null,
+    original_branch: null,
+    original_commit: null,
+    checkpoint_sha: null,
+    completion: null,
+    reason: null,
+    error: null,
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Everything `start` (and a direct `run`) checks before a loop may begin, in the order a user
+ * would want to hear about problems; nothing is written until all of it passes.
+ */
+import { consola } from "consola";
+import { checkAgent } from "../agents/registry.ts";
+import { UserError } from "../errors.ts";
+import { loopPaths } from "../state/paths.ts";
+import { isRunner } from "../state/pid.ts";
+import type { State } from "../state/schema.ts";
+import { archiveState, readState, writeState } from "../state/store.ts";
+import type { StorySource } from "../stories/source.ts";
+import type { Worktree } from "../worktree.ts";
+import type { LoopOptions } from "./options.ts";
+import { initialState, makePlan, type Plan } from "./plan.ts";
+
+/** A `starting` state this young may belong to a `run` that is still opening in its new window. */
+const STARTING_GRACE_MS = 60_000;
+
+export interface Prepared {
+  state: State;
+  source: StorySource;
+  plan: Plan;
+  previous: State | null;
+}
+
+export const openSpecOptions = (cwd: string, commandTimeoutSec: number, signal?: AbortSignal) => ({
+  cwd,
+  timeoutMs: commandTimeoutSec * 1000,
+  signal,
+  warn: (m: string) => consola.warn(m),
+});
+
+export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prepared> {
+  const previous = await readState(loopPaths(wt.path).state);
+  refuseIfRunning(previous);
+  const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));
+  checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null });
+  return { state: initialState(wt, opts, plan), source: plan.source, plan, previous };
+}
+
+export function refuseIfRunning(previous: State | null): void {
+  if (!previous) return;
+  if (previous.status === "running" && isRunner(previous.runner_pid, previous.runner_started))
+    throw new UserError(
+      `A loop is already running in ${previous.worktree_name} (runner pid ${previous.runner_pid}). ` +
+        "Follow it with `wt-loop monitor`, or stop it with `wt-loop stop`.",
+    );
+  if (previous.status === "starting" && Date.now() - Date.parse(previous.updated_at) < STARTING_GRACE_MS)
+    throw new UserError(
+      `A loop is being started in ${previous.worktree_name} (started ${previous.updated_at}). ` +
+        "Wait for it, follow it with `wt-loop monitor`, or try again in a minute if its window never opened.",
+    );
+}
+
+/** Archives the previous run's record, then writes the new loop's `starting` state. */
+export async function writeStarting(p: Prepared): Promise<string | null> {
+  const paths = loopPaths(p.state.worktree_path);
+  let note: string | null = null;
+  if (p.previous) {
+    const dest = await archiveState(paths.state, paths.runs, p.previous);
+    note =
+      p.previous.status === "running"
+        ? `The previous loop's runner (pid ${p.previous.runner_pid}) had died; its record was kept as ${dest}.`
+        : `The previous loop's record was kept as ${dest}.`;
+  }
+  await writeState(paths.state, p.state);
+  return note;
+}

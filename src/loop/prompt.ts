@@ -1,0 +1,72 @@
+/**
+ * The prompt for one attempt at one story: what to do, where the context is, how to report.
+ * Everything the agent must obey is stated here, because it is all the agent sees.
+ */
+import { relative } from "node:path";
+import type { StorySource } from "../stories/source.ts";
+import type { Story } from "../stories/story.ts";
+
+export interface PromptInput {
+  worktree: string;
+  task: string;
+  source: StorySource;
+  story: Story;
+  index: number;
+  total: number;
+  learningsFile: string;
+  /** Why the previous attempt at this story failed; absent on a first attempt or after no_signal. */
+  retryReason?: string;
+  attempt: number;
+  maxRetries: number;
+}
+
+export function buildPrompt(p: PromptInput): string {
+  const rel = (f: string) => relative(p.worktree, f) || f;
+  const parts: string[] = [];
+  parts.push(`You are working autonomously in the git worktree ${p.worktree}.`);
+  parts.push(`## Overall task\n\n${p.task}`);
+
+  if (p.source.kind === "manual") {
+    parts.push(`## Your job\n\nDo the task above completely. Work until it is done and verified.`);
+  } else {
+    const tasks = p.story.tasks.map((t) => `- [${t.done ? "x" : " "}] ${t.text}`).join("\n");
+    parts.push(
+      `## Your story: ${p.story.id}. ${p.story.title} (story ${p.index} of ${p.total})\n\n` +
+        `Work only on this story. Its tasks, from ${rel(p.source.tasksFile)}:\n\n${tasks}\n\n` +
+        `When a task is done and verified, tick its box in ${rel(p.source.tasksFile)} by changing \`- [ ]\` to \`- [x]\` on its line. ` +
+        `The harness reads that file: a task whose box is not ticked is not done. Do not tick boxes of other stories.`,
+    );
+  }
+
+  if (p.source.kind === "openspec") {
+    const c = p.source.change;
+    const list = (label: string, files: string[]) => (files.length ? [`- ${label}: ${files.map(rel).join(", ")}`] : []);
+    const ctx = [...list("Proposal", c.proposal), ...list("Design", c.design), ...list("Specs", c.specs)];
+    parts.push(
+      `## OpenSpec change: ${c.name}\n\nRead these before you start:\n${ctx.join("\n") || "- (no proposal, design or specs yet)"}` +
+        (c.scenarios.length ? `\n\nThe change must satisfy these scenarios:\n\n${c.scenarios.map((s) => `### ${s}`).join("\n\n")}` : ""),
+    );
+  }
+
+  parts.push(
+    `## Learnings\n\nNotes shared between stories are in ${p.learningsFile}. Read it first if it exists. ` +
+      `Before you finish, add anything the next story should know (commands that work, pitfalls, decisions); create the file if it does not exist.`,
+  );
+
+  if (p.retryReason) {
+    parts.push(
+      `## Previous attempt failed (attempt ${p.attempt} of ${p.maxRetries})\n\n` +
+        `The last attempt at this story was reverted. Its failure reason:\n\n${p.retryReason}\n\nAvoid repeating it.`,
+    );
+  }
+
+  parts.push(
+    `## Rules\n\n` +
+      `- Stay on the current git branch. Do not switch branches, rebase, reset, or rewrite history; the harness manages checkpoints.\n` +
+      `- Verify your work (build, tests) before you claim it is done.\n` +
+      `- End your final message with exactly one promise:\n` +
+      `  - \`<promise>COMPLETE</promise>\` only when ${p.source.kind === "manual" ? "the task is done and verified" : "every task of this story is done, verified and ticked"};\n` +
+      `  - \`<promise>FAILED: reason</promise>\` when you cannot proceed, with the reason (it is shown to the next attempt).`,
+  );
+  return parts.join("\n\n") + "\n";
+}

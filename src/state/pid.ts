@@ -1,0 +1,34 @@
+/**
+ * Is the loop's runner still alive? A pid alone can be reused by an unrelated process after the
+ * runner died, so the runner also records its start time (Linux: /proc/PID/stat field 22), and a
+ * pid whose start time differs is not our runner.
+ */
+import { readFileSync } from "node:fs";
+
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 2 (comm) may contain spaces and parentheses: count fields after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[19] ?? null; // field 22 overall = index 19 after pid and comm
+  } catch {
+    return null;
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === "EPERM";
+  }
+}
+
+/** True when `pid` is alive and, where start times are known, is the same process that recorded `started`. */
+export function isRunner(pid: number | null, started: string | null): boolean {
+  if (pid === null || !isAlive(pid)) return false;
+  if (started === null) return true;
+  const now = processStartTime(pid);
+  return now === null || now === started;
+}

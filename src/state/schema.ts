@@ -1,0 +1,108 @@
+/**
+ * The state file format (`.claude/loop-state.json`, SPEC §9). This schema is the single source of
+ * truth: the types below are inferred from it and README "State file" documents every field.
+ * Readers should ignore fields they do not know; `schema_version` changes when a field changes meaning.
+ */
+import { z } from "zod";
+
+export const SCHEMA_VERSION = 1;
+
+export const Status = z.enum(["starting", "running", "done", "stuck", "stalled", "stopped"]);
+export type Status = z.infer<typeof Status>;
+export const FINAL_STATUSES = ["done", "stuck", "stalled", "stopped"] as const satisfies Status[];
+export type FinalStatus = (typeof FINAL_STATUSES)[number];
+export const isFinal = (s: Status): s is FinalStatus => (FINAL_STATUSES as readonly Status[]).includes(s);
+
+export const Outcome = z.enum(["complete", "rejected", "failed", "no_signal", "timeout", "stopped"]);
+export type Outcome = z.infer<typeof Outcome>;
+
+const Iso = z.iso.datetime({ offset: true });
+const Count = z.number().int().nonnegative();
+
+export const Tokens = z.object({
+  input: Count,
+  output: Count,
+  cache_read: Count,
+  cache_creation: Count,
+});
+export type Tokens = z.infer<typeof Tokens>;
+export const ZERO_TOKENS: Tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
+export const sumTokens = (t: Tokens) => t.input + t.output + t.cache_read + t.cache_creation;
+
+export const Iteration = z.object({
+  n: z.number().int().positive(),
+  started: Iso,
+  ended: Iso,
+  done_check: z.boolean(),
+  commits: z.array(z.string()),
+  tokens_used: Count,
+  timed_out: z.literal(true).optional(),
+  story_id: z.string().nullable(),
+  story_title: z.string().nullable(),
+  attempt: z.number().int().positive(),
+  outcome: Outcome,
+  reason: z.string().nullable(),
+  progress: z.boolean(),
+  tokens: Tokens,
+  cost_usd: z.number().nonnegative().nullable(),
+  turns: Count.nullable(),
+  exit_code: z.number().int().nullable(),
+  log_file: z.string(),
+});
+export type Iteration = z.infer<typeof Iteration>;
+
+export const DoneCriteria = z.enum(["tasks", "manual"]);
+export const AgentName = z.enum(["claude", "codex", "gemini", "command", "demo"]);
+export type AgentName = z.infer<typeof AgentName>;
+export const CheckpointKind = z.enum(["branch", "stash"]);
+export const OnComplete = z.enum(["ask", "cleanup", "keep"]);
+export const Completion = z.enum(["cleanup", "keep"]);
+export type Completion = z.infer<typeof Completion>;
+export const SourceKind = z.enum(["openspec", "tasks-file", "manual"]);
+
+export const State = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  worktree_name: z.string(),
+  worktree_path: z.string(),
+  status: Status,
+  current_iteration: Count,
+  max_iterations: z.number().int().positive(),
+  started_at: Iso,
+  updated_at: Iso,
+  ended_at: Iso.nullable(),
+  task: z.string(),
+  iterations: z.array(Iteration),
+  done_criteria: DoneCriteria,
+  stall_threshold: z.number().int().positive(),
+  iteration_timeout_min: z.number().positive(),
+  total_tokens: Count,
+  tokens: Tokens,
+  total_cost_usd: z.number().nonnegative(),
+  max_retries: z.number().int().positive(),
+  command_timeout_sec: z.number().positive(),
+  agent: AgentName,
+  agent_cmd: z.string().nullable(),
+  model: z.string().nullable(),
+  checkpoint: CheckpointKind,
+  on_complete: OnComplete,
+  terminal: z.string(),
+  source: SourceKind,
+  change: z.string().nullable(),
+  tasks_file: z.string().nullable(),
+  stories_total: Count,
+  stories_completed: Count,
+  current_story: z
+    .object({ id: z.string(), title: z.string(), index: z.number().int().positive(), attempt: Count })
+    .nullable(),
+  runner_pid: z.number().int().positive().nullable(),
+  runner_started: z.string().nullable(),
+  agent_pid: z.number().int().positive().nullable(),
+  checkpoint_branch: z.string().nullable(),
+  original_branch: z.string().nullable(),
+  original_commit: z.string().nullable(),
+  checkpoint_sha: z.string().nullable(),
+  completion: Completion.nullable(),
+  reason: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type State = z.infer<typeof State>;

@@ -1,0 +1,99 @@
+/**
+ * Reading and writing the loop's files: the state (atomic: temp file + rename, so a reader never
+ * sees half a file), the append-only event log, and the archive of earlier runs.
+ */
+import { appendFileSync, closeSync, mkdirSync, openSync } from "node:fs";
+import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import { UserError } from "../errors.ts";
+import type { LoopEvent } from "../loop/events.ts";
+import { isRunner } from "./pid.ts";
+import { State } from "./schema.ts";
+
+/** Reads the state; null when there is none. A corrupt or invalid file is a UserError and is left as it is. */
+export async function readState(path: string): Promise<State | null> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    if ((err as { code?: string }).code === "ENOENT") return null;
+    throw new UserError(`Cannot read the loop state ${path}: ${(err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new UserError(
+      `The loop state ${path} is not valid JSON (${(err as Error).message}). ` +
+        `It was left untouched: fix it, or move it away to start a new loop.`,
+    );
+  }
+  const parsed = State.safeParse(json);
+  if (!parsed.success) {
+    throw new UserError(
+      `The loop state ${path} does not match the state format (schema_version ${String((json as { schema_version?: unknown })?.schema_version ?? "missing")}):\n` +
+        `${z.prettifyError(parsed.error)}\n` +
+        `It was left untouched: fix those fields, or move the file away to start a new loop.`,
+    );
+  }
+  return parsed.data;
+}
+
+let writes = 0;
+export async function writeState(path: string, state: State): Promise<void> {
+  const valid = State.parse(state); // never write what we could not read back
+  // Unique per write: two saves in flight must not share (and truncate) one temp file.
+  const tmp = `${path}.${process.pid}.${++writes}.tmp`;
+  await mkdir(join(path, ".."), { recursive: true });
+  try {
+    await Bun.write(tmp, JSON.stringify(valid, null, 2) + "\n");
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Keeps the previous run's record as `loop-runs/<started_at>.json` before a new loop replaces it. */
+export async function archiveState(statePath: string, runsDir: string, previous: State): Promise<string> {
+  await mkdir(runsDir, { recursive: true });
+  const dest = join(runsDir, `${previous.started_at.replace(/[:]/g, "-")}.json`);
+  await copyFile(statePath, dest);
+  return dest;
+}
+
+/** The append-only event log: one JSON object per line, each with the time it happened. */
+export class EventLog {
+  private fd: number;
+  constructor(readonly path: string) {
+    mkdirSync(join(path, ".."), { recursive: true });
+    this.fd = openSync(path, "a");
+  }
+  append(event: LoopEvent): void {
+    appendFileSync(this.fd, JSON.stringify({ ts: new Date().toISOString(), ...event }) + "\n");
+  }
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/**
+ * A `running` state whose runner is gone (crash, kill -9, closed window) is corrected to `stopped`
+ * on disk, so readers are not told a dead loop is alive. Returns the note to show, or null.
+ */
+export async function correctDeadRunner(path: string, state: State): Promise<string | null> {
+  if (state.status !== "running" || isRunner(state.runner_pid, state.runner_started)) return null;
+  const note = `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its state was corrected from running to stopped.`;
+  Object.assign(state, {
+    status: "stopped",
+    reason: `${note} Work it committed is on ${state.checkpoint_branch ?? "the current branch"}; anything in progress is still in the working tree.`,
+    runner_pid: null,
+    agent_pid: null,
+    current_story: null,
+    ended_at: new Date().toISOString(),
+    updated_at: new Date().toISOString(),
+  });
+  await writeState(path, state);
+  return note;
+}

@@ -1,0 +1,57 @@
+/**
+ * Stories (SPEC §4): the `## ` sections of a tasks.md, each with its checkbox tasks. A section
+ * without a single checkbox is prose, not work, and makes no story.
+ */
+import { parseTaskLine, type Task } from "./checkbox.ts";
+
+export interface Story {
+  id: string;
+  title: string;
+  tasks: Task[];
+}
+
+export const isComplete = (s: Story) => s.tasks.length > 0 && s.tasks.every((t) => t.done);
+
+const HEADING = /^##\s+(.*?)\s*#*\s*$/;
+const NUMBERED = /^(\d+(?:\.\d+)*)[.)]?\s+(.+)$/;
+
+/** Splits a tasks.md into stories. Without `## ` headings the whole file is one story. */
+export function parseStories(markdown: string, fallbackTitle = "Tasks"): Story[] {
+  const stories: Story[] = [];
+  let current: Story = { id: "0", title: "Tasks before the first section", tasks: [] };
+  let headings = 0;
+  markdown.split("\n").forEach((line, i) => {
+    const h = HEADING.exec(line);
+    if (h && !line.startsWith("###")) {
+      stories.push(current);
+      headings++;
+      const text = h[1] ?? "";
+      const num = NUMBERED.exec(text);
+      current = num ? { id: num[1]!, title: num[2]!, tasks: [] } : { id: slug(text, headings), title: text, tasks: [] };
+      return;
+    }
+    const task = parseTaskLine(line, i + 1);
+    if (task) current.tasks.push(task);
+  });
+  stories.push(current);
+  if (headings === 0) {
+    const title = /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim() ?? fallbackTitle;
+    return current.tasks.length ? [{ id: "1", title, tasks: current.tasks }] : [];
+  }
+  return dedupeIds(stories.filter((s) => s.tasks.length > 0));
+}
+
+function slug(text: string, ordinal: number): string {
+  const s = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return s || `section-${ordinal}`;
+}
+
+/** Two sections with the same number or title still need distinct ids for checkpoints and events. */
+function dedupeIds(stories: Story[]): Story[] {
+  const seen = new Map<string, number>();
+  return stories.map((s) => {
+    const n = (seen.get(s.id) ?? 0) + 1;
+    seen.set(s.id, n);
+    return n === 1 ? s : { ...s, id: `${s.id}~${n}` };
+  });
+}

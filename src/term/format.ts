@@ -1,0 +1,27 @@
+/** How numbers look to a human: durations, token counts, money. */
+
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "-";
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, "0")}s`;
+  const h = Math.floor(m / 60);
+  return `${h}h ${String(m % 60).padStart(2, "0")}m`;
+}
+
+export const formatTokens = (n: number) => n.toLocaleString("en-US");
+
+export function formatCost(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return "-";
+  return `$${usd.toFixed(usd > 0 && usd < 0.01 ? 4 : 2)}`;
+}
+
+export const between = (a: string, b: string | null | undefined, now = Date.now()) =>
+  (b ? Date.parse(b) : now) - Date.parse(a);
+
+/** Plain fixed-width columns; the last column is not padded. */
+export function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
+}

@@ -1,0 +1,70 @@
+/**
+ * The one renderer of loop events, shared by `run` and `monitor` so both show the same thing.
+ * Colour only when asked for (a TTY without NO_COLOR); the text is the same either way.
+ */
+import { assertNever } from "../errors.ts";
+import type { LoopEvent } from "../loop/events.ts";
+import { formatCost, formatDuration, formatTokens } from "./format.ts";
+import { sumTokens } from "../state/schema.ts";
+
+export interface RenderOptions {
+  color: boolean;
+  /** Only this story's messages (monitor --story). */
+  story?: string;
+}
+
+const paint = (on: boolean, code: string) => (s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
+
+export function useColor(stream: { isTTY?: boolean } = process.stdout, env = process.env): boolean {
+  return Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== "dumb";
+}
+
+export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
+  const bold = paint(o.color, "1");
+  const dim = paint(o.color, "2");
+  const red = paint(o.color, "31");
+  const green = paint(o.color, "32");
+  const cyan = paint(o.color, "36");
+  if (o.story && "story_id" in e && e.story_id !== o.story) return [];
+  switch (e.type) {
+    case "StoryProgress":
+      return [
+        "",
+        bold(`━━ ${e.worktree} · story ${e.index}/${e.total}: ${e.story_id}. ${e.title}`),
+        dim(`   iteration ${e.iteration}/${e.max_iterations} · attempt ${e.attempt}/${e.max_retries} · ${e.completed}/${e.total} stories complete`),
+      ];
+    case "StoryEvent": {
+      const ev = e.event;
+      switch (ev.type) {
+        case "Message":
+          return ev.text.split("\n").map((l) => `  ${l}`);
+        case "ToolUse":
+          return [cyan(`  ▸ ${ev.name}${ev.summary ? ` ${ev.summary}` : ""}`)];
+        case "Done":
+          return ev.is_error && ev.errors.length ? [red(`  agent error: ${ev.errors.join("; ")}`)] : [];
+        default:
+          return assertNever(ev);
+      }
+    }
+    case "IterationEnd": {
+      const ok = e.outcome === "complete";
+      const parts = [
+        `outcome ${e.outcome}`,
+        e.turns !== null ? `${e.turns} turns` : null,
+        `${formatTokens(sumTokens(e.tokens))} tokens`,
+        e.cost_usd !== null ? formatCost(e.cost_usd) : null,
+        formatDuration(e.duration_ms),
+        e.commits.length ? `${e.commits.length} commit(s)` : null,
+      ].filter(Boolean);
+      const lines = [(ok ? green : e.outcome === "stopped" ? dim : red)(`  ◆ iteration ${e.iteration}: ${parts.join(" · ")}`)];
+      if (e.reason) lines.push(dim(`    reason: ${e.reason}`));
+      return lines;
+    }
+    case "Error":
+      return [red(`✖ ${e.message}`)];
+    case "Complete":
+      return ["", bold(`■ Loop ${e.status}: ${e.reason} (${e.stories_completed}/${e.stories_total} stories complete)`)];
+    default:
+      return assertNever(e);
+  }
+}
