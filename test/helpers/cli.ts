@@ -1,0 +1,62 @@
+/** Runs wt-loop the way a user does: as a process, in a directory, with an environment. */
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const CLI = join(ROOT, "src/cli.ts");
+export const FAKE_BIN = join(ROOT, "test/fixtures/bin");
+export const NODE_BIN = join(ROOT, "node_modules/.bin");
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** PATH with the fake agents (and optionally the real openspec CLI) first. */
+export function testPath(opts: { openspec?: boolean } = {}): string {
+  return [FAKE_BIN, ...(opts.openspec ? [NODE_BIN] : []), process.env.PATH].join(":");
+}
+
+export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PATH: testPath(),
+    NO_COLOR: "1",
+    OPENSPEC_TELEMETRY: "0",
+    TMUX: undefined,
+    TMUX_PANE: undefined,
+    NODE_ENV: undefined,
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>;
+}
+
+export async function wtLoop(
+  args: string[],
+  opts: { cwd: string; env?: Record<string, string | undefined>; bin?: string; timeoutMs?: number },
+): Promise<CliResult> {
+  const argv = opts.bin ? [opts.bin, ...args] : [process.execPath, CLI, ...args];
+  const proc = Bun.spawn(argv, { cwd: opts.cwd, env: baseEnv(opts.env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs ?? 120_000);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** Environment for a loop whose `claude` is the fake agent following `steps`. */
+export function fakeAgent(steps: object[], dir: string): { env: Record<string, string>; dir: string } {
+  const { writeFileSync, mkdirSync } = require("node:fs") as typeof import("node:fs");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "script.json"), JSON.stringify(steps));
+  return { env: { FAKE_AGENT_SCRIPT: join(dir, "script.json"), FAKE_AGENT_DIR: dir }, dir };
+}
+
+export function readJson<T = any>(path: string): T {
+  const { readFileSync } = require("node:fs") as typeof import("node:fs");
+  return JSON.parse(readFileSync(path, "utf8"));
+}
+
+export function readEvents(worktree: string): any[] {
+  const { readFileSync } = require("node:fs") as typeof import("node:fs");
+  return readFileSync(join(worktree, ".claude/loop-events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+}

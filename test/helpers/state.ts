@@ -1,0 +1,23 @@
+import { SCHEMA_VERSION, ZERO_TOKENS, type Iteration, type State } from "../../src/state/schema.ts";
+
+export function sampleIteration(n: number, over: Partial<Iteration> = {}): Iteration {
+  return {
+    n, started: "2026-11-21T10:00:00.000Z", ended: "2026-11-21T10:01:05.000Z", done_check: false, commits: [],
+    tokens_used: 1234567, story_id: "1", story_title: "Setup", attempt: 1, outcome: "failed", reason: "tests fail",
+    progress: true, tokens: { input: 1000000, output: 200000, cache_read: 34567, cache_creation: 0 }, cost_usd: 1.5,
+    turns: 3, exit_code: 0, log_file: `/w/.claude/logs/iter-${String(n).padStart(3, "0")}.jsonl`, ...over,
+  };
+}
+
+export function sampleState(over: Partial<State> = {}): State {
+  return {
+    schema_version: SCHEMA_VERSION, worktree_name: "wt", worktree_path: "/w", status: "done", current_iteration: 2,
+    max_iterations: 30, started_at: "2026-11-21T10:00:00.000Z", updated_at: "2026-11-21T10:05:00.000Z",
+    ended_at: "2026-11-21T10:05:00.000Z", task: "Do the thing", iterations: [], done_criteria: "tasks", stall_threshold: 2,
+    iteration_timeout_min: 45, total_tokens: 0, tokens: { ...ZERO_TOKENS }, total_cost_usd: 0, max_retries: 3,
+    command_timeout_sec: 30, agent: "claude", agent_cmd: null, model: null, checkpoint: "branch", on_complete: "keep",
+    terminal: "inline", source: "tasks-file", change: null, tasks_file: "/w/tasks.md", stories_total: 2, stories_completed: 2,
+    current_story: null, runner_pid: null, runner_started: null, agent_pid: null, checkpoint_branch: "ralph/wt",
+    original_branch: "main", original_commit: "abc", checkpoint_sha: "def", completion: "keep", reason: null, error: null, ...over,
+  };
+}
