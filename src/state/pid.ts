@@ -16,12 +16,18 @@ export function processStartTime(pid: number): string | null {
   }
 }
 
+/** Alive and not a zombie (a dead process its parent has not reaped yet still answers kill 0). */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as { code?: string }).code === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true; // no /proc (macOS): kill 0 is all we know
   }
 }
 

@@ -1,0 +1,84 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CommandError, exec, start } from "../../src/proc/spawn.ts";
+import { readLines } from "../../src/proc/lines.ts";
+import { tempDir } from "../helpers/repo.ts";
+
+import { isAlive as alive } from "../../src/state/pid.ts";
+
+describe("exec", () => {
+  test("stdout, stdin, exit code", async () => {
+    expect((await exec(["sh", "-c", "cat; echo err >&2"], { cwd: "/", input: "hello" })).stdout).toBe("hello");
+    const r = await exec(["sh", "-c", "exit 3"], { cwd: "/", allowFailure: true });
+    expect(r.code).toBe(3);
+  });
+  test("a non-zero exit throws a CommandError with stderr", async () => {
+    const err = await exec(["sh", "-c", "echo nope >&2; exit 2"], { cwd: "/" }).catch((e) => e);
+    expect(err).toBeInstanceOf(CommandError);
+    expect(err.code).toBe(2);
+    expect(err.message).toContain("nope");
+  });
+  test("a missing program says it is not installed", async () => {
+    const err = await Promise.resolve().then(() => exec(["no-such-program-xyz"], { cwd: "/" })).catch((e) => e);
+    expect(err.reason).toBe("missing");
+    expect(err.message).toContain("no-such-program-xyz is not installed");
+  });
+  test("a timeout kills the whole process group, grandchildren included", async () => {
+    const d = tempDir();
+    const pidFile = join(d, "pid");
+    const err = await exec(["sh", "-c", `sleep 300 & echo $! > ${pidFile}; wait`], { cwd: d, timeoutMs: 300 }).catch((e) => e);
+    expect(err.reason).toBe("timeout");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    for (let i = 0; i < 50 && alive(pid); i++) await Bun.sleep(100);
+    expect(alive(pid)).toBe(false);
+  });
+  test("an abort signal stops the command", async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 100);
+    const err = await exec(["sleep", "30"], { cwd: "/", signal: ac.signal }).catch((e) => e);
+    expect(err.reason).toBe("aborted");
+  });
+  test("a leader that exits leaves no background child behind", async () => {
+    const d = tempDir();
+    const pidFile = join(d, "pid");
+    const run = start(["sh", "-c", `sleep 300 & echo $! > ${pidFile}`], { cwd: d });
+    expect((await run.done).code).toBe(0);
+    expect(existsSync(pidFile)).toBe(true);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    for (let i = 0; i < 50 && alive(pid); i++) await Bun.sleep(100);
+    expect(alive(pid)).toBe(false);
+  });
+});
+
+describe("readLines", () => {
+  const stream = (chunks: string[]) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const ch of chunks) c.enqueue(new TextEncoder().encode(ch));
+        c.close();
+      },
+    });
+  test("lines split across chunks, CRLF, a last line without newline, multibyte characters split", async () => {
+    const euro = new TextEncoder().encode("€");
+    const lines: string[] = [];
+    const s = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode("ab"));
+        c.enqueue(new TextEncoder().encode("c\r\nd"));
+        c.enqueue(euro.slice(0, 1));
+        c.enqueue(euro.slice(1));
+        c.enqueue(new TextEncoder().encode("\n\nlast"));
+        c.close();
+      },
+    });
+    await readLines(s, (l) => lines.push(l));
+    expect(lines).toEqual(["abc", "d€", "", "last"]);
+  });
+  test("many lines in one chunk", async () => {
+    const lines: string[] = [];
+    await readLines(stream([Array.from({ length: 1000 }, (_, i) => `l${i}`).join("\n") + "\n"]), (l) => lines.push(l));
+    expect(lines).toHaveLength(1000);
+    expect(lines[999]).toBe("l999");
+  });
+});
