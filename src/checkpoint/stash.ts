@@ -27,11 +27,14 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
 
     async ensure(storyId) {
       if (current?.story === storyId) return;
-      const before = await git.resolve("refs/stash");
       info.sha = (await git.head())!;
-      await git.run(["stash", "push", "-q", "-u", "-m", `${prefix}${storyId}`]);
-      const after = await git.resolve("refs/stash");
-      const stash = after && after !== before ? after : null; // a clean tree makes no stash
+      // Decide from the tree, not from refs/stash: the same tree stashed twice within one second
+      // gives the same commit hash (and no new reflog entry), which would look like no stash at all.
+      let stash: string | null = null;
+      if (await git.isDirty()) {
+        await git.run(["stash", "push", "-q", "-u", "-m", `${prefix}${storyId}`]);
+        stash = await git.resolve("refs/stash");
+      }
       if (stash) {
         const applied = await git.run(["stash", "apply", "-q", "--index", stash], { allowFailure: true });
         if (applied.code !== 0) await git.run(["stash", "apply", "-q", stash]);
