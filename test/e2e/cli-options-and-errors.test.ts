@@ -1,0 +1,116 @@
+// What a user sees for bad input: a message naming the problem, exit 1, nothing written.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { NOT_IN_WORKTREE } from "../../src/errors.ts";
+import { wtLoop } from "../helpers/cli.ts";
+import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+
+const nothingWritten = (repo: string) => {
+  expect(existsSync(join(repo, ".claude"))).toBe(false);
+  expect(git(repo, "branch", "--show-current")).toBe("main");
+  expect(readFileSync(join(repo, ".git/info/exclude"), "utf8")).not.toContain("wt-loop");
+};
+
+describe("options are validated", () => {
+  test.each([
+    [["--max", "abc"], "--max must be a number"],
+    [["--max", "0"], "--max must be at least 1"],
+    [["--max-retries", "1.5"], "--max-retries must be a whole number"],
+    [["--stall-threshold", "-1"], "--stall-threshold must be at least 1"],
+    [["--iteration-timeout", "0"], "--iteration-timeout must be greater than 0"],
+    [["--command-timeout", "x"], "--command-timeout must be a number"],
+    [["--agent", "gpt"], "--agent: Invalid option"],
+    [["--checkpoint", "tag"], "--checkpoint: Invalid option"],
+    [["--done", "maybe"], "--done: Invalid option"],
+    [["--on-complete", "delete"], "--on-complete: Invalid option"],
+    [["--bogus"], "Unknown option --bogus"],
+    [["--max=3", "--frobnicate=1"], "Unknown option --frobnicate"],
+    [["task one", "extra"], "Unexpected argument 'extra'"],
+  ])("start %p", async (args, message) => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const r = await wtLoop(["start", "--terminal", "inline", ...args], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toContain("    at "); // no stack trace
+    nothingWritten(repo);
+  });
+
+  test("a missing agent binary is a clear error before anything is written", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const r = await wtLoop(["start", "--terminal", "inline", "--agent", "codex"], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("The codex agent CLI 'codex' is not installed");
+    nothingWritten(repo);
+  });
+
+  test("--agent command without --agent-cmd, and --agent-cmd naming a missing program", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const a = await wtLoop(["start", "--terminal", "inline", "--agent", "command"], { cwd: repo });
+    expect(a.stderr).toContain("--agent command needs --agent-cmd");
+    const b = await wtLoop(["start", "--terminal", "inline", "--agent", "command", "--agent-cmd", "nope-agent --x"], { cwd: repo });
+    expect(b.stderr).toContain("The agent command 'nope-agent' was not found");
+    nothingWritten(repo);
+  });
+
+  test("manual without a task: says what to type", async () => {
+    const repo = makeRepo();
+    const r = await wtLoop(["start", "--terminal", "inline"], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('wt-loop start "describe the task"');
+    nothingWritten(repo);
+  });
+
+  test("--done tasks with no tasks.md", async () => {
+    const repo = makeRepo();
+    const r = await wtLoop(["start", "--terminal", "inline", "--done", "tasks", "x"], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--done tasks needs a tasks.md");
+  });
+});
+
+describe("outside a git worktree", () => {
+  test.each([["start"], ["run"], ["stop"], ["status"], ["history"], ["monitor"], ["status", "--json"]])("%p prints the exact message, exit 1", async (...args) => {
+    const r = await wtLoop(args, { cwd: tempDir() });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(NOT_IN_WORKTREE);
+  });
+});
+
+describe("the command line surface", () => {
+  test("--help lists every command; each command's help shows every option with its default", async () => {
+    const root = await wtLoop(["--help"], { cwd: tempDir() });
+    expect(root.code).toBe(0);
+    for (const c of ["start", "run", "stop", "status", "history", "monitor", "demo"]) expect(root.stdout).toContain(c);
+    expect(root.stdout).not.toContain("demo-agent");
+    const start = await wtLoop(["start", "--help"], { cwd: tempDir() });
+    for (const [opt, def] of [["--change", "the only active change"], ["--done", "tasks when a tasks.md"], ["--max", "30"], ["--max-retries", "3"],
+      ["--stall-threshold", "2"], ["--iteration-timeout", "45"], ["--command-timeout", "30"], ["--agent", "claude"], ["--agent-cmd", ""],
+      ["--model", ""], ["--checkpoint", "branch"], ["--on-complete", "ask"], ["--terminal", "auto"], ["--dry-run", "off"]]) {
+      expect(start.stdout).toContain(opt!);
+      expect(start.stdout).toContain(`(default: ${def}`.slice(0, def ? undefined : 0));
+    }
+  });
+
+  test("an unknown command", async () => {
+    const r = await wtLoop(["frobnicate"], { cwd: tempDir() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Unknown command");
+  });
+});
+
+describe("start --dry-run", () => {
+  test("prints the plan and the first prompt, writes nothing, starts nothing", async () => {
+    const repo = makeRepo({ "tasks.md": "## 1. Done already\n- [x] a\n## 2. Next\n- [ ] 2.1 b\n" });
+    const r = await wtLoop(["start", "--dry-run", "--max", "7"], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("✔ 1. Done already");
+    expect(r.stdout).toContain("○ 2. Next");
+    expect(r.stdout).toContain("[ ] 2.1 b");
+    expect(r.stdout).toContain("claude -p --output-format stream-json --verbose --dangerously-skip-permissions < prompt");
+    expect(r.stdout).toContain("7 iterations");
+    expect(r.stdout).toContain("branch ralph/repo");
+    expect(r.stdout).toContain("## Your story: 2. Next (story 2 of 2)");
+    nothingWritten(repo);
+  });
+});
