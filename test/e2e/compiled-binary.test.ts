@@ -1,0 +1,60 @@
+// The single binary a user installs: built with `bun run build`'s flags and run as a process.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { NOT_IN_WORKTREE } from "../../src/errors.ts";
+import { ROOT, wtLoop } from "../helpers/cli.ts";
+import { git, makeRepo, tempDir } from "../helpers/repo.ts";
+
+let bin = "";
+beforeAll(() => {
+  bin = join(tempDir("wt-loop-bin-"), "wt-loop");
+  const r = Bun.spawnSync([process.execPath, "scripts/build.ts", bin], { cwd: ROOT, stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`build failed: ${r.stderr}`);
+}, 120_000);
+
+describe("the compiled binary", () => {
+  test("--help and --version", async () => {
+    const h = await wtLoop(["--help"], { cwd: tempDir(), bin });
+    expect(h.code).toBe(0);
+    expect(h.stdout).toContain("start");
+    const v = await wtLoop(["--version"], { cwd: tempDir(), bin });
+    expect(v.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
+  });
+
+  test("status outside a repository: the exact message, exit 1", async () => {
+    const r = await wtLoop(["status"], { cwd: tempDir(), bin });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(NOT_IN_WORKTREE);
+  });
+
+  test("an invalid option: named, exit 1", async () => {
+    const r = await wtLoop(["start", "--max", "lots"], { cwd: makeRepo(), bin });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--max must be a number");
+  });
+
+  test("a repository's .env is not loaded into wt-loop or its agent", async () => {
+    const repo = makeRepo({ ".env": "WT_LOOP_LEAK=leaked\n", ".gitignore": ".env\n" });
+    const r = await wtLoop(
+      ["start", "--terminal", "inline", "--agent", "command", "--agent-cmd", 'echo "leak=[$WT_LOOP_LEAK]"; echo "<promise>COMPLETE</promise>"', "check env"],
+      { cwd: repo, bin },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("leak=[]");
+  });
+
+  test("wt-loop demo runs a whole loop to done on a throwaway repository", async () => {
+    const r = await wtLoop(["demo"], { cwd: tempDir(), bin, env: { TMPDIR: tempDir() } });
+    expect(r.code).toBe(0);
+    const repo = /Demo repository: (\S+)/.exec(r.stdout)![1]!;
+    expect(r.stdout).toContain("Loop done");
+    expect(r.stdout).toContain("outcome failed"); // the scripted retry
+    expect(git(repo, "branch", "--show-current")).toBe("ralph/add-greeting");
+    expect(git(repo, "log", "--format=%s", "-2").split("\n")).toEqual(["checkpoint: story 2 — Command line", "checkpoint: story 1 — Greeting function"]);
+    expect(readFileSync(join(repo, "openspec/changes/add-greeting/tasks.md"), "utf8")).not.toContain("- [ ]");
+    expect(readFileSync(join(repo, "greet.js"), "utf8")).toContain("Hello");
+    const state = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+    expect(state).toMatchObject({ status: "done", stories_completed: 2, agent: "demo" });
+  }, 60_000);
+});
