@@ -32,7 +32,9 @@ export default defineCommand({
       // Our own runner, verified above by pid and start time; its agent leads its own process group.
       if (state.agent_pid) killQuietly(-state.agent_pid, "SIGKILL");
       killQuietly(pid, "SIGKILL");
-      await correctDeadRunner(path, state);
+      // SIGKILL is delivered asynchronously: wait until the runner is really gone before recording it.
+      for (let i = 0; i < 50 && isRunner(pid, state.runner_started); i++) await Bun.sleep(100);
+      await correctDeadRunner(path, (await readState(path)) ?? state);
       console.log(`Killed the loop (runner pid ${pid}${state.agent_pid ? `, agent group ${state.agent_pid}` : ""}). Its state is now stopped.`);
       return;
     }

@@ -70,7 +70,7 @@ describe("options are validated", () => {
 });
 
 describe("outside a git worktree", () => {
-  test.each([["start"], ["run"], ["stop"], ["status"], ["history"], ["monitor"], ["status", "--json"]])("%p prints the exact message, exit 1", async (...args) => {
+  test.each([[["start"]], [["run"]], [["stop"]], [["status"]], [["history"]], [["monitor"]], [["status", "--json"]]])("%p prints the exact message, exit 1", async (args: string[]) => {
     const r = await wtLoop(args, { cwd: tempDir() });
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(NOT_IN_WORKTREE);

@@ -1,0 +1,44 @@
+// A user follows a loop from another terminal with `wt-loop monitor`.
+import { describe, expect, test } from "bun:test";
+import { baseEnv, CLI, fakeAgent } from "../helpers/cli.ts";
+import { COMPLETE, runLoop } from "../helpers/loop.ts";
+import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+
+const spawnCli = (args: string[], cwd: string, env: Record<string, string> = {}) =>
+  Bun.spawn([process.execPath, CLI, ...args], { cwd, env: baseEnv(env), stdout: "pipe", stderr: "pipe" });
+
+describe("monitor", () => {
+  test("waits for a loop, shows what run shows, and exits with the loop's exit code", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const monitor = spawnCli(["monitor"], repo);
+    await Bun.sleep(500);
+    const agent = fakeAgent([COMPLETE({ messages: ["hello from story 1"] }), { promise: "FAILED: cannot", messages: ["story 2 says hi"] }], tempDir("fake-agent-"));
+    const run = spawnCli(["start", "--terminal", "inline", "--max-retries", "1"], repo, agent.env);
+    const [runOut, runCode] = await Promise.all([new Response(run.stdout).text(), run.exited]);
+    const [monOut, monCode] = await Promise.all([new Response(monitor.stdout).text(), monitor.exited]);
+    expect(runCode).toBe(2);
+    expect(monCode).toBe(2);
+    expect(monOut.startsWith("Waiting for loop to start...")).toBe(true);
+    // The same renderer: every line run printed for the loop, monitor printed too.
+    const loopLines = (s: string) => s.split("\n").filter((l) => l.trim() && !l.startsWith("Waiting"));
+    expect(loopLines(monOut)).toEqual(loopLines(runOut));
+    expect(monOut).toContain("hello from story 1");
+  }, 60_000);
+
+  test("--story ID shows only that story's messages", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    await runLoop(repo, [COMPLETE({ messages: ["first story text"] }), COMPLETE({ messages: ["second story text"] })]);
+    const mon = spawnCli(["monitor", "--story", "2"], repo);
+    const [out, code] = await Promise.all([new Response(mon.stdout).text(), mon.exited]);
+    expect(code).toBe(0);
+    expect(out).toContain("second story text");
+    expect(out).not.toContain("first story text");
+    expect(out).toContain("Loop done");
+  }, 60_000);
+
+  test("an unknown option is refused", async () => {
+    const mon = spawnCli(["monitor", "--follow"], makeRepo());
+    expect(await mon.exited).toBe(1);
+    expect(await new Response(mon.stderr).text()).toContain("Unknown option --follow");
+  });
+});

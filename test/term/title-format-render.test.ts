@@ -1,0 +1,43 @@
+import { describe, expect, test } from "bun:test";
+import { osc0, setTitle } from "../../src/term/title.ts";
+import { formatCost, formatDuration, formatTokens } from "../../src/term/format.ts";
+import { renderEvent, useColor } from "../../src/term/render.ts";
+
+describe("titles", () => {
+  test("OSC 0 with control characters neutralized", () => {
+    expect(osc0("Ralph: wt [1/30]")).toBe("\x1b]0;Ralph: wt [1/30]\x07");
+    expect(osc0("a\x07b\x1bc")).toBe("\x1b]0;a b c\x07");
+  });
+  test("written only to a TTY", () => {
+    const out: string[] = [];
+    setTitle("T", { isTTY: false, write: (s) => out.push(s) }, {});
+    expect(out).toEqual([]);
+    setTitle("T", { isTTY: true, write: (s) => out.push(s) }, {});
+    expect(out).toEqual(["\x1b]0;T\x07"]);
+  });
+});
+
+describe("format", () => {
+  test.each([[0, "0s"], [59_400, "59s"], [65_000, "1m 05s"], [3_723_000, "1h 02m"], [-1, "-"]])("duration %p → %p", (ms, s) =>
+    expect(formatDuration(ms)).toBe(s));
+  test("tokens have thousands separators; cost is USD", () => {
+    expect(formatTokens(1234567)).toBe("1,234,567");
+    expect(formatCost(3.256)).toBe("$3.26");
+    expect(formatCost(0.0014)).toBe("$0.0014");
+    expect(formatCost(null)).toBe("-");
+  });
+});
+
+describe("render", () => {
+  test("colour only on a TTY without NO_COLOR", () => {
+    expect(useColor({ isTTY: true }, {})).toBe(true);
+    expect(useColor({ isTTY: true }, { NO_COLOR: "1" })).toBe(false);
+    expect(useColor({ isTTY: false }, {})).toBe(false);
+  });
+  test("messages are shown whole; --story filters other stories' messages out", () => {
+    const e = { type: "StoryEvent", story_id: "2", event: { type: "Message", text: "line1\nline2" } } as const;
+    expect(renderEvent(e, { color: false })).toEqual(["  line1", "  line2"]);
+    expect(renderEvent(e, { color: false, story: "1" })).toEqual([]);
+    expect(renderEvent({ type: "Error", message: "boom" }, { color: false, story: "1" })).toEqual(["✖ boom"]);
+  });
+});
