@@ -1,5 +1,5 @@
 /** Runs wt-loop the way a user does: as a process, in a directory, with an environment. */
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const CLI = join(ROOT, "src/cli.ts");
@@ -14,7 +14,9 @@ export interface CliResult {
 
 /** PATH with the fake agents (and optionally the real openspec CLI) first. */
 export function testPath(opts: { openspec?: boolean } = {}): string {
-  return [FAKE_BIN, ...(opts.openspec ? [NODE_BIN] : []), process.env.PATH].join(":");
+  // `npm test` puts node_modules/.bin (and so the openspec CLI) on PATH; tests choose for themselves.
+  const inherited = (process.env.PATH ?? "").split(":").filter((p) => p && !p.endsWith("node_modules/.bin"));
+  return [FAKE_BIN, ...(opts.openspec ? [NODE_BIN] : []), dirname(process.execPath), ...inherited].join(":");
 }
 
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
