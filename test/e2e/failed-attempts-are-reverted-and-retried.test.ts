@@ -4,21 +4,28 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive } from "../../src/state/pid.ts";
-import { COMPLETE, runLoop } from "../helpers/loop.ts";
+import { COMPLETE, runLoop as run } from "../helpers/loop.ts";
 import { git, makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
 
 const ONE_STORY = "## 1. Only story\n- [ ] 1.1 Do it\n- [ ] 1.2 Check it\n";
 
-describe("failed attempts", () => {
+// Every path runs with both checkpoint strategies; `args` selects one.
+describe.each([["branch"], ["stash"]])("failed attempts with %s checkpoints", (strategy) => {
+  const cp = ["--checkpoint", strategy];
+  const runLoop = (repo: string, steps: object[], args: string[] = [], env = {}) => run(repo, steps, [...cp, ...args], env);
+
   test("FAILED: the tree is reverted, the next prompt carries the reason, then success", async () => {
     const repo = makeRepo({ "tasks.md": ONE_STORY });
     const r = await runLoop(repo, [
-      { promise: "FAILED: the database is not running\nstart it first", write: { [join(repo, "half.txt")]: "half" } },
+      { promise: "FAILED: the database is not running\nstart it first", write: { [join(repo, "half.txt")]: "half", [join(repo, ".claude/learnings.md")]: "- the db must run\n" } },
       COMPLETE({ write: { [join(repo, "whole.txt")]: "whole" } }),
     ]);
     expect(r.code).toBe(0);
     expect(existsSync(join(repo, "half.txt"))).toBe(false);
     expect(existsSync(join(repo, "whole.txt"))).toBe(true);
+    // The loop's own files survive the revert.
+    expect(readFileSync(join(repo, ".claude/learnings.md"), "utf8")).toBe("- the db must run\n");
+    expect(existsSync(join(repo, ".claude/logs/iter-001.jsonl"))).toBe(true);
     expect(r.prompt(1)).not.toContain("Previous attempt failed");
     expect(r.prompt(2)).toContain("Previous attempt failed (attempt 2 of 3)");
     expect(r.prompt(2)).toContain("the database is not running\nstart it first");
@@ -70,12 +77,17 @@ describe("failed attempts", () => {
     expect(r.state.iterations[0]!.commits).toHaveLength(1); // the agent's commit, recorded before the revert
   });
 
-  test("an agent commit in a completed story is kept under the checkpoint", async () => {
+  test("an agent commit in a completed story is kept", async () => {
     const repo = makeRepo({ "tasks.md": ONE_STORY });
     const r = await runLoop(repo, [COMPLETE({ write: { [join(repo, "x.txt")]: "x" }, commit: "agent: x" })]);
     expect(r.code).toBe(0);
-    expect(git(repo, "log", "--format=%s", "-2").split("\n")).toEqual(["checkpoint: story 1 — Only story", "agent: x"]);
-    expect(r.state.iterations[0]!.commits).toHaveLength(2);
+    if (strategy === "branch") {
+      expect(git(repo, "log", "--format=%s", "-2").split("\n")).toEqual(["checkpoint: story 1 — Only story", "agent: x"]);
+      expect(r.state.iterations[0]!.commits).toHaveLength(2);
+    } else {
+      expect(git(repo, "log", "--format=%s", "-1")).toBe("agent: x");
+      expect(r.state.iterations[0]!.commits).toEqual([git(repo, "rev-parse", "HEAD")]);
+    }
   });
 
   test("the iteration timeout kills the agent and its grandchild, records timed_out, and retries with the reason", async () => {
@@ -133,11 +145,15 @@ describe("failed attempts", () => {
     ], ["--done", "manual", "Build it"]);
     expect(r.code).toBe(0);
     expect(r.state.iterations.map((i) => i.outcome)).toEqual(["no_signal", "failed", "complete"]);
-    expect(git(repo, "log", "--format=%s", "main..HEAD").split("\n")).toEqual([
-      "checkpoint: story 1 — Build it",
-      "checkpoint: iteration 1",
-      "initial state",
-    ]);
+    if (strategy === "branch")
+      expect(git(repo, "log", "--format=%s", "main..HEAD").split("\n")).toEqual([
+        "checkpoint: story 1 — Build it",
+        "checkpoint: iteration 1",
+        "initial state",
+      ]);
+    // The failed attempt was reverted to the kept progress of iteration 1, not to the start.
     expect(existsSync(join(repo, "bad.txt"))).toBe(false);
+    expect(readFileSync(join(repo, "step1.txt"), "utf8")).toBe("1");
+    expect(readFileSync(join(repo, "step2.txt"), "utf8")).toBe("2");
   });
 });
