@@ -257,7 +257,10 @@ async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => 
   await save();
   deps.emit({
     type: "Complete", status: ending.status, reason: state.reason ?? ending.reason,
-    stories_completed: state.stories_completed, stories_total: state.stories_total,
+    stories_completed: state.stories_completed, stories_total: state.stories_total, iterations: state.iterations.length,
+    total_tokens: state.total_tokens, total_cost_usd: state.total_cost_usd,
+    duration_ms: Date.parse(state.ended_at) - Date.parse(state.started_at), completion: state.completion,
+    branch: state.completion === "cleanup" ? state.original_branch : state.checkpoint_branch,
   });
   return state;
 }

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { StreamEvent } from "../agents/stream.ts";
-import { Outcome, Status, Tokens } from "../state/schema.ts";
+import { Completion, Outcome, Status, Tokens } from "../state/schema.ts";
 
 export const StoryProgress = z.object({
   type: z.literal("StoryProgress"),
@@ -44,6 +44,13 @@ export const CompleteEvent = z.object({
   reason: z.string(),
   stories_completed: z.number().int().nonnegative(),
   stories_total: z.number().int().nonnegative(),
+  iterations: z.number().int().nonnegative(),
+  total_tokens: z.number().int().nonnegative(),
+  total_cost_usd: z.number().nonnegative(),
+  duration_ms: z.number().nonnegative(),
+  /** Where the work is now: the loop branch (keep), the original branch (cleanup), or null (stash). */
+  branch: z.string().nullable(),
+  completion: Completion.nullable(),
 });
 
 export const LoopEvent = z.discriminatedUnion("type", [StoryProgress, StoryEvent, IterationEnd, ErrorEvent, CompleteEvent]);

@@ -2,6 +2,7 @@
  * Runs a prepared loop in this process: wires the engine to real git, the agent, the state file,
  * the event log, the renderer and the terminal, and turns signals into a graceful stop.
  */
+import { renameSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { consola } from "consola";
 import { adapterFor } from "../agents/registry.ts";
@@ -18,7 +19,8 @@ import type { StorySource } from "../stories/source.ts";
 import { renderEvent, useColor } from "../term/render.ts";
 import { setTitle } from "../term/title.ts";
 import { runLoop } from "./engine.ts";
-import { installStopHandlers } from "./stop.ts";
+import { stopControl } from "./stop.ts";
+import { listenKeys } from "../term/keys.ts";
 
 export const exitCodeFor = (status: FinalStatus): number => ExitCode[status];
 
@@ -38,7 +40,13 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   const name = state.change ?? state.worktree_name;
   const log = new EventLog(paths.events);
   const color = useColor(out);
-  const stopHandlers = installStopHandlers(controller, () => state.agent_pid);
+  let live = state; // the latest state the engine saved, for a force-quit
+  const stop = stopControl({
+    controller,
+    say: (m) => process.stderr.write(`\n${m}\n`),
+    forceQuit: () => forceQuit(paths.state, live),
+  });
+  let keys = listenKeys((key) => stop.press(key));
   try {
     return await runLoop(
       { ...state, runner_pid: process.pid, runner_started: processStartTime(process.pid) },
@@ -55,16 +63,23 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
           const lines = renderEvent(event, { color });
           if (lines.length) out.write(lines.join("\n") + "\n");
         },
-        save: (s) => writeState(paths.state, s),
+        save: (s) => {
+          live = s;
+          return writeState(paths.state, s);
+        },
         setTitle: (t) => setTitle(t, out),
         async chooseCompletion(status) {
           if (state.on_complete !== "ask") return state.on_complete;
-          return o.ask ? o.ask(status) : "keep";
+          if (!o.ask) return "keep";
+          keys.dispose(); // the prompt reads the keys now
+          keys = { dispose() {} };
+          return o.ask(status);
         },
       },
     );
   } finally {
-    stopHandlers.dispose();
+    keys.dispose();
+    stop.dispose();
     log.close();
   }
 }
@@ -81,4 +96,24 @@ export async function askCompletion(status: FinalStatus): Promise<Completion> {
     cancel: "default",
   });
   return answer === "cleanup" ? "cleanup" : "keep";
+}
+
+/** Force-quit: kill the agent's group and record `stopped` synchronously — the process exits next. */
+function forceQuit(statePath: string, s: State): void {
+  if (s.agent_pid) {
+    try {
+      process.kill(-s.agent_pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  try {
+    const now = new Date().toISOString();
+    const next = { ...s, status: "stopped", reason: "Force-quit by the user", runner_pid: null, agent_pid: null, current_story: null, ended_at: now, updated_at: now };
+    const tmp = `${statePath}.${process.pid}.force.tmp`;
+    writeFileSync(tmp, JSON.stringify(next, null, 2) + "\n");
+    renameSync(tmp, statePath);
+  } catch {
+    // best effort: status will notice the dead runner anyway
+  }
 }

@@ -1,39 +1,51 @@
 /**
- * Stopping `run` (SPEC §6): the first SIGINT/SIGTERM asks the loop to stop gracefully; three within
- * 3 s force-quit at once, killing the agent's process group first.
+ * Stopping `run` (SPEC §6). Every stop request — `q` or Ctrl-C in the terminal, SIGINT or SIGTERM
+ * (what `wt-loop stop` sends) — is one "press": the first stops the loop gracefully; if it has not
+ * finished 5 s later the user is told how to force it; three presses within 3 s force-quit at once.
  */
 const FORCE_WINDOW_MS = 3000;
+const SLOW_STOP_MS = 5000;
 
-export function installStopHandlers(controller: AbortController, agentPid: () => number | null) {
+export interface StopControl {
+  /** One stop request (a key press or a signal). */
+  press(source: string): void;
+  dispose(): void;
+}
+
+export function stopControl(opts: {
+  controller: AbortController;
+  /** Kills the agent and records what it can, synchronously: the process exits right after. */
+  forceQuit: () => void;
+  say: (message: string) => void;
+  exit?: (code: number) => never;
+}): StopControl {
   const stamps: number[] = [];
-  const onSignal = (sig: NodeJS.Signals) => {
+  let slow: Timer | undefined;
+  const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const press = (source: string) => {
     const now = Date.now();
     stamps.push(now);
     while (stamps.length && now - stamps[0]! > FORCE_WINDOW_MS) stamps.shift();
-    if (stamps.length >= 3) forceQuit(agentPid(), sig === "SIGINT" ? 130 : 143);
-    if (!controller.signal.aborted) {
-      process.stderr.write(`\nStopping after ${sig}: the agent is being stopped; completed stories stay committed.\n`);
-      controller.abort();
+    if (stamps.length >= 3) {
+      opts.forceQuit();
+      opts.say("Force-quit: the agent was killed and the loop ended without its normal cleanup. `wt-loop status` shows what is left.");
+      exit(130);
     }
+    if (opts.controller.signal.aborted) return;
+    opts.say(`Stopping (${source}): the agent is being stopped; completed stories stay committed. Press q three times to force-quit.`);
+    opts.controller.abort();
+    slow = setTimeout(() => opts.say("Still stopping… press q twice more to force-quit."), SLOW_STOP_MS);
+    slow.unref?.();
   };
+  const onSignal = (sig: NodeJS.Signals) => press(sig);
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   return {
+    press,
     dispose() {
+      clearTimeout(slow);
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
     },
   };
-}
-
-export function forceQuit(agentPid: number | null, code: number): never {
-  if (agentPid) {
-    try {
-      process.kill(-agentPid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-  process.stderr.write("\nForce-quit: the agent was killed; the loop did not finish its cleanup.\n");
-  process.exit(code);
 }

@@ -3,7 +3,7 @@
  * Colour only when asked for (a TTY without NO_COLOR); the text is the same either way.
  */
 import { assertNever } from "../errors.ts";
-import type { LoopEvent } from "../loop/events.ts";
+import type { CompleteEvent, LoopEvent } from "../loop/events.ts";
 import { formatCost, formatDuration, formatTokens } from "./format.ts";
 import { sumTokens } from "../state/schema.ts";
 
@@ -62,9 +62,60 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
     }
     case "Error":
       return [red(`✖ ${e.message}`)];
-    case "Complete":
-      return ["", bold(`■ Loop ${e.status}: ${e.reason} (${e.stories_completed}/${e.stories_total} stories complete)`)];
+    case "Complete": {
+      const tint = e.status === "done" ? green : e.status === "stopped" ? cyan : red;
+      const box = drawBox(`Loop ${e.status}`, [
+        e.reason,
+        "",
+        `${e.stories_completed}/${e.stories_total} stories complete · ${e.iterations} iterations · ${formatTokens(e.total_tokens)} tokens · ` +
+          `${formatCost(e.total_cost_usd)} · ${formatDuration(e.duration_ms)}`,
+        "",
+        ...nextSteps(e),
+      ]);
+      return ["", ...box.map((l, i) => (i === 0 || i === box.length - 1 ? tint(l) : l))];
+    }
     default:
       return assertNever(e);
   }
+}
+
+/** What the user can do next, by how the loop ended and where its work now is. */
+function nextSteps(e: CompleteEvent): string[] {
+  const where =
+    e.completion === "cleanup"
+      ? `The work is uncommitted on ${e.branch ?? "your original commit"}: review it with \`git diff\`.`
+      : e.branch
+        ? `The work is on ${e.branch}: review it with \`git log --oneline ${e.branch}\`.`
+        : "The work is in the working tree: review it with `git status` (checkpoint stashes: `git stash list`).";
+  switch (e.status) {
+    case "done":
+      return [where];
+    case "stuck":
+    case "stalled":
+      return [where, "See what the agent did: `wt-loop history` and .claude/logs/. Fix the cause, then `wt-loop start` continues."];
+    case "stopped":
+      return [where, "`wt-loop start` continues from here."];
+    default:
+      return assertNever(e.status);
+  }
+}
+
+/** A rounded box around `lines`; long lines wrap at 100 columns. */
+export function drawBox(title: string, lines: string[], max = 100): string[] {
+  const wrapped = lines.flatMap((l) => wrap(l, max));
+  const width = Math.max(title.length + 2, ...wrapped.map((l) => l.length));
+  const top = `╭─ ${title} ${"─".repeat(Math.max(0, width - title.length - 1))}╮`;
+  return [top, ...wrapped.map((l) => `│ ${l.padEnd(width)} │`), `╰${"─".repeat(width + 2)}╯`];
+}
+
+function wrap(text: string, max: number): string[] {
+  if (text.length <= max) return [text];
+  const out: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + word.length + 1 > max) [out[out.length], line] = [line, word];
+    else line = line ? `${line} ${word}` : word;
+  }
+  if (line) out.push(line);
+  return out.flatMap((l) => (l.length > max ? l.match(new RegExp(`.{1,${max}}`, "g"))! : [l]));
 }
