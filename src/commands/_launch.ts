@@ -6,7 +6,7 @@ import { loopPaths } from "../state/paths.ts";
 import type { State } from "../state/schema.ts";
 import { writeState } from "../state/store.ts";
 import type { StorySource } from "../stories/source.ts";
-import { chooseLauncher, NO_TERMINAL, openWindow } from "../term/window.ts";
+import { chooseLauncher, NO_TERMINAL, openWindow, withTmuxEnv } from "../term/window.ts";
 import { UserError } from "../errors.ts";
 import { isFinal } from "../state/schema.ts";
 
@@ -17,7 +17,7 @@ export async function runInline(state: State, source: StorySource): Promise<numb
 
 export async function openLoopWindow(p: Prepared): Promise<number> {
   const s = p.state;
-  const launch = chooseLauncher({
+  const chosen = chooseLauncher({
     terminal: s.terminal,
     env: process.env,
     platform: process.platform,
@@ -26,7 +26,8 @@ export async function openLoopWindow(p: Prepared): Promise<number> {
     cmd: [...selfArgv(), "run"],
     name: `ralph-${s.worktree_name}`.replace(/[.:]/g, "-"),
   });
-  if (!launch) throw new UserError(NO_TERMINAL);
+  if (!chosen) throw new UserError(NO_TERMINAL);
+  const launch = await withTmuxEnv(chosen, process.env);
   const note = await writeStarting(p);
   try {
     await openWindow(launch, s.worktree_path);

@@ -127,3 +127,24 @@ export async function openWindow(launch: Launch, cwd: string): Promise<void> {
 export const NO_TERMINAL =
   "No terminal could be found to open the loop in (no tmux, no display, no known terminal emulator). " +
   "Use --terminal inline to run the loop in this terminal, or --terminal NAME to pick one.";
+
+/**
+ * A tmux window starts with the tmux server's environment, not ours: the API key or PATH exported in
+ * the shell that ran `start` would be missing. Pass every variable that differs with `-e`.
+ */
+export async function withTmuxEnv(launch: Launch, env: Record<string, string | undefined>): Promise<Launch> {
+  if (!launch.terminal.startsWith("tmux")) return launch;
+  const r = await exec(["tmux", "show-environment", "-g"], { cwd: "/", allowFailure: true, timeoutMs: 5000 }).catch(() => null);
+  if (!r || r.code !== 0) return launch; // no server yet: the one new-session starts inherits our environment
+  const server = new Map<string, string>();
+  for (const line of r.stdout.split("\n")) {
+    const i = line.indexOf("=");
+    if (i > 0) server.set(line.slice(0, i), line.slice(i + 1));
+  }
+  const pass: string[] = [];
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined || k === "TMUX" || k === "TMUX_PANE" || server.get(k) === v) continue;
+    pass.push("-e", `${k}=${v}`);
+  }
+  return { ...launch, argv: [...launch.argv.slice(0, 2), ...pass, ...launch.argv.slice(2)] };
+}

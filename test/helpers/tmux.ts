@@ -1,0 +1,91 @@
+/**
+ * A private tmux server for terminal tests (`tmux -L <name>`): real terminals, real keys. Only that
+ * server is ever killed, by its own socket.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "./repo.ts";
+
+export class Tmux {
+  readonly sock = `wtl-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private dir = tempDir("tmux-");
+
+  tmux(...args: string[]): string {
+    const r = Bun.spawnSync(["tmux", "-L", this.sock, "-f", "/dev/null", ...args], { stderr: "pipe", env: { ...process.env, TMUX: undefined } });
+    if (r.exitCode !== 0) throw new Error(`tmux ${args.join(" ")}: ${r.stderr.toString()}`);
+    return r.stdout.toString();
+  }
+
+  /** Starts the server with one window running `cmd` (a shell line) in `cwd` with `env`; returns its pane id. */
+  start(cwd: string, env: Record<string, string>, cmd: string): string {
+    const pane = this.tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-x", "200", "-y", "50", "-c", cwd, this.script(env, cmd)).trim();
+    // Keep dead panes so their last title and exit status can be read.
+    this.tmux("set-option", "-g", "remain-on-exit", "on");
+    return pane;
+  }
+
+  window(cwd: string, env: Record<string, string>, cmd: string): string {
+    return this.tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-c", cwd, this.script(env, cmd)).trim();
+  }
+
+  private n = 0;
+  private script(env: Record<string, string>, cmd: string): string {
+    const file = join(this.dir, `cmd-${++this.n}.sh`);
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    // The exit status goes to a file: a tmux server started from a test process does not always
+    // reap its panes' processes, so #{pane_dead_status} cannot be relied on.
+    const lines = [...Object.entries(env).map(([k, v]) => `export ${k}=${q(v)}`), "unset NO_COLOR", cmd, `code=$?`, `stty -a > ${file}.stty 2>&1`, `echo $code > ${file}.exit`, ""];
+    writeFileSync(file, lines.join("\n"));
+    return `sh ${file}`;
+  }
+
+  /** The terminal's settings right after the command exited (`stty -a`): was raw mode restored? */
+  sttyAfter(pane: string): string {
+    const p = this.panes().find((x) => x.id === pane);
+    return readFileSync(`${/sh ([^\s"]+)/.exec(p?.cmd ?? "")?.[1]}.stty`, "utf8");
+  }
+
+  /** Waits until the command started in `pane` has exited; returns its exit code. */
+  async exitCode(pane: string, timeoutMs = 30_000): Promise<number> {
+    const p = this.panes().find((x) => x.id === pane);
+    const file = `${/sh ([^\s"]+)/.exec(p?.cmd ?? "")?.[1]}.exit`;
+    const text = await this.waitFor(`the command in ${pane} to exit`, () => existsSync(file) && readFileSync(file, "utf8").trim(), timeoutMs);
+    return Number(text);
+  }
+
+  panes(): { id: string; title: string; window: string; cmd: string }[] {
+    return this.tmux("list-panes", "-a", "-F", "#{pane_id}\t#{pane_title}\t#{window_name}\t#{pane_start_command}")
+      .trim()
+      .split("\n")
+      .map((l) => {
+        const [id, title, window, cmd] = l.split("\t");
+        return { id: id!, title: title!, window: window!, cmd: cmd! };
+      });
+  }
+
+  capture(pane: string): string {
+    return this.tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", pane);
+  }
+
+  keys(pane: string, ...keys: string[]): void {
+    this.tmux("send-keys", "-t", pane, ...keys);
+  }
+
+  async waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const v = probe();
+      if (v) return v;
+      await Bun.sleep(100);
+    }
+    throw new Error(`timed out waiting for ${what}; panes: ${JSON.stringify(this.panes())}`);
+  }
+
+  kill(): void {
+    try {
+      this.tmux("kill-server");
+    } catch {
+      // already gone
+    }
+  }
+}
