@@ -29,6 +29,8 @@ export interface SpawnOptions {
   input?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Leave the group alone when the leader exits (for launchers whose job is to leave something running). */
+  keepGroup?: boolean;
 }
 
 export interface Running {
@@ -102,8 +104,8 @@ export function start(
     const code = await proc.exited;
     // Whatever the leader left behind (a dev server, a sleeping grandchild) would keep our pipes open
     // and outlive the loop: end the group before waiting for the pipes to close.
-    killGroup(proc.pid, "SIGTERM");
-    const hardKill = setTimeout(() => killGroup(proc.pid, "SIGKILL"), KILL_GRACE_MS);
+    if (!opts.keepGroup) killGroup(proc.pid, "SIGTERM");
+    const hardKill = opts.keepGroup ? undefined : setTimeout(() => killGroup(proc.pid, "SIGKILL"), KILL_GRACE_MS);
     await reading.catch(() => {});
     clearTimeout(hardKill);
     clearTimeout(timeout);

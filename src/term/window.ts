@@ -20,7 +20,7 @@ export interface LaunchEnv {
 export interface Launch {
   terminal: string;
   argv: string[];
-  /** GUI terminals are started through `sh -c '… &'` so they outlive wt-loop. */
+  /** GUI terminals are started through `sh -c 'setsid … &'` so they outlive wt-loop. */
   background: boolean;
   /** What to tell the user (e.g. how to attach to a detached tmux session). */
   hint?: string;
@@ -112,11 +112,11 @@ export function chooseLauncher(e: LaunchEnv): Launch | null {
 }
 
 export async function openWindow(launch: Launch, cwd: string): Promise<void> {
-  // A GUI terminal started directly would be our child, and ended with us; through `sh -c '… &'` it
-  // is handed to init at once and outlives wt-loop.
-  const argv = launch.background ? ["sh", "-c", '"$@" </dev/null >/dev/null 2>&1 &', "sh", ...launch.argv] : launch.argv;
+  // A GUI terminal started directly would be our child, ended with us; `setsid … &` inside a shell
+  // that exits at once hands it to init in a session of its own, so it outlives wt-loop.
+  const argv = launch.background ? ["sh", "-c", 'setsid "$@" </dev/null >/dev/null 2>&1 &', "sh", ...launch.argv] : launch.argv;
   try {
-    await exec(argv, { cwd, timeoutMs: 15_000 });
+    await exec(argv, { cwd, timeoutMs: 15_000, keepGroup: launch.background });
   } catch (err) {
     throw new UserError(
       `Could not open a ${launch.terminal} window: ${(err as Error).message}. Use --terminal inline to run the loop in this terminal.`,

@@ -1,9 +1,9 @@
 // The single binary a user installs: built with `bun run build`'s flags and run as a process.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { NOT_IN_WORKTREE } from "../../src/errors.ts";
-import { ROOT, wtLoop } from "../helpers/cli.ts";
+import { fakeAgent, ROOT, testPath, wtLoop } from "../helpers/cli.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
 let bin = "";
@@ -43,6 +43,21 @@ describe("the compiled binary", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("leak=[]");
   });
+
+  test("start opens a GUI terminal that outlives start (the loop runs there to done)", async () => {
+    const repo = makeRepo({ "tasks.md": "## 1. A\n- [ ] a\n" });
+    const agent = fakeAgent([{ tick: "story", promise: "COMPLETE", hangSec: 1 }], tempDir("fake-agent-"));
+    const log = join(tempDir(), "term.log");
+    const r = await wtLoop(["start", "--terminal", "fake-term", "--on-complete", "keep"], {
+      cwd: repo, bin, env: { ...agent.env, PATH: `${join(ROOT, "test/fixtures/term-bin")}:${testPath()}`, FAKE_TERM_LOG: log },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Started a loop in repo (fake-term)");
+    const statePath = join(repo, ".claude/loop-state.json");
+    for (let i = 0; i < 300 && JSON.parse(readFileSync(statePath, "utf8")).status !== "done"; i++) await Bun.sleep(100);
+    expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("done");
+    expect(readFileSync(log, "utf8")).toContain("Loop done");
+  }, 60_000);
 
   test("wt-loop demo runs a whole loop to done on a throwaway repository", async () => {
     const r = await wtLoop(["demo"], { cwd: tempDir(), bin, env: { TMPDIR: tempDir() } });

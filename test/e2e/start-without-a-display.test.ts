@@ -1,0 +1,39 @@
+// `start` with no display and no tmux client: the loop runs in a detached tmux session and the user
+// is told how to attach; with no usable terminal at all, a clear error and no `starting` state.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fakeAgent, wtLoop } from "../helpers/cli.ts";
+import { COMPLETE } from "../helpers/loop.ts";
+import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+
+// A private tmux socket directory: `tmux new-session` without -L then still never touches the
+// user's own server, and this test kills only the server in it.
+const socketDir = tempDir("tmux-sock-");
+afterEach(() => {
+  Bun.spawnSync(["tmux", "kill-server"], { env: { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir }, stderr: "ignore" });
+});
+
+describe("start without a display", () => {
+  test("runs the loop in a detached tmux session and prints how to attach", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
+    const r = await wtLoop(["start", "--on-complete", "keep"], {
+      cwd: repo, env: { ...agent.env, TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Started a loop in repo (tmux-detached)");
+    expect(r.stdout).toContain("Attach with: tmux attach -t ralph-repo");
+    const statePath = join(repo, ".claude/loop-state.json");
+    for (let i = 0; i < 300 && JSON.parse(readFileSync(statePath, "utf8")).status !== "done"; i++) await Bun.sleep(100);
+    expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("done");
+  }, 60_000);
+
+  test("no usable terminal: an error suggesting --terminal inline, and no state left behind", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const r = await wtLoop(["start", "--terminal", "no-such-terminal"], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("--terminal inline");
+    expect(existsSync(join(repo, ".claude/loop-state.json"))).toBe(false);
+  });
+});
