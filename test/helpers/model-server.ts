@@ -1,0 +1,96 @@
+/**
+ * A scripted "model" for the real Claude Code binary: an HTTP server on 127.0.0.1 that speaks the
+ * Messages API's streaming format (reference/claude-against-local-api.md). Each agent run is one
+ * conversation; each conversation is a list of turns — text, or one tool call — chosen by how many
+ * tool rounds the request already holds. Every request body is recorded for the test to inspect.
+ */
+export type Turn = { text: string } | { tool: string; input: Record<string, unknown>; text?: string };
+
+export interface ModelServer {
+  url: string;
+  /** The main-loop requests (those that carry tools), in order. */
+  requests: any[];
+  /** The first user message of each conversation: the prompt wt-loop gave the agent. */
+  prompts(): string[];
+  stop(): void;
+}
+
+const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+function stream(turn: Turn, id: string): string {
+  const usage = { input_tokens: 100, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  let out = sse("message_start", {
+    type: "message_start",
+    message: { id, type: "message", role: "assistant", model: "claude-scripted", content: [], stop_reason: null, stop_sequence: null, usage },
+  });
+  let index = 0;
+  const text = "text" in turn ? turn.text : undefined;
+  if (text) {
+    out += sse("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
+    out += sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text } });
+    out += sse("content_block_stop", { type: "content_block_stop", index });
+    index++;
+  }
+  if ("tool" in turn) {
+    out += sse("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: `toolu_${id}`, name: turn.tool, input: {} } });
+    out += sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(turn.input) } });
+    out += sse("content_block_stop", { type: "content_block_stop", index });
+  }
+  out += sse("message_delta", { type: "message_delta", delta: { stop_reason: "tool" in turn ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 20 } });
+  out += sse("message_stop", { type: "message_stop" });
+  return out;
+}
+
+/** `conversations[i]` scripts the i-th agent run; the last one repeats. */
+export function startModelServer(conversations: Turn[][]): ModelServer {
+  const requests: any[] = [];
+  let conversation = -1;
+  let n = 0;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      if (req.method !== "POST" || !url.pathname.startsWith("/v1/messages") || url.pathname.includes("count_tokens")) {
+        return Response.json(url.pathname.includes("count_tokens") ? { input_tokens: 100 } : {});
+      }
+      const body = await req.json();
+      // Side requests (titles, summaries) carry no tools: answer them briefly, outside the script.
+      if (!Array.isArray(body.tools) || body.tools.length === 0) {
+        return new Response(stream({ text: "ok" }, `side_${++n}`), { headers: { "content-type": "text/event-stream" } });
+      }
+      requests.push(body);
+      const rounds = (body.messages as any[]).filter((m) => m.role === "assistant").length;
+      if (rounds === 0) conversation++;
+      const script = conversations[Math.min(conversation, conversations.length - 1)] ?? [];
+      const turn = script[Math.min(rounds, script.length - 1)] ?? { text: "(no script)" };
+      return new Response(stream(turn, `msg_${++n}`), { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    requests,
+    prompts: () =>
+      requests
+        .filter((b) => b.messages.filter((m: any) => m.role === "assistant").length === 0)
+        .map((b) => {
+          const c = b.messages[0].content;
+          return typeof c === "string" ? c : c.map((x: any) => x.text ?? "").join("\n");
+        }),
+    stop: () => server.stop(true),
+  };
+}
+
+/** The environment the real claude binary needs to talk to the scripted server, isolated from the user's. */
+export function claudeEnv(url: string, home: string): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: "sk-test-scripted",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_AUTOUPDATER: "1",
+    HOME: home,
+    XDG_CONFIG_HOME: `${home}/.config`,
+    IS_SANDBOX: "1", // --dangerously-skip-permissions is refused for root otherwise
+  };
+}
