@@ -54,7 +54,7 @@ export function startModelServer(conversations: Turn[][]): ModelServer {
       if (req.method !== "POST" || !url.pathname.startsWith("/v1/messages") || url.pathname.includes("count_tokens")) {
         return Response.json(url.pathname.includes("count_tokens") ? { input_tokens: 100 } : {});
       }
-      const body = await req.json();
+      const body = (await req.json()) as any;
       // Side requests (titles, summaries) carry no tools: answer them briefly, outside the script.
       if (!Array.isArray(body.tools) || body.tools.length === 0) {
         return new Response(stream({ text: "ok" }, `side_${++n}`), { headers: { "content-type": "text/event-stream" } });
