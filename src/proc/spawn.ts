@@ -3,7 +3,7 @@
  * a timeout or a stop ends the whole tree (SIGTERM, then SIGKILL after a grace), a typed error
  * carrying the command, exit code and stderr.
  */
-import { readLines } from "./lines.ts";
+import { readLines, tailLines } from "./lines.ts";
 
 export const KILL_GRACE_MS = 2000;
 
@@ -50,21 +50,29 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 /** Spawns `argv` in its own process group; `onStdout`/`onStderr` receive lines as they arrive. */
-export function start(
-  argv: string[],
-  opts: SpawnOptions & { onStdout?: (line: string) => void; onStderr?: (line: string) => void },
-): Running {
+export interface StartOptions extends SpawnOptions {
+  onStdout?: (line: string) => void;
+  onStderr?: (line: string) => void;
+  /**
+   * Send stdout/stderr straight to these files (the kernel writes them; nothing is held in our
+   * memory) and feed `onStdout` by reading the stdout file as it grows.
+   */
+  stdoutFile?: string;
+  stderrFile?: string;
+}
+
+export function start(argv: string[], opts: StartOptions): Running {
   const [cmd] = argv;
   if (!cmd) throw new Error("empty argv");
   if (opts.signal?.aborted) throw new CommandError(`${cmd} was not started: stop requested`, argv, "aborted");
-  let proc: Bun.Subprocess<"pipe" | "ignore", "pipe", "pipe">;
+  let proc: Bun.Subprocess;
   try {
     proc = Bun.spawn(argv, {
       cwd: opts.cwd,
       env: cleanEnv(opts.env ?? process.env),
       stdin: opts.input === undefined ? "ignore" : "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
+      stdout: opts.stdoutFile ? Bun.file(opts.stdoutFile) : "pipe",
+      stderr: opts.stderrFile ? Bun.file(opts.stderrFile) : "pipe",
       detached: true, // setsid(): the child leads a new process group we can kill as a whole
     });
   } catch (err) {
@@ -73,7 +81,7 @@ export function start(
     throw err;
   }
   if (opts.input !== undefined) {
-    const stdin = proc.stdin as import("bun").FileSink;
+    const stdin = proc.stdin as Bun.FileSink;
     // A child that exits without reading its stdin makes the write fail with EPIPE; that is its business.
     Promise.resolve(stdin.write(opts.input)).then(() => stdin.end(), () => {}).catch(() => {});
   }
@@ -96,10 +104,13 @@ export function start(
   };
   opts.signal?.addEventListener("abort", onAbort, { once: true });
 
-  const reading = Promise.all([
-    readLines(proc.stdout, opts.onStdout ?? (() => {})),
-    readLines(proc.stderr, opts.onStderr ?? (() => {})),
-  ]);
+  const read = (stream: unknown, file: string | undefined, onLine?: (line: string) => void) =>
+    file
+      ? onLine
+        ? tailLines(file, onLine, proc.exited)
+        : Promise.resolve()
+      : readLines(stream as ReadableStream<Uint8Array>, onLine ?? (() => {}));
+  const reading = Promise.all([read(proc.stdout, opts.stdoutFile, opts.onStdout), read(proc.stderr, opts.stderrFile, opts.onStderr)]);
   const done = (async () => {
     const code = await proc.exited;
     // Whatever the leader left behind (a dev server, a sleeping grandchild) would keep our pipes open

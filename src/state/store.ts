@@ -63,6 +63,8 @@ export async function archiveState(statePath: string, runsDir: string, previous:
   return dest;
 }
 
+const SLICE = 1 << 20;
+
 /** The append-only event log: one JSON object per line, each with the time it happened. */
 export class EventLog {
   private fd: number;
@@ -71,7 +73,11 @@ export class EventLog {
     this.fd = openSync(path, "a");
   }
   append(event: LoopEvent): void {
-    appendFileSync(this.fd, JSON.stringify({ ts: new Date().toISOString(), ...event }) + "\n");
+    // Written in slices (substrings share the JSON's storage): a message of megabytes is then
+    // encoded a megabyte at a time rather than copied whole once more.
+    const json = JSON.stringify({ ts: new Date().toISOString(), ...event });
+    for (let i = 0; i < json.length; i += SLICE) appendFileSync(this.fd, json.length <= SLICE ? json : json.slice(i, i + SLICE));
+    appendFileSync(this.fd, "\n");
   }
   close(): void {
     closeSync(this.fd);

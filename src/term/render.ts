@@ -13,6 +13,9 @@ export interface RenderOptions {
   story?: string;
 }
 
+/** Messages longer than this show their first part only (the event log keeps all of it). */
+export const SHOWN_MESSAGE = 64 * 1024;
+
 const paint = (on: boolean, code: string) => (s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
 
 export function useColor(stream: { isTTY?: boolean } = process.stdout, env = process.env): boolean {
@@ -36,8 +39,15 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
     case "StoryEvent": {
       const ev = e.event;
       switch (ev.type) {
-        case "Message":
-          return ev.text.split("\n").map((l) => `  ${l}`);
+        case "Message": {
+          // A terminal cannot show megabytes usefully, and copying them to show them is what made
+          // memory grow: show the head of a huge message and say where the whole of it is.
+          const head = ev.text.length > SHOWN_MESSAGE ? ev.text.slice(0, SHOWN_MESSAGE) : ev.text;
+          const rest = ev.text.length - head.length;
+          const lines = [`  ${head.replaceAll("\n", "\n  ")}`];
+          if (rest > 0) lines.push(dim(`  … ${formatTokens(rest)} more characters (the whole message is in .claude/loop-events.jsonl and .claude/logs/)`));
+          return lines;
+        }
         case "ToolUse":
           return [cyan(`  ▸ ${ev.name}${ev.summary ? ` ${ev.summary}` : ""}`)];
         case "Done":

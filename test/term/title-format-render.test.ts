@@ -36,7 +36,7 @@ describe("render", () => {
   });
   test("messages are shown whole; --story filters other stories' messages out", () => {
     const e = { type: "StoryEvent", story_id: "2", event: { type: "Message", text: "line1\nline2" } } as const;
-    expect(renderEvent(e, { color: false })).toEqual(["  line1", "  line2"]);
+    expect(renderEvent(e, { color: false }).join("\n")).toBe("  line1\n  line2");
     expect(renderEvent(e, { color: false, story: "1" })).toEqual([]);
     expect(renderEvent({ type: "Error", message: "boom" }, { color: false, story: "1" })).toEqual(["✖ boom"]);
   });

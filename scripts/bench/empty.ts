@@ -1,0 +1,2 @@
+// The runtime's own start-up floor: a compiled Bun program that does nothing.
+export {};
