@@ -5,7 +5,7 @@
  */
 import { UserError } from "../errors.ts";
 import type { Git } from "./git.ts";
-import { loopBranchName, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
+import { commitsBetween, headAndDirty, loopBranchName, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
 const ORIGIN_KEY = (branch: string) => `branch.${branch}.wtloop-original`;
 
@@ -44,16 +44,15 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
       await git.run(["clean", "-fdq"]);
     },
 
-    async commitsSince() {
-      const out = await git.out(["rev-list", "--reverse", `${info.sha}..HEAD`]);
-      return out ? out.split("\n") : [];
+    async changes() {
+      // The checkpoint is a clean tree at info.sha, so progress is "HEAD moved or the tree is dirty".
+      const { head, dirty } = await headAndDirty(git);
+      return { progress: head !== info.sha || dirty, commits: await commitsBetween(git, info.sha, head) };
     },
 
-    async accept(message) {
-      const from = info.sha;
+    async accept(message, since) {
       info.sha = await git.commitAll(message);
-      const out = await git.out(["rev-list", "--reverse", `${from}..HEAD`]);
-      return out ? out.split("\n") : [];
+      return [...since.commits, info.sha];
     },
 
     async finish(choice) {

@@ -65,8 +65,9 @@ export class Git {
    * A tree id for the whole working tree (tracked + untracked, minus ignored) without touching the
    * real index: a copy of it is updated, so unchanged files are not re-hashed.
    */
+  private indexPath?: string;
   async snapshot(): Promise<string> {
-    const index = await this.gitPath("index");
+    const index = (this.indexPath ??= await this.gitPath("index"));
     const tmp = `${index}.wt-loop-${process.pid}`;
     const { copyFile, rm } = await import("node:fs/promises");
     try {

@@ -5,11 +5,12 @@
  */
 import { UserError } from "../errors.ts";
 import type { Git } from "./git.ts";
-import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
+import { commitsBetween, headAndDirty, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
 export function stashCheckpoint(git: Git, name: string): Checkpoint {
   let info: CheckpointInfo;
-  let current: { story: string; stash: string | null } | null = null;
+  // The story's stash, and the snapshot of the tree it holds (what "no progress" compares with).
+  let current: { story: string; stash: string | null; tree: string } | null = null;
   const prefix = `ralph:${name}:`;
 
   const stashIndex = async (sha: string) => {
@@ -39,7 +40,7 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
         const applied = await git.run(["stash", "apply", "-q", "--index", stash], { allowFailure: true });
         if (applied.code !== 0) await git.run(["stash", "apply", "-q", stash]);
       }
-      current = { story: storyId, stash };
+      current = { story: storyId, stash, tree: await git.snapshot() };
     },
 
     async revert() {
@@ -48,13 +49,15 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
       if (current?.stash) await git.run(["stash", "apply", "-q", "--index", current.stash]);
     },
 
-    async commitsSince() {
-      const out = await git.out(["rev-list", "--reverse", `${info.sha}..HEAD`]);
-      return out ? out.split("\n") : [];
+    async changes() {
+      // The tree is not clean at a stash checkpoint: compare whole-tree snapshots instead.
+      const { head } = await headAndDirty(git);
+      const progress = head !== info.sha || (await git.snapshot()) !== current?.tree;
+      return { progress, commits: await commitsBetween(git, info.sha, head) };
     },
 
-    async accept() {
-      const commits = await this.commitsSince();
+    async accept(_message, since) {
+      const commits = since.commits;
       // The work stays in the tree; the next story's stash will hold it, so this one can go.
       if (current?.stash) {
         const ref = await stashIndex(current.stash);

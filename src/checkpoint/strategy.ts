@@ -21,12 +21,35 @@ export interface Checkpoint {
   ensure(storyId: string): Promise<void>;
   /** Back to the checkpoint: the attempt's files, commits and untracked files are gone. */
   revert(): Promise<void>;
-  /** The work since the checkpoint is kept and becomes the new checkpoint; returns new commit hashes. */
-  accept(message: string): Promise<string[]>;
-  /** Commit hashes made since the checkpoint (the agent's own, before accept). */
-  commitsSince(): Promise<string[]>;
+  /**
+   * What an attempt left since the checkpoint (SPEC §6 "progress": a new commit or a change in the
+   * working tree), measured before any revert. An attempt always starts at the checkpoint.
+   */
+  changes(): Promise<Changes>;
+  /** The work since the checkpoint is kept and becomes the new checkpoint; returns all commit hashes made. */
+  accept(message: string, since: Changes): Promise<string[]>;
   finish(choice: "cleanup" | "keep"): Promise<string>;
   info(): CheckpointInfo;
+}
+
+export interface Changes {
+  progress: boolean;
+  /** Commits made since the checkpoint (by the agent), oldest first. */
+  commits: string[];
+}
+
+/** HEAD and whether the tree differs from it, in one git call (`status --porcelain=v2 --branch`). */
+export async function headAndDirty(git: Git): Promise<{ head: string; dirty: boolean }> {
+  const out = await git.out(["status", "--porcelain=v2", "--branch", "--untracked-files=all"]);
+  const lines = out.split("\n");
+  const head = lines.find((l) => l.startsWith("# branch.oid "))?.slice("# branch.oid ".length) ?? "";
+  return { head, dirty: lines.some((l) => l !== "" && !l.startsWith("#")) };
+}
+
+export async function commitsBetween(git: Git, from: string, to: string): Promise<string[]> {
+  if (from === to) return [];
+  const out = await git.out(["rev-list", "--reverse", `${from}..${to}`]);
+  return out ? out.split("\n") : [];
 }
 
 export async function requireCommit(git: Git): Promise<string> {

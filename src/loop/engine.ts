@@ -6,7 +6,7 @@
  */
 import type { AgentAdapter } from "../agents/adapter.ts";
 import { runAgent } from "../agents/run-agent.ts";
-import type { Checkpoint } from "../checkpoint/strategy.ts";
+import type { Changes, Checkpoint } from "../checkpoint/strategy.ts";
 import type { Git } from "../checkpoint/git.ts";
 import { errorMessage } from "../errors.ts";
 import { CommandError } from "../proc/spawn.ts";
@@ -153,7 +153,7 @@ async function attemptStory(
   story: Story,
   at: { n: number; index: number; total: number; attempt: number; retryReason?: string },
 ): Promise<AttemptResult> {
-  const { checkpoint, git } = deps;
+  const { checkpoint } = deps;
   const res: AttemptResult = {
     result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [],
     tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0,
@@ -161,7 +161,6 @@ async function attemptStory(
   const t0 = performance.now();
   try {
     await checkpoint.ensure(story.id);
-    const before = { head: await git.head(), tree: await git.snapshot() };
     const prompt = buildPrompt({
       worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
       learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
@@ -185,9 +184,9 @@ async function attemptStory(
     res.result = classify(run, state.iteration_timeout_min);
     if (res.result.outcome === "stopped") return res;
     // Progress is measured before any revert (SPEC §6).
-    res.progress = (await git.head()) !== before.head || (await git.snapshot()) !== before.tree;
-    res.commits = await checkpoint.commitsSince();
-    await judge(state, deps, story, res);
+    const changes = await checkpoint.changes();
+    Object.assign(res, changes);
+    await judge(state, deps, story, res, changes);
   } catch (err) {
     if (deps.signal.aborted) res.result = { outcome: "stopped", reason: "Stopped by the user" };
     else if (err instanceof CommandError && err.reason === "timeout") res.result = { outcome: "timeout", reason: err.message };
@@ -199,7 +198,7 @@ async function attemptStory(
 }
 
 /** Checks the agent's claim and keeps the work when it stands (SPEC §5). */
-async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult): Promise<void> {
+async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult, changes: Changes): Promise<void> {
   const r = res.result;
   const title = `checkpoint: story ${story.id} — ${story.title}`;
   if (r.outcome === "complete" && state.done_criteria === "tasks") {
@@ -216,16 +215,16 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
       };
       return;
     }
-    res.commits = await deps.checkpoint.accept(title); // the agent's own commits and the checkpoint
+    res.commits = await deps.checkpoint.accept(title, changes); // the agent's own commits and the checkpoint
     res.accepted = true;
     refreshCounts(state, stories);
     res.done = stories.every(isComplete);
   } else if (r.outcome === "complete") {
-    res.commits = await deps.checkpoint.accept(title);
+    res.commits = await deps.checkpoint.accept(title, changes);
     res.accepted = res.done = true;
   } else if (r.outcome === "no_signal" && state.done_criteria === "manual" && res.progress) {
     // The classic Ralph loop: work without a verdict is progress, kept, and the agent goes again.
-    res.commits = await deps.checkpoint.accept(`checkpoint: iteration ${state.current_iteration}`);
+    res.commits = await deps.checkpoint.accept(`checkpoint: iteration ${state.current_iteration}`, changes);
     res.accepted = true;
   }
 }

@@ -12,6 +12,7 @@ const hangEnv = (repo: string) => ({
   PATH: `${join(ROOT, "test/fixtures/git-hang")}:${testPath()}`,
   REAL_GIT: Bun.which("git")!,
   FAKE_GIT_HANG: join(repo, "hang.flag"),
+  FAKE_GIT_HANG_ON: "status", // the call that measures what the attempt changed
 });
 
 describe("slow commands", () => {
