@@ -226,6 +226,12 @@ async function monitorLatency(samples = 60) {
   return { median_ms: median(lat), p95_ms: pct(lat, 95), max_ms: Math.max(...lat), samples };
 }
 
+if (process.env.BENCH_ONLY === "latency") {
+  await $`bun scripts/build.ts ${BIN}`.cwd(ROOT).quiet();
+  await $`bun build --compile --minify --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile ${EMPTY} scripts/bench/empty.ts`.cwd(ROOT).quiet();
+  console.log(statusLatency());
+  process.exit(0);
+}
 if (process.env.BENCH_ONLY === "memory") {
   await $`bun scripts/build.ts ${BIN}`.cwd(ROOT).quiet();
   for (const [mb, big] of [[20, 0], [200, 0], [20, 1], [200, 10]]) console.log(`${mb} MB, ${big} big: peak RSS ${(await peakRss(mb!, big)).toFixed(1)} MB`);

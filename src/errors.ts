@@ -31,3 +31,8 @@ export function assertNever(value: never): never {
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** A warning on stderr: something the user should know that does not stop the command. */
+export function warn(message: string): void {
+  process.stderr.write(`warning: ${message}\n`);
+}

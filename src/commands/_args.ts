@@ -4,8 +4,7 @@
  * a UserError into its message and an exit code instead of a stack trace.
  */
 import type { ArgsDef } from "citty";
-import { consola } from "consola";
-import { z } from "zod";
+import type { z } from "zod";
 import { ExitCode, UserError } from "../errors.ts";
 import { CommandError } from "../proc/spawn.ts";
 
@@ -84,7 +83,7 @@ export function action<A>(fn: (ctx: A) => Promise<number | void>): (ctx: A) => P
         console.error(err.message);
         process.exitCode = ExitCode.usage;
       } else {
-        consola.error("wt-loop hit an unexpected error (a bug; please report it with this output):");
+        console.error("wt-loop hit an unexpected error (a bug; please report it with this output):");
         console.error(err);
         process.exitCode = ExitCode.usage;
       }

@@ -2,9 +2,8 @@
  * Everything `start` (and a direct `run`) checks before a loop may begin, in the order a user
  * would want to hear about problems; nothing is written until all of it passes.
  */
-import { consola } from "consola";
 import { checkAgent } from "../agents/registry.ts";
-import { UserError } from "../errors.ts";
+import { UserError, warn } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
 import { isRunner } from "../state/pid.ts";
 import type { State } from "../state/schema.ts";
@@ -28,7 +27,7 @@ export const openSpecOptions = (cwd: string, commandTimeoutSec: number, signal?:
   cwd,
   timeoutMs: commandTimeoutSec * 1000,
   signal,
-  warn: (m: string) => consola.warn(m),
+  warn,
 });
 
 export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prepared> {

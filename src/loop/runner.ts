@@ -4,7 +4,6 @@
  */
 import { renameSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { consola } from "consola";
 import { adapterFor } from "../agents/registry.ts";
 import { branchCheckpoint } from "../checkpoint/branch.ts";
 import { Git } from "../checkpoint/git.ts";
@@ -86,6 +85,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
 
 /** The interactive completion question (SPEC §5), only ever asked on a TTY. */
 export async function askCompletion(status: FinalStatus): Promise<Completion> {
+  // Loaded only when asked: consola costs ~9 ms of start-up that no other path needs.
+  const { consola } = await import("consola");
   const answer = await consola.prompt(`Loop ${status}. What should happen to the loop's branch?`, {
     type: "select",
     options: [
