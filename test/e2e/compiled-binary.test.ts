@@ -1,6 +1,6 @@
 // The single binary a user installs: built with `bun run build`'s flags and run as a process.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { NOT_IN_WORKTREE } from "../../src/errors.ts";
 import { fakeAgent, ROOT, testPath, wtLoop } from "../helpers/cli.ts";
@@ -53,10 +53,11 @@ describe("the compiled binary", () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Started a loop in repo (fake-term)");
-    const statePath = join(repo, ".claude/loop-state.json");
-    for (let i = 0; i < 300 && JSON.parse(readFileSync(statePath, "utf8")).status !== "done"; i++) await Bun.sleep(100);
-    expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("done");
-    expect(readFileSync(log, "utf8")).toContain("Loop done");
+    // The final box is printed after the state's last write: wait for the box.
+    const logText = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
+    for (let i = 0; i < 300 && !logText().includes("Loop done"); i++) await Bun.sleep(100);
+    expect(logText()).toContain("Loop done");
+    expect(JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")).status).toBe("done");
   }, 60_000);
 
   test("wt-loop demo runs a whole loop to done on a throwaway repository", async () => {
