@@ -4,6 +4,7 @@
  *
  *   BENCH_RUNS=3       runs per figure (loops, memory)      BENCH_STATUS_RUNS=30  runs per latency figure
  *   BENCH_SIZES=1000,10000,50000  repository sizes for the per-iteration overhead
+ *   BENCH_ONLY=latency|loops|memory|monitor  one section only
  */
 import { $ } from "bun";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -226,58 +227,57 @@ async function monitorLatency(samples = 60) {
   return { median_ms: median(lat), p95_ms: pct(lat, 95), max_ms: Math.max(...lat), samples };
 }
 
-if (process.env.BENCH_ONLY === "latency") {
-  await $`bun scripts/build.ts ${BIN}`.cwd(ROOT).quiet();
-  await $`bun build --compile --minify --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile ${EMPTY} scripts/bench/empty.ts`.cwd(ROOT).quiet();
-  console.log(statusLatency());
-  process.exit(0);
-}
-if (process.env.BENCH_ONLY === "memory") {
-  await $`bun scripts/build.ts ${BIN}`.cwd(ROOT).quiet();
-  for (const [mb, big] of [[20, 0], [200, 0], [20, 1], [200, 10]]) console.log(`${mb} MB, ${big} big: peak RSS ${(await peakRss(mb!, big)).toFixed(1)} MB`);
-  process.exit(0);
-}
-
 // ── main ─────────────────────────────────────────────────────────────────────────────────────────
 await $`bun scripts/build.ts ${BIN}`.cwd(ROOT).quiet();
 await $`bun build --compile --minify --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile ${EMPTY} scripts/bench/empty.ts`.cwd(ROOT).quiet();
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "?", mem_gb: Math.round(totalmem() / 2 ** 30), bun: Bun.version, git: git(work, "--version") };
 console.log(`wt-loop benchmark — ${machine.cpus} × ${machine.cpu}, ${machine.mem_gb} GB, bun ${machine.bun}, ${machine.git}; ${RUNS} runs per loop figure\n`);
 
-const latency = statusLatency();
-console.log("1. Command latency (median of %d runs)", STATUS_RUNS);
-console.log(`   empty compiled Bun program   ${ms(latency.empty_bun_ms)}   (the floor)`);
-console.log(`   wt-loop status                ${ms(latency.status_ms)}   ${latency.status_ratio.toFixed(2)}× the floor   target ≤ 4×  ${latency.status_ratio <= 4 ? "met" : "MISSED"}`);
-console.log(`   wt-loop status --json         ${ms(latency.status_json_ms)}   ${latency.status_json_ratio.toFixed(2)}× the floor   target ≤ 4×  ${latency.status_json_ratio <= 4 ? "met" : "MISSED"}`);
-console.log(`   wt-loop --help                ${ms(latency.help_ms)}`);
-console.log(`   git rev-parse --show-toplevel ${ms(latency.git_rev_parse_ms)}   (for scale)\n`);
+const only = process.env.BENCH_ONLY; // latency | loops | memory | monitor: run one section
+const run = (section: string) => !only || only === section;
+
+const latency = run("latency") ? statusLatency() : null;
+if (latency) {
+  console.log("1. Command latency (median of %d runs)", STATUS_RUNS);
+  console.log(`   empty compiled Bun program   ${ms(latency.empty_bun_ms)}   (the floor)`);
+  console.log(`   wt-loop status                ${ms(latency.status_ms)}   ${latency.status_ratio.toFixed(2)}× the floor   target ≤ 4×  ${latency.status_ratio <= 4 ? "met" : "MISSED"}`);
+  console.log(`   wt-loop status --json         ${ms(latency.status_json_ms)}   ${latency.status_json_ratio.toFixed(2)}× the floor   target ≤ 4×  ${latency.status_json_ratio <= 4 ? "met" : "MISSED"}`);
+  console.log(`   wt-loop --help                ${ms(latency.help_ms)}`);
+  console.log(`   git rev-parse --show-toplevel ${ms(latency.git_rev_parse_ms)}   (for scale)\n`);
+}
 
 const loops = [];
-console.log("2. Per-iteration overhead: 50 iterations (FAILED/COMPLETE alternating, agent exits at once)");
-for (const strategy of ["branch", "stash"] as const)
+if (run("loops")) console.log("2. Per-iteration overhead: 50 iterations (FAILED/COMPLETE alternating, agent exits at once)");
+for (const strategy of run("loops") ? (["branch", "stash"] as const) : [])
   for (const files of SIZES) {
     const r = loopOverhead(strategy, files);
     loops.push(r);
     console.log(`   ${strategy.padEnd(6)} ${String(files).padStart(6)} files   wt-loop ${ms(r.wt_loop_ms_per_iteration).padStart(9)}/iter   raw git ${ms(r.raw_git_ms_per_iteration).padStart(9)}/iter   ${r.ratio.toFixed(2)}×   target ≤ 1.5×  ${r.ratio <= 1.5 ? "met" : "MISSED"}`);
   }
 
-console.log("\n3. Streaming memory: peak RSS of `run` while the agent streams stream-json (half in 1 KB messages, half in 10 MB ones)");
+if (run("memory")) console.log("\n3. Streaming memory: peak RSS of `run` while the agent streams stream-json");
 const memory: Record<string, number> = {};
-for (const mb of [20, 200]) {
-  const xs: number[] = [];
-  for (let i = 0; i < RUNS; i++) xs.push(await peakRss(mb));
-  memory[`${mb}MB`] = median(xs);
-  console.log(`   ${String(mb).padStart(3)} MB streamed   peak RSS ${memory[`${mb}MB`]!.toFixed(1)} MB   target < 100 MB  ${memory[`${mb}MB`]! < 100 ? "met" : "MISSED"}`);
+for (const [label, big] of run("memory") ? ([["1 KB messages only", false], ["half in 10 MB messages", true]] as const) : []) {
+  for (const mb of [20, 200]) {
+    const xs: number[] = [];
+    for (let i = 0; i < RUNS; i++) xs.push(await peakRss(mb, big ? mb / 20 : 0));
+    memory[`${mb}MB${big ? "_with_10MB_messages" : ""}`] = median(xs);
+  }
+  const [a, b] = [memory[`20MB${big ? "_with_10MB_messages" : ""}`]!, memory[`200MB${big ? "_with_10MB_messages" : ""}`]!];
+  const ok = a < 100 && b < 100;
+  console.log(`   ${label.padEnd(24)} 20 MB: ${a.toFixed(1)} MB   200 MB: ${b.toFixed(1)} MB   growth ${(b - a).toFixed(1)} MB   target < 100 MB, flat  ${ok ? "met" : "MISSED"}`);
 }
-const growth = memory["200MB"]! - memory["20MB"]!;
-console.log(`   growth from 20 MB to 200 MB: ${growth.toFixed(1)} MB   (flat = not growing with output size)\n`);
+console.log("");
 
-const monitor = await monitorLatency();
-console.log(`4. Monitor latency: append → printed, ${monitor.samples} events`);
-console.log(`   median ${ms(monitor.median_ms)}   p95 ${ms(monitor.p95_ms)}   max ${ms(monitor.max_ms)}   target p95 < 250 ms  ${monitor.p95_ms < 250 ? "met" : "MISSED"}`);
+const monitor = run("monitor") ? await monitorLatency() : null;
+if (monitor) {
+  console.log(`4. Monitor latency: append → printed, ${monitor.samples} events`);
+  console.log(`   median ${ms(monitor.median_ms)}   p95 ${ms(monitor.p95_ms)}   max ${ms(monitor.max_ms)}   target p95 < 250 ms  ${monitor.p95_ms < 250 ? "met" : "MISSED"}`);
+}
 
 const result = { date: new Date().toISOString(), machine, runs: RUNS, latency, loops, memory_peak_rss_mb: memory, monitor };
 mkdirSync(join(ROOT, "bench-results"), { recursive: true });
-writeFileSync(join(ROOT, "bench-results/latest.json"), JSON.stringify(result, null, 2) + "\n");
-console.log("\nWrote bench-results/latest.json");
+const out = only ? `bench-results/latest-${only}.json` : "bench-results/latest.json";
+writeFileSync(join(ROOT, out), JSON.stringify(result, null, 2) + "\n");
+console.log(`\nWrote ${out}`);
 rmSync(work, { recursive: true, force: true });

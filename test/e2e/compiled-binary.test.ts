@@ -3,14 +3,12 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { NOT_IN_WORKTREE } from "../../src/errors.ts";
-import { fakeAgent, ROOT, testPath, wtLoop } from "../helpers/cli.ts";
+import { buildBinary, fakeAgent, ROOT, testPath, wtLoop } from "../helpers/cli.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
 let bin = "";
 beforeAll(() => {
-  bin = join(tempDir("wt-loop-bin-"), "wt-loop");
-  const r = Bun.spawnSync([process.execPath, "scripts/build.ts", bin], { cwd: ROOT, stderr: "pipe" });
-  if (r.exitCode !== 0) throw new Error(`build failed: ${r.stderr}`);
+  bin = buildBinary(tempDir("wt-loop-bin-"));
 }, 120_000);
 
 describe("the compiled binary", () => {

@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive } from "../../src/state/pid.ts";
-import { fakeAgent, ROOT, testPath } from "../helpers/cli.ts";
+import { buildBinary, fakeAgent, ROOT, testPath } from "../helpers/cli.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
 import { Tmux } from "../helpers/tmux.ts";
@@ -14,9 +14,7 @@ let bin = "";
 let binDir = "";
 beforeAll(() => {
   binDir = tempDir("wt-loop-bin-");
-  bin = join(binDir, "wt-loop");
-  const r = Bun.spawnSync([process.execPath, "scripts/build.ts", bin], { cwd: ROOT, stderr: "pipe" });
-  if (r.exitCode !== 0) throw new Error(`build failed: ${r.stderr}`);
+  bin = buildBinary(binDir);
 }, 120_000);
 
 let tmux: Tmux;

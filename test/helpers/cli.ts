@@ -62,3 +62,11 @@ export function readEvents(worktree: string): any[] {
   const { readFileSync } = require("node:fs") as typeof import("node:fs");
   return readFileSync(join(worktree, ".claude/loop-events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
 }
+
+/** Builds the binary as `bun run build` does, into a temporary folder; returns its path. */
+export function buildBinary(dir: string): string {
+  const bin = join(dir, "wt-loop");
+  const r = Bun.spawnSync([process.execPath, "scripts/build.ts", bin], { cwd: ROOT, stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`build failed: ${r.stderr}`);
+  return bin;
+}

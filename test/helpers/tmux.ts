@@ -41,14 +41,18 @@ export class Tmux {
 
   /** The terminal's settings right after the command exited (`stty -a`): was raw mode restored? */
   sttyAfter(pane: string): string {
+    return readFileSync(`${this.scriptOf(pane)}.stty`, "utf8");
+  }
+
+  /** The script a pane was started with (its side files sit next to it). */
+  private scriptOf(pane: string): string {
     const p = this.panes().find((x) => x.id === pane);
-    return readFileSync(`${/sh ([^\s"]+)/.exec(p?.cmd ?? "")?.[1]}.stty`, "utf8");
+    return /sh ([^\s"]+)/.exec(p?.cmd ?? "")?.[1] ?? "";
   }
 
   /** Waits until the command started in `pane` has exited; returns its exit code. */
   async exitCode(pane: string, timeoutMs = 30_000): Promise<number> {
-    const p = this.panes().find((x) => x.id === pane);
-    const file = `${/sh ([^\s"]+)/.exec(p?.cmd ?? "")?.[1]}.exit`;
+    const file = `${this.scriptOf(pane)}.exit`;
     const text = await this.waitFor(`the command in ${pane} to exit`, () => existsSync(file) && readFileSync(file, "utf8").trim(), timeoutMs);
     return Number(text);
   }
