@@ -1,11 +1,8 @@
 import { defineCommand } from "citty";
-import { UserError } from "../errors.ts";
-import { loopPaths } from "../state/paths.ts";
 import type { Iteration } from "../state/schema.ts";
-import { readState } from "../state/store.ts";
 import { between, formatCost, formatDuration, formatTokens, table } from "../term/format.ts";
-import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
+import { requireState } from "./_state.ts";
 
 const args = { json: { type: "boolean", description: "Print the iterations and totals as JSON" } } as const;
 
@@ -14,10 +11,7 @@ export default defineCommand({
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("history", args, rawArgs, a);
-    const wt = await resolveWorktree();
-    const path = loopPaths(wt.path).state;
-    const state = await readState(path);
-    if (!state) throw new UserError(`No loop has run in ${wt.name} yet (no ${path}). Start one with \`wt-loop start\`.`);
+    const { state } = await requireState();
     const totals = totalsOf(state.iterations);
     if (a.json) {
       console.log(JSON.stringify({ iterations: state.iterations, totals }, null, 2));

@@ -1,11 +1,9 @@
 import { defineCommand } from "citty";
-import { loopPaths } from "../state/paths.ts";
-import { correctDeadRunner, readState } from "../state/store.ts";
+import { correctDeadRunner } from "../state/store.ts";
 import type { State } from "../state/schema.ts";
 import { between, formatCost, formatDuration, formatTokens, table } from "../term/format.ts";
-import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
-import { UserError } from "../errors.ts";
+import { requireState } from "./_state.ts";
 import { historyRows } from "./history.ts";
 
 const args = { json: { type: "boolean", description: "Print the validated state file as JSON" } } as const;
@@ -15,10 +13,7 @@ export default defineCommand({
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("status", args, rawArgs, a);
-    const wt = await resolveWorktree();
-    const path = loopPaths(wt.path).state;
-    const state = await readState(path);
-    if (!state) throw new UserError(`No loop has run in ${wt.name} yet (no ${path}). Start one with \`wt-loop start\`.`);
+    const { wt, path, state } = await requireState();
     const note = await correctDeadRunner(path, state);
     if (a.json) {
       console.log(JSON.stringify(state, null, 2));

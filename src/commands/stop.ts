@@ -1,11 +1,10 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
-import { loopPaths } from "../state/paths.ts";
 import { isRunner } from "../state/pid.ts";
 import { isFinal } from "../state/schema.ts";
 import { correctDeadRunner, readState } from "../state/store.ts";
-import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
+import { requireState } from "./_state.ts";
 
 const args = {
   force: { type: "boolean", description: "Kill the loop and its agent at once instead of stopping gracefully" },
@@ -19,10 +18,7 @@ export default defineCommand({
     givenOptions("stop", args, rawArgs, a);
     const waitSec = a.wait === undefined ? 60 : Number(a.wait);
     if (!Number.isFinite(waitSec) || waitSec <= 0) throw new UserError(`Invalid option: --wait must be a number of seconds greater than 0 (got '${a.wait}').`);
-    const wt = await resolveWorktree();
-    const path = loopPaths(wt.path).state;
-    const state = await readState(path);
-    if (!state) throw new UserError(`No loop has run in ${wt.name} (no ${path}).`);
+    const { wt, path, state } = await requireState();
     const note = await correctDeadRunner(path, state);
     if (note) return void console.log(note);
     if (state.status !== "running" || !isRunner(state.runner_pid, state.runner_started))
