@@ -1,5 +1,5 @@
 /**
- * Google Gemini CLI: `gemini -p PROMPT --output-format stream-json --yolo`. Assistant text arrives
+ * Google Gemini CLI: `gemini --output-format stream-json --yolo --skip-trust -p PROMPT`. Assistant text arrives
  * in `delta` chunks that are joined into one message; usage comes from the `result` line; no cost.
  */
 import { z } from "zod";
@@ -59,6 +59,8 @@ export function geminiParser(): OutputParser {
 export const gemini: AgentAdapter = {
   name: "gemini",
   promptInArgv: true,
-  argv: (call) => ["gemini", "--output-format", "stream-json", "--yolo", ...(call.model ? ["--model", call.model] : []), "-p", call.prompt],
+  // --skip-trust: in a folder the CLI has not been told to trust, it silently turns --yolo off and
+  // a headless run then cannot use any tool.
+  argv: (call) => ["gemini", "--output-format", "stream-json", "--yolo", "--skip-trust", ...(call.model ? ["--model", call.model] : []), "-p", call.prompt],
   parser: geminiParser,
 };

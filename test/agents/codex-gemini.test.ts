@@ -78,6 +78,6 @@ describe("gemini adapter", () => {
   });
 
   test("command line", () => {
-    expect(gemini.argv({ prompt: "P", model: null, agentCmd: null })).toEqual(["gemini", "--output-format", "stream-json", "--yolo", "-p", "P"]);
+    expect(gemini.argv({ prompt: "P", model: null, agentCmd: null })).toEqual(["gemini", "--output-format", "stream-json", "--yolo", "--skip-trust", "-p", "P"]);
   });
 });
