@@ -48,15 +48,27 @@ export default defineCommand({
         follower.stop();
       }
     });
-    // A runner killed with SIGKILL writes no Complete: notice it from the state instead.
+    // A runner killed with SIGKILL, or force-quit, writes no Complete event: notice it from the state.
+    let finalSince = 0;
     const watchdog = setInterval(async () => {
       const s = await readState(paths.state).catch(() => null);
-      if (s && (await correctDeadRunner(paths.state, s))) {
+      if (!s) return;
+      if (await correctDeadRunner(paths.state, s)) {
         console.log(`\nThe loop's runner died; its state is now stopped.`);
         final = "stopped";
-        follower.stop();
-      } else if (s && s.started_at !== since && isFinal(s.status)) follower.stop();
-    }, 1000);
+        return follower.stop();
+      }
+      if (s.started_at !== since) return follower.stop(); // a newer loop replaced this one
+      // Final and no runner: the Complete event follows within milliseconds, unless there is none.
+      if (isFinal(s.status) && s.runner_pid === null) {
+        finalSince ||= Date.now();
+        if (Date.now() - finalSince > 2000) {
+          console.log(`\nThe loop ended ${s.status}: ${s.reason ?? ""}`);
+          final = s.status;
+          follower.stop();
+        }
+      }
+    }, 500);
     await follower.done;
     clearInterval(watchdog);
     return final ? exitCodeFor(final) : 1;

@@ -8,6 +8,8 @@ import { loopPaths } from "../state/paths.ts";
 import { isRunner } from "../state/pid.ts";
 import type { State } from "../state/schema.ts";
 import { archiveState, readState, writeState } from "../state/store.ts";
+import { ensureExcluded } from "../state/exclude.ts";
+import { Git } from "../checkpoint/git.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree.ts";
 import type { LoopOptions } from "./options.ts";
@@ -63,6 +65,8 @@ export async function writeStarting(p: Prepared): Promise<string | null> {
         ? `The previous loop's runner (pid ${p.previous.runner_pid}) had died; its record was kept as ${dest}.`
         : `The previous loop's record was kept as ${dest}.`;
   }
+  // Excluded before the first file appears, so `git status` never shows the loop's files.
+  await ensureExcluded(new Git({ cwd: p.state.worktree_path, timeoutMs: p.state.command_timeout_sec * 1000 }));
   await writeState(paths.state, p.state);
   return note;
 }

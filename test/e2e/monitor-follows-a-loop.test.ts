@@ -3,6 +3,10 @@ import { describe, expect, test } from "bun:test";
 import { baseEnv, CLI, fakeAgent } from "../helpers/cli.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { sampleState } from "../helpers/state.ts";
+import { writeState } from "../../src/state/store.ts";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 const spawnCli = (args: string[], cwd: string, env: Record<string, string> = {}) =>
   Bun.spawn([process.execPath, CLI, ...args], { cwd, env: baseEnv(env), stdout: "pipe", stderr: "pipe" });
@@ -34,6 +38,18 @@ describe("monitor", () => {
     expect(out).toContain("second story text");
     expect(out).not.toContain("first story text");
     expect(out).toContain("Loop done");
+  }, 60_000);
+
+  test("a loop that ended without a Complete event (force-quit) still ends monitor, with its exit code", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const started = new Date(Date.now() - 5000).toISOString();
+    await writeState(join(repo, ".claude/loop-state.json"), sampleState({ worktree_path: repo, status: "stopped", started_at: started, runner_pid: null, reason: "Force-quit by the user" }));
+    writeFileSync(join(repo, ".claude/loop-events.jsonl"), JSON.stringify({ ts: new Date().toISOString(), type: "Error", message: "before the force-quit" }) + "\n");
+    const mon = spawnCli(["monitor"], repo);
+    const [out, code] = await Promise.all([new Response(mon.stdout).text(), mon.exited]);
+    expect(code).toBe(4);
+    expect(out).toContain("before the force-quit");
+    expect(out).toContain("The loop ended stopped: Force-quit by the user");
   }, 60_000);
 
   test("an unknown option is refused", async () => {
