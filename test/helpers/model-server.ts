@@ -6,14 +6,9 @@
  */
 export type Turn = { text: string } | { tool: string; input: Record<string, unknown>; text?: string };
 
-export interface ModelServer {
-  url: string;
-  /** The main-loop requests (those that carry tools), in order. */
-  requests: any[];
-  /** The first user message of each conversation: the prompt wt-loop gave the agent. */
-  prompts(): string[];
-  stop(): void;
-}
+import { startScriptedServer, type ScriptedServer } from "./scripted-server.ts";
+
+export type ModelServer = ScriptedServer;
 
 const sse = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -41,44 +36,30 @@ function stream(turn: Turn, id: string): string {
   return out;
 }
 
+const assistantTurns = (body: any) => (body.messages as any[]).filter((m) => m.role === "assistant").length;
+const SSE = { headers: { "content-type": "text/event-stream" } };
+
 /** `conversations[i]` scripts the i-th agent run; the last one repeats. */
-export function startModelServer(conversations: Turn[][]): ModelServer {
-  const requests: any[] = [];
-  let conversation = -1;
-  let n = 0;
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      if (req.method !== "POST" || !url.pathname.startsWith("/v1/messages") || url.pathname.includes("count_tokens")) {
-        return Response.json(url.pathname.includes("count_tokens") ? { input_tokens: 100 } : {});
-      }
-      const body = (await req.json()) as any;
-      // Side requests (titles, summaries) carry no tools: answer them briefly, outside the script.
-      if (!Array.isArray(body.tools) || body.tools.length === 0) {
-        return new Response(stream({ text: "ok" }, `side_${++n}`), { headers: { "content-type": "text/event-stream" } });
-      }
-      requests.push(body);
-      const rounds = (body.messages as any[]).filter((m) => m.role === "assistant").length;
-      if (rounds === 0) conversation++;
-      const script = conversations[Math.min(conversation, conversations.length - 1)] ?? [];
-      const turn = script[Math.min(rounds, script.length - 1)] ?? { text: "(no script)" };
-      return new Response(stream(turn, `msg_${++n}`), { headers: { "content-type": "text/event-stream" } });
+export function startModelServer(conversations: Turn[][]): ScriptedServer {
+  let side = 0;
+  return startScriptedServer<Turn>(
+    {
+      side(url, body) {
+        if (!url.pathname.startsWith("/v1/messages")) return Response.json({});
+        if (url.pathname.includes("count_tokens")) return Response.json({ input_tokens: 100 });
+        // Side requests (titles, summaries) carry no tools: answer them briefly, outside the script.
+        if (!Array.isArray(body.tools) || body.tools.length === 0) return new Response(stream({ text: "ok" }, `side_${++side}`), SSE);
+      },
+      rounds: assistantTurns,
+      prompt(body) {
+        const c = body.messages[0].content;
+        return typeof c === "string" ? c : c.map((x: any) => x.text ?? "").join("\n");
+      },
+      answer: (turn, n) => stream(turn, `msg_${n}`),
     },
-  });
-  return {
-    url: `http://127.0.0.1:${server.port}`,
-    requests,
-    prompts: () =>
-      requests
-        .filter((b) => b.messages.filter((m: any) => m.role === "assistant").length === 0)
-        .map((b) => {
-          const c = b.messages[0].content;
-          return typeof c === "string" ? c : c.map((x: any) => x.text ?? "").join("\n");
-        }),
-    stop: () => server.stop(true),
-  };
+    conversations,
+    { text: "(no script)" },
+  );
 }
 
 /** The environment the real claude binary needs to talk to the scripted server, isolated from the user's. */

@@ -6,15 +6,11 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { startScriptedServer, type ScriptedServer } from "./scripted-server.ts";
 
 export type CodexTurn = { text: string } | { cmd: string };
 
-export interface ResponsesServer {
-  url: string;
-  requests: any[];
-  prompts(): string[];
-  stop(): void;
-}
+export type ResponsesServer = ScriptedServer;
 
 const sse = (data: { type: string }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
 const USAGE = { input_tokens: 120, input_tokens_details: { cached_tokens: 20 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 150 };
@@ -33,34 +29,18 @@ function stream(turn: CodexTurn, n: number): string {
   return out;
 }
 
-export function startResponsesServer(conversations: CodexTurn[][]): ResponsesServer {
-  const requests: any[] = [];
-  let conversation = -1;
-  let n = 0;
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      if (req.method !== "POST" || !url.pathname.endsWith("/responses")) return Response.json({ data: [] });
-      const body = (await req.json()) as any;
-      requests.push(body);
-      const rounds = (body.input as any[]).filter((i) => i.type === "function_call_output").length;
-      if (rounds === 0) conversation++;
-      const script = conversations[Math.min(conversation, conversations.length - 1)] ?? [];
-      const turn = script[Math.min(rounds, script.length - 1)] ?? { text: "(no script)" };
-      return new Response(stream(turn, ++n), { headers: { "content-type": "text/event-stream" } });
+export function startResponsesServer(conversations: CodexTurn[][]): ScriptedServer {
+  return startScriptedServer<CodexTurn>(
+    {
+      side: (url) => (url.pathname.endsWith("/responses") ? undefined : Response.json({ data: [] })),
+      rounds: (body) => (body.input as any[]).filter((i) => i.type === "function_call_output").length,
+      prompt: (body) => (body.input as any[]).filter((i) => i.role === "user").flatMap((i) => i.content.map((c: any) => c.text ?? "")).join("\n"),
+      answer: stream,
+      basePath: "/v1",
     },
-  });
-  return {
-    url: `http://127.0.0.1:${server.port}/v1`,
-    requests,
-    prompts: () =>
-      requests
-        .filter((b) => !(b.input as any[]).some((i) => i.type === "function_call_output"))
-        .map((b) => (b.input as any[]).filter((i) => i.role === "user").flatMap((i) => i.content.map((c: any) => c.text ?? "")).join("\n")),
-    stop: () => server.stop(true),
-  };
+    conversations,
+    { text: "(no script)" },
+  );
 }
 
 /** A CODEX_HOME whose config points Codex at the scripted server; the environment to run it with. */
