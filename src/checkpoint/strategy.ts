@@ -52,6 +52,27 @@ export async function commitsBetween(git: Git, from: string, to: string): Promis
   return out ? out.split("\n") : [];
 }
 
+const IN_PROGRESS: [string, string][] = [
+  ["MERGE_HEAD", "A merge"],
+  ["rebase-merge", "A rebase"],
+  ["rebase-apply", "A rebase or `git am`"],
+  ["CHERRY_PICK_HEAD", "A cherry-pick"],
+  ["REVERT_HEAD", "A revert"],
+  ["BISECT_LOG", "A bisect"],
+];
+
+/**
+ * Refuses to start in the middle of a merge, rebase, cherry-pick, revert or bisect: the initial
+ * checkpoint commit would conclude (or corrupt) the user's operation.
+ */
+export async function refuseOperationInProgress(git: Git): Promise<void> {
+  const { existsSync } = await import("node:fs");
+  for (const [path, what] of IN_PROGRESS) {
+    if (existsSync(await git.gitPath(path)))
+      throw new UserError(`${what} is in progress in this worktree (see \`git status\`). Finish or abort it, then start the loop.`);
+  }
+}
+
 export async function requireCommit(git: Git): Promise<string> {
   const head = await git.head();
   if (!head)

@@ -10,6 +10,7 @@ import type { State } from "../state/schema.ts";
 import { archiveState, readState, writeState } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
+import { refuseOperationInProgress } from "../checkpoint/strategy.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree.ts";
 import type { LoopOptions } from "./options.ts";
@@ -35,6 +36,7 @@ export const openSpecOptions = (cwd: string, commandTimeoutSec: number, signal?:
 export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prepared> {
   const previous = await readState(loopPaths(wt.path).state);
   refuseIfRunning(previous);
+  await refuseOperationInProgress(new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }));
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));
   checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null });
   return { state: initialState(wt, opts, plan), source: plan.source, plan, previous };

@@ -161,3 +161,24 @@ describe("stash checkpoints", () => {
     userWorkIntact(repo);
   });
 });
+
+describe("a git operation in progress", () => {
+  test("a merge with conflicts: start refuses, and the merge state and files are untouched", async () => {
+    const repo = makeRepo({ "tasks.md": ONE_STORY, "app.txt": "base\n" });
+    git(repo, "checkout", "-q", "-b", "other");
+    writeFileSync(join(repo, "app.txt"), "other\n");
+    git(repo, "commit", "-qam", "other");
+    git(repo, "checkout", "-q", "main");
+    writeFileSync(join(repo, "app.txt"), "main\n");
+    git(repo, "commit", "-qam", "main");
+    expect(() => git(repo, "merge", "other")).toThrow();
+    const conflicted = readFileSync(join(repo, "app.txt"), "utf8");
+    const r = await runLoop(repo, [COMPLETE()]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("A merge is in progress in this worktree");
+    expect(r.calls()).toBe(0);
+    expect(existsSync(join(repo, ".git/MERGE_HEAD"))).toBe(true);
+    expect(readFileSync(join(repo, "app.txt"), "utf8")).toBe(conflicted);
+    expect(git(repo, "branch", "--show-current")).toBe("main");
+  });
+});

@@ -4,9 +4,9 @@
  * conversation; each conversation is a list of turns — text, or one tool call — chosen by how many
  * tool rounds the request already holds. Every request body is recorded for the test to inspect.
  */
-export type Turn = { text: string } | { tool: string; input: Record<string, unknown>; text?: string };
-
 import { startScriptedServer, type ScriptedServer } from "./scripted-server.ts";
+
+export type Turn = { text: string } | { tool: string; input: Record<string, unknown>; text?: string };
 
 export type ModelServer = ScriptedServer;
 
