@@ -62,12 +62,12 @@ describe("terminal experience in tmux", () => {
   test("q q q within 3 s force-quits at once with a warning", async () => {
     tmux = new Tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
-    // The agent ignores SIGTERM, so a graceful stop cannot finish; only the force-quit can end it.
+    // The agent ignores SIGTERM: a graceful stop would take the 2 s SIGKILL grace; the force-quit does not wait.
     const { env, dir } = envFor([{ hangSec: 300, ignoreTerm: true }]);
     const pane = tmux.start(repo, env, "wt-loop start --terminal inline --on-complete keep");
     const agentPid = await tmux.waitFor("the agent pid", () => existsSync(join(dir, "prompt-1.txt")) && (readState(repo).agent_pid as number));
+    // Three presses back to back: well within 3 s however loaded the machine is.
     tmux.keys(pane, "q");
-    await tmux.waitFor("the stop message", () => tmux.capture(pane).includes("Stopping (q)"));
     tmux.keys(pane, "q");
     tmux.keys(pane, "q");
     expect(await tmux.exitCode(pane, 10_000)).toBe(130);
