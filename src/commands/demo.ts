@@ -5,6 +5,7 @@ import { createDemoRepo } from "../demo/repo.ts";
 import { action, givenOptions } from "./_args.ts";
 import { runInline } from "./_launch.ts";
 import { basename } from "node:path";
+import { isCompiled } from "../self.ts";
 
 export default defineCommand({
   meta: { name: "demo", description: "Run a whole loop on a throwaway repository with a built-in scripted agent (no account, no network)" },
@@ -17,9 +18,10 @@ export default defineCommand({
     const prepared = await prepareLoop({ path: repo.path, name: basename(repo.path) }, opts);
     await writeStarting(prepared);
     const code = await runInline(prepared.state, prepared.source);
+    const self = isCompiled() ? process.execPath : "wt-loop";
     console.log(
       `\nThe demo repository is ${repo.path}: see its history with \`git -C ${repo.path} log --oneline\`, ` +
-        `and the loop with \`cd ${repo.path} && wt-loop history\`.`,
+        `and the loop with \`cd ${repo.path} && ${self} history\`.`,
     );
     return code;
   }),
