@@ -88,9 +88,12 @@ export function start(argv: string[], opts: StartOptions): Running {
 
   let reason: EndReason = "exit";
   let killTimer: Timer | undefined;
+  // The SIGKILL fallback is never cancelled: a member of the group that ignores SIGTERM must still
+  // go, even after the leader has exited. Unref'd, so it never keeps wt-loop alive.
   const kill = () => {
     killGroup(proc.pid, "SIGTERM");
     killTimer ??= setTimeout(() => killGroup(proc.pid, "SIGKILL"), KILL_GRACE_MS);
+    killTimer.unref();
   };
   const timeout = opts.timeoutMs
     ? setTimeout(() => {
@@ -115,12 +118,9 @@ export function start(argv: string[], opts: StartOptions): Running {
     const code = await proc.exited;
     // Whatever the leader left behind (a dev server, a sleeping grandchild) would keep our pipes open
     // and outlive the loop: end the group before waiting for the pipes to close.
-    if (!opts.keepGroup) killGroup(proc.pid, "SIGTERM");
-    const hardKill = opts.keepGroup ? undefined : setTimeout(() => killGroup(proc.pid, "SIGKILL"), KILL_GRACE_MS);
+    if (!opts.keepGroup) kill();
     await reading.catch(() => {});
-    clearTimeout(hardKill);
     clearTimeout(timeout);
-    clearTimeout(killTimer);
     opts.signal?.removeEventListener("abort", onAbort);
     return { code, reason };
   })();

@@ -51,6 +51,24 @@ describe("exec", () => {
   });
 });
 
+describe("the agent's process group", () => {
+  test("with output to a file, a leftover that ignores SIGTERM is still killed after the leader exits", async () => {
+    const d = tempDir();
+    const pidFile = join(d, "pid");
+    // `trap "" TERM` makes the shell ignore SIGTERM, and the ignored disposition survives into sleep.
+    // The leader waits until the trap is set, or the group's SIGTERM could win the race.
+    const child = `sh -c 'trap "" TERM; echo $$ > ${pidFile}; exec sleep 300' &`;
+    const run = start(["sh", "-c", `${child} while [ ! -s ${pidFile} ]; do sleep 0.05; done; echo out`], {
+      cwd: d, stdoutFile: join(d, "out.log"), stderrFile: join(d, "err.log"), onStdout: () => {},
+    });
+    expect((await run.done).code).toBe(0);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    for (let i = 0; i < 100 && alive(pid); i++) await Bun.sleep(100);
+    expect(alive(pid)).toBe(false);
+    expect(readFileSync(join(d, "out.log"), "utf8")).toBe("out\n");
+  });
+});
+
 describe("readLines", () => {
   const stream = (chunks: string[]) =>
     new ReadableStream<Uint8Array>({
