@@ -20,6 +20,7 @@ import { setTitle } from "../term/title.ts";
 import { runLoop } from "./engine.ts";
 import { stopControl } from "./stop.ts";
 import { listenKeys } from "../term/keys.ts";
+import { killPendingGroups } from "../proc/spawn.ts";
 
 export const exitCodeFor = (status: FinalStatus): number => ExitCode[status];
 
@@ -77,6 +78,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
       },
     );
   } finally {
+    killPendingGroups();
     keys.dispose();
     stop.dispose();
     log.close();

@@ -61,6 +61,18 @@ export interface StartOptions extends SpawnOptions {
   stderrFile?: string;
 }
 
+/** Groups sent SIGTERM whose SIGKILL fallback has not fired yet. */
+const pendingKills = new Set<number>();
+
+/**
+ * Sends the pending SIGKILLs now: for a process about to exit, since an unref'd timer would not fire
+ * and a leftover that ignores SIGTERM, no longer our descendant, would outlive us.
+ */
+export function killPendingGroups(): void {
+  for (const pid of pendingKills) killGroup(pid, "SIGKILL");
+  pendingKills.clear();
+}
+
 export function start(argv: string[], opts: StartOptions): Running {
   const [cmd] = argv;
   if (!cmd) throw new Error("empty argv");
@@ -92,7 +104,11 @@ export function start(argv: string[], opts: StartOptions): Running {
   // go, even after the leader has exited. Unref'd, so it never keeps wt-loop alive.
   const kill = () => {
     killGroup(proc.pid, "SIGTERM");
-    killTimer ??= setTimeout(() => killGroup(proc.pid, "SIGKILL"), KILL_GRACE_MS);
+    pendingKills.add(proc.pid);
+    killTimer ??= setTimeout(() => {
+      pendingKills.delete(proc.pid);
+      killGroup(proc.pid, "SIGKILL");
+    }, KILL_GRACE_MS);
     killTimer.unref();
   };
   const timeout = opts.timeoutMs

@@ -97,6 +97,14 @@ describe("stopping a running loop", () => {
     await run.proc.exited;
   }, 60_000);
 
+  test("a leftover of the last agent run that ignores SIGTERM does not outlive run", async () => {
+    const repo = makeRepo({ "tasks.md": "## 1. A\n- [ ] a\n" });
+    const r = await runLoop(repo, [COMPLETE({ stubbornGrandchild: true })]);
+    expect(r.code).toBe(0);
+    const pid = Number(readFileSync(join(r.agentDir, "stubborn.pid"), "utf8"));
+    expect(await gone(pid)).toBe(true);
+  }, 60_000);
+
   test("stop with no loop running says so", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     await runLoop(repo, [COMPLETE()]);
