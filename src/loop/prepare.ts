@@ -35,8 +35,11 @@ export const openSpecOptions = (cwd: string, commandTimeoutSec: number, signal?:
 
 export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prepared> {
   const previous = await readState(loopPaths(wt.path).state);
-  refuseIfRunning(previous);
-  await refuseOperationInProgress(new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }));
+  // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
+  if (!opts.dryRun) {
+    refuseIfRunning(previous);
+    await refuseOperationInProgress(new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }));
+  }
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));
   checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null });
   return { state: initialState(wt, opts, plan), source: plan.source, plan, previous };

@@ -63,7 +63,7 @@ export async function tailLines(path: string, onLine: (line: string) => void, fi
         offset += got;
         lines.push(buf.subarray(0, got));
       } else if (wasDone) break;
-      else await Bun.sleep(TAIL_POLL_MS);
+      else await Promise.race([Bun.sleep(TAIL_POLL_MS), finished]); // the writer's exit ends the wait at once
     }
   } finally {
     closeSync(fd);

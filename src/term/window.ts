@@ -114,7 +114,9 @@ export function chooseLauncher(e: LaunchEnv): Launch | null {
 export async function openWindow(launch: Launch, cwd: string): Promise<void> {
   // A GUI terminal started directly would be our child, ended with us; `setsid … &` inside a shell
   // that exits at once hands it to init in a session of its own, so it outlives wt-loop.
-  const argv = launch.background ? ["sh", "-c", 'setsid "$@" </dev/null >/dev/null 2>&1 &', "sh", ...launch.argv] : launch.argv;
+  // macOS has no setsid(1): nohup at least keeps it from the hang-up when this terminal closes.
+  const detach = 'if command -v setsid >/dev/null 2>&1; then exec setsid "$@"; else exec nohup "$@"; fi';
+  const argv = launch.background ? ["sh", "-c", `(${detach}) </dev/null >/dev/null 2>&1 &`, "sh", ...launch.argv] : launch.argv;
   try {
     await exec(argv, { cwd, timeoutMs: 15_000, keepGroup: launch.background });
   } catch (err) {
