@@ -26,11 +26,6 @@ export interface Launch {
   hint?: string;
 }
 
-export const TERMINALS = [
-  "tmux", "tmux-detached", "iterm2", "terminal-app", "kitty", "wezterm", "alacritty", "konsole", "gnome-terminal", "foot",
-  "x-terminal-emulator", "xterm",
-] as const;
-
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const applescript = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 
