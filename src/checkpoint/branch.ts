@@ -5,7 +5,7 @@
  */
 import { UserError } from "../errors.ts";
 import type { Git } from "./git.ts";
-import { commitsBetween, headAndDirty, loopBranchName, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
+import { loopBranchName, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
 const ORIGIN_KEY = (branch: string) => `branch.${branch}.wtloop-original`;
 
@@ -46,8 +46,8 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
 
     async changes() {
       // The checkpoint is a clean tree at info.sha, so progress is "HEAD moved or the tree is dirty".
-      const { head, dirty } = await headAndDirty(git);
-      return { progress: head !== info.sha || dirty, commits: await commitsBetween(git, info.sha, head) };
+      const { head, dirty } = await git.headAndDirty();
+      return { progress: head !== info.sha || dirty, commits: await git.commitsBetween(info.sha, head) };
     },
 
     async accept(message, since) {

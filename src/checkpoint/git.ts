@@ -2,6 +2,8 @@
  * Typed git calls: argv arrays through the one spawn wrapper, under the command timeout and the
  * loop's stop signal. Checkpoint commits never run the user's hooks or ask for a signing passphrase.
  */
+import { copyFile, rm } from "node:fs/promises";
+import { resolve } from "node:path";
 import { exec, type ExecResult } from "../proc/spawn.ts";
 
 export interface GitContext {
@@ -57,8 +59,22 @@ export class Git {
     return (await this.head())!;
   }
 
+  /** HEAD and whether the tree (untracked files included) differs from it, in one `git status`. */
+  async headAndDirty(): Promise<{ head: string; dirty: boolean }> {
+    const lines = (await this.out(["status", "--porcelain=v2", "--branch", "--untracked-files=all"])).split("\n");
+    const head = lines.find((l) => l.startsWith("# branch.oid "))?.slice("# branch.oid ".length) ?? "";
+    return { head, dirty: lines.some((l) => l !== "" && !l.startsWith("#")) };
+  }
+
   async isDirty(): Promise<boolean> {
-    return (await this.out(["status", "--porcelain", "--untracked-files=all"])) !== "";
+    return (await this.headAndDirty()).dirty;
+  }
+
+  /** Commits in `from..to`, oldest first. */
+  async commitsBetween(from: string, to: string): Promise<string[]> {
+    if (from === to) return [];
+    const out = await this.out(["rev-list", "--reverse", `${from}..${to}`]);
+    return out ? out.split("\n") : [];
   }
 
   /**
@@ -69,7 +85,6 @@ export class Git {
   async snapshot(): Promise<string> {
     const index = (this.indexPath ??= await this.gitPath("index"));
     const tmp = `${index}.wt-loop-${process.pid}`;
-    const { copyFile, rm } = await import("node:fs/promises");
     try {
       await copyFile(index, tmp).catch(() => {}); // no index yet: git starts an empty one
       const env = { GIT_INDEX_FILE: tmp };
@@ -81,7 +96,6 @@ export class Git {
   }
 
   async gitPath(name: string): Promise<string> {
-    const { resolve } = await import("node:path");
     return resolve(this.ctx.cwd, await this.out(["rev-parse", "--git-path", name]));
   }
 

@@ -5,7 +5,7 @@
  */
 import { UserError } from "../errors.ts";
 import type { Git } from "./git.ts";
-import { commitsBetween, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
+import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
 export function stashCheckpoint(git: Git, name: string): Checkpoint {
   let info: CheckpointInfo;
@@ -53,7 +53,7 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
       // The tree is not clean at a stash checkpoint: compare whole-tree snapshots instead.
       const head = (await git.head())!; // dirtiness is the snapshot's business here: no status needed
       const progress = head !== info.sha || (await git.snapshot()) !== current?.tree;
-      return { progress, commits: await commitsBetween(git, info.sha, head) };
+      return { progress, commits: await git.commitsBetween(info.sha, head) };
     },
 
     async accept(_message, since) {

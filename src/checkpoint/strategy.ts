@@ -3,6 +3,7 @@
  * a failed one, keeps a completed story's work, and ends the loop with cleanup or keep. The engine
  * sees only this interface; `branch.ts` and `stash.ts` know nothing of each other.
  */
+import { existsSync } from "node:fs";
 import { UserError } from "../errors.ts";
 import type { Git } from "./git.ts";
 
@@ -38,20 +39,6 @@ export interface Changes {
   commits: string[];
 }
 
-/** HEAD and whether the tree differs from it, in one git call (`status --porcelain=v2 --branch`). */
-export async function headAndDirty(git: Git): Promise<{ head: string; dirty: boolean }> {
-  const out = await git.out(["status", "--porcelain=v2", "--branch", "--untracked-files=all"]);
-  const lines = out.split("\n");
-  const head = lines.find((l) => l.startsWith("# branch.oid "))?.slice("# branch.oid ".length) ?? "";
-  return { head, dirty: lines.some((l) => l !== "" && !l.startsWith("#")) };
-}
-
-export async function commitsBetween(git: Git, from: string, to: string): Promise<string[]> {
-  if (from === to) return [];
-  const out = await git.out(["rev-list", "--reverse", `${from}..${to}`]);
-  return out ? out.split("\n") : [];
-}
-
 const IN_PROGRESS: [string, string][] = [
   ["MERGE_HEAD", "A merge"],
   ["rebase-merge", "A rebase"],
@@ -66,7 +53,6 @@ const IN_PROGRESS: [string, string][] = [
  * checkpoint commit would conclude (or corrupt) the user's operation.
  */
 export async function refuseOperationInProgress(git: Git): Promise<void> {
-  const { existsSync } = await import("node:fs");
   for (const [path, what] of IN_PROGRESS) {
     if (existsSync(await git.gitPath(path)))
       throw new UserError(`${what} is in progress in this worktree (see \`git status\`). Finish or abort it, then start the loop.`);
