@@ -6,7 +6,7 @@
  */
 import type { AgentAdapter } from "../agents/adapter.ts";
 import { runAgent } from "../agents/run-agent.ts";
-import type { Changes, Checkpoint } from "../checkpoint/strategy.ts";
+import type { Checkpoint } from "../checkpoint/strategy.ts";
 import type { Git } from "../checkpoint/git.ts";
 import { errorMessage } from "../errors.ts";
 import { CommandError } from "../proc/spawn.ts";
@@ -184,9 +184,8 @@ async function attemptStory(
     res.result = classify(run, state.iteration_timeout_min);
     if (res.result.outcome === "stopped") return res;
     // Progress is measured before any revert (SPEC §6).
-    const changes = await checkpoint.changes();
-    Object.assign(res, changes);
-    await judge(state, deps, story, res, changes);
+    Object.assign(res, await checkpoint.changes());
+    await judge(state, deps, story, res);
   } catch (err) {
     if (deps.signal.aborted) res.result = { outcome: "stopped", reason: "Stopped by the user" };
     else if (err instanceof CommandError && err.reason === "timeout") res.result = { outcome: "timeout", reason: err.message };
@@ -197,8 +196,11 @@ async function attemptStory(
   return res;
 }
 
-/** Checks the agent's claim and keeps the work when it stands (SPEC §5). */
-async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult, changes: Changes): Promise<void> {
+/**
+ * Checks the agent's claim and keeps the work when it stands (SPEC §5). `res` already carries the
+ * attempt's changes (progress, commits), which `accept` builds on.
+ */
+async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult): Promise<void> {
   const r = res.result;
   const title = `checkpoint: story ${story.id} — ${story.title}`;
   if (r.outcome === "complete" && state.done_criteria === "tasks") {
@@ -215,16 +217,16 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
       };
       return;
     }
-    res.commits = await deps.checkpoint.accept(title, changes); // the agent's own commits and the checkpoint
+    res.commits = await deps.checkpoint.accept(title, res); // the agent's own commits and the checkpoint
     res.accepted = true;
     refreshCounts(state, stories);
     res.done = stories.every(isComplete);
   } else if (r.outcome === "complete") {
-    res.commits = await deps.checkpoint.accept(title, changes);
+    res.commits = await deps.checkpoint.accept(title, res);
     res.accepted = res.done = true;
   } else if (r.outcome === "no_signal" && state.done_criteria === "manual" && res.progress) {
     // The classic Ralph loop: work without a verdict is progress, kept, and the agent goes again.
-    res.commits = await deps.checkpoint.accept(`checkpoint: iteration ${state.current_iteration}`, changes);
+    res.commits = await deps.checkpoint.accept(`checkpoint: iteration ${state.current_iteration}`, res);
     res.accepted = true;
   }
 }
