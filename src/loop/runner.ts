@@ -2,7 +2,6 @@
  * Runs a prepared loop in this process: wires the engine to real git, the agent, the state file,
  * the event log, the renderer and the terminal, and turns signals into a graceful stop.
  */
-import { renameSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { adapterFor } from "../agents/registry.ts";
 import { branchCheckpoint } from "../checkpoint/branch.ts";
@@ -12,7 +11,7 @@ import { ExitCode } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
 import { processStartTime } from "../state/pid.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
-import { EventLog, writeState } from "../state/store.ts";
+import { asStopped, EventLog, writeState, writeStateSync } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import type { StorySource } from "../stories/source.ts";
 import { renderEvent, useColor } from "../term/render.ts";
@@ -111,11 +110,7 @@ function forceQuit(statePath: string, s: State): void {
     }
   }
   try {
-    const now = new Date().toISOString();
-    const next = { ...s, status: "stopped", reason: "Force-quit by the user", runner_pid: null, agent_pid: null, current_story: null, ended_at: now, updated_at: now };
-    const tmp = `${statePath}.${process.pid}.force.tmp`;
-    writeFileSync(tmp, JSON.stringify(next, null, 2) + "\n");
-    renameSync(tmp, statePath);
+    writeStateSync(statePath, asStopped(s, "Force-quit by the user"));
   } catch {
     // best effort: status will notice the dead runner anyway
   }

@@ -2,7 +2,7 @@
  * Reading and writing the loop's files: the state (atomic: temp file + rename, so a reader never
  * sees half a file), the append-only event log, and the archive of earlier runs.
  */
-import { appendFileSync, closeSync, mkdirSync, openSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
@@ -91,15 +91,23 @@ export class EventLog {
 export async function correctDeadRunner(path: string, state: State): Promise<string | null> {
   if (state.status !== "running" || isRunner(state.runner_pid, state.runner_started)) return null;
   const note = `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its state was corrected from running to stopped.`;
-  Object.assign(state, {
-    status: "stopped",
-    reason: `${note} Work it committed is on ${state.checkpoint_branch ?? "the current branch"}; anything in progress is still in the working tree.`,
-    runner_pid: null,
-    agent_pid: null,
-    current_story: null,
-    ended_at: new Date().toISOString(),
-    updated_at: new Date().toISOString(),
-  });
+  Object.assign(
+    state,
+    asStopped(state, `${note} Work it committed is on ${state.checkpoint_branch ?? "the current branch"}; anything in progress is still in the working tree.`),
+  );
   await writeState(path, state);
   return note;
+}
+
+/** The state of a loop that ended `stopped` without its runner's normal ending. */
+export function asStopped(state: State, reason: string): State {
+  const now = new Date().toISOString();
+  return { ...state, status: "stopped", reason, runner_pid: null, agent_pid: null, current_story: null, ended_at: now, updated_at: now };
+}
+
+/** writeState for a process about to exit (a force-quit): synchronous, still atomic. */
+export function writeStateSync(path: string, state: State): void {
+  const tmp = `${path}.${process.pid}.${++writes}.tmp`;
+  writeFileSync(tmp, JSON.stringify(State.parse(state), null, 2) + "\n");
+  renameSync(tmp, path);
 }
