@@ -21,6 +21,18 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * A failure of wt-loop's own machinery (a git call of the harness, a loop file, a consumer of the
+ * agent's output), not of the agent. It is never a reason to revert, clean or drop a checkpoint: the
+ * loop ends (stuck, or stopped on a stop) and says where the user's work is.
+ */
+export class HarnessError extends Error {
+  override name = "HarnessError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
 export const NOT_IN_WORKTREE = "Not inside a git worktree. Run from within a worktree directory.";
 
 /** Exhaustiveness check for `switch` over discriminated unions: fails to compile when a case is missing. */

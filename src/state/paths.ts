@@ -13,6 +13,9 @@ export function loopPaths(worktree: string) {
     iterLog: (n: number) => join(dir, "logs", `iter-${String(n).padStart(3, "0")}.jsonl`),
   };
 }
+/** A run's key, unique per worktree and usable in file names: its `started_at` without colons. */
+export const runKey = (startedAt: string) => startedAt.replace(/:/g, "-");
+
 export type LoopPaths = ReturnType<typeof loopPaths>;
 
 /** Lines added to the repository's info/exclude: no checkpoint commits, stashes or cleans these. */
