@@ -11,7 +11,8 @@ export interface Worktree {
 export async function resolveWorktree(cwd = process.cwd()): Promise<Worktree> {
   let path: string;
   try {
-    path = (await exec(["git", "rev-parse", "--show-toplevel"], { cwd, timeoutMs: 30_000 })).stdout.trim();
+    // Exactly as git prints it: a worktree named `proj ` is not its neighbour `proj`.
+    path = (await exec(["git", "rev-parse", "--show-toplevel"], { cwd, timeoutMs: 30_000 })).stdout;
   } catch (err) {
     if (err instanceof CommandError && err.reason === "missing")
       throw new UserError("git is not installed (not found on PATH). Install git, then run this again.");

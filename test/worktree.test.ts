@@ -21,6 +21,14 @@ describe("resolveWorktree", () => {
     expect(r.name).toBe(basename(wt));
   });
 
+  test("a worktree whose name ends in a space is itself, not its neighbour without the space", async () => {
+    const repo = makeRepo();
+    const parent = tempDir();
+    git(repo, "worktree", "add", "-q", "-b", "a", join(parent, "proj"));
+    git(repo, "worktree", "add", "-q", "-b", "b", join(parent, "proj "));
+    expect(await resolveWorktree(join(parent, "proj "))).toEqual({ path: join(parent, "proj "), name: "proj " });
+  });
+
   test("outside git: the exact message of SPEC §2", async () => {
     await expect(resolveWorktree(tempDir())).rejects.toThrow(NOT_IN_WORKTREE);
   });

@@ -4,15 +4,22 @@
  */
 import { appendFileSync, closeSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { UserError } from "../errors.ts";
 import type { LoopEvent } from "../loop/events.ts";
 import { isRunner } from "./pid.ts";
 import { State } from "./schema.ts";
+import { fromSeed, isSeedState } from "./seed.ts";
 
-/** Reads the state; null when there is none. A corrupt or invalid file is a UserError and is left as it is. */
+/**
+ * Reads the state of the worktree whose `.claude/loop-state.json` is `path`; null when there is none.
+ * A corrupt or invalid file is a UserError and is left as it is. So is a state that belongs to
+ * another worktree (a `.claude` shared through a symlink): acting on it would stop or replace the
+ * other worktree's loop.
+ */
 export async function readState(path: string): Promise<State | null> {
+  const worktree = dirname(dirname(path));
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -29,6 +36,7 @@ export async function readState(path: string): Promise<State | null> {
         `It was left untouched: fix it, or move it away to start a new loop.`,
     );
   }
+  if (isSeedState(json)) return fromSeed(json, worktree);
   const parsed = State.safeParse(json);
   if (!parsed.success) {
     throw new UserError(
@@ -37,6 +45,12 @@ export async function readState(path: string): Promise<State | null> {
         `It was left untouched: fix those fields, or move the file away to start a new loop.`,
     );
   }
+  if (parsed.data.worktree_path !== worktree)
+    throw new UserError(
+      `The loop state ${path} belongs to the worktree ${JSON.stringify(parsed.data.worktree_path)}, not to this one ` +
+        `(${JSON.stringify(worktree)}); is .claude shared with another worktree (a symlink)? It was left untouched. ` +
+        "Give each worktree its own .claude folder, or run wt-loop from that worktree.",
+    );
   return parsed.data;
 }
 

@@ -1,0 +1,35 @@
+// A worktree where wt-tools' bash wt-loop ran leaves a state file without schema_version: status and
+// history read it, and a new start archives it untouched instead of refusing with a schema dump.
+import { expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { wtLoop } from "../helpers/cli.ts";
+import { COMPLETE, runLoop } from "../helpers/loop.ts";
+import { makeRepo } from "../helpers/repo.ts";
+
+const SEED = {
+  worktree_name: "repo", task: "Implement auth", done_criteria: "tasks", max_iterations: 10, current_iteration: 1, status: "stuck",
+  terminal_pid: null, started_at: "2026-11-01T10:00:00+01:00", stall_threshold: 2, iteration_timeout_min: 45, total_tokens: 1000,
+  iterations: [{ n: 1, started: "2026-11-01T10:00:05+01:00", ended: "2026-11-01T10:10:00+01:00", done_check: false, commits: [], tokens_used: 1000, timed_out: false }],
+};
+
+test("a wt-tools state file: status and history read it; start archives it as it was", async () => {
+  const repo = makeRepo({ "tasks.md": "## 1. Only story\n- [ ] 1.1 Do it\n" });
+  mkdirSync(join(repo, ".claude"));
+  const text = JSON.stringify(SEED, null, 2);
+  writeFileSync(join(repo, ".claude/loop-state.json"), text);
+
+  const status = await wtLoop(["status"], { cwd: repo });
+  expect(status.code).toBe(0);
+  expect(status.stdout).toContain("Loop in repo: stuck");
+  expect(status.stdout).toContain("Implement auth");
+  const history = await wtLoop(["history"], { cwd: repo });
+  expect(history.code).toBe(0);
+  expect(history.stdout).toContain("Total: 1 iterations");
+
+  const r = await runLoop(repo, [COMPLETE()], ["--on-complete", "keep"]);
+  expect(r.code).toBe(0);
+  const runs = readdirSync(join(repo, ".claude/loop-runs"));
+  expect(runs.length).toBe(1);
+  expect(readFileSync(join(repo, ".claude/loop-runs", runs[0]!), "utf8")).toBe(text);
+});
