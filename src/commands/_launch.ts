@@ -9,8 +9,10 @@ import type { StorySource } from "../stories/source.ts";
 import { chooseLauncher, NO_TERMINAL, openWindow, withTmuxEnv } from "../term/window.ts";
 import { UserError } from "../errors.ts";
 import { isFinal } from "../state/schema.ts";
+import { keepRunningWhenStdoutCloses } from "../term/stdout.ts";
 
 export async function runInline(state: State, source: StorySource): Promise<number> {
+  keepRunningWhenStdoutCloses();
   const final = await runPrepared(state, source, { ask: process.stdin.isTTY ? askCompletion : undefined });
   return isFinal(final.status) ? exitCodeFor(final.status) : 1;
 }

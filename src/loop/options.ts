@@ -10,8 +10,15 @@ const int = (name: string, min: number) =>
     .number({ error: `--${name} must be a number` })
     .int({ error: `--${name} must be a whole number` })
     .min(min, { error: `--${name} must be at least ${min}` });
-const positive = (name: string) =>
-  z.coerce.number({ error: `--${name} must be a number` }).positive({ error: `--${name} must be greater than 0` });
+/** The longest delay a JavaScript timer can wait; a longer one fires at once (and would kill at once). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+const positive = (name: string, unitMs: number, unit: string) =>
+  z.coerce
+    .number({ error: `--${name} must be a number` })
+    .positive({ error: `--${name} must be greater than 0` })
+    .max(Math.floor(MAX_TIMER_MS / unitMs), {
+      error: `--${name} must be at most ${Math.floor(MAX_TIMER_MS / unitMs)} ${unit} (about 24 days, the longest timer wt-loop can set)`,
+    });
 
 export const LoopOptions = z.strictObject({
   task: z.string().optional(),
@@ -20,8 +27,8 @@ export const LoopOptions = z.strictObject({
   max: int("max", 1).default(30),
   maxRetries: int("max-retries", 1).default(3),
   stallThreshold: int("stall-threshold", 1).default(2),
-  iterationTimeout: positive("iteration-timeout").default(45),
-  commandTimeout: positive("command-timeout").default(30),
+  iterationTimeout: positive("iteration-timeout", 60_000, "minutes").default(45),
+  commandTimeout: positive("command-timeout", 1000, "seconds").default(30),
   agent: AgentName.default("claude"),
   agentCmd: z.string().min(1, { error: "--agent-cmd needs a command" }).optional(),
   model: z.string().min(1).optional(),

@@ -41,7 +41,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
     await refuseOperationInProgress(new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }));
   }
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));
-  checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null });
+  checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null }, process.env.PATH, wt.path);
   return { state: initialState(wt, opts, plan), source: plan.source, plan, previous };
 }
 

@@ -20,6 +20,9 @@ describe("options are validated", () => {
     [["--stall-threshold", "-1"], "--stall-threshold must be at least 1"],
     [["--iteration-timeout", "0"], "--iteration-timeout must be greater than 0"],
     [["--command-timeout", "x"], "--command-timeout must be a number"],
+    // A timer longer than 2^31-1 ms fires at once: it would kill every agent run immediately.
+    [["--iteration-timeout", "40000"], "--iteration-timeout must be at most 35791 minutes"],
+    [["--command-timeout", "3000000"], "--command-timeout must be at most 2147483 seconds"],
     [["--agent", "gpt"], "--agent: Invalid option"],
     [["--checkpoint", "tag"], "--checkpoint: Invalid option"],
     [["--done", "maybe"], "--done: Invalid option"],
@@ -50,8 +53,24 @@ describe("options are validated", () => {
     expect(a.stderr).toContain("--agent command needs --agent-cmd");
     const b = await wtLoop(["start", "--terminal", "inline", "--agent", "command", "--agent-cmd", "nope-agent --x"], { cwd: repo });
     expect(b.stderr).toContain("The agent command 'nope-agent' was not found");
+    const c = await wtLoop(["start", "--terminal", "inline", "--agent", "command", "--agent-cmd", "./missing-agent.sh"], { cwd: repo });
+    expect(c.stderr).toContain("The agent command './missing-agent.sh' was not found");
     nothingWritten(repo);
   });
+
+  test.each([["FOO=1 ./agent.sh"], ["exec ./agent.sh"], ["cd sub && ../agent.sh"], ["'./agent.sh'"]])(
+    "--agent-cmd %p: what sh -c runs is not refused (only a plain first word is looked up)",
+    async (cmd) => {
+      const repo = makeRepo({ "tasks.md": "## 1. Only\n- [ ] 1.1 Do it\n", "agent.sh": "#!/bin/sh\ncat >/dev/null\nsed -i 's/- \\[ \\]/- [x]/' \"$(git rev-parse --show-toplevel)/tasks.md\"\necho '<promise>COMPLETE</promise>'\n" });
+      Bun.spawnSync(["chmod", "+x", join(repo, "agent.sh")]);
+      Bun.spawnSync(["mkdir", join(repo, "sub")]);
+      git(repo, "add", "-A");
+      git(repo, "commit", "-qm", "agent");
+      const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", cmd], { cwd: repo });
+      expect(r.stderr).not.toContain("was not found");
+      expect(r.code).toBe(0);
+    },
+  );
 
   test("manual without a task: says what to type", async () => {
     const repo = makeRepo();
