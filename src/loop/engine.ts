@@ -13,7 +13,7 @@ import { CommandError } from "../proc/spawn.ts";
 import type { LoopPaths } from "../state/paths.ts";
 import { sumTokens, ZERO_TOKENS, type Completion, type FinalStatus, type Iteration, type State } from "../state/schema.ts";
 import { loadStories, type StorySource } from "../stories/source.ts";
-import { isComplete, type Story } from "../stories/story.ts";
+import { describeStories, isComplete, missingFromPlan, type Story } from "../stories/story.ts";
 import type { LoopEvent } from "./events.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
@@ -74,6 +74,14 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     if (deps.signal.aborted) return { status: "stopped", reason: "Stopped by the user" };
     const stories = await loadStories(deps.source);
     refreshCounts(state, stories);
+    // Someone removed a story of the plan between iterations (an agent's removal is rejected and
+    // reverted in judge): the plan cannot be done, and guessing what was meant would be worse.
+    const missing = missingFromPlan(state.planned_stories, stories);
+    if (missing.length)
+      return {
+        status: "stuck",
+        reason: `The tasks file no longer has these stories of the plan: ${describeStories(missing)}. Put them back and start again, or start a new loop for the new plan.`,
+      };
     const next = stories.find((s) => !isComplete(s));
     if (!next || (state.done_criteria === "tasks" && stories.every(isComplete)))
       return { status: "done", reason: `All ${stories.length} stories are complete` };
@@ -207,6 +215,14 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
     const stories = await loadStories(deps.source);
     const now = stories.find((s) => s.id === story.id);
     const open = now ? now.tasks.filter((t) => !t.done) : story.tasks;
+    const gone = missingFromPlan(state.planned_stories, stories).filter((s) => s.id !== story.id);
+    if (now && !open.length && gone.length) {
+      res.result = {
+        outcome: "rejected",
+        reason: `You reported COMPLETE, but the tasks file no longer has these stories of the plan: ${describeStories(gone)}. Do not remove or rename stories or their checkboxes; only tick the boxes of the work you did.`,
+      };
+      return;
+    }
     if (!now || open.length) {
       const names = open.map((t) => `"${t.text}"`).join(", ");
       res.result = {
@@ -232,7 +248,8 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
 }
 
 function refreshCounts(state: State, stories: Story[]) {
-  state.stories_total = stories.length;
+  // A planned story that went missing still counts: `done 1/1` of a three-story plan is not true.
+  state.stories_total = stories.length + missingFromPlan(state.planned_stories, stories).length;
   state.stories_completed = state.done_criteria === "tasks" ? stories.filter(isComplete).length : 0;
 }
 

@@ -2,8 +2,9 @@
  * Deciding what a loop will do, before anything is written (SPEC §4): which stories, from where,
  * with which done criteria and task text. `start`, `run` and `--dry-run` all go through here.
  */
-import { relative } from "node:path";
-import { existsSync } from "node:fs";
+import { relative, sep } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { exec } from "../proc/spawn.ts";
 import { UserError } from "../errors.ts";
 import { changeContext, isOpenSpecProject, pickChange, type OpenSpecOptions } from "../stories/openspec.ts";
 import { loadStories, type StorySource } from "../stories/source.ts";
@@ -42,6 +43,7 @@ export async function makePlan(worktree: string, opts: LoopOptions, os: OpenSpec
     const source: StorySource = { kind: "manual", task };
     return { source, doneCriteria: "manual", task, change, tasksFile: found.tasksFile, stories: await loadStories(source) };
   }
+  await refuseUnprotectedTasksFile(worktree, found.tasksFile, os);
   const stories = await loadStories(found);
   if (stories.length === 0)
     throw new UserError(`${rel(found.tasksFile)} has no checkbox tasks (lines like \`- [ ] do X\`). Add some, or use --done manual with a task.`);
@@ -62,6 +64,28 @@ async function findWork(worktree: string, opts: LoopOptions, os: OpenSpecOptions
   }
   const tasksFile = await findTasksFile(worktree);
   return tasksFile ? { kind: "tasks-file", tasksFile } : null;
+}
+
+/**
+ * With `tasks` criteria the boxes in the tasks file are the verdict, and a revert must be able to
+ * put them back. A file outside the worktree (through a symlink) or one git ignores is outside every
+ * checkpoint: the ticks of a reverted attempt would stay, and the loop would end `done` untruly.
+ */
+async function refuseUnprotectedTasksFile(worktree: string, tasksFile: string, os: OpenSpecOptions): Promise<void> {
+  const rel = relative(worktree, tasksFile);
+  const real = realpathSync(tasksFile);
+  const root = realpathSync(worktree);
+  if (!real.startsWith(root + sep))
+    throw new UserError(
+      `${rel} lies outside this worktree (it resolves to ${real}), so a revert could not restore its boxes. ` +
+        "Keep the tasks file inside the worktree, or use --done manual with a task.",
+    );
+  const ignored = await exec(["git", "check-ignore", "-q", "--", relative(root, real)], { cwd: root, timeoutMs: os.timeoutMs, allowFailure: true });
+  if (ignored.code === 0)
+    throw new UserError(
+      `${rel} is ignored by git, so a revert could not restore its boxes (a failed attempt's ticks would stay). ` +
+        `Stop ignoring it (or track it with \`git add -f ${rel}\`), or use --done manual with a task.`,
+    );
 }
 
 /** Rebuilds the source a `start` decided, from the state it wrote. */
@@ -115,6 +139,7 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     tasks_file: plan.tasksFile,
     stories_total: plan.stories.length,
     stories_completed: plan.doneCriteria === "tasks" ? plan.stories.filter(isComplete).length : 0,
+    planned_stories: plan.doneCriteria === "tasks" ? plan.stories.map(({ id, title }) => ({ id, title })) : [],
     current_story: null,
     runner_pid: null,
     runner_started: null,

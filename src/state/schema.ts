@@ -91,6 +91,8 @@ export const State = z.object({
   tasks_file: z.string().nullable(),
   stories_total: Count,
   stories_completed: Count,
+  /** The stories present at start (tasks criteria): `done` needs every one of them complete. */
+  planned_stories: z.array(z.object({ id: z.string(), title: z.string() })).default([]),
   current_story: z
     .object({ id: z.string(), title: z.string(), index: z.number().int().positive(), attempt: Count })
     .nullable(),

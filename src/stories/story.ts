@@ -12,6 +12,21 @@ export interface Story {
 
 export const isComplete = (s: Story) => s.tasks.length > 0 && s.tasks.every((t) => t.done);
 
+/** A story as the loop planned it at start: the plan is done only when each of these is complete. */
+export interface PlannedStory {
+  id: string;
+  title: string;
+}
+
+/**
+ * The planned stories the file no longer has: removed, renamed, or stripped of every checkbox (a
+ * section without checkboxes makes no story). Such a story is not complete, whatever the rest says.
+ */
+export const missingFromPlan = (planned: PlannedStory[], stories: Story[]): PlannedStory[] =>
+  planned.filter((p) => !stories.some((s) => s.id === p.id));
+
+export const describeStories = (stories: PlannedStory[]) => stories.map((s) => `${s.id} "${s.title}"`).join(", ");
+
 const HEADING = /^##\s+(.*?)\s*#*\s*$/;
 const NUMBERED = /^(\d+(?:\.\d+)*)[.)]?\s+(.+)$/;
 

@@ -17,6 +17,7 @@ export function sampleState(over: Partial<State> = {}): State {
     iteration_timeout_min: 45, total_tokens: 0, tokens: { ...ZERO_TOKENS }, total_cost_usd: 0, max_retries: 3,
     command_timeout_sec: 30, agent: "claude", agent_cmd: null, model: null, checkpoint: "branch", on_complete: "keep",
     terminal: "inline", source: "tasks-file", change: null, tasks_file: "/w/tasks.md", stories_total: 2, stories_completed: 2,
+    planned_stories: [{ id: "1", title: "Setup" }, { id: "2", title: "Build" }],
     current_story: null, runner_pid: null, runner_started: null, agent_pid: null, checkpoint_branch: "ralph/wt",
     original_branch: "main", original_commit: "abc", checkpoint_sha: "def", completion: "keep", reason: null, error: null, ...over,
   };

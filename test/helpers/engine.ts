@@ -1,0 +1,80 @@
+/**
+ * Drives the engine directly through `LoopDeps`: real git in a temp repository, the real `command`
+ * adapter running a scripted shell agent (one snippet per invocation, the last repeats), and the
+ * events and saved states collected in memory. The engine's rules are tested here, once, so the
+ * CLI end-to-end tests need not repeat each of them.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { adapterFor } from "../../src/agents/registry.ts";
+import { branchCheckpoint } from "../../src/checkpoint/branch.ts";
+import { Git } from "../../src/checkpoint/git.ts";
+import { stashCheckpoint } from "../../src/checkpoint/stash.ts";
+import { runLoop, type LoopDeps } from "../../src/loop/engine.ts";
+import type { LoopEvent } from "../../src/loop/events.ts";
+import { LoopOptions } from "../../src/loop/options.ts";
+import { initialState, makePlan } from "../../src/loop/plan.ts";
+import { ensureExcluded } from "../../src/state/exclude.ts";
+import { loopPaths } from "../../src/state/paths.ts";
+import type { State } from "../../src/state/schema.ts";
+import { tempDir } from "./repo.ts";
+
+export interface EngineRun {
+  /** The agent's folder: `count`, `prompt-N.txt` */
+  agentDir: string;
+  state: State;
+  events: LoopEvent[];
+  saved: State[];
+}
+
+/**
+ * Runs a loop in `repo` whose agent runs `steps[i]` (sh) on its i-th invocation, in the worktree,
+ * with `$AGENT_DIR` holding `count`. A step ends with the agent's final text on stdout.
+ */
+export async function runEngine(
+  repo: string,
+  steps: string[],
+  opts: Partial<LoopOptions> & { checkpoint?: "branch" | "stash"; onEvent?: (e: LoopEvent, abort: () => void) => void } = {},
+): Promise<EngineRun> {
+  const agentDir = tempDir("engine-agent-");
+  steps.forEach((s, i) => writeFileSync(join(agentDir, `step-${i + 1}.sh`), s));
+  writeFileSync(join(agentDir, "step-last.sh"), steps.at(-1) ?? "");
+  const agentCmd =
+    `n=$(( $(cat "$AGENT_DIR/count" 2>/dev/null || echo 0) + 1 )); echo $n > "$AGENT_DIR/count"; cat > "$AGENT_DIR/prompt-$n.txt"; ` +
+    `f="$AGENT_DIR/step-$n.sh"; [ -f "$f" ] || f="$AGENT_DIR/step-last.sh"; . "$f"`;
+  const { onEvent, ...given } = opts;
+  const options = LoopOptions.parse({ agent: "command", agentCmd, onComplete: "keep", terminal: "inline", ...given });
+  const wt = { path: repo, name: "repo" };
+  const os = { cwd: repo, timeoutMs: 30_000, warn: () => {} };
+  const plan = await makePlan(repo, options, os);
+  const controller = new AbortController();
+  const git = new Git({ cwd: repo, timeoutMs: options.commandTimeout * 1000, signal: controller.signal });
+  const paths = loopPaths(repo);
+  await ensureExcluded(git); // as the runner does: no checkpoint, revert or clean touches the loop's files
+  mkdirSync(paths.logs, { recursive: true });
+  const events: LoopEvent[] = [];
+  const saved: State[] = [];
+  const deps: LoopDeps = {
+    paths,
+    source: plan.source,
+    adapter: adapterFor("command"),
+    checkpoint: options.checkpoint === "stash" ? stashCheckpoint(git, "repo") : branchCheckpoint(git, "repo"),
+    git,
+    env: { ...process.env, AGENT_DIR: agentDir },
+    signal: controller.signal,
+    emit(e) {
+      events.push(e);
+      onEvent?.(e, () => controller.abort());
+    },
+    save: async (s) => void saved.push(structuredClone(s)),
+    setTitle() {},
+    chooseCompletion: async () => "keep",
+  };
+  const state = await runLoop(initialState(wt, options, plan), deps);
+  return { agentDir, state, events, saved };
+}
+
+/** A shell step that ticks every box of the story whose heading line is `## {id}.` and reports COMPLETE. */
+export const tickStory = (id: string, extra = "") =>
+  `awk -v id="## ${id}." 'index($0, id) == 1 { on = 1 } /^## / && index($0, id) != 1 { on = 0 } { if (on) sub(/- \\[ \\]/, "- [x]"); print }' tasks.md > tasks.tmp && mv tasks.tmp tasks.md\n` +
+  `${extra}\necho 'Done.'\necho '<promise>COMPLETE</promise>'\n`;
