@@ -40,6 +40,47 @@ export function assertNever(value: never): never {
   throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
 }
 
+const IO_HINTS: Record<string, string> = {
+  ENOSPC: "the disk is full",
+  EDQUOT: "the disk quota is used up",
+  EPERM: "operation not permitted (is the file or folder immutable, or owned by someone else?)",
+  EACCES: "permission denied",
+  EROFS: "the file system is read-only",
+  EISDIR: "a folder is in the way of a file",
+  ENOTDIR: "a file is in the way of a folder",
+  EEXIST: "something else already exists there",
+  ENOENT: "it does not exist",
+  EIO: "an input/output error of the disk",
+};
+
+/** A file-system error (Node's SystemError: code, syscall, path) as a sentence a user can act on. */
+export function describeIoError(err: unknown, op?: string, path?: string): string | null {
+  const e = err as { code?: unknown; syscall?: unknown; path?: unknown } | null;
+  if (!e || typeof e.code !== "string" || !/^E[A-Z]+$/.test(e.code)) return null;
+  const what = op ?? (typeof e.syscall === "string" ? e.syscall : "use");
+  const where = path ?? (typeof e.path === "string" ? e.path : "a file");
+  return `wt-loop could not ${what} ${where}: ${e.code}, ${IO_HINTS[e.code] ?? (err as Error).message}.`;
+}
+
+/** Wraps a file operation of the loop so that its failure names the file and the operation. */
+export async function io<T>(op: string, path: string, fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const message = describeIoError(err, op, path);
+    throw message ? new HarnessError(message, { cause: err }) : err;
+  }
+}
+
+export function ioSync<T>(op: string, path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    const message = describeIoError(err, op, path);
+    throw message ? new HarnessError(message, { cause: err }) : err;
+  }
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

@@ -5,7 +5,7 @@
  */
 import type { ArgsDef } from "citty";
 import type { z } from "zod";
-import { ExitCode, UserError } from "../errors.ts";
+import { describeIoError, ExitCode, HarnessError, UserError } from "../errors.ts";
 import { CommandError } from "../proc/spawn.ts";
 
 export const loopArgs = {
@@ -79,8 +79,12 @@ export function action<A>(fn: (ctx: A) => Promise<number | void>): (ctx: A) => P
       if (err instanceof UserError) {
         console.error(err.message);
         process.exitCode = err.exitCode;
-      } else if (err instanceof CommandError) {
+      } else if (err instanceof CommandError || err instanceof HarnessError) {
         console.error(err.message);
+        process.exitCode = ExitCode.usage;
+      } else if (describeIoError(err)) {
+        // A disk full, a permission, a folder in the way: the environment, not a bug of ours.
+        console.error(describeIoError(err));
         process.exitCode = ExitCode.usage;
       } else {
         console.error("wt-loop hit an unexpected error (a bug; please report it with this output):");

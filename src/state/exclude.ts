@@ -2,6 +2,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Git } from "../checkpoint/git.ts";
+import { io } from "../errors.ts";
 import { EXCLUDE_LINES } from "./paths.ts";
 
 const MARKER = "# wt-loop: the loop's own files (state, events, logs, learnings)";
@@ -9,12 +10,16 @@ const MARKER = "# wt-loop: the loop's own files (state, events, logs, learnings)
 export async function ensureExcluded(git: Git): Promise<void> {
   // In a linked worktree this resolves to the common info/exclude, which every worktree reads.
   const file = await git.gitPath("info/exclude");
-  const current = await readFile(file, "utf8").catch(() => "");
+  const current = await io("read", file, () =>
+    readFile(file, "utf8").catch((err) => ((err as { code?: string }).code === "ENOENT" ? "" : Promise.reject(err))),
+  );
   const have = new Set(current.split("\n").map((l) => l.trim()));
   const missing = EXCLUDE_LINES.filter((l) => !have.has(l));
   if (missing.length === 0) return;
   const lead = current === "" || current.endsWith("\n") ? "" : "\n";
   const header = have.has(MARKER) ? [] : [MARKER];
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, current + lead + [...header, ...missing].join("\n") + "\n");
+  await io("write", file, async () => {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, current + lead + [...header, ...missing].join("\n") + "\n");
+  });
 }
