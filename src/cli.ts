@@ -1,7 +1,6 @@
 #!/usr/bin/env bun
-import { runMain } from "citty";
-import { main } from "./main.ts";
+import { dispatch } from "./main.ts";
 import { guardStdout } from "./term/stdout.ts";
 
 guardStdout();
-await runMain(main);
+await dispatch(process.argv.slice(2));

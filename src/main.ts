@@ -1,17 +1,60 @@
-/** The root command: subcommands are loaded lazily so `status` does not pay for the loop engine. */
-import { defineCommand } from "citty";
+/**
+ * The command line's front door: version, help, and finding the command, before any command module
+ * is loaded — so `--version`, `--help` and a typo cost only this file (start-up, README
+ * "Performance"). The command itself is loaded on demand and parsed by citty.
+ */
 import pkg from "../package.json" with { type: "json" };
+import { commandNames, findCommand, type CommandInfo } from "./commands/_catalog.ts";
+import { commandHelp, helpStyle, rootHelp } from "./term/help.ts";
+import { didYouMean } from "./term/suggest.ts";
 
-export const main = defineCommand({
-  meta: { name: "wt-loop", version: pkg.version, description: "Run a coding agent in a loop inside a git worktree until the change is done" },
-  subCommands: {
-    start: () => import("./commands/start.ts").then((m) => m.default),
-    run: () => import("./commands/run.ts").then((m) => m.default),
-    stop: () => import("./commands/stop.ts").then((m) => m.default),
-    status: () => import("./commands/status.ts").then((m) => m.default),
-    history: () => import("./commands/history.ts").then((m) => m.default),
-    monitor: () => import("./commands/monitor.ts").then((m) => m.default),
-    demo: () => import("./commands/demo.ts").then((m) => m.default),
-    "demo-agent": () => import("./commands/demo-agent.ts").then((m) => m.default),
-  },
-});
+export const VERSION = pkg.version;
+const HELP = ["--help", "-h"];
+const VERSION_FLAGS = ["--version", "-v", "-V"];
+
+/** Runs the command line `argv` (without the program); sets process.exitCode. */
+export async function dispatch(argv: string[]): Promise<void> {
+  const [first, ...rest] = argv;
+  if (first === undefined || HELP.includes(first)) return print(rootHelp(VERSION, helpStyle()));
+  if (VERSION_FLAGS.includes(first) && rest.length === 0) return print(VERSION);
+  if (first === "help") return help(rest);
+  const info = findCommand(first);
+  if (!info) {
+    const what = first.startsWith("-") ? `Unknown option ${first}.` : `Unknown command '${first}'.`;
+    const hint = didYouMean(first.replace(/^-+/, ""), first.startsWith("-") ? ["help", "version"] : commandNames(), (c) => (first.startsWith("-") ? `--${c}` : `'${c}'`));
+    return fail(`${what}${hint} Run \`wt-loop help\` for the commands.`);
+  }
+  // Only flags before a `--` ask for help: after it, `--help` would be part of the task.
+  const flags = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
+  if (flags.some((a) => HELP.includes(a))) return showCommandHelp(info);
+  const [{ runCommand }, cmd] = await Promise.all([import("citty"), info.load()]);
+  try {
+    await runCommand(cmd, { rawArgs: rest });
+  } catch (err) {
+    // The commands catch their own errors (commands/_args.ts `action`); what reaches here is citty's.
+    fail(`${(err as Error).message} Run \`wt-loop help ${info.name}\` for usage.`);
+  }
+}
+
+async function help(rest: string[]): Promise<void> {
+  const name = rest[0];
+  if (name === undefined) return print(rootHelp(VERSION, helpStyle()));
+  const info = findCommand(name);
+  if (!info) return fail(`Unknown command '${name}'.${didYouMean(name, commandNames())} Run \`wt-loop help\` for the commands.`);
+  return showCommandHelp(info);
+}
+
+async function showCommandHelp(info: CommandInfo): Promise<void> {
+  const cmd = await info.load();
+  const args = typeof cmd.args === "function" ? await cmd.args() : ((await cmd.args) ?? {});
+  print(commandHelp(info, args, helpStyle()));
+}
+
+function print(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
+function fail(message: string): void {
+  process.stderr.write(`${message}\n`);
+  process.exitCode = 1;
+}

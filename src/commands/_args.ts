@@ -7,6 +7,8 @@ import type { ArgsDef } from "citty";
 import type { z } from "zod";
 import { describeIoError, ExitCode, HarnessError, UserError } from "../errors.ts";
 import { CommandError } from "../proc/spawn.ts";
+import { TERMINAL_NAMES } from "../term/terminal-names.ts";
+import { didYouMean, nearest } from "../term/suggest.ts";
 
 export const loopArgs = {
   change: { type: "string", valueHint: "name", description: "OpenSpec change to implement (default: the only active change with unfinished tasks)" },
@@ -21,7 +23,11 @@ export const loopArgs = {
   model: { type: "string", valueHint: "name", description: "Model passed through to the agent (default: the agent's own)" },
   checkpoint: { type: "string", valueHint: "branch|stash", description: "Checkpoint strategy (default: branch)" },
   "on-complete": { type: "string", valueHint: "ask|cleanup|keep", description: "What to do with the checkpoint branch at the end (default: ask; keep when not a TTY)" },
-  terminal: { type: "string", valueHint: "auto|NAME|inline", description: "Where the loop runs (default: auto; inline = this terminal)" },
+  terminal: {
+    type: "string",
+    valueHint: "auto|NAME|inline",
+    description: `Where the loop runs: auto, inline (this terminal), ${TERMINAL_NAMES.join(", ")}, or any program taking -e (default: auto)`,
+  },
   "dry-run": { type: "boolean", description: "Print the plan and exit, writing nothing (default: off)" },
 } as const satisfies ArgsDef;
 
@@ -44,10 +50,19 @@ export function givenOptions(cmd: string, defs: ArgsDef, rawArgs: string[], args
     if (token === "--") break;
     if (!token.startsWith("-") || token === "-" || /^-\d/.test(token)) continue;
     const name = token.replace(/^--?/, "").split("=")[0]!;
-    if (!known.has(name) && !(name.startsWith("no-") && known.has(name.slice(3))))
-      throw new UserError(`Unknown option ${token.split("=")[0]}. Run \`wt-loop ${cmd} --help\` to see the options.`);
+    if (!known.has(name) && !(name.startsWith("no-") && known.has(name.slice(3)))) {
+      const options = Object.entries(defs).filter(([, d]) => d.type !== "positional").map(([n]) => n);
+      const hint = didYouMean(name, options, (o) => `--${o}`);
+      throw new UserError(`Unknown option ${token.split("=")[0]}.${hint} Run \`wt-loop ${cmd} --help\` to see the options.`);
+    }
   }
-  const extra = ((args._ as string[] | undefined) ?? []).slice(positionals);
+  const given = (args._ as string[] | undefined) ?? [];
+  const extra = given.slice(positionals);
+  if (extra.length && positionals === 1) {
+    // `wt-loop start fix the bug`: the task is one argument; the shell split it into words.
+    const task = given.join(" ").replace(/'/g, `'\\''`);
+    throw new UserError(`Unexpected argument '${extra[0]}': the task is one argument. Quote it: wt-loop ${cmd} '${task}'`);
+  }
   if (extra.length) throw new UserError(`Unexpected argument '${extra[0]}'. Run \`wt-loop ${cmd} --help\` for usage.`);
   const out: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(defs)) {
@@ -61,12 +76,25 @@ export function givenOptions(cmd: string, defs: ArgsDef, rawArgs: string[], args
 export function validate<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
+  const given = (input ?? {}) as Record<string, unknown>;
   const lines = r.error.issues.map((i) => {
-    const opt = `--${kebab(String(i.path[0] ?? ""))}`;
+    const key = String(i.path[0] ?? "");
+    const opt = `--${kebab(key)}`;
+    const value = given[key];
+    // An empty value (`--max ''`) would otherwise read as 0 or as a wrong choice.
+    if (value === "") return `${opt} is empty: give it a value`;
+    if (i.code === "invalid_value" && "values" in i)
+      return `${opt} must be ${orList(i.values.map(String))}, got '${String(value)}'${nearestChoice(String(value), i.values.map(String))}`;
     return i.message.startsWith("--") ? i.message : `${opt}: ${i.message}`;
   });
   throw new UserError(`Invalid option: ${lines.join("; ")}. Nothing was written.`);
 }
+
+const nearestChoice = (v: string, choices: string[]) => {
+  const n = nearest(v, choices);
+  return n ? ` (did you mean ${n}?)` : "";
+};
+const orList = (xs: string[]) => (xs.length <= 2 ? xs.join(" or ") : `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}`);
 
 /** The error boundary of every command: user errors print their message; exit codes per SPEC §11. */
 export function action<A>(fn: (ctx: A) => Promise<number | void>): (ctx: A) => Promise<void> {

@@ -4,10 +4,18 @@ import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
 
-export async function requireState() {
+/**
+ * With `json`, "no loop" is also printed on stdout as a JSON object (`{"loop": null, …}`), so a
+ * script reads one format whatever happened; the exit code is 1 either way.
+ */
+export async function requireState(opts: { json?: boolean } = {}) {
   const wt = await resolveWorktree();
   const path = loopPaths(wt.path).state;
   const state = await readState(path);
-  if (!state) throw new UserError(`No loop has run in ${wt.name} yet (no ${path}). Start one with \`wt-loop start\`.`);
+  if (!state) {
+    const message = `No loop has run in ${wt.name} yet (no ${path}). Start one with \`wt-loop start\`.`;
+    if (opts.json) console.log(JSON.stringify({ loop: null, worktree_path: wt.path, state_file: path, message }, null, 2));
+    throw new UserError(message);
+  }
   return { wt, path, state };
 }

@@ -13,7 +13,7 @@ export default defineCommand({
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("status", args, rawArgs, a);
-    const { wt, path, state } = await requireState();
+    const { wt, path, state } = await requireState({ json: Boolean(a.json) });
     const note = await correctDeadRunner(path, state);
     if (a.json) {
       console.log(JSON.stringify(state, null, 2));

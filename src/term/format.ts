@@ -25,3 +25,9 @@ export function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
 }
+
+/** "1 iteration", "2 iterations": a count with its noun. */
+export const plural = (n: number, noun: string, many = `${noun}s`) => `${formatTokens(n)} ${n === 1 ? noun : many}`;
+
+/** "2026-11-23 07:50:01 UTC": a date and time a reader in any time zone can read unambiguously. */
+export const utcDateTime = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;

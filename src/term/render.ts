@@ -4,6 +4,7 @@
  */
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, LoopEvent } from "../loop/events.ts";
+import { paint } from "./color.ts";
 import { formatCost, formatDuration, formatTokens } from "./format.ts";
 import { sumTokens } from "../state/schema.ts";
 
@@ -16,11 +17,7 @@ export interface RenderOptions {
 /** Messages longer than this show their first part only (the event log keeps all of it). */
 export const SHOWN_MESSAGE = 64 * 1024;
 
-const paint = (on: boolean, code: string) => (s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
-
-export function useColor(stream: { isTTY?: boolean } = process.stdout, env = process.env): boolean {
-  return Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== "dumb";
-}
+export { useColor } from "./color.ts";
 
 export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
   const bold = paint(o.color, "1");

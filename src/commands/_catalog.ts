@@ -1,0 +1,102 @@
+/**
+ * Every command's name, one-line summary, usage and examples, in one light module: `wt-loop --help`
+ * and the "did you mean" of a mistyped command need no command module loaded (start-up, README
+ * "Performance"). The command's options come from its own module, loaded for its help.
+ */
+import type { CommandDef } from "citty";
+import { ExitCode } from "../errors.ts";
+
+export interface CommandInfo {
+  name: string;
+  summary: string;
+  usage: string;
+  /** [command line, what it does] */
+  examples: [string, string][];
+  /** Its exit code is the loop's: its help lists the codes. */
+  loopExitCodes?: boolean;
+  hidden?: boolean;
+  // biome-ignore lint: citty's CommandDef is generic over each command's own args
+  load: () => Promise<CommandDef<any>>;
+}
+
+export const COMMANDS: CommandInfo[] = [
+  {
+    name: "start", summary: "Start a loop in this worktree, in a new terminal window", usage: "wt-loop start [TASK] [options]", loopExitCodes: true,
+    examples: [
+      ["wt-loop start", "implement the OpenSpec change (or tasks.md) here"],
+      ['wt-loop start "Add a --verbose flag" --done manual', "a task in words, no tasks.md"],
+      ["wt-loop start --terminal inline --max 10", "in this terminal, at most 10 agent runs"],
+    ],
+    load: () => import("./start.ts").then((m) => m.default),
+  },
+  {
+    name: "run", summary: "Run the loop in this terminal (what `start` opens in the new window)", usage: "wt-loop run [TASK] [options]", loopExitCodes: true,
+    examples: [
+      ["wt-loop run", "the loop `start` prepared, or a new one, here"],
+      ["wt-loop run --agent codex --dry-run", "print the plan with Codex as the agent"],
+    ],
+    load: () => import("./run.ts").then((m) => m.default),
+  },
+  {
+    name: "stop", summary: "Stop the loop gracefully (or at once with --force)", usage: "wt-loop stop [options]",
+    examples: [
+      ["wt-loop stop", "stop after the agent is signalled; wait up to 60 s"],
+      ["wt-loop stop --force", "kill the runner and its agent now"],
+    ],
+    load: () => import("./stop.ts").then((m) => m.default),
+  },
+  {
+    name: "status", summary: "Show the loop's status in this worktree", usage: "wt-loop status [--json]",
+    examples: [
+      ["wt-loop status", "where the loop is"],
+      ["wt-loop status --json | jq .status", "the state file, for scripts"],
+    ],
+    load: () => import("./status.ts").then((m) => m.default),
+  },
+  {
+    name: "history", summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",
+    examples: [
+      ["wt-loop history", "every iteration of the current or last run"],
+      ["wt-loop history --runs", "the archived runs of this worktree"],
+      ["wt-loop history --json", "the same as JSON, reasons whole"],
+    ],
+    load: () => import("./history.ts").then((m) => m.default),
+  },
+  {
+    name: "log", summary: "What the agent did, story by story: messages, tool calls, outcomes", usage: "wt-loop log [options]",
+    examples: [
+      ["wt-loop log | less -R", "the current or last run, page by page"],
+      ["wt-loop log --story 2", "only story 2's iterations"],
+      ["wt-loop log --iteration 3 --json", "iteration 3's events as JSON lines"],
+    ],
+    load: () => import("./log.ts").then((m) => m.default),
+  },
+  {
+    name: "monitor", summary: "Follow the loop live from any terminal (Ctrl-C leaves it running)", usage: "wt-loop monitor [--story ID]", loopExitCodes: true,
+    examples: [
+      ["wt-loop monitor", "follow the loop; exits with its exit code"],
+      ["wt-loop monitor --story 2", "only story 2's messages"],
+    ],
+    load: () => import("./monitor.ts").then((m) => m.default),
+  },
+  {
+    name: "demo", summary: "See the whole tool work on a throwaway repository, inline", usage: "wt-loop demo", loopExitCodes: true,
+    examples: [["wt-loop demo", "a two-story change, a scripted agent, no account needed"]],
+    load: () => import("./demo.ts").then((m) => m.default),
+  },
+  {
+    name: "help", summary: "Show help for wt-loop or one of its commands", usage: "wt-loop help [COMMAND]",
+    examples: [["wt-loop help start", "the options of start"]],
+    load: () => Promise.resolve({ meta: { name: "help" }, args: { command: { type: "positional", required: false, description: "A command" } } }),
+  },
+  {
+    name: "demo-agent", summary: "The demo's scripted agent", usage: "wt-loop demo-agent", hidden: true, examples: [],
+    load: () => import("./demo-agent.ts").then((m) => m.default),
+  },
+];
+
+export const commandNames = () => COMMANDS.filter((c) => !c.hidden).map((c) => c.name);
+export const findCommand = (name: string) => COMMANDS.find((c) => c.name === name);
+
+/** The exit codes, from the one table in errors.ts. */
+export const EXIT_CODES: [number, string][] = Object.entries(ExitCode).map(([name, code]) => [code, name === "usage" ? "usage or environment error" : name]);

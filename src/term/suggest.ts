@@ -1,0 +1,37 @@
+/** "Did you mean …?": the nearest known word to a mistyped one, as git and cargo suggest. */
+
+/** Edit distance where swapping two neighbouring letters counts once (`strat` → `start` is 1). */
+export function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The candidate nearest to `word`, or null when none is near enough to be a likely typo (at most a
+ * third of the word's letters wrong, and at least one letter right). A prefix also counts (`--it` → `--iteration`).
+ */
+export function nearest(word: string, candidates: readonly string[]): string | null {
+  const w = word.toLowerCase();
+  let best: { c: string; d: number } | null = null;
+  for (const c of candidates) {
+    const d = distance(w, c.toLowerCase());
+    if (!best || d < best.d) best = { c, d };
+  }
+  if (best && best.d <= Math.max(1, Math.floor(Math.max(w.length, 3) / 3)) && best.d < w.length) return best.c;
+  const prefixed = candidates.filter((c) => w.length >= 2 && c.toLowerCase().startsWith(w));
+  return prefixed.length === 1 ? prefixed[0]! : null;
+}
+
+/** " Did you mean 'x'?" or "" — to end a message about an unknown word. */
+export const didYouMean = (word: string, candidates: readonly string[], quote = (s: string) => `'${s}'`) => {
+  const n = nearest(word, candidates);
+  return n ? ` Did you mean ${quote(n)}?` : "";
+};
