@@ -9,7 +9,7 @@
 import { $ } from "bun";
 
 const out = process.argv[2] ?? "dist/wt-loop";
-const r = await $`bun build --compile --minify --bytecode --format=esm --no-compile-autoload-dotenv --no-compile-autoload-bunfig --compile-exec-argv=--no-orphans --outfile ${out} src/cli.ts`
+const r = await $`bun build --compile --splitting --minify --bytecode --format=esm --no-compile-autoload-dotenv --no-compile-autoload-bunfig --compile-exec-argv=--no-orphans --outfile ${out} src/cli.ts`
   .nothrow()
   .quiet();
 const log = r.stdout.toString() + r.stderr.toString();

@@ -5,8 +5,10 @@
  */
 import pkg from "../package.json" with { type: "json" };
 import { commandNames, findCommand, type CommandInfo } from "./commands/_catalog.ts";
-import { commandHelp, helpStyle, rootHelp } from "./term/help.ts";
-import { didYouMean } from "./term/suggest.ts";
+
+// Help and suggestions are loaded only when shown: a command's start-up pays for neither.
+const helpText = () => import("./term/help.ts");
+const suggest = () => import("./term/suggest.ts");
 
 export const VERSION = pkg.version;
 const HELP = ["--help", "-h"];
@@ -15,18 +17,20 @@ const VERSION_FLAGS = ["--version", "-v", "-V"];
 /** Runs the command line `argv` (without the program); sets process.exitCode. */
 export async function dispatch(argv: string[]): Promise<void> {
   const [first, ...rest] = argv;
-  if (first === undefined || HELP.includes(first)) return print(rootHelp(VERSION, helpStyle()));
+  if (first === undefined || HELP.includes(first)) return rootHelp();
   if (VERSION_FLAGS.includes(first) && rest.length === 0) return print(VERSION);
   if (first === "help") return help(rest);
   const info = findCommand(first);
   if (!info) {
     const what = first.startsWith("-") ? `Unknown option ${first}.` : `Unknown command '${first}'.`;
+    const { didYouMean } = await suggest();
     const hint = didYouMean(first.replace(/^-+/, ""), first.startsWith("-") ? ["help", "version"] : commandNames(), (c) => (first.startsWith("-") ? `--${c}` : `'${c}'`));
     return fail(`${what}${hint} Run \`wt-loop help\` for the commands.`);
   }
   // Only flags before a `--` ask for help: after it, `--help` would be part of the task.
   const flags = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
   if (flags.some((a) => HELP.includes(a))) return showCommandHelp(info);
+  if (info.worktree) (await import("./worktree.ts")).prefetchWorktree();
   const [{ runCommand }, cmd] = await Promise.all([import("citty"), info.load()]);
   try {
     await runCommand(cmd, { rawArgs: rest });
@@ -38,16 +42,21 @@ export async function dispatch(argv: string[]): Promise<void> {
 
 async function help(rest: string[]): Promise<void> {
   const name = rest[0];
-  if (name === undefined) return print(rootHelp(VERSION, helpStyle()));
+  if (name === undefined) return rootHelp();
   const info = findCommand(name);
-  if (!info) return fail(`Unknown command '${name}'.${didYouMean(name, commandNames())} Run \`wt-loop help\` for the commands.`);
+  if (!info) return fail(`Unknown command '${name}'.${(await suggest()).didYouMean(name, commandNames())} Run \`wt-loop help\` for the commands.`);
   return showCommandHelp(info);
 }
 
+async function rootHelp(): Promise<void> {
+  const h = await helpText();
+  print(h.rootHelp(VERSION, h.helpStyle()));
+}
+
 async function showCommandHelp(info: CommandInfo): Promise<void> {
-  const cmd = await info.load();
+  const [h, cmd] = await Promise.all([helpText(), info.load()]);
   const args = typeof cmd.args === "function" ? await cmd.args() : ((await cmd.args) ?? {});
-  print(commandHelp(info, args, helpStyle()));
+  print(h.commandHelp(info, args, h.helpStyle()));
 }
 
 function print(text: string): void {

@@ -8,7 +8,25 @@ export interface Worktree {
   name: string;
 }
 
-export async function resolveWorktree(cwd = process.cwd()): Promise<Worktree> {
+let prefetched: { cwd: string; result: Promise<Worktree> } | null = null;
+
+/**
+ * Starts resolving the worktree while the command's modules load (start-up: the git call and the
+ * loading overlap). The command's own resolveWorktree takes the result, error included.
+ */
+export function prefetchWorktree(cwd = process.cwd()): void {
+  const result = lookUp(cwd);
+  result.catch(() => {}); // reported when the command asks for it
+  prefetched = { cwd, result };
+}
+
+export function resolveWorktree(cwd = process.cwd()): Promise<Worktree> {
+  const p = prefetched;
+  prefetched = null;
+  return p?.cwd === cwd ? p.result : lookUp(cwd);
+}
+
+async function lookUp(cwd: string): Promise<Worktree> {
   let path: string;
   try {
     // Exactly as git prints it: a worktree named `proj ` is not its neighbour `proj`.

@@ -15,13 +15,18 @@ export interface CommandInfo {
   /** Its exit code is the loop's: its help lists the codes. */
   loopExitCodes?: boolean;
   hidden?: boolean;
+  /** It acts on the worktree of the current directory: the git call that finds it starts at once. */
+  worktree?: boolean;
   // biome-ignore lint: citty's CommandDef is generic over each command's own args
   load: () => Promise<CommandDef<any>>;
 }
 
+/** Loaded before a read-only command: see state/one-shot.ts. */
+const oneShot = () => import("../state/one-shot.ts");
+
 export const COMMANDS: CommandInfo[] = [
   {
-    name: "start", summary: "Start a loop in this worktree, in a new terminal window", usage: "wt-loop start [TASK] [options]", loopExitCodes: true,
+    name: "start", worktree: true, summary: "Start a loop in this worktree, in a new terminal window", usage: "wt-loop start [TASK] [options]", loopExitCodes: true,
     examples: [
       ["wt-loop start", "implement the OpenSpec change (or tasks.md) here"],
       ['wt-loop start "Add a --verbose flag" --done manual', "a task in words, no tasks.md"],
@@ -30,7 +35,7 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./start.ts").then((m) => m.default),
   },
   {
-    name: "run", summary: "Run the loop in this terminal (what `start` opens in the new window)", usage: "wt-loop run [TASK] [options]", loopExitCodes: true,
+    name: "run", worktree: true, summary: "Run the loop in this terminal (what `start` opens in the new window)", usage: "wt-loop run [TASK] [options]", loopExitCodes: true,
     examples: [
       ["wt-loop run", "the loop `start` prepared, or a new one, here"],
       ["wt-loop run --agent codex --dry-run", "print the plan with Codex as the agent"],
@@ -38,7 +43,7 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./run.ts").then((m) => m.default),
   },
   {
-    name: "stop", summary: "Stop the loop gracefully (or at once with --force)", usage: "wt-loop stop [options]",
+    name: "stop", worktree: true, summary: "Stop the loop gracefully (or at once with --force)", usage: "wt-loop stop [options]",
     examples: [
       ["wt-loop stop", "stop after the agent is signalled; wait up to 60 s"],
       ["wt-loop stop --force", "kill the runner and its agent now"],
@@ -46,33 +51,33 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./stop.ts").then((m) => m.default),
   },
   {
-    name: "status", summary: "Show the loop's status in this worktree", usage: "wt-loop status [--json]",
+    name: "status", worktree: true, summary: "Show the loop's status in this worktree", usage: "wt-loop status [--json]",
     examples: [
       ["wt-loop status", "where the loop is"],
       ["wt-loop status --json | jq .status", "the state file, for scripts"],
     ],
-    load: () => import("./status.ts").then((m) => m.default),
+    load: () => oneShot().then(() => import("./status.ts")).then((m) => m.default),
   },
   {
-    name: "history", summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",
+    name: "history", worktree: true, summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",
     examples: [
       ["wt-loop history", "every iteration of the current or last run"],
       ["wt-loop history --runs", "the archived runs of this worktree"],
       ["wt-loop history --json", "the same as JSON, reasons whole"],
     ],
-    load: () => import("./history.ts").then((m) => m.default),
+    load: () => oneShot().then(() => import("./history.ts")).then((m) => m.default),
   },
   {
-    name: "log", summary: "What the agent did, story by story: messages, tool calls, outcomes", usage: "wt-loop log [options]",
+    name: "log", worktree: true, summary: "What the agent did, story by story: messages, tool calls, outcomes", usage: "wt-loop log [options]",
     examples: [
       ["wt-loop log | less -R", "the current or last run, page by page"],
       ["wt-loop log --story 2", "only story 2's iterations"],
       ["wt-loop log --iteration 3 --json", "iteration 3's events as JSON lines"],
     ],
-    load: () => import("./log.ts").then((m) => m.default),
+    load: () => oneShot().then(() => import("./log.ts")).then((m) => m.default),
   },
   {
-    name: "monitor", summary: "Follow the loop live from any terminal (Ctrl-C leaves it running)", usage: "wt-loop monitor [--story ID]", loopExitCodes: true,
+    name: "monitor", worktree: true, summary: "Follow the loop live from any terminal (Ctrl-C leaves it running)", usage: "wt-loop monitor [--story ID]", loopExitCodes: true,
     examples: [
       ["wt-loop monitor", "follow the loop; exits with its exit code"],
       ["wt-loop monitor --story 2", "only story 2's messages"],

@@ -6,12 +6,14 @@ import { action, givenOptions } from "./_args.ts";
 import { runInline } from "./_launch.ts";
 import { basename } from "node:path";
 import { isCompiled } from "../self.ts";
+import { skipMissingCliWarning } from "../stories/openspec.ts";
 
 export default defineCommand({
   meta: { name: "demo", description: "Run a whole loop on a throwaway repository with a built-in scripted agent (no account, no network)" },
   args: {},
   run: action(async ({ args, rawArgs }) => {
     givenOptions("demo", {}, rawArgs, args);
+    skipMissingCliWarning();
     const repo = await createDemoRepo();
     console.log(`Demo repository: ${repo.path}\n`);
     const opts = LoopOptions.parse({ agent: "demo", change: repo.change, max: 10, iterationTimeout: 2, onComplete: "keep", terminal: "inline" });

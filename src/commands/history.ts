@@ -1,16 +1,23 @@
 import { defineCommand } from "citty";
+import { loopPaths } from "../state/paths.ts";
+import { archivedRuns, runFiles } from "../state/run-files.ts";
 import type { Iteration } from "../state/schema.ts";
-import { between, formatCost, formatDuration, formatTokens, table } from "../term/format.ts";
+import { between, formatCost, formatTotalCost, formatDuration, formatTokens, plural, table, truncate, utcDateTime } from "../term/format.ts";
+import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
 
-const args = { json: { type: "boolean", description: "Print the iterations and totals as JSON" } } as const;
+const args = {
+  json: { type: "boolean", description: "Print the iterations and totals as JSON (reasons whole)" },
+  runs: { type: "boolean", description: "List this worktree's archived runs (for `wt-loop log --run`)" },
+} as const;
 
 export default defineCommand({
   meta: { name: "history", description: "One row per iteration of the loop, with totals" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("history", args, rawArgs, a);
+    if (a.runs) return listRuns(Boolean(a.json));
     const { state } = await requireState();
     const totals = totalsOf(state.iterations);
     if (a.json) {
@@ -21,13 +28,33 @@ export default defineCommand({
       console.log(`No iterations yet (status: ${state.status}).`);
       return;
     }
-    console.log(historyRows(state.iterations).join("\n"));
+    console.log(historyRows(state.iterations, outputWidth()).join("\n"));
     console.log(
-      `\nTotal: ${totals.iterations} iterations · ${formatDuration(totals.duration_ms)} · ${totals.commits} commits · ` +
-        `${formatTokens(totals.tokens)} tokens · ${formatCost(totals.cost_usd)} · ${totals.timed_out} timed out`,
+      `\nTotal: ${plural(totals.iterations, "iteration")} · ${formatDuration(totals.duration_ms)} · ${plural(totals.commits, "commit")} · ` +
+        `${formatTokens(totals.tokens)} tokens · ${formatTotalCost(totals.cost_usd)} · ${totals.timed_out} timed out`,
     );
   }),
 });
+
+async function listRuns(json: boolean): Promise<void> {
+  const wt = await resolveWorktree();
+  const paths = loopPaths(wt.path);
+  const runs = [];
+  for (const r of archivedRuns(paths)) {
+    const { state: s } = await runFiles(paths, r.key).catch(() => ({ state: null }));
+    runs.push({ run: r.key, file: r.file, started_at: s?.started_at ?? null, status: s?.status ?? null, iterations: s?.iterations.length ?? null,
+      stories: s ? `${s.stories_completed}/${s.stories_total}` : null, reason: s?.reason ?? null });
+  }
+  if (json) return console.log(JSON.stringify({ runs }, null, 2));
+  if (!runs.length) return console.log(`No archived runs in ${wt.name} (a run is archived when the next one starts).`);
+  const rows = runs.map((r) => [r.run, r.started_at ? utcDateTime(r.started_at) : "-", r.status ?? "unreadable", String(r.iterations ?? "-"), r.stories ?? "-", r.reason ?? ""]);
+  const lines = table([["run", "started", "status", "iterations", "stories", "reason"], ...rows]).split("\n");
+  console.log(lines.map((l) => truncate(l, outputWidth())).join("\n"));
+  console.log("\nShow one with `wt-loop log --run <run>`.");
+}
+
+/** The terminal's width; unlimited when piped (a script gets whole lines). */
+const outputWidth = () => (process.stdout.isTTY ? (process.stdout.columns ?? 100) : Number.POSITIVE_INFINITY);
 
 export function totalsOf(its: Iteration[]) {
   return {
@@ -40,19 +67,21 @@ export function totalsOf(its: Iteration[]) {
   };
 }
 
-export function historyRows(its: Iteration[]): string[] {
-  const head = ["#", "story", "attempt", "outcome", "start", "duration", "commits", "tokens", "cost", "timed out"];
+/** One row per iteration; the last column is the reason of a failed or rejected attempt, cut to `width`. */
+export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
+  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", "reason"];
   const rows = its.map((i) => [
     String(i.n),
     i.story_id ?? "-",
     String(i.attempt),
     i.outcome,
-    i.started.slice(11, 19),
+    utcDateTime(i.started).slice(0, -4),
     formatDuration(between(i.started, i.ended)),
     String(i.commits.length),
     formatTokens(i.tokens_used),
     formatCost(i.cost_usd),
     i.timed_out ? "yes" : "no",
+    i.reason?.replace(/\s+/g, " ") ?? "",
   ]);
-  return table([head, ...rows]).split("\n");
+  return table([head, ...rows]).split("\n").map((l) => truncate(l, width));
 }

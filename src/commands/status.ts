@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { correctDeadRunner } from "../state/store.ts";
 import type { State } from "../state/schema.ts";
-import { between, formatCost, formatDuration, formatTokens, table } from "../term/format.ts";
+import { between, formatTotalCost, formatDuration, formatTokens, table } from "../term/format.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
 import { historyRows } from "./history.ts";
@@ -37,7 +37,7 @@ export function renderStatus(s: State, now = Date.now()): string {
       ["Story:", story],
       ["Elapsed:", formatDuration(between(s.started_at, s.ended_at, now))],
       ["Tokens:", formatTokens(s.total_tokens)],
-      ["Cost:", formatCost(s.total_cost_usd)],
+      ["Cost:", formatTotalCost(s.total_cost_usd)],
       ["Agent:", `${s.agent}${s.model ? ` (${s.model})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
     ]),
   ];

@@ -30,7 +30,8 @@ export async function demoAgent(): Promise<void> {
   const tokens = Math.ceil(prompt.length / 4);
   const finish = async (text: string, turns: number) => {
     assistant([{ type: "text", text }]);
-    say({ type: "result", subtype: "success", is_error: false, num_turns: turns, result: text, total_cost_usd: 0,
+    // No total_cost_usd: the demo costs nothing, and says so the way agents without a cost do ("-").
+    say({ type: "result", subtype: "success", is_error: false, num_turns: turns, result: text,
       usage: { input_tokens: tokens, output_tokens: 120 * turns, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } });
   };
   if (!story || !tasksFile) return finish("<promise>FAILED: the demo agent only knows the demo's stories</promise>", 1);
@@ -39,6 +40,7 @@ export async function demoAgent(): Promise<void> {
   assistant([{ type: "text", text: `Working on story ${id}: ${title}.` }]);
 
   if (id === "2" && !prompt.includes("## Previous attempt failed")) {
+    assistant([{ type: "text", text: "(Demo: this first attempt at story 2 fails on purpose, to show how wt-loop reverts the attempt and retries with the reason.)" }]);
     await pause(300);
     assistant([{ type: "tool_use", id: "t0", name: "Bash", input: { command: "node cli.js Ada" } }]);
     await pause(300);

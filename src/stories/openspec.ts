@@ -44,7 +44,7 @@ export const isOpenSpecProject = (worktree: string) => existsSync(changesDir(wor
 
 async function openspec(args: string[], opts: OpenSpecOptions): Promise<unknown | null> {
   if (!Bun.which("openspec")) {
-    warnOnce(opts, "The openspec CLI is not installed; reading openspec/changes/ directly.");
+    warnMissingOnce(opts);
     return null;
   }
   const env = { ...process.env, OPENSPEC_TELEMETRY: "0" };
@@ -52,11 +52,22 @@ async function openspec(args: string[], opts: OpenSpecOptions): Promise<unknown 
   return JSON.parse(stdout);
 }
 
-const warned = new WeakSet<OpenSpecOptions["warn"]>();
-function warnOnce(opts: OpenSpecOptions, msg: string) {
-  if (warned.has(opts.warn)) return;
-  warned.add(opts.warn);
-  opts.warn(msg);
+export const MISSING_CLI_WARNING =
+  "The openspec CLI is not installed, so wt-loop reads openspec/changes/ itself: it counts tasks the way OpenSpec does, " +
+  "but cannot ask OpenSpec which context files (proposal, design, specs) a change declares and uses the files it finds. " +
+  "Install it with `npm install -g @fission-ai/openspec` to use it.";
+
+// Once per command (per process): every story source and every iteration asks again.
+let missingWarned = false;
+function warnMissingOnce(opts: OpenSpecOptions) {
+  if (missingWarned) return;
+  missingWarned = true;
+  opts.warn(MISSING_CLI_WARNING);
+}
+
+/** The demo reads its own change and needs no OpenSpec CLI: nothing is lost there, so nothing is said. */
+export function skipMissingCliWarning(): void {
+  missingWarned = true;
 }
 
 export async function listChanges(opts: OpenSpecOptions): Promise<ChangeSummary[]> {

@@ -17,6 +17,9 @@ export function formatCost(usd: number | null | undefined): string {
   return `$${usd.toFixed(usd > 0 && usd < 0.01 ? 4 : 2)}`;
 }
 
+/** A loop's total: "-" when nothing was reported (agents without a cost, like Codex and Gemini, report none). */
+export const formatTotalCost = (usd: number) => (usd > 0 ? formatCost(usd) : "-");
+
 export const between = (a: string, b: string | null | undefined, now = Date.now()) =>
   (b ? Date.parse(b) : now) - Date.parse(a);
 
@@ -31,3 +34,6 @@ export const plural = (n: number, noun: string, many = `${noun}s`) => `${formatT
 
 /** "2026-11-23 07:50:01 UTC": a date and time a reader in any time zone can read unambiguously. */
 export const utcDateTime = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+
+/** `text` cut to `width` characters, ending in "…" when cut. */
+export const truncate = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`);

@@ -5,13 +5,20 @@
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, LoopEvent } from "../loop/events.ts";
 import { paint } from "./color.ts";
-import { formatCost, formatDuration, formatTokens } from "./format.ts";
+import { formatCost, formatDuration, formatTokens, formatTotalCost, plural } from "./format.ts";
 import { sumTokens } from "../state/schema.ts";
 
 export interface RenderOptions {
   color: boolean;
   /** Only this story's messages (monitor --story). */
   story?: string;
+  /** Columns the final box may use (default: the terminal's, 60–200). */
+  width?: number;
+}
+
+/** The width boxes are drawn to: the terminal's, kept within 60–200 columns (80 when not a terminal). */
+export function boxWidth(out: { isTTY?: boolean; columns?: number } = process.stdout): number {
+  return Math.max(60, Math.min(200, out.isTTY && out.columns ? out.columns : 80));
 }
 
 /** Messages longer than this show their first part only (the event log keeps all of it). */
@@ -57,11 +64,11 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
       const ok = e.outcome === "complete";
       const parts = [
         `outcome ${e.outcome}`,
-        e.turns !== null ? `${e.turns} turns` : null,
+        e.turns !== null ? plural(e.turns, "turn") : null,
         `${formatTokens(sumTokens(e.tokens))} tokens`,
         e.cost_usd !== null ? formatCost(e.cost_usd) : null,
         formatDuration(e.duration_ms),
-        e.commits.length ? `${e.commits.length} commit(s)` : null,
+        e.commits.length ? plural(e.commits.length, "commit") : null,
       ].filter(Boolean);
       const lines = [(ok ? green : e.outcome === "stopped" ? dim : red)(`  ◆ iteration ${e.iteration}: ${parts.join(" · ")}`)];
       if (e.reason) lines.push(dim(`    reason: ${e.reason}`));
@@ -74,11 +81,11 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
       const box = drawBox(`Loop ${e.status}`, [
         e.reason,
         "",
-        `${e.stories_completed}/${e.stories_total} stories complete · ${e.iterations} iterations · ${formatTokens(e.total_tokens)} tokens · ` +
-          `${formatCost(e.total_cost_usd)} · ${formatDuration(e.duration_ms)}`,
+        `${e.stories_completed}/${plural(e.stories_total, "story", "stories")} complete · ${plural(e.iterations, "iteration")} · ` +
+          `${plural(e.total_tokens, "token")} · ${formatTotalCost(e.total_cost_usd)} · ${formatDuration(e.duration_ms)}`,
         "",
         ...nextSteps(e),
-      ]);
+      ], (o.width ?? boxWidth()) - 4);
       return ["", ...box.map((l, i) => (i === 0 || i === box.length - 1 ? tint(l) : l))];
     }
     default:
@@ -90,7 +97,7 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
 function nextSteps(e: CompleteEvent): string[] {
   const where =
     e.completion === "cleanup"
-      ? `The work is uncommitted on ${e.branch ?? "your original commit"}: review it with \`git diff\`.`
+      ? `The work is uncommitted on ${e.branch ?? "your original commit"}: review it with \`git status\` (new files too) and \`git diff\`.`
       : e.branch
         ? `The work is on ${e.branch}: review it with \`git log --oneline ${e.branch}\`.`
         : "The work is in the working tree: review it with `git status` (checkpoint stashes: `git stash list`).";
@@ -99,7 +106,7 @@ function nextSteps(e: CompleteEvent): string[] {
       return [where];
     case "stuck":
     case "stalled":
-      return [where, "See what the agent did: `wt-loop history` and .claude/logs/. Fix the cause, then `wt-loop start` continues."];
+      return [where, "See what the agent did: `wt-loop log` (story by story) and `wt-loop history`. Fix the cause, then `wt-loop start` continues."];
     case "stopped":
       return [where, "`wt-loop start` continues from here."];
     default:
@@ -107,8 +114,8 @@ function nextSteps(e: CompleteEvent): string[] {
   }
 }
 
-/** A rounded box around `lines`; long lines wrap at 100 columns. */
-export function drawBox(title: string, lines: string[], max = 100): string[] {
+/** A rounded box around `lines`; lines wrap at `max` columns of text (the box is 4 wider). */
+export function drawBox(title: string, lines: string[], max = 96): string[] {
   const wrapped = lines.flatMap((l) => wrap(l, max));
   const width = Math.max(title.length + 2, ...wrapped.map((l) => l.length));
   const top = `╭─ ${title} ${"─".repeat(Math.max(0, width - title.length - 1))}╮`;
