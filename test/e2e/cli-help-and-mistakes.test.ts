@@ -1,0 +1,93 @@
+// A new user types at wt-loop as at git or cargo: help that reads well piped or not, suggestions for
+// typos, value errors that show the value and the choices, and a JSON answer even when there is no loop.
+import { describe, expect, test } from "bun:test";
+import pkg from "../../package.json" with { type: "json" };
+import { wtLoop } from "../helpers/cli.ts";
+import { makeRepo, tempDir } from "../helpers/repo.ts";
+
+const ANSI = /\x1b\[/;
+// A colour terminal would be allowed colour: only the pipe should keep it out.
+const colourEnv = { NO_COLOR: undefined, TERM: "xterm-256color", FORCE_COLOR: "1" };
+const COMMANDS = ["start", "run", "stop", "status", "history", "log", "monitor", "demo"];
+
+describe("help", () => {
+  test("wt-loop --help piped: no ANSI, every command listed, no trailing spaces", async () => {
+    const r = await wtLoop(["--help"], { cwd: tempDir(), env: colourEnv });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(ANSI);
+    for (const c of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${c}\\s`, "m"));
+    expect(r.stdout).not.toMatch(/[ \t]$/m);
+  });
+
+  test.each(COMMANDS)("wt-loop %s --help: plain, aligned, ends with examples", async (cmd) => {
+    const r = await wtLoop([cmd, "--help"], { cwd: tempDir(), env: colourEnv });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(ANSI);
+    expect(r.stdout).not.toMatch(/[ \t]$/m);
+    expect(r.stdout).toContain(`Usage: wt-loop ${cmd}`);
+    const examples = r.stdout.split("Examples:\n")[1] ?? "";
+    expect(examples.match(/^  wt-loop /gm)?.length ?? 0).toBeGreaterThanOrEqual(1);
+    // Options start in one column: every description after a short option begins at the same place.
+    const opts = (r.stdout.split("Options:\n")[1] ?? "").split("\n\n")[0]!.split("\n").filter((l) => /^  -/.test(l) && /\S {2,}\S/.test(l));
+    const columns = new Set(opts.map((l) => l.search(/(?<=\S {2,})\S/)));
+    expect(columns.size).toBe(1);
+  });
+
+  test("start and run list the exit codes; help start is start --help; --terminal names its terminals", async () => {
+    for (const cmd of ["start", "run"]) {
+      const r = await wtLoop([cmd, "--help"], { cwd: tempDir() });
+      expect(r.stdout).toMatch(/Exit codes:\n  0\s+done\n  1\s+usage or environment error\n  2\s+stuck\n  3\s+stalled\n  4\s+stopped/);
+    }
+    const a = await wtLoop(["help", "start"], { cwd: tempDir() });
+    const b = await wtLoop(["start", "--help"], { cwd: tempDir() });
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout.replace(/\s+/g, " ")).toContain("tmux, tmux-detached, iterm2, terminal-app, kitty, wezterm, alacritty, konsole, gnome-terminal, foot");
+    expect((await wtLoop(["help"], { cwd: tempDir() })).stdout).toContain("Commands:");
+  });
+
+  test("-V, -v and --version print the version", async () => {
+    for (const flag of ["-V", "-v", "--version"]) {
+      const r = await wtLoop([flag], { cwd: tempDir() });
+      expect(r).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+    }
+  });
+});
+
+describe("mistakes", () => {
+  test.each([
+    [["strat"], "Unknown command 'strat'. Did you mean 'start'?"],
+    [["stauts"], "Unknown command 'stauts'. Did you mean 'status'?"],
+    [["help", "histroy"], "Unknown command 'histroy'. Did you mean 'history'?"],
+    [["start", "--mx", "3"], "Unknown option --mx. Did you mean --max?"],
+    [["start", "--max-retry", "3"], "Unknown option --max-retry. Did you mean --max-retries?"],
+    [["start", "--done", "task"], "--done must be tasks or manual, got 'task'"],
+    [["start", "--checkpoint", "branches"], "--checkpoint must be branch or stash, got 'branches'"],
+    [["start", "--max", ""], "--max is empty"],
+    [["start", "--iteration-timeout", ""], "--iteration-timeout is empty"],
+    [["start", "fix", "the", "bug"], "the task is one argument. Quote it: wt-loop start 'fix the bug'"],
+  ])("wt-loop %p says %p and exits 1", async (args, message) => {
+    const repo = makeRepo();
+    const r = await wtLoop(args, { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr.split(message).length).toBe(2); // said once
+    expect(r.stderr).not.toContain("    at "); // no stack trace
+  });
+
+  test("a word far from every command gets no guess", async () => {
+    const r = await wtLoop(["frobnicate"], { cwd: tempDir() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("Unknown command 'frobnicate'. Run `wt-loop help` for the commands.\n");
+  });
+});
+
+describe("status --json without a loop", () => {
+  test("prints a JSON object saying there is no loop, and exits 1", async () => {
+    const repo = makeRepo();
+    const r = await wtLoop(["status", "--json"], { cwd: repo });
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({ loop: null, worktree_path: repo });
+    expect(json.message).toContain("No loop has run");
+  });
+});
