@@ -65,7 +65,7 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
       const parts = [
         `outcome ${e.outcome}`,
         e.turns !== null ? plural(e.turns, "turn") : null,
-        `${formatTokens(sumTokens(e.tokens))} tokens`,
+        plural(sumTokens(e.tokens), "token"),
         e.cost_usd !== null ? formatCost(e.cost_usd) : null,
         formatDuration(e.duration_ms),
         e.commits.length ? plural(e.commits.length, "commit") : null,
