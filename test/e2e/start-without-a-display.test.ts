@@ -6,16 +6,17 @@ import { join } from "node:path";
 import { fakeAgent, wtLoop } from "../helpers/cli.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { HAS_TMUX, testWithTmux } from "../helpers/tmux.ts";
 
 // A private tmux socket directory: `tmux new-session` without -L then still never touches the
 // user's own server, and this test kills only the server in it.
 const socketDir = tempDir("tmux-sock-");
 afterEach(() => {
-  Bun.spawnSync(["tmux", "kill-server"], { env: { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir }, stderr: "ignore" });
+  if (HAS_TMUX) Bun.spawnSync(["tmux", "kill-server"], { env: { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir }, stderr: "ignore" });
 });
 
 describe("start without a display", () => {
-  test("runs the loop in a detached tmux session and prints how to attach", async () => {
+  testWithTmux("runs the loop in a detached tmux session and prints how to attach", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
     const r = await wtLoop(["start", "--on-complete", "keep"], {

@@ -8,7 +8,7 @@ import { isAlive } from "../../src/state/pid.ts";
 import { buildBinary, fakeAgent, ROOT, testPath } from "../helpers/cli.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
-import { Tmux } from "../helpers/tmux.ts";
+import { describeWithTmux, Tmux } from "../helpers/tmux.ts";
 
 let bin = "";
 let binDir = "";
@@ -26,7 +26,7 @@ const envFor = (steps: object[]) => {
   return { env: { ...agent.env, PATH: `${binDir}:${testPath()}`, TERM: "xterm-256color" }, dir: agent.dir };
 };
 
-describe("terminal experience in tmux", () => {
+describeWithTmux("terminal experience in tmux", () => {
   test("start opens a new tmux window running run; the pane title shows [i/max], then [done]", async () => {
     tmux = new Tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });

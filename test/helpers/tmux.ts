@@ -2,9 +2,36 @@
  * A private tmux server for terminal tests (`tmux -L <name>`): real terminals, real keys. Only that
  * server is ever killed, by its own socket.
  */
+import { describe, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./repo.ts";
+
+export const HAS_TMUX = Bun.which("tmux") !== null;
+export const TMUX_MISSING =
+  "tmux is not installed, and the terminal tests drive real terminals through it: install it (apt-get install tmux, or brew install tmux) and run npm test again.";
+
+// One failing test for the whole run (bun test runs every file in one process), not one per test.
+let missingReported = false;
+function reportMissingTmux(): void {
+  if (missingReported) return;
+  missingReported = true;
+  test("tmux is installed (the terminal tests need it)", () => {
+    throw new Error(TMUX_MISSING);
+  });
+}
+
+/** describe() for tests that need tmux; without tmux, the one clear failure above instead. */
+export function describeWithTmux(name: string, body: () => void): void {
+  if (HAS_TMUX) describe(name, body);
+  else reportMissingTmux();
+}
+
+/** test() for one test that needs tmux, likewise. */
+export function testWithTmux(name: string, body: () => Promise<void>, timeoutMs?: number): void {
+  if (HAS_TMUX) test(name, body, timeoutMs);
+  else reportMissingTmux();
+}
 
 export class Tmux {
   readonly sock = `wtl-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
