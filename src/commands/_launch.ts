@@ -10,11 +10,19 @@ import { chooseLauncher, NO_TERMINAL, openWindow, withTmuxEnv } from "../term/wi
 import { UserError } from "../errors.ts";
 import { isFinal } from "../state/schema.ts";
 import { keepRunningWhenStdoutCloses } from "../term/stdout.ts";
+import { activityLine } from "../term/activity.ts";
+import { restoreWindowName } from "../term/title.ts";
 
 export async function runInline(state: State, source: StorySource): Promise<number> {
   keepRunningWhenStdoutCloses();
-  const final = await runPrepared(state, source, { ask: process.stdin.isTTY ? askCompletion : undefined });
-  return isFinal(final.status) ? exitCodeFor(final.status) : 1;
+  const activity = activityLine(process.stdout);
+  try {
+    const final = await runPrepared(state, source, { out: activity.out, onEvent: activity.event, ask: process.stdin.isTTY ? askCompletion : undefined });
+    return isFinal(final.status) ? exitCodeFor(final.status) : 1;
+  } finally {
+    activity.dispose();
+    await restoreWindowName();
+  }
 }
 
 export async function openLoopWindow(p: Prepared): Promise<number> {

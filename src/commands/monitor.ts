@@ -20,6 +20,11 @@ export default defineCommand({
     const wt = await resolveWorktree();
     const paths = loopPaths(wt.path);
     const color = useColor();
+    // Ctrl-C ends the view, never the loop: say so, so nobody wonders whether they just stopped it.
+    process.once("SIGINT", () => {
+      process.stdout.write("\nStopped following. The loop keeps running: `wt-loop monitor` follows it again, `wt-loop stop` stops it.\n");
+      process.exit(130);
+    });
 
     // Wait for a loop: a state that is starting or running, or one that ended (then replay it).
     let state = await readState(paths.state);

@@ -17,6 +17,7 @@ import type { StorySource } from "../stories/source.ts";
 import { renderEvent, useColor } from "../term/render.ts";
 import { setTitle } from "../term/title.ts";
 import { runLoop } from "./engine.ts";
+import type { LoopEvent } from "./events.ts";
 import { stopControl } from "./stop.ts";
 import { listenKeys } from "../term/keys.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
@@ -25,6 +26,8 @@ export const exitCodeFor = (status: FinalStatus): number => ExitCode[status];
 
 export interface RunnerOptions {
   out?: { isTTY?: boolean; write(s: string): unknown };
+  /** Sees every event before it is rendered (the activity line of term/activity.ts). */
+  onEvent?: (e: LoopEvent) => void;
   /** Answers the completion question when `on_complete` is ask; absent → keep. */
   ask?: (status: FinalStatus) => Promise<Completion>;
 }
@@ -59,6 +62,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         signal: controller.signal,
         emit(event) {
           log.append(event);
+          o.onEvent?.(event);
           const lines = renderEvent(event, { color });
           if (lines.length) out.write(lines.join("\n") + "\n");
         },

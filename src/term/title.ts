@@ -15,11 +15,27 @@ export function setTitle(
   env: Record<string, string | undefined> = process.env,
 ): void {
   if (out.isTTY) out.write(osc0(title));
-  if (env.TMUX && env.TMUX_PANE) {
+  if (env.TMUX && env.TMUX_PANE) tmuxInOrder(["rename-window", "-t", env.TMUX_PANE, title]);
+}
+
+// tmux calls run one after another: a rename that landed after the restore below would turn the
+// window's automatic naming off again.
+let tmuxQueue: Promise<unknown> = Promise.resolve();
+function tmuxInOrder(args: string[]): Promise<unknown> {
+  tmuxQueue = tmuxQueue.then(() => {
     try {
-      start(["tmux", "rename-window", "-t", env.TMUX_PANE, title], { cwd: process.cwd(), timeoutMs: 5000 }).done.catch(() => {});
+      return start(["tmux", ...args], { cwd: process.cwd(), timeoutMs: 5000 }).done.catch(() => {});
     } catch {
-      // tmux not on PATH: the OSC title is all we can do.
+      return; // tmux not on PATH: the OSC title is all we can do.
     }
-  }
+  });
+  return tmuxQueue;
+}
+
+/**
+ * Gives the tmux window's name back to tmux (`rename-window` turned its automatic naming off), so a
+ * window the loop ran in, or the shell the user keeps using in it, is not left named "Ralph: … [done]".
+ */
+export async function restoreWindowName(env: Record<string, string | undefined> = process.env): Promise<void> {
+  if (env.TMUX && env.TMUX_PANE) await tmuxInOrder(["set-option", "-w", "-t", env.TMUX_PANE, "automatic-rename", "on"]);
 }

@@ -27,17 +27,21 @@ const envFor = (steps: object[]) => {
 };
 
 describeWithTmux("terminal experience in tmux", () => {
-  test("start opens a new tmux window running run; the pane title shows [i/max], then [done]", async () => {
+  test("start opens a new tmux window running run; the pane title shows [i/max], then [done]; a quiet agent shows the time it has run; the window's automatic name comes back", async () => {
     tmux = new Tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
-    const { env } = envFor([COMPLETE({ hangSec: 1.5 }), COMPLETE({ hangSec: 1.5 })]);
+    const { env } = envFor([COMPLETE({ hangSec: 3 }), COMPLETE({ hangSec: 1.5 })]);
     const starter = tmux.start(repo, env, `wt-loop start --on-complete keep --max 9`);
     const run = await tmux.waitFor("a new window running run", () => tmux.panes().find((p) => p.id !== starter && p.cmd.includes("run")));
     expect(run.cmd).toContain(`${bin} run`);
     await tmux.waitFor("the progress title", () => tmux.panes().find((p) => p.id === run.id && p.title === "Ralph: repo [1/9]"));
+    await tmux.waitFor("the tmux window to be renamed too", () => tmux.panes().find((p) => p.id === run.id && p.window === "Ralph: repo [1/9]"));
+    await tmux.waitFor("the activity line of the quiet agent", () => /the agent is working · \ds into this iteration/.test(tmux.capture(run.id)));
     await tmux.waitFor("the final title", () => tmux.panes().find((p) => p.id === run.id && p.title === "Ralph: repo [done]"));
     await tmux.waitFor("the loop to end", () => readState(repo).status === "done");
-    await tmux.waitFor("the tmux window to be renamed too", () => tmux.panes().find((p) => p.id === run.id && p.window === "Ralph: repo [done]"));
+    // When run ends, tmux names the window again (rename-window had turned that off for it).
+    await tmux.waitFor("automatic naming back", () => tmux.tmux("show-options", "-w", "-v", "-t", run.id, "automatic-rename").trim() === "on");
+    expect(tmux.capture(run.id)).not.toContain("the agent is working"); // erased before the next output
     expect(tmux.capture(starter)).toContain("Follow it with `wt-loop monitor`");
     expect(readState(repo).status).toBe("done");
   }, 60_000);

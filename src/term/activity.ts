@@ -1,0 +1,63 @@
+/**
+ * A quiet agent looks like a hung one. On a terminal, while an iteration runs and nothing has been
+ * printed for a second, one status line shows how long the iteration has been running; it is
+ * redrawn at most once a second and erased before anything else is printed. Not on a pipe or file:
+ * a log must not fill with carriage returns.
+ */
+import type { LoopEvent } from "../loop/events.ts";
+import { formatDuration } from "./format.ts";
+
+export interface Out {
+  isTTY?: boolean;
+  write(s: string): unknown;
+}
+
+export interface Activity {
+  /** Write through this, so the status line is erased first. */
+  out: Out;
+  event(e: LoopEvent): void;
+  dispose(): void;
+}
+
+export function activityLine(out: Out, o: { now?: () => number; everyMs?: number } = {}): Activity {
+  if (!out.isTTY) return { out, event() {}, dispose() {} };
+  const now = o.now ?? Date.now;
+  const every = o.everyMs ?? 1000;
+  let since: number | null = null;
+  let lastWrite = now();
+  let shown = false;
+  const clear = () => {
+    if (!shown) return;
+    shown = false;
+    out.write("\r\x1b[2K");
+  };
+  const tick = () => {
+    if (since === null || now() - lastWrite < every) return;
+    clear();
+    out.write(`  … the agent is working · ${formatDuration(now() - since)} into this iteration`);
+    shown = true;
+  };
+  const timer = setInterval(tick, every);
+  timer.unref?.();
+  return {
+    out: {
+      isTTY: true,
+      write(s: string) {
+        clear();
+        lastWrite = now();
+        return out.write(s);
+      },
+    },
+    event(e) {
+      if (e.type === "StoryProgress") since = now();
+      else if (e.type === "IterationEnd" || e.type === "Complete") {
+        since = null;
+        clear();
+      }
+    },
+    dispose() {
+      clearInterval(timer);
+      clear();
+    },
+  };
+}
