@@ -23,10 +23,10 @@ describe("options are validated", () => {
     // A timer longer than 2^31-1 ms fires at once: it would kill every agent run immediately.
     [["--iteration-timeout", "40000"], "--iteration-timeout must be at most 35791 minutes"],
     [["--command-timeout", "3000000"], "--command-timeout must be at most 2147483 seconds"],
-    [["--agent", "gpt"], "--agent: Invalid option"],
-    [["--checkpoint", "tag"], "--checkpoint: Invalid option"],
-    [["--done", "maybe"], "--done: Invalid option"],
-    [["--on-complete", "delete"], "--on-complete: Invalid option"],
+    [["--agent", "gpt"], "--agent must be claude, codex, gemini, command or demo, got 'gpt'"],
+    [["--checkpoint", "tag"], "--checkpoint must be branch or stash, got 'tag'"],
+    [["--done", "maybe"], "--done must be tasks or manual, got 'maybe'"],
+    [["--on-complete", "delete"], "--on-complete must be ask, cleanup or keep, got 'delete'"],
     [["--bogus"], "Unknown option --bogus"],
     [["--max=3", "--frobnicate=1"], "Unknown option --frobnicate"],
     [["task one", "extra"], "Unexpected argument 'extra'"],
@@ -107,7 +107,7 @@ describe("the command line surface", () => {
       ["--stall-threshold", "2"], ["--iteration-timeout", "45"], ["--command-timeout", "30"], ["--agent", "claude"], ["--agent-cmd", ""],
       ["--model", ""], ["--checkpoint", "branch"], ["--on-complete", "ask"], ["--terminal", "auto"], ["--dry-run", "off"]]) {
       expect(start.stdout).toContain(opt!);
-      expect(start.stdout).toContain(`(default: ${def}`.slice(0, def ? undefined : 0));
+      expect(start.stdout.replace(/\s+/g, " ")).toContain(`(default: ${def}`.slice(0, def ? undefined : 0)); // descriptions wrap
     }
   });
 

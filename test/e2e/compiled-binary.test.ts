@@ -64,6 +64,9 @@ describe("the compiled binary", () => {
     const repo = /Demo repository: (\S+)/.exec(r.stdout)![1]!;
     expect(r.stdout).toContain("Loop done");
     expect(r.stdout).toContain("outcome failed"); // the scripted retry
+    expect(r.stdout).toContain("fails on purpose, to show how wt-loop reverts the attempt and retries"); // said as it happens
+    expect(r.stderr).not.toContain("openspec CLI"); // the demo loses nothing without it
+    expect(r.stdout).toMatch(/2\/2 stories complete · 3 iterations · [\d,]+ tokens · - ·/); // no cost reported: "-", as in history
     expect(git(repo, "branch", "--show-current")).toBe("ralph/add-greeting");
     expect(git(repo, "log", "--format=%s", "-2").split("\n")).toEqual(["checkpoint: story 2 — Command line", "checkpoint: story 1 — Greeting function"]);
     expect(readFileSync(join(repo, "openspec/changes/add-greeting/tasks.md"), "utf8")).not.toContain("- [ ]");
