@@ -67,7 +67,7 @@ export function totalsOf(its: Iteration[]) {
   };
 }
 
-/** One row per iteration; the last column is the reason of a failed or rejected attempt, cut to `width`. */
+/** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
   const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", "reason"];
   const rows = its.map((i) => [
@@ -81,7 +81,7 @@ export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY):
     formatTokens(i.tokens_used),
     formatCost(i.cost_usd),
     i.timed_out ? "yes" : "no",
-    i.reason?.replace(/\s+/g, " ") ?? "",
+    i.outcome === "complete" ? "" : (i.reason?.replace(/\s+/g, " ") ?? ""),
   ]);
   return table([head, ...rows]).split("\n").map((l) => truncate(l, width));
 }

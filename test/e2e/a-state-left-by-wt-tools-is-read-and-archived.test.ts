@@ -25,7 +25,7 @@ test("a wt-tools state file: status and history read it; start archives it as it
   expect(status.stdout).toContain("Implement auth");
   const history = await wtLoop(["history"], { cwd: repo });
   expect(history.code).toBe(0);
-  expect(history.stdout).toContain("Total: 1 iterations");
+  expect(history.stdout).toContain("Total: 1 iteration ·");
 
   const r = await runLoop(repo, [COMPLETE()], ["--on-complete", "keep"]);
   expect(r.code).toBe(0);

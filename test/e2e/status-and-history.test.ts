@@ -31,7 +31,7 @@ describe("status", () => {
     expect(r.stdout).toContain("Tokens:     2,469,134");
     expect(r.stdout).toContain("Cost:       $3.25");
     expect(r.stdout).toContain("Reason: Story 2 failed");
-    expect(r.stdout).toMatch(/2\s+1\s+1\s+complete\s+10:00:00\s+1m 05s\s+2\s+1,234,567\s+\$1\.75\s+yes/);
+    expect(r.stdout).toMatch(/2\s+1\s+1\s+complete\s+2026-11-21 10:00:00\s+1m 05s\s+2\s+1,234,567\s+\$1\.75\s+yes$/m);
   });
 
   test("--json prints the validated state", async () => {
@@ -82,8 +82,8 @@ describe("history", () => {
     const r = await wtLoop(["history"], { cwd: repo });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^#\s+story\s+attempt\s+outcome\s+start\s+duration\s+commits\s+tokens\s+cost\s+timed out$/);
-    expect(lines[1]).toMatch(/^1\s+1\s+1\s+failed\s+10:00:00\s+1m 05s\s+0\s+1,234,567\s+\$1\.50\s+no$/);
+    expect(lines[0]).toMatch(/^#\s+story\s+attempt\s+outcome\s+started \(UTC\)\s+duration\s+commits\s+tokens\s+cost\s+timed out\s+reason$/);
+    expect(lines[1]).toMatch(/^1\s+1\s+1\s+failed\s+2026-11-21 10:00:00\s+1m 05s\s+0\s+1,234,567\s+\$1\.50\s+no\s+tests fail$/);
     expect(lines[2]).toMatch(/^2\s+1\s+1\s+complete/);
     expect(r.stdout).toContain("Total: 2 iterations · 2m 10s · 2 commits · 2,469,134 tokens · $3.25 · 1 timed out");
   });
