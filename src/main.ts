@@ -5,6 +5,7 @@
  */
 import pkg from "../package.json" with { type: "json" };
 import { commandNames, findCommand, type CommandInfo } from "./commands/_catalog.ts";
+import { guardStdout } from "./term/stdout.ts";
 
 // Help and suggestions are loaded only when shown: a command's start-up pays for neither.
 const helpText = () => import("./term/help.ts");
@@ -31,6 +32,9 @@ export async function dispatch(argv: string[]): Promise<void> {
   const flags = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
   if (flags.some((a) => HELP.includes(a))) return showCommandHelp(info);
   if (info.worktree) (await import("./worktree.ts")).prefetchWorktree();
+  // Creating process.stdout costs a few milliseconds; console.log ends quietly on a closed pipe by
+  // itself. Only the commands that write to the stream need its EPIPE guard (term/stdout.ts).
+  if (!info.plainOutput) guardStdout();
   const [{ runCommand }, cmd] = await Promise.all([import("citty"), info.load()]);
   try {
     await runCommand(cmd, { rawArgs: rest });
@@ -60,10 +64,10 @@ async function showCommandHelp(info: CommandInfo): Promise<void> {
 }
 
 function print(text: string): void {
-  process.stdout.write(`${text}\n`);
+  console.log(text); // console.log, not process.stdout: see guardStdout below
 }
 
 function fail(message: string): void {
-  process.stderr.write(`${message}\n`);
+  console.error(message);
   process.exitCode = 1;
 }

@@ -15,6 +15,8 @@ export interface CommandInfo {
   /** Its exit code is the loop's: its help lists the codes. */
   loopExitCodes?: boolean;
   hidden?: boolean;
+  /** It prints only with console.log (no process.stdout stream, so no EPIPE guard needed). */
+  plainOutput?: boolean;
   /** It acts on the worktree of the current directory: the git call that finds it starts at once. */
   worktree?: boolean;
   // biome-ignore lint: citty's CommandDef is generic over each command's own args
@@ -51,7 +53,7 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./stop.ts").then((m) => m.default),
   },
   {
-    name: "status", worktree: true, summary: "Show the loop's status in this worktree", usage: "wt-loop status [--json]",
+    name: "status", worktree: true, plainOutput: true, summary: "Show the loop's status in this worktree", usage: "wt-loop status [--json]",
     examples: [
       ["wt-loop status", "where the loop is"],
       ["wt-loop status --json | jq .status", "the state file, for scripts"],
@@ -59,7 +61,7 @@ export const COMMANDS: CommandInfo[] = [
     load: () => oneShot().then(() => import("./status.ts")).then((m) => m.default),
   },
   {
-    name: "history", worktree: true, summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",
+    name: "history", worktree: true, plainOutput: true, summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",
     examples: [
       ["wt-loop history", "every iteration of the current or last run"],
       ["wt-loop history --runs", "the archived runs of this worktree"],
@@ -68,7 +70,7 @@ export const COMMANDS: CommandInfo[] = [
     load: () => oneShot().then(() => import("./history.ts")).then((m) => m.default),
   },
   {
-    name: "log", worktree: true, summary: "What the agent did, story by story: messages, tool calls, outcomes", usage: "wt-loop log [options]",
+    name: "log", worktree: true, plainOutput: true, summary: "What the agent did, story by story: messages, tool calls, outcomes", usage: "wt-loop log [options]",
     examples: [
       ["wt-loop log | less -R", "the current or last run, page by page"],
       ["wt-loop log --story 2", "only story 2's iterations"],

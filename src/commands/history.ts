@@ -3,6 +3,7 @@ import { loopPaths } from "../state/paths.ts";
 import { archivedRuns, runFiles } from "../state/run-files.ts";
 import type { Iteration } from "../state/schema.ts";
 import { between, formatCost, formatTotalCost, formatDuration, formatTokens, plural, table, truncate, utcDateTime } from "../term/format.ts";
+import { stdoutInfo } from "../term/color.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
@@ -54,7 +55,10 @@ async function listRuns(json: boolean): Promise<void> {
 }
 
 /** The terminal's width; unlimited when piped (a script gets whole lines). */
-const outputWidth = () => (process.stdout.isTTY ? (process.stdout.columns ?? 100) : Number.POSITIVE_INFINITY);
+const outputWidth = () => {
+  const out = stdoutInfo();
+  return out.isTTY ? (out.columns ?? 100) : Number.POSITIVE_INFINITY;
+};
 
 export function totalsOf(its: Iteration[]) {
   return {

@@ -5,6 +5,7 @@ import { readRunLog, runSummary, type IterationLog } from "../loop/run-log.ts";
 import { loopPaths } from "../state/paths.ts";
 import { runFiles } from "../state/run-files.ts";
 import { between, formatDuration, plural, utcDateTime } from "../term/format.ts";
+import { stdoutInfo } from "../term/color.ts";
 import { renderEvent, useColor } from "../term/render.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
@@ -30,7 +31,7 @@ export default defineCommand({
       return;
     }
     const s = files.state;
-    const color = useColor();
+    const color = useColor(stdoutInfo());
     console.log(
       `Run started ${utcDateTime(s.started_at)} · ${s.status} · ${s.stories_completed}/${s.stories_total} stories · ` +
         `${plural(s.iterations.length, "iteration")} · ${formatDuration(between(s.started_at, s.ended_at))}`,

@@ -7,42 +7,49 @@
 import { z } from "zod";
 import { SCHEMA_VERSION, Status, ZERO_TOKENS, type Iteration, type State } from "./schema.ts";
 
-const num = z.number().catch(0);
-const SeedIteration = z.looseObject({
-  n: z.number().int().positive(),
-  started: z.string().catch(""),
-  ended: z.string().catch(""),
-  done_check: z.boolean().catch(false),
-  commits: z.array(z.string()).catch([]),
-  tokens_used: num,
-  input_tokens: num.optional(),
-  output_tokens: num.optional(),
-  cache_read_tokens: num.optional(),
-  cache_create_tokens: num.optional(),
-  timed_out: z.boolean().catch(false),
-  log_file: z.string().catch(""),
-});
+// Built on first use: almost every state has a schema_version, and start-up should not pay for
+// this schema (README "Performance").
+let built: ReturnType<typeof build> | null = null;
+const seedState = () => (built ??= build());
 
-export const SeedState = z.looseObject({
-  worktree_name: z.string(),
-  status: z.string(),
-  current_iteration: num,
-  max_iterations: num,
-  started_at: z.string(),
-  task: z.string().catch(""),
-  iterations: z.array(SeedIteration).catch([]),
-  done_criteria: z.string().catch("tasks"),
-  stall_threshold: num,
-  iteration_timeout_min: num,
-  total_tokens: num,
-  terminal_pid: z.number().int().positive().nullable().catch(null),
-  model: z.string().nullable().catch(null),
-  change: z.string().nullable().catch(null),
-});
+function build() {
+  const num = z.number().catch(0);
+  const SeedIteration = z.looseObject({
+    n: z.number().int().positive(),
+    started: z.string().catch(""),
+    ended: z.string().catch(""),
+    done_check: z.boolean().catch(false),
+    commits: z.array(z.string()).catch([]),
+    tokens_used: num,
+    input_tokens: num.optional(),
+    output_tokens: num.optional(),
+    cache_read_tokens: num.optional(),
+    cache_create_tokens: num.optional(),
+    timed_out: z.boolean().catch(false),
+    log_file: z.string().catch(""),
+  });
+
+  return z.looseObject({
+    worktree_name: z.string(),
+    status: z.string(),
+    current_iteration: num,
+    max_iterations: num,
+    started_at: z.string(),
+    task: z.string().catch(""),
+    iterations: z.array(SeedIteration).catch([]),
+    done_criteria: z.string().catch("tasks"),
+    stall_threshold: num,
+    iteration_timeout_min: num,
+    total_tokens: num,
+    terminal_pid: z.number().int().positive().nullable().catch(null),
+    model: z.string().nullable().catch(null),
+    change: z.string().nullable().catch(null),
+  });
+}
 
 /** True for a parsed JSON value that has no schema_version and the seed's required fields. */
 export const isSeedState = (json: unknown): boolean =>
-  typeof json === "object" && json !== null && !("schema_version" in json) && SeedState.safeParse(json).success;
+  typeof json === "object" && json !== null && !("schema_version" in json) && seedState().safeParse(json).success;
 
 const iso = (s: string, fallback: string) => (Number.isNaN(Date.parse(s)) ? fallback : new Date(s).toISOString());
 const count = (n: number | undefined) => Math.max(0, Math.round(n ?? 0));
@@ -50,7 +57,7 @@ const atLeast1 = (n: number, d: number) => (Number.isInteger(n) && n > 0 ? n : d
 
 /** The seed's state as a schema-valid State of this worktree (unknown statuses read as stopped). */
 export function fromSeed(json: unknown, worktreePath: string): State {
-  const s = SeedState.parse(json);
+  const s = seedState().parse(json);
   const started = iso(s.started_at, new Date(0).toISOString());
   const known = Status.safeParse(s.status);
   const status = known.success ? known.data : "stopped";

@@ -4,3 +4,13 @@ export function useColor(stream: { isTTY?: boolean } = process.stdout, env: Reco
 }
 
 export const paint = (on: boolean, code: string) => (s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
+
+/**
+ * Whether stdout is a terminal, and its width, without touching `process.stdout`: creating that
+ * stream costs a few milliseconds of start-up (measured in the built binary), which the commands
+ * that only print with console.log need not pay.
+ */
+export function stdoutInfo(): { isTTY: boolean; columns?: number } {
+  const { isatty } = require("node:tty") as typeof import("node:tty");
+  return isatty(1) ? { isTTY: true, columns: process.stdout.columns } : { isTTY: false };
+}

@@ -5,14 +5,14 @@
  */
 import type { ArgsDef } from "citty";
 import { type CommandInfo, COMMANDS, EXIT_CODES } from "../commands/_catalog.ts";
-import { paint } from "./color.ts";
+import { paint, stdoutInfo } from "./color.ts";
 
 export interface HelpStyle {
   color: boolean;
   width: number;
 }
 
-export function helpStyle(out: { isTTY?: boolean; columns?: number } = process.stdout, env: Record<string, string | undefined> = process.env): HelpStyle {
+export function helpStyle(out: { isTTY?: boolean; columns?: number } = stdoutInfo(), env: Record<string, string | undefined> = process.env): HelpStyle {
   const color = Boolean(out.isTTY) && !env.NO_COLOR && env.TERM !== "dumb";
   return { color, width: out.isTTY && out.columns ? Math.max(60, Math.min(out.columns, 120)) : 80 };
 }
