@@ -47,7 +47,7 @@ export async function dispatch(argv: string[]): Promise<void> {
 async function help(rest: string[]): Promise<void> {
   const name = rest[0];
   if (name === undefined) return rootHelp();
-  const info = findCommand(name);
+  const info = findCommand(HELP.includes(name) ? "help" : name);
   if (!info) return fail(`Unknown command '${name}'.${(await suggest()).didYouMean(name, commandNames())} Run \`wt-loop help\` for the commands.`);
   return showCommandHelp(info);
 }

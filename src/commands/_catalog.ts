@@ -88,12 +88,18 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "demo", summary: "See the whole tool work on a throwaway repository, inline", usage: "wt-loop demo", loopExitCodes: true,
-    examples: [["wt-loop demo", "a two-story change, a scripted agent, no account needed"]],
+    examples: [
+      ["wt-loop demo", "a two-story change, a scripted agent, no account needed"],
+      ["wt-loop demo > demo.txt", "the same as plain text, to read later"],
+    ],
     load: () => import("./demo.ts").then((m) => m.default),
   },
   {
     name: "help", summary: "Show help for wt-loop or one of its commands", usage: "wt-loop help [COMMAND]",
-    examples: [["wt-loop help start", "the options of start"]],
+    examples: [
+      ["wt-loop help", "every command"],
+      ["wt-loop help start", "the options of start"],
+    ],
     load: () => Promise.resolve({ meta: { name: "help" }, args: { command: { type: "positional", required: false, description: "A command" } } }),
   },
   {

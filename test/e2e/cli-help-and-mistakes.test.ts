@@ -8,7 +8,7 @@ import { makeRepo, tempDir } from "../helpers/repo.ts";
 const ANSI = /\x1b\[/;
 // A colour terminal would be allowed colour: only the pipe should keep it out.
 const colourEnv = { NO_COLOR: undefined, TERM: "xterm-256color", FORCE_COLOR: "1" };
-const COMMANDS = ["start", "run", "stop", "status", "history", "log", "monitor", "demo"];
+const COMMANDS = ["start", "run", "stop", "status", "history", "log", "monitor", "demo", "help"];
 
 describe("help", () => {
   test("wt-loop --help piped: no ANSI, every command listed, no trailing spaces", async () => {
@@ -26,7 +26,8 @@ describe("help", () => {
     expect(r.stdout).not.toMatch(/[ \t]$/m);
     expect(r.stdout).toContain(`Usage: wt-loop ${cmd}`);
     const examples = r.stdout.split("Examples:\n")[1] ?? "";
-    expect(examples.match(/^  wt-loop /gm)?.length ?? 0).toBeGreaterThanOrEqual(1);
+    expect(examples.match(/^  wt-loop /gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(examples.match(/^  wt-loop /gm)?.length ?? 0).toBeLessThanOrEqual(3);
     // Options start in one column: every description after a short option begins at the same place.
     const opts = (r.stdout.split("Options:\n")[1] ?? "").split("\n\n")[0]!.split("\n").filter((l) => /^  -/.test(l) && /\S {2,}\S/.test(l));
     const columns = new Set(opts.map((l) => l.search(/(?<=\S {2,})\S/)));
