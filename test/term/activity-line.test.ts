@@ -1,0 +1,40 @@
+// A quiet agent is visibly alive: on a terminal, a status line with the iteration's elapsed time,
+// erased before real output, gone after the iteration; never on a pipe.
+import { expect, test } from "bun:test";
+import { activityLine } from "../../src/term/activity.ts";
+
+const progress = { type: "StoryProgress", story_id: "1", title: "t", index: 1, total: 1, completed: 0, iteration: 1, max_iterations: 9, attempt: 1, max_retries: 3, worktree: "w" } as const;
+const end = { type: "IterationEnd", story_id: "1", iteration: 1, outcome: "complete", reason: null, duration_ms: 0, turns: null, tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0 }, cost_usd: null, commits: [] } as const;
+const waitFor = async (cond: () => boolean) => {
+  for (let i = 0; i < 500 && !cond(); i++) await Bun.sleep(10);
+  expect(cond()).toBe(true);
+};
+
+test("on a terminal: shown while the agent is quiet, erased before output, gone after the iteration", async () => {
+  const writes: string[] = [];
+  let clock = 0;
+  const a = activityLine({ isTTY: true, write: (s) => writes.push(s) }, { now: () => clock, everyMs: 10 });
+  a.event(progress);
+  clock = 5000; // quiet for 5 s
+  await waitFor(() => writes.some((w) => w.includes("the agent is working · 5s into this iteration")));
+  a.out.write("a message\n");
+  expect(writes.slice(-2)).toEqual(["\r\x1b[2K", "a message\n"]); // erased first
+  a.event(end);
+  const n = writes.length;
+  clock = 20_000;
+  await Bun.sleep(100);
+  expect(writes.slice(n).filter((w) => w.includes("working"))).toEqual([]);
+  a.dispose();
+});
+
+test("not on a pipe: output passes through untouched and no line is ever drawn", async () => {
+  const writes: string[] = [];
+  let clock = 0;
+  const a = activityLine({ isTTY: false, write: (s) => writes.push(s) }, { now: () => clock, everyMs: 10 });
+  a.event(progress);
+  clock = 5000;
+  await Bun.sleep(100);
+  a.out.write("x\n");
+  expect(writes).toEqual(["x\n"]);
+  a.dispose();
+});
