@@ -13,6 +13,7 @@ export const main = defineCommand({
     monitor: () => import("./commands/monitor.ts").then((m) => m.default),
     demo: () => import("./commands/demo.ts").then((m) => m.default),
     list: () => import("./commands/list.ts").then((m) => m.default),
+    statusline: () => import("./commands/statusline.ts").then((m) => m.default),
     schema: () => import("./commands/schema.ts").then((m) => m.default),
     "demo-agent": () => import("./commands/demo-agent.ts").then((m) => m.default),
   },
