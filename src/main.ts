@@ -14,6 +14,7 @@ export const main = defineCommand({
     demo: () => import("./commands/demo.ts").then((m) => m.default),
     list: () => import("./commands/list.ts").then((m) => m.default),
     statusline: () => import("./commands/statusline.ts").then((m) => m.default),
+    mcp: () => import("./commands/mcp.ts").then((m) => m.default),
     schema: () => import("./commands/schema.ts").then((m) => m.default),
     "demo-agent": () => import("./commands/demo-agent.ts").then((m) => m.default),
   },
