@@ -22,6 +22,7 @@ export const loopArgs = {
   checkpoint: { type: "string", valueHint: "branch|stash", description: "Checkpoint strategy (default: branch)" },
   "on-complete": { type: "string", valueHint: "ask|cleanup|keep", description: "What to do with the checkpoint branch at the end (default: ask; keep when not a TTY)" },
   terminal: { type: "string", valueHint: "auto|NAME|inline", description: "Where the loop runs (default: auto; inline = this terminal)" },
+  notify: { type: "string", valueHint: "cmd", description: "Command run (sh -c) when the loop ends or waits for you; WT_LOOP_STATUS, WT_LOOP_STATE… in its environment" },
   "dry-run": { type: "boolean", description: "Print the plan and exit, writing nothing (default: off)" },
 } as const satisfies ArgsDef;
 
