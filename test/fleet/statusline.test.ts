@@ -75,6 +75,14 @@ describe("wt-loop statusline", () => {
     expect((await statusline("garbage", repo.wt["wt-done"]!)).stdout).toBe("Ralph done\n");
   });
 
+  test("the status line's code loads neither zod nor anything that runs git (it runs on every refresh of the bar)", async () => {
+    const built = await Bun.build({ entrypoints: [join(import.meta.dir, "../../src/fleet/statusline.ts")], target: "bun" });
+    const code = await built.outputs[0]!.text();
+    expect(code).not.toContain("ZodError");
+    expect(code).not.toContain("Bun.spawn");
+    expect(code).toContain("loop-state.json");
+  });
+
   test("a runner that died shows as such, without writing to the state", async () => {
     const wt = repo.wt["wt-asking"]!;
     await writeState(join(wt, ".claude/loop-state.json"), sampleState({ worktree_path: wt, status: "running", runner_pid: 2 ** 22 + 1, runner_started: "1" }));
