@@ -62,6 +62,13 @@ describe("--notify CMD", () => {
     expect(r.stderr).toContain("warning: The --notify command");
   }, 60_000);
 
+  test("--dry-run shows the command", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const r = await runLoop(repo, [COMPLETE()], ["--dry-run", "--notify", "say done"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Notify:    say done (when the loop ends or waits for you)");
+  });
+
   test("an empty --notify is refused before anything is written", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const r = await runLoop(repo, [COMPLETE()], ["--notify", ""]);
