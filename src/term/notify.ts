@@ -120,11 +120,14 @@ export function loopNotifier(
     warn: (m) => process.stderr.write(`warning: ${m}\n`),
     ...over,
   };
-  const pending: Promise<void>[] = [];
+  // One after the other: a --notify command sees `final` before `question`, as they happened.
+  let chain = Promise.resolve();
   let final = false;
   type Seen = { status: Status; reason: string | null };
-  const send = (kind: NoticeKind, s: Seen) =>
-    pending.push(notify({ kind, status: s.status, reason: s.reason, worktree: loop.worktree_path, statePath }, deps).catch(() => {}));
+  const send = (kind: NoticeKind, s: Seen) => {
+    const notice = { kind, status: s.status, reason: s.reason, worktree: loop.worktree_path, statePath };
+    chain = chain.then(() => notify(notice, deps)).catch(() => {});
+  };
   return {
     saw(s: Seen) {
       if (final || !isFinal(s.status)) return;
@@ -133,6 +136,6 @@ export function loopNotifier(
     },
     question: (s: Seen) => send("question", s),
     waiting: (s: Seen) => send("waiting", s),
-    settle: () => Promise.all(pending).then(() => {}),
+    settle: () => chain,
   };
 }
