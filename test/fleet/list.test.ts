@@ -55,10 +55,11 @@ describe("wt-loop list", () => {
     expect(row("wt-dead")).toMatch(/wt-dead\s+ralph\/wt-dead\s+stopped\s+0\/2\s+1\/30/);
   }, 60_000);
 
-  test("outside a git repository: the usual message, exit 1", async () => {
-    const r = await wtLoop(["list"], { cwd: tempDir() });
-    expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe("Not inside a git worktree. Run from within a worktree directory.");
+  test("outside a git repository: the usual message, exit 1 (list, and mcp before any protocol)", async () => {
+    for (const cmd of ["list", "mcp"]) {
+      const r = await wtLoop([cmd], { cwd: tempDir() });
+      expect(r).toEqual({ code: 1, stdout: "", stderr: "Not inside a git worktree. Run from within a worktree directory.\n" });
+    }
   });
 });
 
