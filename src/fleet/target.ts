@@ -2,9 +2,9 @@
  * Which worktree a reader of every loop (the MCP server) means: a path or a worktree name among the
  * repository's worktrees, or by default the one it runs in.
  */
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { UserError } from "../errors.ts";
-import { currentOf, gitWorktrees, loopOf, type WorktreeLoop } from "./loops.ts";
+import { currentOf, gitWorktrees } from "./loops.ts";
 
 export interface Target {
   path: string;
@@ -15,7 +15,7 @@ export interface Target {
 
 export async function findWorktree(cwd: string, wanted?: string): Promise<Target> {
   const wts = await gitWorktrees(cwd);
-  const named = (w: { path: string }) => w.path.split("/").pop()!;
+  const named = (w: { path: string }) => basename(w.path);
   if (wanted === undefined || wanted === "") {
     const here = currentOf(cwd, wts.map((w) => w.path));
     const w = wts.find((x) => x.path === here);
@@ -30,5 +30,3 @@ export async function findWorktree(cwd: string, wanted?: string): Promise<Target
     throw new UserError(`Several worktrees are named ${wanted}: ${byName.map((w) => w.path).join(", ")}. Give the path instead.`);
   throw new UserError(`No worktree ${JSON.stringify(wanted)} in this repository. Its worktrees: ${wts.map((w) => `${named(w)} (${w.path})`).join(", ")}.`);
 }
-
-export const describeTarget = (t: Target, current = false): Promise<WorktreeLoop> => loopOf(t, current);
