@@ -67,8 +67,9 @@ export interface RecentEvents {
 
 /**
  * The last `limit` events of story `storyId` (default: the story of the latest event that has one),
- * oldest first, from the run that started at `since` (earlier runs' lines are left out). Events
- * without a story (Error, Complete) that fall among them are included.
+ * oldest first: the story's latest stretch of events in the run that started at `since` (earlier
+ * runs' lines are left out), with the events without a story (Error, Complete) that fall among or
+ * right after them. Reading stops at the event before that stretch.
  */
 export async function recentEvents(path: string, o: { storyId?: string; since: string; limit: number; maxChars: number }): Promise<RecentEvents> {
   let story = o.storyId ?? null;
@@ -96,7 +97,12 @@ export async function recentEvents(path: string, o: { storyId?: string; since: s
     if (Date.parse(e.ts) < since) break; // an earlier run's events
     const sid = storyOf(e);
     if (sid === null) pending.push(e);
-    else if ((story ??= sid) !== sid) pending = []; // another story's: what came after it is not ours
+    else if ((story ??= sid) !== sid) {
+      // Another story's event. Before the story's latest events: what came after it is not ours.
+      // Before them: they are all read (a story's attempts follow each other), so stop here.
+      if (picked.length) break;
+      pending = [];
+    }
     else if (![...pending, e].every(take)) break;
     else pending = [];
   }
