@@ -116,4 +116,12 @@ describe("wt-loop mcp, through the SDK's client on stdio", () => {
     expect(await running.proc.exited).toBe(4);
     expect(stateFile(repo.wt["wt-run"]!).status).toBe("stopped");
   }, 90_000);
+
+  test("stop_loop with force kills the runner at once", async () => {
+    running = await startHangingLoop(repo.wt["wt-run"]!);
+    const r = await call("stop_loop", { worktree: "wt-run", force: true });
+    expect(r.structuredContent).toMatchObject({ exit_code: 0, status: "stopped" });
+    expect(r.structuredContent.output).toContain("Killed the loop");
+    expect(await running.proc.exited).toBe(137);
+  }, 90_000);
 });
