@@ -28,6 +28,7 @@ export const loopArgs = {
     valueHint: "auto|NAME|inline",
     description: `Where the loop runs: auto, inline (this terminal), ${TERMINAL_NAMES.join(", ")}, or any program taking -e (default: auto)`,
   },
+  notify: { type: "string", valueHint: "cmd", description: "Command run (sh -c) when the loop ends or waits for you; WT_LOOP_STATUS, WT_LOOP_STATE… in its environment" },
   "dry-run": { type: "boolean", description: "Print the plan and exit, writing nothing (default: off)" },
 } as const satisfies ArgsDef;
 

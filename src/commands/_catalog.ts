@@ -87,6 +87,38 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./monitor.ts").then((m) => m.default),
   },
   {
+    name: "list", summary: "Every worktree of this repository with its loop, one line each", usage: "wt-loop list [--json]",
+    examples: [
+      ["wt-loop list", "every worktree: status, story, iteration, elapsed, cost, runner alive"],
+      ["wt-loop list --json", "the same for programs"],
+    ],
+    load: () => import("./list.ts").then((m) => m.default),
+  },
+  {
+    name: "statusline", plainOutput: true, summary: "One short line about this worktree's loop, for Claude Code's statusLine setting (its JSON on stdin)", usage: "wt-loop statusline",
+    examples: [
+      ['{"type":"command","command":"wt-loop statusline"}', "the statusLine entry of Claude Code's settings.json"],
+      ["echo '{\"workspace\":{\"current_dir\":\"'$PWD'\"}}' | wt-loop statusline", "what Claude Code shows for this worktree"],
+    ],
+    load: () => import("./statusline.ts").then((m) => m.default),
+  },
+  {
+    name: "mcp", summary: "Serve every loop of this repository to MCP clients over stdio", usage: "wt-loop mcp",
+    examples: [
+      ["claude mcp add wt-loop -- wt-loop mcp", "register it with Claude Code"],
+      ["wt-loop mcp", "speak MCP on stdin/stdout (for a client to start)"],
+    ],
+    load: () => import("./mcp.ts").then((m) => m.default),
+  },
+  {
+    name: "schema", summary: "Print the JSON Schema of the state file or of the event log", usage: "wt-loop schema [state|events]",
+    examples: [
+      ["wt-loop schema", "the state file's JSON Schema"],
+      ["wt-loop schema events > loop-event.schema.json", "one line of the event log"],
+    ],
+    load: () => import("./schema.ts").then((m) => m.default),
+  },
+  {
     name: "demo", summary: "See the whole tool work on a throwaway repository, inline", usage: "wt-loop demo", loopExitCodes: true,
     examples: [
       ["wt-loop demo", "a two-story change, a scripted agent, no account needed"],

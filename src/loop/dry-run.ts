@@ -34,6 +34,7 @@ export function describePlan(state: State, plan: Plan): string {
       `${state.iteration_timeout_min} min per agent run · ${state.command_timeout_sec} s per command`,
     `Checkpoint: ${state.checkpoint === "branch" ? `branch ${loopBranchName(state.change ?? state.worktree_name)}` : "stash"} · at the end: ${state.on_complete}`,
   );
+  if (state.notify) out.push(`Notify:    ${state.notify} (when the loop ends or waits for you)`);
   const first = plan.stories.find((s) => !isComplete(s));
   if (first) {
     const prompt = buildPrompt({

@@ -35,6 +35,7 @@ export const LoopOptions = z.strictObject({
   checkpoint: CheckpointKind.default("branch"),
   onComplete: OnComplete.default("ask"),
   terminal: z.string().default("auto"),
+  notify: z.string().min(1, { error: "--notify needs a command" }).optional(),
   dryRun: z.boolean().default(false),
 });
 export type LoopOptions = z.infer<typeof LoopOptions>;

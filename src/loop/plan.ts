@@ -151,5 +151,6 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     completion: null,
     reason: null,
     error: null,
+    notify: opts.notify ?? null,
   };
 }

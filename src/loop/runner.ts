@@ -21,6 +21,7 @@ import type { LoopEvent } from "./events.ts";
 import { stopControl } from "./stop.ts";
 import { listenKeys } from "../term/keys.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
+import { loopNotifier } from "../term/notify.ts";
 
 export const exitCodeFor = (status: FinalStatus): number => ExitCode[status];
 
@@ -43,6 +44,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   const log = new EventLog(paths.events);
   const color = useColor(out);
   let live = state; // the latest state the engine saved, for a force-quit
+  const notifier = loopNotifier(state, paths.state, { out });
   const stop = stopControl({
     controller,
     say: (m) => process.stderr.write(`\n${m}\n`),
@@ -68,12 +70,14 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         },
         save: (s) => {
           live = s;
-          return writeState(paths.state, s);
+          // Once written: a --notify command reads the state file it is given.
+          return writeState(paths.state, s).then(() => notifier.saw(s));
         },
         setTitle: (t) => setTitle(t, out),
         async chooseCompletion(status) {
           if (state.on_complete !== "ask") return state.on_complete;
           if (!o.ask) return "keep";
+          notifier.question(live);
           keys.dispose(); // the prompt reads the keys now
           keys = { dispose() {} };
           return o.ask(status);
@@ -81,6 +85,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
       },
     );
   } finally {
+    await notifier.settle(); // before the pending groups are ended: a --notify command is one
     killPendingGroups();
     keys.dispose();
     stop.dispose();

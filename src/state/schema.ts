@@ -106,5 +106,7 @@ export const State = z.object({
   completion: Completion.nullable(),
   reason: z.string().nullable(),
   error: z.string().nullable(),
+  /** `--notify CMD`: run when the loop reaches its final status or waits for the user. */
+  notify: z.string().nullable().default(null),
 });
 export type State = z.infer<typeof State>;

@@ -84,5 +84,6 @@ export function fromSeed(json: unknown, worktreePath: string): State {
     checkpoint_branch: null, original_branch: null, original_commit: null, checkpoint_sha: null, completion: null,
     reason: known.success ? "Written by wt-tools' wt-loop (a state file without schema_version)" : `Written by wt-tools' wt-loop with status '${s.status}'`,
     error: null,
+    notify: null,
   };
 }

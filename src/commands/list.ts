@@ -1,0 +1,16 @@
+import { defineCommand } from "citty";
+import { listLoops } from "../fleet/loops.ts";
+import { renderList } from "../fleet/table.ts";
+import { action, givenOptions } from "./_args.ts";
+
+const args = { json: { type: "boolean", description: "Print the worktrees and their loops as JSON" } } as const;
+
+export default defineCommand({
+  meta: { name: "list", description: "Every worktree of this repository with its loop, one line each" },
+  args,
+  run: action(async ({ args: a, rawArgs }) => {
+    givenOptions("list", args, rawArgs, a);
+    const entries = await listLoops();
+    console.log(a.json ? JSON.stringify(entries, null, 2) : renderList(entries));
+  }),
+});

@@ -1,0 +1,20 @@
+import { defineCommand } from "citty";
+import { gitWorktrees } from "../fleet/loops.ts";
+import { action, givenOptions } from "./_args.ts";
+
+export default defineCommand({
+  meta: { name: "mcp", description: "Serve every loop of this repository to MCP clients (stdio): list_loops, loop_status, loop_history, loop_log, stop_loop" },
+  args: {},
+  run: action(async ({ args: a, rawArgs }) => {
+    givenOptions("mcp", {}, rawArgs, a);
+    await gitWorktrees(process.cwd()); // outside a repository: the usual message, before any protocol
+    const { createServer } = await import("../mcp/server.ts");
+    const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+    const server = createServer(process.cwd());
+    const closed = new Promise<void>((resolve) => (server.server.onclose = resolve));
+    await server.connect(new StdioServerTransport());
+    // The SDK's transport does not notice the end of stdin: the client is gone, so is the server.
+    process.stdin.once("end", () => void server.close());
+    await closed;
+  }),
+});

@@ -1,0 +1,19 @@
+import { defineCommand } from "citty";
+import { UserError } from "../errors.ts";
+import { SCHEMA_KINDS, schemaText, type SchemaKind } from "../state/json-schema.ts";
+import { action, givenOptions } from "./_args.ts";
+
+const args = {
+  file: { type: "positional", required: false, valueHint: "state|events", description: "Which file's schema: the state file (default) or a line of the event log" },
+} as const;
+
+export default defineCommand({
+  meta: { name: "schema", description: "Print the JSON Schema of the state file or of the event log" },
+  args,
+  run: action(async ({ args: a, rawArgs }) => {
+    givenOptions("schema", args, rawArgs, a);
+    const kind = (a.file ?? "state") as SchemaKind;
+    if (!SCHEMA_KINDS.includes(kind)) throw new UserError(`wt-loop schema takes state or events, got '${a.file}'.`);
+    process.stdout.write(schemaText(kind));
+  }),
+});

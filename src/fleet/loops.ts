@@ -1,0 +1,145 @@
+/**
+ * Every loop of a repository at a glance: its worktrees (one `git worktree list`) and each one's
+ * state file (one read each). What `list`, the MCP server and other readers show; its JSON shape
+ * (`WorktreeLoop`) is documented in the README and is the `list --json` / `list_loops` output.
+ */
+import { realpathSync } from "node:fs";
+import { basename, sep } from "node:path";
+import { z } from "zod";
+import { errorMessage, NOT_IN_WORKTREE, UserError } from "../errors.ts";
+import { CommandError, exec } from "../proc/spawn.ts";
+import { loopPaths } from "../state/paths.ts";
+import { isRunner } from "../state/pid.ts";
+import { isFinal, Status, type State } from "../state/schema.ts";
+import { correctDeadRunner, readState } from "../state/store.ts";
+
+export const LoopSummary = z.object({
+  status: Status,
+  /** What the loop waits on while its runner is alive: `question` = the keep/cleanup question is open. */
+  waiting: z.enum(["question"]).nullable(),
+  story: z.object({ id: z.string(), title: z.string(), index: z.number(), attempt: z.number() }).nullable(),
+  stories_completed: z.number(),
+  stories_total: z.number(),
+  iteration: z.number(),
+  max_iterations: z.number(),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  elapsed_ms: z.number(),
+  total_tokens: z.number(),
+  total_cost_usd: z.number(),
+  runner_pid: z.number().nullable(),
+  runner_alive: z.boolean(),
+  agent: z.string(),
+  change: z.string().nullable(),
+  reason: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type LoopSummary = z.infer<typeof LoopSummary>;
+
+export const WorktreeLoop = z.object({
+  worktree: z.string(),
+  name: z.string(),
+  /** Short branch name; null when detached. */
+  branch: z.string().nullable(),
+  head: z.string().nullable(),
+  /** The worktree the command was run from. */
+  current: z.boolean(),
+  loop: LoopSummary.nullable(),
+  /** Set when this read corrected a dead runner's `running` state to `stopped`. */
+  note: z.string().nullable(),
+  /** Set when the state file could not be read (corrupt, another worktree's, unreadable). */
+  problem: z.string().nullable(),
+});
+export type WorktreeLoop = z.infer<typeof WorktreeLoop>;
+
+interface GitWorktree {
+  path: string;
+  head: string | null;
+  branch: string | null;
+}
+
+/** The repository's worktrees, from one `git worktree list --porcelain -z` (bare entries left out). */
+export async function gitWorktrees(cwd: string, timeoutMs = 30_000): Promise<GitWorktree[]> {
+  let out: string;
+  try {
+    out = (await exec(["git", "worktree", "list", "--porcelain", "-z"], { cwd, timeoutMs })).stdout;
+  } catch (err) {
+    if (err instanceof CommandError && err.reason === "missing")
+      throw new UserError("git is not installed (not found on PATH). Install git, then run this again.");
+    throw new UserError(NOT_IN_WORKTREE);
+  }
+  const list: GitWorktree[] = [];
+  // Records end with an empty field; every field ends with NUL (paths may hold any character but NUL).
+  let cur: (GitWorktree & { bare: boolean }) | null = null;
+  for (const field of out.split("\0")) {
+    if (field === "") {
+      if (cur && !cur.bare) list.push({ path: cur.path, head: cur.head, branch: cur.branch });
+      cur = null;
+    } else if (field.startsWith("worktree ")) cur = { path: field.slice(9), head: null, branch: null, bare: false };
+    else if (cur && field.startsWith("HEAD ")) cur.head = field.slice(5);
+    else if (cur && field.startsWith("branch ")) cur.branch = field.slice(7).replace(/^refs\/heads\//, "");
+    else if (cur && field === "bare") cur.bare = true;
+  }
+  if (cur && !cur.bare) list.push({ path: cur.path, head: cur.head, branch: cur.branch });
+  return list;
+}
+
+export function summarize(s: State, now = Date.now()): LoopSummary {
+  const alive = isRunner(s.runner_pid, s.runner_started);
+  return {
+    status: s.status,
+    waiting: isFinal(s.status) && alive && s.completion === null && s.checkpoint_sha !== null ? "question" : null,
+    story: s.current_story,
+    stories_completed: s.stories_completed,
+    stories_total: s.stories_total,
+    iteration: s.current_iteration,
+    max_iterations: s.max_iterations,
+    started_at: s.started_at,
+    ended_at: s.ended_at,
+    elapsed_ms: Math.max(0, (s.ended_at ? Date.parse(s.ended_at) : now) - Date.parse(s.started_at)),
+    total_tokens: s.total_tokens,
+    total_cost_usd: s.total_cost_usd,
+    runner_pid: s.runner_pid,
+    runner_alive: alive,
+    agent: s.agent,
+    change: s.change,
+    reason: s.reason,
+    error: s.error,
+  };
+}
+
+/** One worktree's loop; a dead runner's `running` state is corrected to `stopped`, as `status` does. */
+export async function loopOf(wt: GitWorktree, current: boolean): Promise<WorktreeLoop> {
+  const entry: WorktreeLoop = { worktree: wt.path, name: basename(wt.path), branch: wt.branch, head: wt.head, current, loop: null, note: null, problem: null };
+  const path = loopPaths(wt.path).state;
+  try {
+    const state = await readState(path);
+    if (!state) return entry;
+    const pid = state.runner_pid;
+    entry.note = await correctDeadRunner(path, state);
+    entry.loop = summarize(state);
+    if (entry.note) entry.loop.runner_pid = pid; // show which runner died
+  } catch (err) {
+    entry.problem = errorMessage(err);
+  }
+  return entry;
+}
+
+/** Every worktree of the repository containing `cwd`, with its loop. */
+export async function listLoops(cwd = process.cwd()): Promise<WorktreeLoop[]> {
+  const wts = await gitWorktrees(cwd);
+  const here = currentOf(cwd, wts.map((w) => w.path));
+  return Promise.all(wts.map((w) => loopOf(w, w.path === here)));
+}
+
+/** The worktree containing `cwd`: the longest worktree path it lies in (worktrees may nest). */
+export function currentOf(cwd: string, paths: string[]): string | null {
+  let real = cwd;
+  try {
+    real = realpathSync(cwd);
+  } catch {
+    // keep cwd as given
+  }
+  const inside = paths.filter((p) => real === p || real.startsWith(p.endsWith(sep) ? p : p + sep));
+  return inside.sort((a, b) => b.length - a.length)[0] ?? null;
+}

@@ -1,0 +1,83 @@
+/**
+ * The line Claude Code's `statusLine` shows (`wt-loop statusline`). Called on every refresh of the
+ * status bar, so it loads no zod and runs no git: the worktree is found by walking up to the folder
+ * holding `.git` (a folder in the main worktree, a file in a linked one), and the state file is
+ * read as plain JSON. Anything unexpected prints nothing: a status bar must never show an error.
+ */
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isRunner } from "../state/pid.ts";
+
+/** Claude Code's status line input: `workspace.current_dir` (and `cwd`, its older name), as documented. */
+export function dirFromInput(text: string, fallback: string): string {
+  try {
+    const input = JSON.parse(text) as { workspace?: { current_dir?: unknown }; cwd?: unknown };
+    const dir = input.workspace?.current_dir ?? input.cwd;
+    return typeof dir === "string" && dir ? dir : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export function worktreeOf(dir: string): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return d;
+    if (dirname(d) === d) return null;
+  }
+}
+
+interface StateLike {
+  status?: string;
+  worktree_path?: string;
+  current_iteration?: number;
+  max_iterations?: number;
+  stories_total?: number;
+  stories_completed?: number;
+  current_story?: { index?: number; attempt?: number } | null;
+  max_retries?: number;
+  runner_pid?: number | null;
+  runner_started?: string | null;
+  completion?: string | null;
+  checkpoint_sha?: string | null;
+}
+
+const FINAL = ["done", "stuck", "stalled", "stopped"];
+
+export function statusLine(s: StateLike): string {
+  const alive = typeof s.runner_pid === "number" && isRunner(s.runner_pid, s.runner_started ?? null);
+  switch (s.status) {
+    case "starting":
+      return "Ralph starting";
+    case "running": {
+      if (!alive) return "Ralph stopped (runner died)";
+      const story = s.current_story?.index ?? s.stories_completed;
+      const attempt = (s.current_story?.attempt ?? 1) > 1 ? ` · attempt ${s.current_story!.attempt}/${s.max_retries}` : "";
+      return `Ralph ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}`;
+    }
+    default:
+      if (!s.status || !FINAL.includes(s.status)) return "";
+      if (alive && s.completion === null && s.checkpoint_sha) return `Ralph ${s.status} · keep or cleanup?`;
+      return `Ralph ${s.status}`;
+  }
+}
+
+/** The line for the worktree containing `dir`, or "" when there is no loop there. */
+export function statusLineFor(dir: string): string {
+  const root = worktreeOf(dir);
+  if (!root) return "";
+  try {
+    const s = JSON.parse(readFileSync(join(root, ".claude", "loop-state.json"), "utf8")) as StateLike;
+    // A .claude shared with another worktree (a symlink) holds that worktree's loop, not this one's.
+    if (typeof s.worktree_path !== "string" || realpathSync(s.worktree_path) !== realpathSync(root)) return "";
+    return statusLine(s);
+  } catch {
+    return "";
+  }
+}
+
+/** `wt-loop statusline`: Claude Code pipes its JSON; run by hand in a terminal there is nothing to wait for. */
+export async function statusLineMain(): Promise<void> {
+  const input = process.stdin.isTTY ? "" : await Bun.stdin.text();
+  const line = statusLineFor(dirFromInput(input, process.cwd()));
+  if (line) process.stdout.write(line + "\n");
+}

@@ -1,0 +1,39 @@
+/** `wt-loop list` for humans: one line per worktree, then the notes and problems. */
+import { formatCost, formatDuration, table } from "../term/format.ts";
+import type { LoopSummary, WorktreeLoop } from "./loops.ts";
+
+export function statusLabel(l: LoopSummary): string {
+  if (l.waiting === "question") return `${l.status}, asking keep/cleanup`;
+  return l.status;
+}
+
+/** `k/n`: the story being worked on while it runs, else the stories completed. */
+export const storyLabel = (l: LoopSummary) => `${l.story ? l.story.index : l.stories_completed}/${l.stories_total}`;
+
+function runnerLabel(e: WorktreeLoop): string {
+  const l = e.loop!;
+  if (l.runner_pid === null) return "-";
+  if (e.note) return `died (pid ${l.runner_pid})`;
+  return l.runner_alive ? `alive (pid ${l.runner_pid})` : `gone (pid ${l.runner_pid})`;
+}
+
+export function renderList(entries: WorktreeLoop[]): string {
+  const head = ["", "WORKTREE", "BRANCH", "STATUS", "STORY", "ITERATION", "ELAPSED", "COST", "RUNNER"];
+  const rows = entries.map((e) => {
+    const mark = e.current ? "*" : "";
+    const branch = e.branch ?? `(detached ${e.head?.slice(0, 7) ?? "?"})`;
+    if (e.problem) return [mark, e.name, branch, "unreadable"];
+    const l = e.loop;
+    if (!l) return [mark, e.name, branch, "no loop"];
+    return [
+      mark, e.name, branch, statusLabel(l), storyLabel(l), `${l.iteration}/${l.max_iterations}`,
+      formatDuration(l.elapsed_ms), formatCost(l.total_cost_usd), runnerLabel(e),
+    ];
+  });
+  const lines = [table([head, ...rows])];
+  for (const e of entries) {
+    if (e.note) lines.push(`Note: ${e.name}: ${e.note}`);
+    if (e.problem) lines.push(`Problem: ${e.name}: ${e.problem}`);
+  }
+  return lines.join("\n");
+}

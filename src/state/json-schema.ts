@@ -1,0 +1,45 @@
+/**
+ * The JSON Schemas of the loop's files, generated from the zod schemas that are the source of truth
+ * (`z.toJSONSchema`). `bun run schema` writes them to `schema/`, `wt-loop schema` prints them, and a
+ * test fails when the committed files drift from the code.
+ */
+import { z } from "zod";
+import { LoggedEvent } from "../loop/events.ts";
+import { SCHEMA_VERSION, State } from "./schema.ts";
+
+export const SCHEMA_KINDS = ["state", "events"] as const;
+export type SchemaKind = (typeof SCHEMA_KINDS)[number];
+
+/** Where each schema is committed, relative to the repository root. */
+export const SCHEMA_FILES: Record<SchemaKind, string> = {
+  state: "schema/loop-state.schema.json",
+  events: "schema/loop-event.schema.json",
+};
+
+const META: Record<SchemaKind, { title: string; description: string }> = {
+  state: {
+    title: "wt-loop state file (.claude/loop-state.json)",
+    description:
+      `The loop's state, schema_version ${SCHEMA_VERSION}. Objects are open: a reader ignores fields it does not know, ` +
+      "and fields may be added without a new schema_version (a field never changes meaning without one).",
+  },
+  events: {
+    title: "wt-loop event log line (.claude/loop-events.jsonl)",
+    description: "One line of the append-only event log: an event discriminated on `type`, with `ts` (when it was written). Objects are open, as in the state file.",
+  },
+};
+
+export function jsonSchema(kind: SchemaKind): Record<string, unknown> {
+  const schema = kind === "state" ? State : LoggedEvent;
+  const generated = z.toJSONSchema(schema, {
+    io: "output", // what wt-loop writes: every field present, defaults applied
+    // zod closes output objects; the format promises readers that new fields may appear, so keep them open.
+    override: (ctx) => {
+      if (ctx.jsonSchema.additionalProperties === false) delete ctx.jsonSchema.additionalProperties;
+    },
+  }) as Record<string, unknown>;
+  const { $schema, ...rest } = generated;
+  return { $schema, ...META[kind], ...rest };
+}
+
+export const schemaText = (kind: SchemaKind) => JSON.stringify(jsonSchema(kind), null, 2) + "\n";
