@@ -73,7 +73,7 @@ describe("--notify CMD", () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const r = await runLoop(repo, [COMPLETE()], ["--notify", ""]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("--notify needs a command");
+    expect(r.stderr).toContain("--notify is empty");
     expect(existsSync(join(repo, ".claude/loop-state.json"))).toBe(false);
   });
 });
