@@ -2,7 +2,9 @@
  * One agent run: spawn it in its own process group, keep its raw output untruncated in the
  * iteration's log files, and hand each normalized event to the engine as it arrives.
  */
-import { start, type EndReason } from "../proc/spawn.ts";
+import { HarnessError } from "../errors.ts";
+import { RUN_TAG_VAR } from "../proc/contain.ts";
+import { ConsumerError, start, type EndReason } from "../proc/spawn.ts";
 import type { AgentAdapter, AgentCall } from "./adapter.ts";
 import type { DoneEvent, StreamEvent } from "./stream.ts";
 
@@ -22,6 +24,8 @@ export interface AgentRunOptions {
   signal?: AbortSignal;
   logPath: string;
   onEvent: (event: StreamEvent) => void;
+  /** The loop run's tag (proc/contain.ts runTag): every process of the agent carries it and is ended with it. */
+  runTag: string;
   /** The agent's pid, which is also its process group id (for `stop --force`). */
   onStart?: (pid: number) => void;
 }
@@ -49,7 +53,8 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
     // log back as it grows. Memory stays flat however much, and however fast, the agent writes.
     const proc = start(adapter.argv(call), {
       cwd: opts.cwd,
-      env: adapter.env ? adapter.env(opts.env) : opts.env,
+      env: { ...(adapter.env ? adapter.env(opts.env) : opts.env), [RUN_TAG_VAR]: opts.runTag },
+      contain: { tag: opts.runTag },
       input: adapter.promptInArgv ? undefined : call.prompt,
       timeoutMs: opts.timeoutMs,
       signal: opts.signal,
@@ -64,7 +69,21 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
     const { code, reason } = await proc.done;
     result.exitCode = code;
     result.end = reason;
-    if (reason === "exit") handle(parser.end(code));
+    if (reason === "exit") {
+      try {
+        handle(parser.end(code));
+      } catch (err) {
+        throw new ConsumerError(err);
+      }
+    }
+  } catch (err) {
+    // A parser, the renderer or the event log failed: wt-loop's failure, not the agent's (whose
+    // processes are all gone by now). Never a silent no_signal.
+    if (err instanceof ConsumerError)
+      throw new HarnessError(`Processing the agent's output failed: ${err.message}. The agent was stopped; its raw output is in ${opts.logPath}.`, {
+        cause: err.error,
+      });
+    throw err;
   } finally {
     result.durationMs = performance.now() - t0;
   }
