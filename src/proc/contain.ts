@@ -172,3 +172,15 @@ export async function endProcesses(t: Target, graceMs: number, opts: { term?: bo
   }
   return [];
 }
+
+/**
+ * Ends what a dead runner's agents left behind (they carry the run's tag): whichever command notices
+ * the death (status, stop, monitor, start) calls this. Returns how many processes were found.
+ */
+export async function endRunLeftovers(worktreePath: string, startedAt: string): Promise<number> {
+  const t: Target = { tag: runTag(worktreePath, startedAt) };
+  const found = findProcesses(t).length;
+  if (found) await endProcesses(t, LEFTOVER_GRACE_MS);
+  return found;
+}
+const LEFTOVER_GRACE_MS = 2000;

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { UserError } from "../errors.ts";
 import type { LoopEvent } from "../loop/events.ts";
+import { endRunLeftovers } from "../proc/contain.ts";
 import { isRunner } from "./pid.ts";
 import { State } from "./schema.ts";
 import { fromSeed, isSeedState } from "./seed.ts";
@@ -104,6 +105,8 @@ export class EventLog {
  */
 export async function correctDeadRunner(path: string, state: State): Promise<string | null> {
   if (state.status !== "running" || isRunner(state.runner_pid, state.runner_started)) return null;
+  // Its agent's processes (orphans now, in whatever group) would go on editing the tree.
+  await endRunLeftovers(state.worktree_path, state.started_at);
   const note = `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its state was corrected from running to stopped.`;
   Object.assign(
     state,
