@@ -5,13 +5,14 @@
 import { HarnessError } from "../errors.ts";
 import { RUN_TAG_VAR } from "../proc/contain.ts";
 import { ConsumerError, start, type EndReason } from "../proc/spawn.ts";
+import { findPromise, type AgentPromise } from "../loop/outcome.ts";
 import type { AgentAdapter, AgentCall } from "./adapter.ts";
 import type { DoneEvent, StreamEvent } from "./stream.ts";
 
 export interface AgentRun {
   done: DoneEvent | null;
-  /** The last assistant text: the final text when the agent ended without a Done (kept alone so memory stays flat). */
-  lastMessage: string;
+  /** The promise that ends the agent's final message (its Done's final text, else its last message). */
+  promise: AgentPromise | null;
   exitCode: number;
   end: EndReason;
   durationMs: number;
@@ -40,10 +41,11 @@ const HUGE_LINE = 4 * 1024 * 1024;
 export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: AgentRunOptions): Promise<AgentRun> {
   const t0 = performance.now();
   const parser = adapter.parser();
-  const result: AgentRun = { done: null, lastMessage: "", exitCode: -1, end: "exit", durationMs: 0 };
+  const result: AgentRun = { done: null, promise: null, exitCode: -1, end: "exit", durationMs: 0 };
+  let lastMessage = ""; // the final text when the agent ended without a Done
   const handle = (events: StreamEvent[]) => {
     for (const e of events) {
-      if (e.type === "Message") result.lastMessage = e.text;
+      if (e.type === "Message") lastMessage = e.text;
       if (e.type === "Done") result.done = e;
       opts.onEvent(e);
     }
@@ -76,6 +78,7 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
         throw new ConsumerError(err);
       }
     }
+    result.promise = findPromise(result.done?.final_text || lastMessage);
   } catch (err) {
     // A parser, the renderer or the event log failed: wt-loop's failure, not the agent's (whose
     // processes are all gone by now). Never a silent no_signal.
