@@ -5,9 +5,10 @@
 import { HarnessError } from "../errors.ts";
 import { RUN_TAG_VAR } from "../proc/contain.ts";
 import { ConsumerError, start, type EndReason } from "../proc/spawn.ts";
-import { findPromise, type AgentPromise } from "../loop/outcome.ts";
+import type { AgentPromise } from "../loop/outcome.ts";
+import { LONG_LINE, LongJsonLine, LongPlainLine, promiseOf, spillOf, withSpills } from "./long-line.ts";
 import type { AgentAdapter, AgentCall } from "./adapter.ts";
-import type { DoneEvent, StreamEvent } from "./stream.ts";
+import type { DoneEvent, MessageEvent, StreamEvent } from "./stream.ts";
 
 export interface AgentRun {
   done: DoneEvent | null;
@@ -31,21 +32,14 @@ export interface AgentRunOptions {
   onStart?: (pid: number) => void;
 }
 
-/**
- * Lines longer than this are followed by a full collection: one 10 MB message passes through a few
- * transient copies (the line, the parsed text, the logged event, the rendered text), and the engine
- * would otherwise let several such generations pile up before it collects (see README, Performance).
- */
-const HUGE_LINE = 4 * 1024 * 1024;
-
 export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: AgentRunOptions): Promise<AgentRun> {
   const t0 = performance.now();
   const parser = adapter.parser();
   const result: AgentRun = { done: null, promise: null, exitCode: -1, end: "exit", durationMs: 0 };
-  let lastMessage = ""; // the final text when the agent ended without a Done
+  let lastMessage: MessageEvent | null = null; // the final text when the agent ended without a Done
   const handle = (events: StreamEvent[]) => {
     for (const e of events) {
-      if (e.type === "Message") lastMessage = e.text;
+      if (e.type === "Message") lastMessage = e;
       if (e.type === "Done") result.done = e;
       opts.onEvent(e);
     }
@@ -62,9 +56,13 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
       signal: opts.signal,
       stdoutFile: opts.logPath,
       stderrFile: opts.logPath.replace(/\.jsonl$/, ".stderr"),
-      onStdout: (line) => {
-        handle(parser.line(line));
-        if (line.length > HUGE_LINE) Bun.gc(true);
+      onStdout: (line) => handle(parser.line(line)),
+      // A line of megabytes (one huge message) is scanned as it comes, never built as one string.
+      longLines: {
+        limit: LONG_LINE,
+        sink: adapter.plainText
+          ? new LongPlainLine(opts.logPath, (line) => handle(parser.line(line)))
+          : new LongJsonLine(opts.logPath, (line, spills) => handle(withSpills(parser.line(line), spills))),
       },
     });
     opts.onStart?.(proc.pid);
@@ -78,7 +76,9 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
         throw new ConsumerError(err);
       }
     }
-    result.promise = findPromise(result.done?.final_text || lastMessage);
+    const done = result.done;
+    const final = done && (done.final_text || spillOf(done)) ? done : lastMessage;
+    result.promise = final ? promiseOf(final) : null;
   } catch (err) {
     // A parser, the renderer or the event log failed: wt-loop's failure, not the agent's (whose
     // processes are all gone by now). Never a silent no_signal.

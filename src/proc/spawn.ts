@@ -4,7 +4,7 @@
  * carrying the command, exit code and stderr.
  */
 import { becomeSubreaper, endProcesses, findProcesses, signal, spawnedLive, type Target } from "./contain.ts";
-import { readLines, tailLines } from "./lines.ts";
+import { readLines, tailLines, type LongLines } from "./lines.ts";
 
 export const KILL_GRACE_MS = 2000;
 
@@ -65,6 +65,8 @@ export interface StartOptions extends SpawnOptions {
    * which the caller sets) and as orphans reparented to us, and all are ended before `done`.
    */
   contain?: { tag: string };
+  /** With `stdoutFile`: stdout lines longer than `limit` bytes go to this sink, never built as strings. */
+  longLines?: LongLines;
 }
 
 /** The processes being ended right now (their SIGKILL may be pending). */
@@ -128,10 +130,10 @@ export function start(argv: string[], opts: StartOptions): Running {
   };
   opts.signal?.addEventListener("abort", onAbort, { once: true });
 
-  const read = (stream: unknown, file: string | undefined, onLine?: (line: string) => void) =>
+  const read = (stream: unknown, file: string | undefined, onLine?: (line: string) => void, longLines?: LongLines) =>
     file
       ? onLine
-        ? tailLines(file, onLine, proc.exited)
+        ? tailLines(file, onLine, proc.exited, longLines)
         : Promise.resolve()
       : readLines(stream as ReadableStream<Uint8Array>, onLine ?? (() => {}));
   // A consumer of the output that throws (a parser, a renderer, the event log) is never swallowed:
@@ -143,7 +145,7 @@ export function start(argv: string[], opts: StartOptions): Running {
       kill();
     });
   const reading = Promise.all([
-    consume(read(proc.stdout, opts.stdoutFile, opts.onStdout)),
+    consume(read(proc.stdout, opts.stdoutFile, opts.onStdout, opts.longLines)),
     consume(read(proc.stderr, opts.stderrFile, opts.onStderr)),
   ]);
   const done = (async () => {

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { UserError } from "../errors.ts";
 import type { LoopEvent } from "../loop/events.ts";
+import { appendSpilled } from "../agents/long-line.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
 import { isRunner } from "./pid.ts";
 import { State } from "./schema.ts";
@@ -90,7 +91,10 @@ export class EventLog {
   append(event: LoopEvent): void {
     // Written in slices (substrings share the JSON's storage): a message of megabytes is then
     // encoded a megabyte at a time rather than copied whole once more.
-    const json = JSON.stringify({ ts: new Date().toISOString(), ...event });
+    const record = { ts: new Date().toISOString(), ...event };
+    // A message too long to hold was scanned, not kept: its text is copied from the iteration log.
+    if (appendSpilled(this.fd, record)) return;
+    const json = JSON.stringify(record);
     for (let i = 0; i < json.length; i += SLICE) appendFileSync(this.fd, json.length <= SLICE ? json : json.slice(i, i + SLICE));
     appendFileSync(this.fd, "\n");
   }
