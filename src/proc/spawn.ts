@@ -69,17 +69,19 @@ export interface StartOptions extends SpawnOptions {
   longLines?: LongLines;
 }
 
-/** The processes being ended right now (their SIGKILL may be pending). */
-const ending = new Set<Target>();
+/** What runs now (and what is being ended): a process about to exit ends it all with SIGKILL. */
+const running = new Set<Target>();
 
 /**
- * Sends the pending SIGKILLs now: for a process about to exit, whose wait for the grace would never
- * finish, so a leftover that ignores SIGTERM does not outlive it.
+ * SIGKILL to everything wt-loop started that is still there: for a process about to exit (a
+ * force-quit, an uncaught error), whose wait for the grace would never finish, so that nothing it
+ * started — a leftover that ignores SIGTERM, an agent's setsid grandchild — outlives it.
  */
 export function killPendingGroups(): void {
-  for (const t of ending) for (const pid of findProcesses(t)) signal(pid, "SIGKILL");
-  ending.clear();
+  for (const t of running) for (const pid of findProcesses(t)) signal(pid, "SIGKILL");
+  running.clear();
 }
+let exitHook = false;
 
 export function start(argv: string[], opts: StartOptions): Running {
   const [cmd] = argv;
@@ -111,12 +113,15 @@ export function start(argv: string[], opts: StartOptions): Running {
   void proc.exited.then(() => spawnedLive.delete(proc.pid));
   // Everything of this run: its group, and with `contain` whatever carries its tag or was orphaned to us.
   const target: Target = { pgid: proc.pid, ...(opts.contain ? { tag: opts.contain.tag, orphans: becomeSubreaper() } : {}) };
+  if (!opts.keepGroup) running.add(target);
+  if (!exitHook) {
+    exitHook = true;
+    process.once("exit", killPendingGroups);
+  }
   let ended: Promise<number[]> | undefined;
   // SIGTERM, SIGKILL after the grace to whatever is left, resolved only when nothing is left.
   const kill = () => {
-    if (ended) return;
-    ending.add(target);
-    ended = endProcesses(target, KILL_GRACE_MS).finally(() => ending.delete(target));
+    ended ??= endProcesses(target, KILL_GRACE_MS);
   };
   const timeout = opts.timeoutMs
     ? setTimeout(() => {
@@ -155,6 +160,7 @@ export function start(argv: string[], opts: StartOptions): Running {
     // attempt must not land in the revert or the next attempt).
     if (!opts.keepGroup) kill();
     await Promise.all([reading, ended]);
+    running.delete(target);
     clearTimeout(timeout);
     opts.signal?.removeEventListener("abort", onAbort);
     if (failure) throw new ConsumerError(failure.error);

@@ -10,8 +10,8 @@ import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 
 /** A loop whose first agent run leaves a setsid grandchild and hangs. */
-async function startHanging(repo: string, bin?: string) {
-  const agent = fakeAgent([{ hangSec: 300, setsidGrandchild: true }], tempDir("fake-agent-"));
+async function startHanging(repo: string, bin?: string, step: object = {}) {
+  const agent = fakeAgent([{ hangSec: 300, setsidGrandchild: true, ...step }], tempDir("fake-agent-"));
   const proc = Bun.spawn([...(bin ? [bin] : [process.execPath, CLI]), "start", "--terminal", "inline", "--on-complete", "keep"], {
     cwd: repo, env: baseEnv(agent.env), stdout: "ignore", stderr: "ignore",
   });
@@ -35,6 +35,19 @@ describe("no agent process outlives the loop", () => {
     const run = await startHanging(repo);
     expect((await wtLoop(["stop"], { cwd: repo })).code).toBe(0);
     expect(await run.proc.exited).toBe(4);
+    expect(isAlive(run.grandchild)).toBe(false);
+    expect(isAlive(run.agentPid)).toBe(false);
+  }, 60_000);
+
+  test("force-quit (three stop requests): the runner exits at once and the agent's setsid grandchild with it", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS });
+    const run = await startHanging(repo, undefined, { ignoreTerm: true }); // a graceful stop would take the whole grace
+    await Bun.sleep(500); // the fake installs its SIGTERM handler right after writing setsid.pid
+    for (let i = 0; i < 3; i++) {
+      run.proc.kill("SIGTERM");
+      await Bun.sleep(150); // signals sent at once would merge into one
+    }
+    expect(await run.proc.exited).toBe(130);
     expect(isAlive(run.grandchild)).toBe(false);
     expect(isAlive(run.agentPid)).toBe(false);
   }, 60_000);
