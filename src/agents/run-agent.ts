@@ -6,7 +6,8 @@ import { HarnessError } from "../errors.ts";
 import { RUN_TAG_VAR } from "../proc/contain.ts";
 import { ConsumerError, start, type EndReason } from "../proc/spawn.ts";
 import type { AgentPromise } from "../loop/outcome.ts";
-import { LONG_LINE, LongJsonLine, LongPlainLine, promiseOf, spillOf, withSpills } from "./long-line.ts";
+import { LONG_LINE, LongJsonLine, LongPlainLine } from "./long-line.ts";
+import { promiseOf, spillOf, withSpills } from "./spill.ts";
 import type { AgentAdapter, AgentCall } from "./adapter.ts";
 import type { DoneEvent, MessageEvent, StreamEvent } from "./stream.ts";
 

@@ -82,7 +82,17 @@ function hasTag(pid: number, needle: string): boolean {
   }
 }
 
-const procAvailable = () => process.platform === "linux" && (() => { try { readdirSync("/proc"); return true; } catch { return false; } })();
+let hasProc: boolean | undefined;
+function procAvailable(): boolean {
+  if (hasProc === undefined) {
+    try {
+      hasProc = process.platform === "linux" && readdirSync("/proc").length > 0;
+    } catch {
+      hasProc = false;
+    }
+  }
+  return hasProc;
+}
 
 export interface Target {
   /** The agent's process group. */

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { UserError } from "../errors.ts";
 import type { LoopEvent } from "../loop/events.ts";
-import { appendSpilled } from "../agents/long-line.ts";
+import { appendSpilled } from "../agents/spill.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
 import { isRunner } from "./pid.ts";
 import { State } from "./schema.ts";

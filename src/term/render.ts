@@ -2,7 +2,7 @@
  * The one renderer of loop events, shared by `run` and `monitor` so both show the same thing.
  * Colour only when asked for (a TTY without NO_COLOR); the text is the same either way.
  */
-import { spillOf } from "../agents/long-line.ts";
+import { spillOf } from "../agents/spill.ts";
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, LoopEvent } from "../loop/events.ts";
 import { paint } from "./color.ts";
