@@ -39,6 +39,22 @@ describe("no agent process outlives the loop", () => {
     expect(isAlive(run.agentPid)).toBe(false);
   }, 60_000);
 
+  test("an iteration timeout: the attempt's setsid grandchild is gone before the next attempt starts", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS });
+    const agent = fakeAgent([{ hangSec: 300, setsidGrandchild: true }, { hangSec: 300 }], tempDir("fake-agent-"));
+    const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep", "--iteration-timeout", "0.02"], {
+      cwd: repo, env: baseEnv(agent.env), stdout: "ignore", stderr: "ignore",
+    });
+    const count = join(agent.dir, "count");
+    for (let i = 0; i < 1200 && !(existsSync(count) && readFileSync(count, "utf8") === "2"); i++) await Bun.sleep(25);
+    const grandchild = Number(readFileSync(join(agent.dir, "setsid.pid"), "utf8"));
+    expect(isAlive(grandchild)).toBe(false);
+    await wtLoop(["stop"], { cwd: repo });
+    expect(await proc.exited).toBe(4);
+    const s = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+    expect(s.iterations[0].outcome).toBe("timeout");
+  }, 60_000);
+
   test("force-quit (three stop requests): the runner exits at once and the agent's setsid grandchild with it", async () => {
     const repo = makeRepo({ "tasks.md": TASKS });
     const run = await startHanging(repo, undefined, { ignoreTerm: true }); // a graceful stop would take the whole grace
