@@ -22,6 +22,8 @@ export interface AgentAdapter {
   /** The full command line; the prompt is written to stdin unless `promptInArgv`. */
   argv(call: AgentCall): string[];
   promptInArgv?: boolean;
+  /** Its output is plain text, not JSON lines (an over-long line is then kept in the log, shown by its head). */
+  plainText?: boolean;
   /** Adjusts the agent's environment (for example removes CLAUDECODE). */
   env?(env: Record<string, string | undefined>): Record<string, string | undefined>;
   parser(): OutputParser;

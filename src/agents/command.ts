@@ -7,6 +7,7 @@ import type { AgentAdapter } from "./adapter.ts";
 
 export const command: AgentAdapter = {
   name: "command",
+  plainText: true,
   argv: (call) => ["sh", "-c", call.agentCmd ?? ""],
   parser() {
     const lines: string[] = [];

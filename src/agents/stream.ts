@@ -20,6 +20,7 @@ export const DoneEvent = z.object({
 export const StreamEvent = z.discriminatedUnion("type", [MessageEvent, ToolUseEvent, DoneEvent]);
 export type StreamEvent = z.infer<typeof StreamEvent>;
 export type DoneEvent = z.infer<typeof DoneEvent>;
+export type MessageEvent = z.infer<typeof MessageEvent>;
 
 /** A one-line summary of a tool call's input: the field a human would look at first. */
 export function summarizeInput(input: unknown, max = 100): string {

@@ -9,6 +9,7 @@ import { runAgent } from "../agents/run-agent.ts";
 import type { Checkpoint } from "../checkpoint/strategy.ts";
 import type { Git } from "../checkpoint/git.ts";
 import { errorMessage } from "../errors.ts";
+import { runTag } from "../proc/contain.ts";
 import { CommandError } from "../proc/spawn.ts";
 import type { LoopPaths } from "../state/paths.ts";
 import { sumTokens, ZERO_TOKENS, type Completion, type FinalStatus, type Iteration, type State } from "../state/schema.ts";
@@ -178,7 +179,7 @@ async function attemptStory(
       { prompt, model: state.model, agentCmd: state.agent_cmd },
       {
         cwd: state.worktree_path, env: deps.env, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
-        logPath: deps.paths.iterLog(at.n), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
+        logPath: deps.paths.iterLog(at.n), runTag: runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
         onStart: (pid) => {
           state.agent_pid = pid;
           deps.save(state).catch(() => {});
@@ -199,6 +200,7 @@ async function attemptStory(
     else if (err instanceof CommandError && err.reason === "timeout") res.result = { outcome: "timeout", reason: err.message };
     else throw err;
   } finally {
+    state.agent_pid = null; // its processes are all gone once runAgent returns or throws
     res.durationMs = performance.now() - t0;
   }
   return res;

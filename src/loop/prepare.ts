@@ -5,6 +5,7 @@
 import { checkAgent } from "../agents/registry.ts";
 import { UserError, warn } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
+import { endRunLeftovers } from "../proc/contain.ts";
 import { isRunner } from "../state/pid.ts";
 import type { State } from "../state/schema.ts";
 import { archiveState, readState, writeState } from "../state/store.ts";
@@ -38,6 +39,8 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
   // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
   if (!opts.dryRun) {
     refuseIfRunning(previous);
+    // A runner that died without its state noticing: end what its agent left behind first.
+    if (previous?.status === "running") await endRunLeftovers(previous.worktree_path, previous.started_at);
     await refuseOperationInProgress(new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }));
   }
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));

@@ -66,7 +66,8 @@ export function buildPrompt(p: PromptInput): string {
       `- Verify your work (build, tests) before you claim it is done.\n` +
       `- End your final message with exactly one promise:\n` +
       `  - \`<promise>COMPLETE</promise>\` only when ${p.source.kind === "manual" ? "the task is done and verified" : "every task of this story is done, verified and ticked"};\n` +
-      `  - \`<promise>FAILED: reason</promise>\` when you cannot proceed, with the reason (it is shown to the next attempt).`,
+      `  - \`<promise>FAILED: reason</promise>\` when you cannot proceed, with the reason (it is shown to the next attempt).\n` +
+      `  The promise must be the very last thing in your final message, as plain text outside any code block: nothing after it counts as a promise, and neither does a promise in a code block or in the middle of a message.`,
   );
   return parts.join("\n\n") + "\n";
 }

@@ -1,33 +1,89 @@
 /**
- * Splitting output into lines. Only new text is searched and nothing is re-sliced, so a 10 MB line
- * arriving in 64 KB pieces costs O(size), not O(size²), and so do many small lines.
+ * Splitting output into lines, on bytes: a newline byte never occurs inside a multi-byte UTF-8
+ * character, so each line is decoded on its own and nothing is re-sliced (a 10 MB line arriving in
+ * 64 KB pieces costs O(size), not O(size²), and so do many small lines).
+ *
+ * A line longer than a limit can be handed, piece by piece, to a `LongLineSink` instead of being
+ * built as one string: the agent's output may hold single lines of tens of megabytes.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 
-class LineSplitter {
-  private pending: string[] = [];
-  private decoder = new TextDecoder();
-  constructor(private onLine: (line: string) => void) {}
+export interface LongLineSink {
+  /** The line has outgrown the limit; it began at this offset of the file. Its bytes follow. */
+  begin(start: number): void;
+  push(bytes: Uint8Array): void;
+  /** The line ended (at its newline or at the end of the output). */
+  end(): void;
+}
 
+export interface LongLines {
+  /** Lines of more bytes than this go to `sink`. */
+  limit: number;
+  sink: LongLineSink;
+}
+
+const NL = 10;
+
+export class LineSplitter {
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private long = false;
+  private offset = 0; // bytes seen before the current push
+  private lineStart = 0;
+  private decoder = new TextDecoder();
+
+  constructor(
+    private onLine: (line: string) => void,
+    private longLines?: LongLines,
+  ) {}
+
+  /** The next bytes of the output. `bytes` may be reused by the caller afterwards. */
   push(bytes: Uint8Array): void {
-    const text = this.decoder.decode(bytes, { stream: true });
     let start = 0;
-    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", start)) {
-      const piece = text.slice(start, i);
-      if (this.pending.length) {
-        this.pending.push(piece);
-        this.emit(this.pending.join(""));
+    while (start < bytes.length) {
+      const nl = bytes.indexOf(NL, start);
+      const end = nl < 0 ? bytes.length : nl;
+      const piece = bytes.subarray(start, end);
+      if (this.long) this.longLines!.sink.push(piece);
+      else if (this.longLines && this.pendingBytes + piece.length > this.longLines.limit) {
+        this.long = true;
+        const { sink } = this.longLines;
+        sink.begin(this.lineStart);
+        for (const p of this.pending) sink.push(p);
+        sink.push(piece);
         this.pending = [];
-      } else this.emit(piece);
-      start = i + 1;
+        this.pendingBytes = 0;
+      } else if (nl >= 0 && !this.pending.length) {
+        this.emit(this.decoder.decode(piece)); // the common case: a whole line inside one read
+        start = nl + 1;
+        this.lineStart = this.offset + start;
+        continue;
+      } else if (piece.length) {
+        this.pending.push(piece.slice());
+        this.pendingBytes += piece.length;
+      }
+      if (nl < 0) break;
+      this.finishLine();
+      start = nl + 1;
+      this.lineStart = this.offset + start;
     }
-    if (start < text.length) this.pending.push(text.slice(start));
+    this.offset += bytes.length;
   }
 
   end(): void {
-    const rest = this.pending.join("") + this.decoder.decode();
+    if (this.long || this.pendingBytes) this.finishLine();
+  }
+
+  private finishLine(): void {
+    if (this.long) {
+      this.long = false;
+      this.longLines!.sink.end();
+      return;
+    }
+    const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
     this.pending = [];
-    if (rest) this.emit(rest);
+    this.pendingBytes = 0;
+    this.emit(this.decoder.decode(bytes));
   }
 
   private emit(line: string) {
@@ -42,19 +98,21 @@ export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (lin
 }
 
 const TAIL_POLL_MS = 10;
+const YIELD_EVERY = 64; // reads of 64 KB: 4 MB
 
 /**
  * Reads the lines of a file another process is writing, until `finished` has resolved and the end of
  * the file is reached. One fixed buffer, so memory does not grow however fast the writer is: a pipe
  * read by the runtime would queue whatever the writer produced faster than it was consumed.
  */
-export async function tailLines(path: string, onLine: (line: string) => void, finished: Promise<unknown>): Promise<void> {
+export async function tailLines(path: string, onLine: (line: string) => void, finished: Promise<unknown>, longLines?: LongLines): Promise<void> {
   let done = false;
   finished.then(() => (done = true), () => (done = true));
   const fd = openSync(path, "r");
   const buf = new Uint8Array(1 << 16);
-  const lines = new LineSplitter(onLine);
+  const lines = new LineSplitter(onLine, longLines);
   let offset = 0;
+  let reads = 0;
   try {
     while (true) {
       const wasDone = done; // read once more after the writer is gone: its last bytes
@@ -62,6 +120,8 @@ export async function tailLines(path: string, onLine: (line: string) => void, fi
       if (got > 0) {
         offset += got;
         lines.push(buf.subarray(0, got));
+        // Let timers and signals in now and then (a stop must be honoured however fast the writer is).
+        if (++reads % YIELD_EVERY === 0) await Bun.sleep(0);
       } else if (wasDone) break;
       else await Promise.race([Bun.sleep(TAIL_POLL_MS), finished]); // the writer's exit ends the wait at once
     }

@@ -3,11 +3,20 @@
  * a timeout or a stop ends the whole tree (SIGTERM, then SIGKILL after a grace), a typed error
  * carrying the command, exit code and stderr.
  */
-import { readLines, tailLines } from "./lines.ts";
+import { becomeSubreaper, endProcesses, findProcesses, signal, spawnedLive, type Target } from "./contain.ts";
+import { readLines, tailLines, type LongLines } from "./lines.ts";
 
 export const KILL_GRACE_MS = 2000;
 
 export type EndReason = "exit" | "timeout" | "aborted";
+
+/** A consumer of a process's output (`onStdout`/`onStderr`) threw; the process was ended. */
+export class ConsumerError extends Error {
+  override name = "ConsumerError";
+  constructor(readonly error: unknown) {
+    super(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
 
 export class CommandError extends Error {
   override name = "CommandError";
@@ -41,14 +50,6 @@ export interface Running {
   kill(): void;
 }
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
 /** Spawns `argv` in its own process group; `onStdout`/`onStderr` receive lines as they arrive. */
 export interface StartOptions extends SpawnOptions {
   onStdout?: (line: string) => void;
@@ -59,19 +60,28 @@ export interface StartOptions extends SpawnOptions {
    */
   stdoutFile?: string;
   stderrFile?: string;
+  /**
+   * An agent run: its processes are also found by this tag (in their environment as RUN_TAG_VAR,
+   * which the caller sets) and as orphans reparented to us, and all are ended before `done`.
+   */
+  contain?: { tag: string };
+  /** With `stdoutFile`: stdout lines longer than `limit` bytes go to this sink, never built as strings. */
+  longLines?: LongLines;
 }
 
-/** Groups sent SIGTERM whose SIGKILL fallback has not fired yet. */
-const pendingKills = new Set<number>();
+/** What runs now (and what is being ended): a process about to exit ends it all with SIGKILL. */
+const running = new Set<Target>();
 
 /**
- * Sends the pending SIGKILLs now: for a process about to exit, since an unref'd timer would not fire
- * and a leftover that ignores SIGTERM, no longer our descendant, would outlive us.
+ * SIGKILL to everything wt-loop started that is still there: for a process about to exit (a
+ * force-quit, an uncaught error), whose wait for the grace would never finish, so that nothing it
+ * started — a leftover that ignores SIGTERM, an agent's setsid grandchild — outlives it.
  */
 export function killPendingGroups(): void {
-  for (const pid of pendingKills) killGroup(pid, "SIGKILL");
-  pendingKills.clear();
+  for (const t of running) for (const pid of findProcesses(t)) signal(pid, "SIGKILL");
+  running.clear();
 }
+let exitHook = false;
 
 export function start(argv: string[], opts: StartOptions): Running {
   const [cmd] = argv;
@@ -99,17 +109,19 @@ export function start(argv: string[], opts: StartOptions): Running {
   }
 
   let reason: EndReason = "exit";
-  let killTimer: Timer | undefined;
-  // The SIGKILL fallback is never cancelled: a member of the group that ignores SIGTERM must still
-  // go, even after the leader has exited. Unref'd, so it never keeps wt-loop alive.
+  spawnedLive.add(proc.pid);
+  void proc.exited.then(() => spawnedLive.delete(proc.pid));
+  // Everything of this run: its group, and with `contain` whatever carries its tag or was orphaned to us.
+  const target: Target = { pgid: proc.pid, ...(opts.contain ? { tag: opts.contain.tag, orphans: becomeSubreaper() } : {}) };
+  if (!opts.keepGroup) running.add(target);
+  if (!exitHook) {
+    exitHook = true;
+    process.once("exit", killPendingGroups);
+  }
+  let ended: Promise<number[]> | undefined;
+  // SIGTERM, SIGKILL after the grace to whatever is left, resolved only when nothing is left.
   const kill = () => {
-    killGroup(proc.pid, "SIGTERM");
-    pendingKills.add(proc.pid);
-    killTimer ??= setTimeout(() => {
-      pendingKills.delete(proc.pid);
-      killGroup(proc.pid, "SIGKILL");
-    }, KILL_GRACE_MS);
-    killTimer.unref();
+    ended ??= endProcesses(target, KILL_GRACE_MS);
   };
   const timeout = opts.timeoutMs
     ? setTimeout(() => {
@@ -123,21 +135,35 @@ export function start(argv: string[], opts: StartOptions): Running {
   };
   opts.signal?.addEventListener("abort", onAbort, { once: true });
 
-  const read = (stream: unknown, file: string | undefined, onLine?: (line: string) => void) =>
+  const read = (stream: unknown, file: string | undefined, onLine?: (line: string) => void, longLines?: LongLines) =>
     file
       ? onLine
-        ? tailLines(file, onLine, proc.exited)
+        ? tailLines(file, onLine, proc.exited, longLines)
         : Promise.resolve()
       : readLines(stream as ReadableStream<Uint8Array>, onLine ?? (() => {}));
-  const reading = Promise.all([read(proc.stdout, opts.stdoutFile, opts.onStdout), read(proc.stderr, opts.stderrFile, opts.onStderr)]);
+  // A consumer of the output that throws (a parser, a renderer, the event log) is never swallowed:
+  // the run is ended at once (nothing would read the rest) and `done` rejects with the consumer's error.
+  let failure: { error: unknown } | undefined;
+  const consume = (p: Promise<void>) =>
+    p.catch((error: unknown) => {
+      failure ??= { error };
+      kill();
+    });
+  const reading = Promise.all([
+    consume(read(proc.stdout, opts.stdoutFile, opts.onStdout, opts.longLines)),
+    consume(read(proc.stderr, opts.stderrFile, opts.onStderr)),
+  ]);
   const done = (async () => {
     const code = await proc.exited;
     // Whatever the leader left behind (a dev server, a sleeping grandchild) would keep our pipes open
-    // and outlive the loop: end the group before waiting for the pipes to close.
+    // and outlive the loop: end it all, and go on only once it is gone (a late write of a killed
+    // attempt must not land in the revert or the next attempt).
     if (!opts.keepGroup) kill();
-    await reading.catch(() => {});
+    await Promise.all([reading, ended]);
+    running.delete(target);
     clearTimeout(timeout);
     opts.signal?.removeEventListener("abort", onAbort);
+    if (failure) throw new ConsumerError(failure.error);
     return { code, reason };
   })();
   return { pid: proc.pid, done, kill };

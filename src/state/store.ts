@@ -8,6 +8,8 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { UserError } from "../errors.ts";
 import type { LoopEvent } from "../loop/events.ts";
+import { appendSpilled } from "../agents/spill.ts";
+import { endRunLeftovers } from "../proc/contain.ts";
 import { isRunner } from "./pid.ts";
 import { State } from "./schema.ts";
 import { fromSeed, isSeedState } from "./seed.ts";
@@ -89,7 +91,10 @@ export class EventLog {
   append(event: LoopEvent): void {
     // Written in slices (substrings share the JSON's storage): a message of megabytes is then
     // encoded a megabyte at a time rather than copied whole once more.
-    const json = JSON.stringify({ ts: new Date().toISOString(), ...event });
+    const record = { ts: new Date().toISOString(), ...event };
+    // A message too long to hold was scanned, not kept: its text is copied from the iteration log.
+    if (appendSpilled(this.fd, record)) return;
+    const json = JSON.stringify(record);
     for (let i = 0; i < json.length; i += SLICE) appendFileSync(this.fd, json.length <= SLICE ? json : json.slice(i, i + SLICE));
     appendFileSync(this.fd, "\n");
   }
@@ -104,6 +109,8 @@ export class EventLog {
  */
 export async function correctDeadRunner(path: string, state: State): Promise<string | null> {
   if (state.status !== "running" || isRunner(state.runner_pid, state.runner_started)) return null;
+  // Its agent's processes (orphans now, in whatever group) would go on editing the tree.
+  await endRunLeftovers(state.worktree_path, state.started_at);
   const note = `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its state was corrected from running to stopped.`;
   Object.assign(
     state,

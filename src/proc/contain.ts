@@ -1,0 +1,196 @@
+/**
+ * Containment: no process started for an agent run outlives it, the runner, a stop or a timeout —
+ * including descendants that called setsid or changed process group, which a group kill misses.
+ *
+ * On Linux three things find them: the agent's process group; the run's tag (`WT_LOOP_RUN` in the
+ * agent's environment, inherited by everything it starts and readable in /proc/PID/environ for our
+ * own uid's processes); and the runner being a child subreaper (prctl PR_SET_CHILD_SUBREAPER), so an
+ * orphaned descendant becomes the runner's child instead of init's. Bun reaps only the children it
+ * spawned, so the orphans that die under us are reaped here (waitpid on that pid only). Elsewhere
+ * the process group is all there is.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+export const RUN_TAG_VAR = "WT_LOOP_RUN";
+
+/** The tag of one loop run: what its agents carry in their environment. */
+export const runTag = (worktreePath: string, startedAt: string) => `${worktreePath}#${startedAt}`;
+
+/** Pids spawned through proc/spawn.ts that have not exited yet: Bun reaps those itself. */
+export const spawnedLive = new Set<number>();
+
+type Libc = { prctl(o: number, a: bigint, b: bigint, c: bigint, d: bigint): number; waitpid(pid: number, status: null, opts: number): number };
+let libc: Libc | null | undefined;
+
+function loadLibc(): Libc | null {
+  if (libc !== undefined) return libc;
+  libc = null;
+  if (process.platform !== "linux") return libc;
+  try {
+    // Loaded lazily: bun:ffi costs start-up time that commands which never run an agent need not pay.
+    const { dlopen, FFIType } = require("bun:ffi") as typeof import("bun:ffi");
+    for (const name of ["libc.so.6", "libc.musl-x86_64.so.1", "libc.musl-aarch64.so.1"]) {
+      try {
+        const lib = dlopen(name, {
+          prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
+          waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+        });
+        libc = lib.symbols as unknown as Libc;
+        break;
+      } catch {
+        // try the next name
+      }
+    }
+  } catch {
+    // no FFI: the process group and the tag still work
+  }
+  return libc;
+}
+
+let subreaper: boolean | undefined;
+/** Makes this process a child subreaper (Linux); true when it is one. Idempotent. */
+export function becomeSubreaper(): boolean {
+  if (subreaper !== undefined) return subreaper;
+  const c = loadLibc();
+  subreaper = c !== null && c.prctl(36 /* PR_SET_CHILD_SUBREAPER */, 1n, 0n, 0n, 0n) === 0;
+  return subreaper;
+}
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  zombie: boolean;
+}
+
+function readProc(pid: number): Proc | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { pid, ppid: Number(f[1]), pgrp: Number(f[2]), zombie: f[0] === "Z" || f[0] === "X" };
+  } catch {
+    return null; // gone meanwhile
+  }
+}
+
+function hasTag(pid: number, needle: string): boolean {
+  try {
+    // Only our own uid's processes are readable; another user's cannot be ours.
+    return readFileSync(`/proc/${pid}/environ`, "latin1").includes(needle);
+  } catch {
+    return false;
+  }
+}
+
+let hasProc: boolean | undefined;
+function procAvailable(): boolean {
+  if (hasProc === undefined) {
+    try {
+      hasProc = process.platform === "linux" && readdirSync("/proc").length > 0;
+    } catch {
+      hasProc = false;
+    }
+  }
+  return hasProc;
+}
+
+export interface Target {
+  /** The agent's process group. */
+  pgid?: number;
+  /** The run's tag (RUN_TAG_VAR's value). */
+  tag?: string;
+  /** Also this process's orphaned children (this process is a subreaper). */
+  orphans?: boolean;
+}
+
+/** The live processes of `t`, with their descendants; zombies that are our orphans are reaped on the way. */
+export function findProcesses(t: Target): number[] {
+  // The common case (a git call whose group is already empty) costs one kill(2), not a scan of /proc.
+  if (!t.tag && !t.orphans && t.pgid !== undefined && !groupExists(t.pgid)) return [];
+  if (!procAvailable()) return t.pgid !== undefined && groupExists(t.pgid) ? [-t.pgid] : [];
+  const all: Proc[] = [];
+  for (const name of readdirSync("/proc")) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const p = readProc(pid);
+    if (p) all.push(p);
+  }
+  const needle = t.tag ? `${RUN_TAG_VAR}=${t.tag}\0` : null;
+  const found = new Set<number>();
+  for (const p of all) {
+    if (p.zombie) {
+      if (p.ppid === process.pid && !spawnedLive.has(p.pid)) loadLibc()?.waitpid(p.pid, null, 1 /* WNOHANG */);
+      continue;
+    }
+    const orphan = t.orphans && p.ppid === process.pid && !spawnedLive.has(p.pid);
+    if ((t.pgid !== undefined && p.pgrp === t.pgid) || orphan || (needle && hasTag(p.pid, needle))) found.add(p.pid);
+  }
+  // Descendants of what was found, whatever their group or environment.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of all)
+      if (!p.zombie && !found.has(p.pid) && found.has(p.ppid)) {
+        found.add(p.pid);
+        grew = true;
+      }
+  }
+  return [...found];
+}
+
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === "EPERM";
+  }
+}
+
+export function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // ESRCH: already gone
+  }
+}
+
+const POLL_MS = 25;
+/** After SIGKILL, how long to wait for the kernel (a process in uninterruptible sleep) before giving up. */
+const KILL_WAIT_MS = 10_000;
+
+/**
+ * Ends every process of `t`: SIGTERM, SIGKILL to what is left after `graceMs`, and resolves only when
+ * none is left (or, after the SIGKILL, a process could not be ended within 10 s: it is returned).
+ */
+export async function endProcesses(t: Target, graceMs: number, opts: { term?: boolean } = {}): Promise<number[]> {
+  const start = Date.now();
+  let left = findProcesses(t);
+  if (!left.length) return [];
+  if (opts.term !== false) for (const pid of left) signal(pid, "SIGTERM");
+  let killed = false;
+  while (left.length) {
+    const waited = Date.now() - start;
+    if (!killed && waited >= graceMs) {
+      killed = true;
+      for (const pid of left) signal(pid, "SIGKILL");
+    } else if (killed) {
+      if (waited >= graceMs + KILL_WAIT_MS) return left;
+      for (const pid of left) signal(pid, "SIGKILL"); // newcomers forked meanwhile
+    }
+    await Bun.sleep(POLL_MS);
+    left = findProcesses(t);
+  }
+  return [];
+}
+
+/**
+ * Ends what a dead runner's agents left behind (they carry the run's tag): whichever command notices
+ * the death (status, stop, monitor, start) calls this. Returns how many processes were found.
+ */
+export async function endRunLeftovers(worktreePath: string, startedAt: string): Promise<number> {
+  const t: Target = { tag: runTag(worktreePath, startedAt) };
+  const found = findProcesses(t).length;
+  if (found) await endProcesses(t, LEFTOVER_GRACE_MS);
+  return found;
+}
+const LEFTOVER_GRACE_MS = 2000;
