@@ -8,8 +8,7 @@ import type { AgentAdapter } from "../agents/adapter.ts";
 import { runAgent } from "../agents/run-agent.ts";
 import type { Checkpoint } from "../checkpoint/strategy.ts";
 import type { Git } from "../checkpoint/git.ts";
-import { errorMessage } from "../errors.ts";
-import { CommandError } from "../proc/spawn.ts";
+import { errorMessage, HarnessError } from "../errors.ts";
 import type { LoopPaths } from "../state/paths.ts";
 import { sumTokens, ZERO_TOKENS, type Completion, type FinalStatus, type Iteration, type State } from "../state/schema.ts";
 import { loadStories, type StorySource } from "../stories/source.ts";
@@ -38,11 +37,14 @@ interface Ending {
   status: FinalStatus;
   reason: string;
   error?: string;
+  /** The loop ended on a failure of its own machinery: completion is `keep`, whatever was chosen. */
+  harness?: boolean;
 }
 
 export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
   const state: State = { ...initial, status: "running", runner_pid: process.pid, error: null, reason: null };
   const save = async () => {
+    recordCheckpoint(state, deps.checkpoint);
     state.updated_at = new Date().toISOString();
     await deps.save(state);
   };
@@ -55,9 +57,12 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
     await save();
     ending = await iterate(state, deps, save);
   } catch (err) {
-    ending = deps.signal.aborted
-      ? { status: "stopped", reason: "Stopped by the user" }
-      : { status: "stuck", reason: `Fatal error: ${errorMessage(err)}`, error: errorMessage(err) };
+    // Nothing is reverted, cleaned or dropped after a failure of the harness: the reason says where the work is.
+    const where = rescue(deps.checkpoint);
+    ending =
+      deps.signal.aborted && !(err instanceof HarnessError)
+        ? { status: "stopped", reason: `Stopped by the user. ${where}`, harness: true }
+        : { status: "stuck", reason: `Fatal error: ${errorMessage(err)}. ${where}`, error: errorMessage(err), harness: true };
     if (ending.error) deps.emit({ type: "Error", message: ending.reason });
   }
   return finish(state, ending, deps, save);
@@ -127,7 +132,12 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     }
     if (noProgress >= state.stall_threshold)
       return { status: "stalled", reason: `No progress in the last ${noProgress} iterations (no new commit, no change in the working tree)` };
-    await checkpoint.revert();
+    const notes = await harnessStep("reverting the failed attempt", () => checkpoint.revert());
+    if (notes.length) {
+      rec.reason = `${rec.reason ?? r.outcome}. wt-loop put back what the agent moved: ${notes.join("; ")}`;
+      deps.emit({ type: "Error", message: `The agent touched branches other than the loop's; put back: ${notes.join("; ")}` });
+      await save();
+    }
     // After no_signal the next attempt starts afresh; every other failure tells it what went wrong.
     retryReason = r.outcome === "no_signal" || !("reason" in r) ? undefined : r.reason;
   }
@@ -139,6 +149,7 @@ interface AttemptResult {
   done: boolean;
   progress: boolean;
   commits: string[];
+  violation: string | null;
   tokens: State["tokens"];
   cost: number | null;
   turns: number | null;
@@ -155,12 +166,16 @@ async function attemptStory(
 ): Promise<AttemptResult> {
   const { checkpoint } = deps;
   const res: AttemptResult = {
-    result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [],
+    result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [], violation: null,
     tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0,
   };
   const t0 = performance.now();
+  let step = "taking the checkpoint"; // what the harness was doing, for the reason of a harness failure
   try {
     await checkpoint.ensure(story.id);
+    recordCheckpoint(state, checkpoint);
+    await deps.save(state); // the checkpoint is in the state before the agent may touch anything
+    step = "running the agent";
     const prompt = buildPrompt({
       worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
       learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
@@ -184,12 +199,15 @@ async function attemptStory(
     res.result = classify(run, state.iteration_timeout_min);
     if (res.result.outcome === "stopped") return res;
     // Progress is measured before any revert (SPEC §6).
+    step = "measuring what the attempt changed";
     Object.assign(res, await checkpoint.changes());
+    step = "judging and keeping the attempt's work";
     await judge(state, deps, story, res);
   } catch (err) {
-    if (deps.signal.aborted) res.result = { outcome: "stopped", reason: "Stopped by the user" };
-    else if (err instanceof CommandError && err.reason === "timeout") res.result = { outcome: "timeout", reason: err.message };
-    else throw err;
+    // A stop cuts only steps that change nothing (the checkpoint's changing steps ignore it).
+    if (deps.signal.aborted && !(err instanceof HarnessError)) res.result = { outcome: "stopped", reason: "Stopped by the user" };
+    // Not the agent's failure: never retried with a revert (the agent's own timeout is an outcome, not an error).
+    else throw err instanceof HarnessError ? err : new HarnessError(`wt-loop failed while ${step}: ${errorMessage(err)}`, { cause: err });
   } finally {
     res.durationMs = performance.now() - t0;
   }
@@ -203,6 +221,10 @@ async function attemptStory(
 async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult): Promise<void> {
   const r = res.result;
   const title = `checkpoint: story ${story.id} — ${story.title}`;
+  if (res.violation) {
+    res.result = { outcome: "rejected", reason: res.violation };
+    return;
+  }
   if (r.outcome === "complete" && state.done_criteria === "tasks") {
     const stories = await loadStories(deps.source);
     const now = stories.find((s) => s.id === story.id);
@@ -231,6 +253,36 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
   }
 }
 
+/** A checkpoint step outside an attempt (the revert): any failure of it is the harness's. */
+async function harnessStep<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw new HarnessError(`wt-loop failed while ${what}: ${errorMessage(err)}`, { cause: err });
+  }
+}
+
+function rescue(checkpoint: Checkpoint): string {
+  try {
+    return checkpoint.rescue();
+  } catch {
+    return "The working tree was not changed by wt-loop: your work is in it.";
+  }
+}
+
+/** Copies what the strategy holds (its stashes, the user's index) into the state, once it has started. */
+function recordCheckpoint(state: State, checkpoint: Checkpoint) {
+  let info;
+  try {
+    info = checkpoint.info();
+  } catch {
+    return; // not started yet
+  }
+  if (!info) return;
+  state.checkpoint_stashes = [...info.stashes];
+  state.index_tree = info.indexTree;
+}
+
 function refreshCounts(state: State, stories: Story[]) {
   state.stories_total = stories.length;
   state.stories_completed = state.done_criteria === "tasks" ? stories.filter(isComplete).length : 0;
@@ -244,7 +296,7 @@ async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => 
   deps.git.ctx.signal = undefined; // the stop has been honoured; what follows must still run
   if (state.checkpoint_sha) {
     try {
-      const choice = await deps.chooseCompletion(ending.status);
+      const choice = ending.harness ? "keep" : await deps.chooseCompletion(ending.status);
       const message = await deps.checkpoint.finish(choice);
       Object.assign(state, { completion: choice });
       state.reason = `${ending.reason}. ${message}`;

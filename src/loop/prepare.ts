@@ -10,7 +10,7 @@ import type { State } from "../state/schema.ts";
 import { archiveState, readState, writeState } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
-import { refuseOperationInProgress } from "../checkpoint/strategy.ts";
+import { checkpointPreflight, refuseOperationInProgress } from "../checkpoint/strategy.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree.ts";
 import type { LoopOptions } from "./options.ts";
@@ -42,7 +42,12 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
   }
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));
   checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null });
-  return { state: initialState(wt, opts, plan), source: plan.source, plan, previous };
+  const state = initialState(wt, opts, plan);
+  if (!opts.dryRun) {
+    const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
+    for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);
+  }
+  return { state, source: plan.source, plan, previous };
 }
 
 export function refuseIfRunning(previous: State | null): void {

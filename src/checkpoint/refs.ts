@@ -1,0 +1,73 @@
+/**
+ * The loop owns its branch, and only it. Before an attempt the refs are recorded; after it, HEAD
+ * must still be where the loop left it (on the loop's branch, or the user's branch in stash mode)
+ * with the checkpoint as an ancestor (no history rewritten), and no other local branch may have
+ * moved. A revert puts them back: a branch the agent moved is reset to the commit it had, by a
+ * compare-and-swap (`update-ref <ref> <old> <new>`), so a move made meanwhile by someone else is
+ * never undone; the agent's commits are named in the reason (and stay in the branch's reflog).
+ */
+import type { Git } from "./git.ts";
+
+export interface RefsAt {
+  head: string;
+  /** `refs/heads/…` HEAD points to, null when detached. */
+  symbolic: string | null;
+  heads: Map<string, string>;
+}
+
+export async function readRefs(git: Git): Promise<RefsAt> {
+  const sym = await git.run(["symbolic-ref", "-q", "HEAD"], { allowFailure: true });
+  const lines = (await git.out(["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads"])).split("\n").filter(Boolean);
+  return {
+    head: (await git.resolve("HEAD")) ?? "",
+    symbolic: sym.code === 0 ? sym.stdout.trim() : null,
+    heads: new Map(lines.map((l) => l.split(" ") as [string, string])),
+  };
+}
+
+const short = (ref: string | null) => (ref ? ref.replace(/^refs\/heads\//, "") : "a detached HEAD");
+
+/** What the agent did to refs it must not touch, as a reason for the next attempt; null when nothing. */
+export async function refsViolation(git: Git, at: RefsAt, checkpoint: string): Promise<string | null> {
+  const now = await readRefs(git);
+  const problems: string[] = [];
+  if (now.symbolic !== at.symbolic) problems.push(`HEAD was switched from ${short(at.symbolic)} to ${short(now.symbolic)}`);
+  else if (now.head !== checkpoint) {
+    const ancestor = await git.run(["merge-base", "--is-ancestor", checkpoint, now.head], { allowFailure: true });
+    if (ancestor.code !== 0) problems.push(`the history of ${short(at.symbolic)} was rewritten (the checkpoint ${checkpoint.slice(0, 12)} is no longer in it)`);
+  }
+  for (const [ref, sha] of at.heads) {
+    if (ref === at.symbolic) continue;
+    const moved = now.heads.get(ref);
+    if (moved !== sha) problems.push(moved ? `the branch ${short(ref)} was moved to ${moved.slice(0, 12)}` : `the branch ${short(ref)} was deleted`);
+  }
+  if (!problems.length) return null;
+  return (
+    `Your attempt was not accepted because ${problems.join("; ")}. Work only on ${short(at.symbolic)} ` +
+    `(the loop's checkout): do not switch branches, commit elsewhere, or rewrite history.`
+  );
+}
+
+/**
+ * Puts every branch recorded in `at` back (the loop's own to `checkpoint`) and HEAD onto the
+ * loop's branch; returns notes naming the commits that were taken off a branch.
+ */
+export async function restoreRefs(git: Git, at: RefsAt, checkpoint: string): Promise<string[]> {
+  const now = await readRefs(git);
+  const notes: string[] = [];
+  for (const [ref, sha] of at.heads) {
+    const target = ref === at.symbolic ? checkpoint : sha;
+    const cur = now.heads.get(ref);
+    if (cur === target) continue;
+    // Compare-and-swap: only undo what is still there; "" = the ref must not exist (it was deleted).
+    await git.run(["update-ref", "-m", "wt-loop: revert the agent's attempt", ref, target, cur ?? ""]);
+    if (cur && ref !== at.symbolic) notes.push(`${short(ref)} was at ${cur.slice(0, 12)} (the agent's commit, kept in \`git reflog ${short(ref)}\`)`);
+  }
+  if (at.symbolic) {
+    if (!at.heads.has(at.symbolic)) await git.run(["update-ref", at.symbolic, checkpoint, ""]);
+    await git.run(["symbolic-ref", "HEAD", at.symbolic]);
+  } else {
+    await git.run(["update-ref", "--no-deref", "HEAD", checkpoint]);
+  }
+  return notes;
+}
