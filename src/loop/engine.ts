@@ -59,10 +59,10 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
   } catch (err) {
     // Nothing is reverted, cleaned or dropped after a failure of the harness: the reason says where the work is.
     const where = rescue(deps.checkpoint);
-    ending =
-      deps.signal.aborted && !(err instanceof HarnessError)
-        ? { status: "stopped", reason: `Stopped by the user. ${where}`, harness: true }
-        : { status: "stuck", reason: `Fatal error: ${errorMessage(err)}. ${where}`, error: errorMessage(err), harness: true };
+    const failed = err instanceof HarnessError || !deps.signal.aborted ? errorMessage(err) : undefined;
+    ending = deps.signal.aborted
+      ? { status: "stopped", reason: `Stopped by the user${failed ? ` (and ${failed})` : ""}. ${where}`, error: failed, harness: true }
+      : { status: "stuck", reason: `Fatal error: ${failed}. ${where}`, error: failed, harness: true };
     if (ending.error) deps.emit({ type: "Error", message: ending.reason });
   }
   return finish(state, ending, deps, save);

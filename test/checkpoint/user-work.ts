@@ -7,6 +7,7 @@
 import { expect } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ROOT, testPath } from "../helpers/cli.ts";
 import { git, makeRepo } from "../helpers/repo.ts";
 
 export const ONE_STORY = "## 1. Only story\n- [ ] 1.1 Do it\n";
@@ -86,3 +87,8 @@ export function expectIntact(repo: string, before: UserWork, opts: { staged?: bo
 
 export const ralphStashes = (repo: string) =>
   git(repo, "stash", "list", "--format=%H %gs").split("\n").filter((l) => l.includes("ralph:")).map((l) => l.split(" ")[0]!);
+
+/** PATH with the git that hangs on `on` while `flag` exists (test/fixtures/git-hang). */
+export function hangEnv(flag: string, on: string) {
+  return { PATH: `${join(ROOT, "test/fixtures/git-hang")}:${testPath()}`, REAL_GIT: Bun.which("git")!, FAKE_GIT_HANG: flag, FAKE_GIT_HANG_ON: on };
+}
