@@ -32,17 +32,17 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
         info = { branch, originalBranch: origin.branch, originalCommit: origin.commit ?? (origin.branch && (await git.resolve(`refs/heads/${origin.branch}`))) ?? head, sha: head, indexTree: origin.index ?? snap.index, stashes: [] };
         if (snap.full !== (await tree(head)) || snap.index !== snap.full) {
           info.sha = await q.commitTree(snap.full, [head], "initial state");
-          await q.run(["update-ref", "-m", "wt-loop: initial state", ref, info.sha, head]);
+          await q.runRetryingLocks(["update-ref", "-m", "wt-loop: initial state", ref, info.sha, head]);
           await setIndex(q, snap.full, keep);
         }
         return info;
       }
       // The origin is recorded first: a branch that exists always says where it came from.
-      await q.run(["config", ORIGIN_KEY(branch), current ? `branch:${current}` : `commit:${head}`]);
-      await q.run(["config", `${ORIGIN_KEY(branch)}-commit`, head]);
-      await q.run(["config", `${ORIGIN_KEY(branch)}-index`, snap.index]);
+      await q.runRetryingLocks(["config", ORIGIN_KEY(branch), current ? `branch:${current}` : `commit:${head}`]);
+      await q.runRetryingLocks(["config", `${ORIGIN_KEY(branch)}-commit`, head]);
+      await q.runRetryingLocks(["config", `${ORIGIN_KEY(branch)}-index`, snap.index]);
       const sha = await q.commitTree(snap.full, [head], "initial state");
-      await q.run(["update-ref", "-m", "wt-loop: initial state", ref, sha, ""]); // "": it must not exist yet
+      await q.runRetryingLocks(["update-ref", "-m", "wt-loop: initial state", ref, sha, ""]); // "": it must not exist yet
       await q.run(["symbolic-ref", "-m", `wt-loop: checkout ${branch}`, "HEAD", ref]);
       await setIndex(q, snap.full, keep); // the tree is already exactly this commit
       info = { branch, originalBranch: current, originalCommit: head, sha, indexTree: snap.index, stashes: [] };
@@ -88,11 +88,11 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
         );
       // HEAD moves, the tree stays: it already holds all the loop's work, which becomes uncommitted changes.
       if (info.originalBranch) await q.run(["symbolic-ref", "-m", `wt-loop: back to ${back}`, "HEAD", `refs/heads/${info.originalBranch}`]);
-      else await q.run(["update-ref", "--no-deref", "-m", "wt-loop: back", "HEAD", info.originalCommit]);
+      else await q.runRetryingLocks(["update-ref", "--no-deref", "-m", "wt-loop: back", "HEAD", info.originalCommit]);
       await setIndex(q, info.indexTree, keep); // what the user had staged is staged again
-      await q.run(["update-ref", "-d", ref, tip]);
+      await q.runRetryingLocks(["update-ref", "-d", ref, tip]);
       for (const key of [ORIGIN_KEY(branch), `${ORIGIN_KEY(branch)}-commit`, `${ORIGIN_KEY(branch)}-index`])
-        await q.run(["config", "--unset", key], { allowFailure: true });
+        await q.runRetryingLocks(["config", "--unset-all", key]).catch(() => {}); // already absent: fine
       return (
         `Back on ${back} with all the loop's work as uncommitted changes (what you had staged is staged again); ` +
         `deleted ${branch}, which was at ${tip.slice(0, 12)}.`

@@ -4,7 +4,7 @@
  */
 import { copyFile, rm } from "node:fs/promises";
 import { resolve } from "node:path";
-import { exec, type ExecResult } from "../proc/spawn.ts";
+import { CommandError, exec, type ExecResult } from "../proc/spawn.ts";
 
 export interface GitContext {
   cwd: string;
@@ -29,6 +29,23 @@ export class Git {
       allowFailure: opts.allowFailure,
       input: opts.input,
     });
+  }
+
+  /**
+   * Runs git, retrying while another process holds a lock it needs: `refs/stash`, `.git/config` and
+   * `packed-refs` are shared by every worktree of a repository, so two loops meet there.
+   */
+  async runRetryingLocks(args: string[]): Promise<ExecResult> {
+    const deadline = Date.now() + (this.ctx.timeoutMs ?? 30_000);
+    while (true) {
+      const r = await this.run(args, { allowFailure: true });
+      if (r.code === 0) return r;
+      // "is at X but expected Y" is a compare-and-swap that lost for real, not contention.
+      const contended = /cannot lock ref|could not lock config file|Unable to create .*\.lock|File exists/i.test(r.stderr) && !/but expected/.test(r.stderr);
+      if (!contended || Date.now() > deadline)
+        throw new CommandError(`\`git ${args.slice(0, 3).join(" ")}\` failed (exit ${r.code}): ${r.stderr.trim()}`, ["git", ...args], "exit", r.code, r.stderr);
+      await Bun.sleep(30 + Math.random() * 40);
+    }
   }
 
   /**

@@ -18,11 +18,27 @@ export interface RefsAt {
 export async function readRefs(git: Git): Promise<RefsAt> {
   const sym = await git.run(["symbolic-ref", "-q", "HEAD"], { allowFailure: true });
   const lines = (await git.out(["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads"])).split("\n").filter(Boolean);
+  const elsewhere = await checkedOutElsewhere(git);
   return {
     head: (await git.resolve("HEAD")) ?? "",
     symbolic: sym.code === 0 ? sym.stdout.trim() : null,
-    heads: new Map(lines.map((l) => l.split(" ") as [string, string])),
+    heads: new Map(lines.map((l) => l.split(" ") as [string, string]).filter(([ref]) => !elsewhere.has(ref))),
   };
+}
+
+/**
+ * Branches checked out in the repository's other worktrees move with the work done there (another
+ * loop's checkpoints, the user's commits): they are neither watched nor ever put back.
+ */
+async function checkedOutElsewhere(git: Git): Promise<Set<string>> {
+  const here = await git.out(["rev-parse", "--show-toplevel"]);
+  const out = new Set<string>();
+  let path = "";
+  for (const line of (await git.out(["worktree", "list", "--porcelain"])).split("\n")) {
+    if (line.startsWith("worktree ")) path = line.slice("worktree ".length);
+    else if (line.startsWith("branch ") && path !== here) out.add(line.slice("branch ".length));
+  }
+  return out;
 }
 
 const short = (ref: string | null) => (ref ? ref.replace(/^refs\/heads\//, "") : "a detached HEAD");
@@ -44,7 +60,7 @@ export async function refsViolation(git: Git, at: RefsAt, checkpoint: string): P
   if (!problems.length) return null;
   return (
     `Your attempt was not accepted because ${problems.join("; ")}. Work only on ${short(at.symbolic)} ` +
-    `(the loop's checkout): do not switch branches, commit elsewhere, or rewrite history.`
+    `(the loop's checkout): do not switch branches, commit elsewhere, or rewrite history`
   );
 }
 
@@ -60,14 +76,14 @@ export async function restoreRefs(git: Git, at: RefsAt, checkpoint: string): Pro
     const cur = now.heads.get(ref);
     if (cur === target) continue;
     // Compare-and-swap: only undo what is still there; "" = the ref must not exist (it was deleted).
-    await git.run(["update-ref", "-m", "wt-loop: revert the agent's attempt", ref, target, cur ?? ""]);
+    await git.runRetryingLocks(["update-ref", "-m", "wt-loop: revert the agent's attempt", ref, target, cur ?? ""]);
     if (cur && ref !== at.symbolic) notes.push(`${short(ref)} was at ${cur.slice(0, 12)} (the agent's commit, kept in \`git reflog ${short(ref)}\`)`);
   }
   if (at.symbolic) {
-    if (!at.heads.has(at.symbolic)) await git.run(["update-ref", at.symbolic, checkpoint, ""]);
+    if (!at.heads.has(at.symbolic)) await git.runRetryingLocks(["update-ref", at.symbolic, checkpoint, ""]);
     await git.run(["symbolic-ref", "HEAD", at.symbolic]);
   } else {
-    await git.run(["update-ref", "--no-deref", "HEAD", checkpoint]);
+    await git.runRetryingLocks(["update-ref", "--no-deref", "HEAD", checkpoint]);
   }
   return notes;
 }

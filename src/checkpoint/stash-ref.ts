@@ -37,17 +37,10 @@ async function withStashLock<T>(git: Git, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Retries a git call that lost a race for a ref lock (`cannot lock ref`, `File exists`). */
-async function retryingRefLock(git: Git, args: string[]): Promise<string> {
-  const deadline = Date.now() + (git.ctx.timeoutMs ?? 30_000);
-  while (true) {
-    const r = await git.run(args, { allowFailure: true });
-    if (r.code === 0) return r.stdout + r.stderr;
-    const contended = /cannot lock ref|Unable to create .*\.lock|File exists/i.test(r.stderr);
-    if (!contended || Date.now() > deadline) throw new Error(`git ${args.join(" ")} failed: ${r.stderr.trim()}`);
-    await Bun.sleep(RETRY_MS);
-  }
-}
+const retryingRefLock = async (git: Git, args: string[]) => {
+  const r = await git.runRetryingLocks(args);
+  return r.stdout + r.stderr;
+};
 
 export async function stashShas(git: Git): Promise<string[]> {
   const out = await git.run(["stash", "list", "--format=%H"], { allowFailure: true });
