@@ -7,7 +7,7 @@
  */
 import { UserError } from "../errors.ts";
 import type { Git } from "./git.ts";
-import { readRefs, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
+import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { assumeUnchanged, restoreSnapshot, setIndex, takeSnapshot } from "./snapshot.ts";
 import { loopBranchName, ORIGIN_KEY, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
@@ -55,10 +55,11 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
 
     async revert() {
       const q = git.uninterruptible();
-      const notes = refs ? await restoreRefs(q, refs, info.sha) : [];
+      const { notes, stray } = refs ? await restoreRefs(q, refs, info.sha) : { notes: [], stray: [] };
       const t = await tree(info.sha);
       await restoreSnapshot(q, { full: t, index: t }, keep);
-      return notes;
+      const back = await recoverIgnored(q, stray);
+      return back.length ? [...notes, `ignored files git had deleted were brought back: ${back.join(", ")}`] : notes;
     },
 
     async changes() {

@@ -6,6 +6,8 @@
  * compare-and-swap (`update-ref <ref> <old> <new>`), so a move made meanwhile by someone else is
  * never undone; the agent's commits are named in the reason (and stay in the branch's reflog).
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Git } from "./git.ts";
 
 export interface RefsAt {
@@ -68,15 +70,17 @@ export async function refsViolation(git: Git, at: RefsAt, checkpoint: string): P
  * Puts every branch recorded in `at` back (the loop's own to `checkpoint`) and HEAD onto the
  * loop's branch; returns notes naming the commits that were taken off a branch.
  */
-export async function restoreRefs(git: Git, at: RefsAt, checkpoint: string): Promise<string[]> {
+export async function restoreRefs(git: Git, at: RefsAt, checkpoint: string): Promise<{ notes: string[]; stray: [string, string][] }> {
   const now = await readRefs(git);
   const notes: string[] = [];
+  const stray: [string, string][] = [];
   for (const [ref, sha] of at.heads) {
     const target = ref === at.symbolic ? checkpoint : sha;
     const cur = now.heads.get(ref);
     if (cur === target) continue;
     // Compare-and-swap: only undo what is still there; "" = the ref must not exist (it was deleted).
     await git.runRetryingLocks(["update-ref", "-m", "wt-loop: revert the agent's attempt", ref, target, cur ?? ""]);
+    if (cur && ref !== at.symbolic) stray.push([target, cur]);
     if (cur && ref !== at.symbolic) notes.push(`${short(ref)} was at ${cur.slice(0, 12)} (the agent's commit, kept in \`git reflog ${short(ref)}\`)`);
   }
   if (at.symbolic) {
@@ -85,5 +89,27 @@ export async function restoreRefs(git: Git, at: RefsAt, checkpoint: string): Pro
   } else {
     await git.runRetryingLocks(["update-ref", "--no-deref", "HEAD", checkpoint]);
   }
-  return notes;
+  return { notes, stray };
+}
+
+/**
+ * An agent that committed an ignored file of the user's on another branch (`add -A` after switching
+ * to a branch whose .gitignore does not ignore it) had git delete it on the way back. Such files are
+ * in no checkpoint (ignored files never are), so they are brought back from the agent's commit.
+ */
+export async function recoverIgnored(git: Git, stray: [string, string][]): Promise<string[]> {
+  const back: string[] = [];
+  for (const [base, commit] of stray) {
+    const added = (await git.run(["diff-tree", "-r", "-z", "--name-only", "--diff-filter=A", base, commit])).stdout.split("\0").filter(Boolean);
+    const lost: string[] = [];
+    for (const p of added) {
+      if (existsSync(join(git.ctx.cwd, p))) continue;
+      if ((await git.run(["check-ignore", "-q", "--no-index", "--", p], { allowFailure: true })).code === 0) lost.push(p);
+    }
+    if (!lost.length) continue;
+    // A private index: the files come back into the tree, the real index is not touched.
+    await git.withTempIndex((env) => git.run(["checkout", commit, "--", ...lost], { env }), { empty: true });
+    back.push(...lost);
+  }
+  return back;
 }

@@ -6,7 +6,7 @@
  * restores the snapshot (never `stash pop`), a completed story drops exactly its entry.
  */
 import type { Git } from "./git.ts";
-import { readRefs, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
+import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { assumeUnchanged, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
 import { dropStash, stashShas, storeStash } from "./stash-ref.ts";
 import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
@@ -53,9 +53,10 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
     async revert() {
       if (!current) return [];
       const q = git.uninterruptible();
-      const notes = await restoreRefs(q, refs, current.snap.head);
+      const { notes, stray } = await restoreRefs(q, refs, current.snap.head);
       await restoreSnapshot(q, current.snap, keep);
-      return notes;
+      const back = await recoverIgnored(q, stray);
+      return back.length ? [...notes, `ignored files git had deleted were brought back: ${back.join(", ")}`] : notes;
     },
 
     async changes() {
