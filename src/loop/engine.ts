@@ -8,7 +8,7 @@ import type { AgentAdapter } from "../agents/adapter.ts";
 import { runAgent } from "../agents/run-agent.ts";
 import type { Checkpoint } from "../checkpoint/strategy.ts";
 import type { Git } from "../checkpoint/git.ts";
-import { errorMessage, HarnessError } from "../errors.ts";
+import { errorMessage, HarnessError, UserError } from "../errors.ts";
 import type { LoopPaths } from "../state/paths.ts";
 import { sumTokens, ZERO_TOKENS, type Completion, type FinalStatus, type Iteration, type State } from "../state/schema.ts";
 import { loadStories, type StorySource } from "../stories/source.ts";
@@ -297,11 +297,15 @@ async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => 
   if (state.checkpoint_sha) {
     try {
       const choice = ending.harness ? "keep" : await deps.chooseCompletion(ending.status);
+      state.completing = choice; // a runner killed from here on leaves a state that says so
+      await save();
       const message = await deps.checkpoint.finish(choice);
+      state.completing = null;
       Object.assign(state, { completion: choice });
       state.reason = `${ending.reason}. ${message}`;
     } catch (err) {
       deps.emit({ type: "Error", message: `Completion failed: ${errorMessage(err)}` });
+      if (err instanceof UserError) state.completing = null; // a refusal that changed nothing: nothing to resume
       state.error ??= errorMessage(err);
     }
   }

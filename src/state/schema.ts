@@ -105,6 +105,8 @@ export const State = z.object({
   checkpoint_stashes: z.array(z.string()).optional(),
   /** The tree of the index the user had at start (what cleanup stages again). */
   index_tree: z.string().nullable().optional(),
+  /** A completion begun and not finished (the runner died during it): the next start finishes it. */
+  completing: Completion.nullable().optional(),
   completion: Completion.nullable(),
   reason: z.string().nullable(),
   error: z.string().nullable(),
