@@ -40,8 +40,8 @@ export class Git {
     while (true) {
       const r = await this.run(args, { allowFailure: true });
       if (r.code === 0) return r;
-      // "is at X but expected Y" is a compare-and-swap that lost for real, not contention.
-      const contended = /cannot lock ref|could not lock config file|Unable to create .*\.lock|File exists/i.test(r.stderr) && !/but expected/.test(r.stderr);
+      // A compare-and-swap that lost ("but expected", "already exists") is real, not contention.
+      const contended = /cannot lock ref|could not lock config file|Unable to create .*\.lock|File exists/i.test(r.stderr) && !/but expected|already exists|is missing|unable to resolve/.test(r.stderr);
       if (!contended || Date.now() > deadline)
         throw new CommandError(`\`git ${args.slice(0, 3).join(" ")}\` failed (exit ${r.code}): ${r.stderr.trim()}`, ["git", ...args], "exit", r.code, r.stderr);
       await Bun.sleep(30 + Math.random() * 40);

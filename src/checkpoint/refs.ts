@@ -6,7 +6,7 @@
  * compare-and-swap (`update-ref <ref> <old> <new>`), so a move made meanwhile by someone else is
  * never undone; the agent's commits are named in the reason (and stay in the branch's reflog).
  */
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { Git } from "./git.ts";
 
@@ -15,33 +15,34 @@ export interface RefsAt {
   /** `refs/heads/…` HEAD points to, null when detached. */
   symbolic: string | null;
   heads: Map<string, string>;
+  /** Branches checked out in the repository's other worktrees at that moment. */
+  elsewhere: Set<string>;
 }
 
 export async function readRefs(git: Git): Promise<RefsAt> {
-  const sym = await git.run(["symbolic-ref", "-q", "HEAD"], { allowFailure: true });
-  const lines = (await git.out(["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads"])).split("\n").filter(Boolean);
-  const elsewhere = await checkedOutElsewhere(git);
-  return {
-    head: (await git.resolve("HEAD")) ?? "",
-    symbolic: sym.code === 0 ? sym.stdout.trim() : null,
-    heads: new Map(lines.map((l) => l.split(" ") as [string, string]).filter(([ref]) => !elsewhere.has(ref))),
-  };
+  const [head = "", sym = "HEAD"] = (await git.out(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"])).split("\n");
+  // Branches checked out in the repository's other worktrees move with the work done there (another
+  // loop's checkpoints, your commits): they are neither watched nor ever put back.
+  const here = real(git.ctx.cwd);
+  const heads = new Map<string, string>();
+  const elsewhere = new Set<string>();
+  for (const line of (await git.out(["for-each-ref", "--format=%(objectname) %(refname) %(worktreepath)", "refs/heads"])).split("\n")) {
+    const [sha, ref, ...where] = line.split(" ");
+    const path = where.join(" ");
+    if (!sha || !ref) continue;
+    heads.set(ref, sha);
+    if (path && ref !== sym && real(path) !== here) elsewhere.add(ref);
+  }
+  return { head, symbolic: sym.startsWith("refs/heads/") ? sym : null, heads, elsewhere };
 }
 
-/**
- * Branches checked out in the repository's other worktrees move with the work done there (another
- * loop's checkpoints, the user's commits): they are neither watched nor ever put back.
- */
-async function checkedOutElsewhere(git: Git): Promise<Set<string>> {
-  const here = await git.out(["rev-parse", "--show-toplevel"]);
-  const out = new Set<string>();
-  let path = "";
-  for (const line of (await git.out(["worktree", "list", "--porcelain"])).split("\n")) {
-    if (line.startsWith("worktree ")) path = line.slice("worktree ".length);
-    else if (line.startsWith("branch ") && path !== here) out.add(line.slice("branch ".length));
+const real = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
   }
-  return out;
-}
+};
 
 const short = (ref: string | null) => (ref ? ref.replace(/^refs\/heads\//, "") : "a detached HEAD");
 
@@ -55,7 +56,7 @@ export async function refsViolation(git: Git, at: RefsAt, checkpoint: string): P
     if (ancestor.code !== 0) problems.push(`the history of ${short(at.symbolic)} was rewritten (the checkpoint ${checkpoint.slice(0, 12)} is no longer in it)`);
   }
   for (const [ref, sha] of at.heads) {
-    if (ref === at.symbolic) continue;
+    if (ref === at.symbolic || at.elsewhere.has(ref) || now.elsewhere.has(ref)) continue;
     const moved = now.heads.get(ref);
     if (moved !== sha) problems.push(moved ? `the branch ${short(ref)} was moved to ${moved.slice(0, 12)}` : `the branch ${short(ref)} was deleted`);
   }
@@ -75,6 +76,7 @@ export async function restoreRefs(git: Git, at: RefsAt, checkpoint: string): Pro
   const notes: string[] = [];
   const stray: [string, string][] = [];
   for (const [ref, sha] of at.heads) {
+    if (ref !== at.symbolic && (at.elsewhere.has(ref) || now.elsewhere.has(ref))) continue;
     const target = ref === at.symbolic ? checkpoint : sha;
     const cur = now.heads.get(ref);
     if (cur === target) continue;

@@ -58,7 +58,7 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
     ending = await iterate(state, deps, save);
   } catch (err) {
     // Nothing is reverted, cleaned or dropped after a failure of the harness: the reason says where the work is.
-    const where = rescue(deps.checkpoint);
+    const where = rescue(deps.checkpoint).replace(/\.$/, ""); // finish adds its own sentence after it
     const failed = err instanceof HarnessError || !deps.signal.aborted ? errorMessage(err) : undefined;
     ending = deps.signal.aborted
       ? { status: "stopped", reason: `Stopped by the user${failed ? ` (and ${failed})` : ""}. ${where}`, error: failed, harness: true }
