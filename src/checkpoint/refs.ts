@@ -20,20 +20,22 @@ export interface RefsAt {
 }
 
 export async function readRefs(git: Git): Promise<RefsAt> {
-  const [head = "", sym = "HEAD"] = (await git.out(["rev-parse", "HEAD", "--symbolic-full-name", "HEAD"])).split("\n");
-  // Branches checked out in the repository's other worktrees move with the work done there (another
-  // loop's checkpoints, your commits): they are neither watched nor ever put back.
   const here = real(git.ctx.cwd);
   const heads = new Map<string, string>();
   const elsewhere = new Set<string>();
-  for (const line of (await git.out(["for-each-ref", "--format=%(objectname) %(refname) %(worktreepath)", "refs/heads"])).split("\n")) {
-    const [sha, ref, ...where] = line.split(" ");
-    const path = where.join(" ");
+  let symbolic: string | null = null;
+  // One git call: `%(HEAD)` marks the branch this worktree is on; `%(worktreepath)` where each is checked out.
+  const out = (await git.run(["for-each-ref", "--format=%(HEAD)%(objectname) %(refname) %(worktreepath)", "refs/heads"])).stdout; // untrimmed: the mark may be a space
+  for (const line of out.split("\n")) {
+    if (!line) continue;
+    const [sha, ref, ...where] = line.slice(1).split(" ");
     if (!sha || !ref) continue;
     heads.set(ref, sha);
-    if (path && ref !== sym && real(path) !== here) elsewhere.add(ref);
+    if (line[0] === "*") symbolic = ref;
+    else if (where.length && where.join(" ") && real(where.join(" ")) !== here) elsewhere.add(ref);
   }
-  return { head, symbolic: sym.startsWith("refs/heads/") ? sym : null, heads, elsewhere };
+  const head = symbolic ? heads.get(symbolic)! : ((await git.resolve("HEAD")) ?? "");
+  return { head, symbolic, heads, elsewhere };
 }
 
 const real = (p: string) => {
