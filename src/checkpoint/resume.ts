@@ -25,6 +25,7 @@ export async function resumeAfterDeadRunner(git: Git, previous: State | null): P
     notes.push(`Removed ${lock}, left behind by a git process of the previous loop that was killed.`);
   }
   if (previous?.completing === "cleanup") notes.push(await finishCleanup(git, previous));
+  if (previous?.completing) Object.assign(previous, { completing: null, completion: previous.completing }); // the record says it is done
   return notes;
 }
 

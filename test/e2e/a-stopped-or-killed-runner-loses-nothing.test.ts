@@ -8,7 +8,7 @@ import { isAlive } from "../../src/state/pid.ts";
 import { baseEnv, CLI, fakeAgent, wtLoop } from "../helpers/cli.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, tempDir } from "../helpers/repo.ts";
-import { AGENT_FILE, expectIntact, hangEnv, record, userWorkRepo } from "../checkpoint/user-work.ts";
+import { AGENT_FILE, expectIntact, hangEnv, ralphStashes, record, userWorkRepo } from "../checkpoint/user-work.ts";
 
 type Mode = "branch" | "stash";
 type Point = "checkpoint" | "revert" | "accept" | "cleanup";
@@ -76,12 +76,20 @@ test("a stale .git/index.lock left by a killed runner's git is removed by the ne
   expectIntact(repo, before);
 });
 
-test("status says when a completion was interrupted", async () => {
+test("status says when a completion was interrupted, and wt-loop stop finishes it", async () => {
   const repo = userWorkRepo();
+  const before = record(repo);
   const flag = join(tempDir("hang-"), "hang.flag");
   const r = await runLoop(repo, [{ promise: "FAILED: no", write: { [flag]: "" } }], ["--checkpoint", "stash", "--max-retries", "1", "--on-complete", "cleanup", "--command-timeout", "2"], hangEnv(flag, "drop"));
   expect(r.code).toBe(2);
   expect(r.state.completing).toBe("cleanup");
   const s = await wtLoop(["status"], { cwd: repo });
   expect(s.stdout).toContain("the cleanup has not finished");
+  expect(ralphStashes(repo).length).toBe(1);
+  const stop = await wtLoop(["stop"], { cwd: repo });
+  expect(stop.code).toBe(0);
+  expect(stop.stdout).toContain("Finished the previous loop's interrupted cleanup");
+  expect(ralphStashes(repo)).toEqual([]);
+  expect(JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"))).toMatchObject({ completing: null, completion: "cleanup" });
+  expectIntact(repo, before);
 });
