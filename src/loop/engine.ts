@@ -9,6 +9,7 @@ import { runAgent } from "../agents/run-agent.ts";
 import type { Checkpoint } from "../checkpoint/strategy.ts";
 import type { Git } from "../checkpoint/git.ts";
 import { errorMessage, HarnessError, UserError } from "../errors.ts";
+import { CommandError } from "../proc/spawn.ts";
 import type { LoopPaths } from "../state/paths.ts";
 import { sumTokens, ZERO_TOKENS, type Completion, type FinalStatus, type Iteration, type State } from "../state/schema.ts";
 import { loadStories, type StorySource } from "../stories/source.ts";
@@ -52,14 +53,15 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
 
   let ending: Ending;
   try {
-    const cp = await deps.checkpoint.init();
+    const cp = await harnessStep("taking the initial checkpoint", () => deps.checkpoint.init());
     Object.assign(state, { checkpoint_branch: cp.branch, original_branch: cp.originalBranch, original_commit: cp.originalCommit, checkpoint_sha: cp.sha });
     await save();
     ending = await iterate(state, deps, save);
   } catch (err) {
     // Nothing is reverted, cleaned or dropped after a failure of the harness: the reason says where the work is.
     const where = rescue(deps.checkpoint).replace(/\.$/, ""); // finish adds its own sentence after it
-    const failed = err instanceof HarnessError || !deps.signal.aborted ? errorMessage(err) : undefined;
+    const cutByStop = deps.signal.aborted && err instanceof CommandError && err.reason === "aborted";
+    const failed = cutByStop ? undefined : errorMessage(err);
     ending = deps.signal.aborted
       ? { status: "stopped", reason: `Stopped by the user${failed ? ` (and ${failed})` : ""}. ${where}`, error: failed, harness: true }
       : { status: "stuck", reason: `Fatal error: ${failed}. ${where}`, error: failed, harness: true };
@@ -205,7 +207,8 @@ async function attemptStory(
     await judge(state, deps, story, res);
   } catch (err) {
     // A stop cuts only steps that change nothing (the checkpoint's changing steps ignore it).
-    if (deps.signal.aborted && !(err instanceof HarnessError)) res.result = { outcome: "stopped", reason: "Stopped by the user" };
+    // Only a call the stop itself cut short counts as the stop; a step that failed on its own meanwhile is a harness failure.
+    if (deps.signal.aborted && err instanceof CommandError && err.reason === "aborted") res.result = { outcome: "stopped", reason: "Stopped by the user" };
     // Not the agent's failure: never retried with a revert (the agent's own timeout is an outcome, not an error).
     else throw err instanceof HarnessError ? err : new HarnessError(`wt-loop failed while ${step}: ${errorMessage(err)}`, { cause: err });
   } finally {
@@ -258,6 +261,7 @@ async function harnessStep<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    if (err instanceof UserError || (err instanceof CommandError && err.reason === "aborted")) throw err; // a refusal, or the stop
     throw new HarnessError(`wt-loop failed while ${what}: ${errorMessage(err)}`, { cause: err });
   }
 }

@@ -53,6 +53,8 @@ describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
       if (isAlive(sleeper)) process.kill(sleeper, "SIGKILL"); // the hung git's sleep, orphaned by SIGKILL
       rmSync(flag);
       if (signal === "SIGTERM") expect(code).toBe(point === "cleanup" ? 2 : 4); // cleanup runs after the loop ended stuck
+      const first = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+      if (signal === "SIGTERM" && point !== "cleanup") expect([first.completion === "cleanup", first.error]).toEqual([false, expect.stringContaining("timed out")]); // the harness failed under the stop: keep
 
       const again = await runLoop(repo, [COMPLETE()], ["--checkpoint", mode, "--on-complete", "cleanup"]);
       expect([again.code, again.state.reason]).toEqual([0, expect.any(String)]);

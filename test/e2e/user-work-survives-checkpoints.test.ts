@@ -150,17 +150,22 @@ describe("stash checkpoints", () => {
     expect(git(repo, "stash", "list")).toBe("");
   });
 
-  test("stuck with keep leaves the story's stash; cleanup drops the loop's stashes and only those", async () => {
+  test("stuck with keep leaves the story's stash; cleanup drops this loop's stashes and only those (not an earlier loop's, not the user's)", async () => {
     const repo = dirtyRepo();
     git(repo, "stash", "push", "-q", "-m", "user's own stash", "--", "staged.txt");
     git(repo, "stash", "apply", "-q");
     const kept = await runLoop(repo, [{ promise: "FAILED: no" }], ["--checkpoint", "stash", "--max-retries", "1", "--on-complete", "keep"]);
     expect(kept.code).toBe(2);
-    expect(git(repo, "stash", "list")).toContain("ralph:repo:1");
+    expect(kept.state.checkpoint_stashes).toHaveLength(1);
+    const earlier = kept.state.checkpoint_stashes![0]!;
+    expect(git(repo, "stash", "list", "--format=%H %gs")).toContain(`${earlier} On main: ralph:repo:1`);
+    writeFileSync(join(repo, "between.txt"), "so the next checkpoint differs\n");
     const cleaned = await runLoop(repo, [{ promise: "FAILED: no" }], ["--checkpoint", "stash", "--max-retries", "1", "--on-complete", "cleanup"]);
     expect(cleaned.code).toBe(2);
-    const list = git(repo, "stash", "list");
-    expect(list).not.toContain("ralph:");
+    const mine = cleaned.state.checkpoint_stashes;
+    expect(mine).toEqual([]);
+    const list = git(repo, "stash", "list", "--format=%H %gs");
+    expect(list.split("\n").filter((l) => l.includes("ralph:"))).toEqual([`${earlier} On main: ralph:repo:1`]);
     expect(list).toContain("user's own stash");
     userWorkIntact(repo);
   });
