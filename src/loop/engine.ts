@@ -17,6 +17,7 @@ import { isComplete, type Story } from "../stories/story.ts";
 import type { LoopEvent } from "./events.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
+import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 
 export interface LoopDeps {
   paths: LoopPaths;
@@ -254,37 +255,6 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
     res.commits = await deps.checkpoint.accept(`checkpoint: iteration ${state.current_iteration}`, res);
     res.accepted = true;
   }
-}
-
-/** A checkpoint step outside an attempt (the revert): any failure of it is the harness's. */
-async function harnessStep<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof UserError || (err instanceof CommandError && err.reason === "aborted")) throw err; // a refusal, or the stop
-    throw new HarnessError(`wt-loop failed while ${what}: ${errorMessage(err)}`, { cause: err });
-  }
-}
-
-function rescue(checkpoint: Checkpoint): string {
-  try {
-    return checkpoint.rescue();
-  } catch {
-    return "The working tree was not changed by wt-loop: your work is in it.";
-  }
-}
-
-/** Copies what the strategy holds (its stashes, the user's index) into the state, once it has started. */
-function recordCheckpoint(state: State, checkpoint: Checkpoint) {
-  let info;
-  try {
-    info = checkpoint.info();
-  } catch {
-    return; // not started yet
-  }
-  if (!info) return;
-  state.checkpoint_stashes = [...info.stashes];
-  state.index_tree = info.indexTree;
 }
 
 function refreshCounts(state: State, stories: Story[]) {
