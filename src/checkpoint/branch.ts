@@ -17,6 +17,7 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
   let info: CheckpointInfo;
   let keep: string[] = [];
   let refs: RefsAt | null = null;
+  let untouched = false; // the last attempt left HEAD, refs and tree exactly at the checkpoint
   const tree = (sha: string) => git.out(["rev-parse", `${sha}^{tree}`]);
 
   return {
@@ -50,10 +51,12 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
     },
 
     async ensure() {
+      untouched = false;
       refs = await readRefs(git); // every attempt starts here; changes() compares with it
     },
 
     async revert() {
+      if (untouched) return []; // changes() just saw a clean tree at the checkpoint: nothing to undo
       const q = git.uninterruptible();
       const { notes, stray } = refs ? await restoreRefs(q, refs, info.sha) : { notes: [], stray: [] };
       const t = await tree(info.sha);
@@ -66,6 +69,7 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
       const violation = refs ? await refsViolation(git, refs, info.sha) : null;
       // The checkpoint is a clean tree at info.sha, so progress is "HEAD moved or the tree is dirty".
       const { head, dirty } = await git.headAndDirty();
+      untouched = !violation && !dirty && head === info.sha;
       return { progress: head !== info.sha || dirty, commits: violation ? [] : await git.commitsBetween(info.sha, head), violation };
     },
 

@@ -90,8 +90,9 @@ async function mergeTrees(git: Git, work: string, untracked: string): Promise<st
 export async function restoreSnapshot(git: Git, s: Pick<Snapshot, "full" | "index">, keep: string[]): Promise<void> {
   const kept = new Set(keep);
   await git.withTempIndex(async (env) => {
-    await git.run(["read-tree", "--reset", s.full], { env }); // keeps stat data of unchanged entries
-    await git.run(["update-index", "-q", "--refresh"], { env, allowFailure: true });
+    // --reset keeps the stat data of entries it does not change, so diff-files lists only what was
+    // touched (a file touched but equal is rewritten with its own content: harmless, and no refresh pass).
+    await git.run(["read-tree", "--reset", s.full], { env });
     const differ = nul((await git.run(["diff-files", "--name-only", "-z"], { env })).stdout).filter((p) => !kept.has(p));
     if (differ.length) await git.run(["checkout-index", "-f", "-z", "--stdin"], { env, input: differ.join("\0") + "\0" });
     const extra = nul((await git.run(["ls-files", "-o", "--exclude-standard", "-z"], { env })).stdout).filter((p) => !p.endsWith("/"));
@@ -100,9 +101,11 @@ export async function restoreSnapshot(git: Git, s: Pick<Snapshot, "full" | "inde
   await setIndex(git, s.index, keep);
 }
 
-/** The real index becomes `tree`, keeping the `--assume-unchanged` marks the user had. */
+/**
+ * The real index becomes `tree`, keeping the `--assume-unchanged` marks the user had. No refresh:
+ * entries whose stat data went stale are re-hashed by the next `git status`, which is all it costs.
+ */
 export async function setIndex(git: Git, tree: string, keep: string[]): Promise<void> {
   await git.run(["read-tree", "--reset", tree]);
-  await git.run(["update-index", "-q", "--refresh"], { allowFailure: true });
   if (keep.length) await git.run(["update-index", "--assume-unchanged", "-z", "--stdin"], { input: keep.join("\0") + "\0" });
 }
