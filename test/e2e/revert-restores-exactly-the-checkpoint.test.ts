@@ -3,7 +3,7 @@
 // (also one ignored only by an uncommitted .gitignore edit the agent undid), empty folders and an
 // --assume-unchanged override all survive an agent that wrecks the tree; no user branch or stash moves.
 import { describe, expect, test } from "bun:test";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git } from "../helpers/repo.ts";
@@ -34,6 +34,16 @@ describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
     expect(existsSync(join(repo, "drafts/agent.md"))).toBe(false);
     expect(git(repo, "branch", "--show-current")).toBe("main");
     expect(ralphStashes(repo)).toEqual([]);
+  });
+
+  test("an uncommitted .gitignore edit the agent undid: the file only that edit ignored survives the revert", async () => {
+    const repo = userWorkRepo();
+    const secret = readFileSync(join(repo, ".env.local"), "utf8");
+    const steps = [{ promise: "FAILED: no", write: { [join(repo, ".gitignore")]: "*.log\n" } }, COMPLETE()];
+    const r = await runLoop(repo, steps, ["--checkpoint", mode, "--on-complete", "keep"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(repo, ".env.local"), "utf8")).toBe(secret);
+    expect(readFileSync(join(repo, ".gitignore"), "utf8")).toBe("*.log\n.env.local\n");
   });
 
   test("keep after a revert: the tree byte for byte, and (stash) the index as the user staged it", async () => {
