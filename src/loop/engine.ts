@@ -64,7 +64,7 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
     const cutByStop = deps.signal.aborted && err instanceof CommandError && err.reason === "aborted";
     const failed = cutByStop ? undefined : errorMessage(err);
     ending = deps.signal.aborted
-      ? { status: "stopped", reason: `Stopped by the user${failed ? ` (and ${failed})` : ""}. ${where}`, error: failed, harness: true }
+      ? { status: "stopped", reason: `Stopped by the user${failed ? ` (and ${failed})` : ""}. ${where}`, error: failed, harness: !cutByStop }
       : { status: "stuck", reason: `Fatal error: ${failed}. ${where}`, error: failed, harness: true };
     if (ending.error) deps.emit({ type: "Error", message: ending.reason });
   }
@@ -207,8 +207,8 @@ async function attemptStory(
     step = "judging and keeping the attempt's work";
     await judge(state, deps, story, res);
   } catch (err) {
-    // A stop cuts only steps that change nothing (the checkpoint's changing steps ignore it).
-    // Only a call the stop itself cut short counts as the stop; a step that failed on its own meanwhile is a harness failure.
+    // Only a call the stop cut short is the stop (the checkpoint's changing steps ignore it); a step
+    // that failed on its own meanwhile is a harness failure.
     if (deps.signal.aborted && err instanceof CommandError && err.reason === "aborted") res.result = { outcome: "stopped", reason: "Stopped by the user" };
     // Not the agent's failure: never retried with a revert (the agent's own timeout is an outcome, not an error).
     else throw err instanceof HarnessError ? err : new HarnessError(`wt-loop failed while ${step}: ${errorMessage(err)}`, { cause: err });

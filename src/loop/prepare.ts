@@ -11,7 +11,7 @@ import { archiveState, readState, writeState } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
 import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
-import { checkpointPreflight, refuseOperationInProgress } from "../checkpoint/strategy.ts";
+import { checkpointPreflight } from "../checkpoint/strategy.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree.ts";
 import type { LoopOptions } from "./options.ts";
@@ -42,7 +42,6 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     // A runner that died mid-cleanup (or left git's index.lock) is finished first: the refusals below would trip on it.
     for (const note of await resumeAfterDeadRunner(git, previous)) warn(note);
-    await refuseOperationInProgress(git);
   }
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));
   checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null });
