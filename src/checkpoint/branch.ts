@@ -1,81 +1,131 @@
 /**
  * Branch checkpoints (the default): the loop works on `ralph/{name}`, whose latest commit is the
- * checkpoint. The user's uncommitted work is committed first as `initial state`, so nothing is lost
- * and a revert can never take it away.
+ * checkpoint. The user's uncommitted work is committed first as `initial state` — built from a
+ * private index, so the working tree is never touched — and the branch is created and checked out
+ * by moving refs only. Cleanup moves HEAD back the same way: the tree is not rewritten, and the
+ * index the user had is staged again.
  */
 import { UserError } from "../errors.ts";
 import type { Git } from "./git.ts";
-import { loopBranchName, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
-
-const ORIGIN_KEY = (branch: string) => `branch.${branch}.wtloop-original`;
+import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
+import { assumeUnchanged, restoreSnapshot, setIndex, takeSnapshot } from "./snapshot.ts";
+import { loopBranchName, ORIGIN_KEY, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
 export function branchCheckpoint(git: Git, name: string): Checkpoint {
   const branch = loopBranchName(name);
+  const ref = `refs/heads/${branch}`;
   let info: CheckpointInfo;
+  let keep: string[] = [];
+  let refs: RefsAt | null = null;
+  let untouched = false; // the last attempt left HEAD, refs and tree exactly at the checkpoint
+  const tree = (sha: string) => git.out(["rev-parse", `${sha}^{tree}`]);
 
   return {
     async init() {
       const head = await requireCommit(git);
       const current = await git.branch();
+      keep = await assumeUnchanged(git);
+      const snap = await takeSnapshot(git, head);
+      const q = git.uninterruptible();
       if (current === branch) {
         // Restart: continue on the branch, keep the original it recorded when it was created.
-        const origin = (await git.run(["config", ORIGIN_KEY(branch)], { allowFailure: true })).stdout.trim();
-        const [kind, ref] = origin.includes(":") ? [origin.slice(0, origin.indexOf(":")), origin.slice(origin.indexOf(":") + 1)] : ["", ""];
-        info = { branch, originalBranch: kind === "branch" ? ref : null, originalCommit: kind === "commit" ? ref : head, sha: head };
-        if (await git.isDirty()) info.sha = await git.commitAll("initial state");
+        const origin = await readOrigin(git, branch);
+        info = { branch, originalBranch: origin.branch, originalCommit: origin.commit ?? (origin.branch && (await git.resolve(`refs/heads/${origin.branch}`))) ?? head, sha: head, indexTree: origin.index ?? snap.index, stashes: [] };
+        if (snap.full !== (await tree(head)) || snap.index !== snap.full) {
+          info.sha = await q.commitTree(snap.full, [head], "initial state");
+          await q.runRetryingLocks(["update-ref", "-m", "wt-loop: initial state", ref, info.sha, head]);
+          await setIndex(q, snap.full, keep);
+        }
         return info;
       }
-      if (await git.resolve(`refs/heads/${branch}`))
-        throw new UserError(
-          `The branch ${branch} already exists from an earlier loop. To continue that loop, check it out ` +
-            `(git checkout ${branch}) and start again there; to start over, delete it (git branch -D ${branch}).`,
-        );
-      await git.run(["checkout", "-q", "-b", branch]); // carries the uncommitted work along
-      await git.run(["config", ORIGIN_KEY(branch), current ? `branch:${current}` : `commit:${head}`]);
-      info = { branch, originalBranch: current, originalCommit: head, sha: await git.commitAll("initial state") };
+      // The origin is recorded first: a branch that exists always says where it came from.
+      await q.runRetryingLocks(["config", ORIGIN_KEY(branch), current ? `branch:${current}` : `commit:${head}`]);
+      await q.runRetryingLocks(["config", `${ORIGIN_KEY(branch)}-commit`, head]);
+      await q.runRetryingLocks(["config", `${ORIGIN_KEY(branch)}-index`, snap.index]);
+      const sha = await q.commitTree(snap.full, [head], "initial state");
+      await q.runRetryingLocks(["update-ref", "-m", "wt-loop: initial state", ref, sha, ""]); // "": it must not exist yet
+      await q.run(["symbolic-ref", "-m", `wt-loop: checkout ${branch}`, "HEAD", ref]);
+      await setIndex(q, snap.full, keep); // the tree is already exactly this commit
+      info = { branch, originalBranch: current, originalCommit: head, sha, indexTree: snap.index, stashes: [] };
       return info;
     },
 
-    async ensure() {},
+    async ensure() {
+      untouched = false;
+      refs = await readRefs(git); // every attempt starts here; changes() compares with it
+    },
 
     async revert() {
-      // -B also brings HEAD back if the agent switched branches; clean -fd leaves ignored files alone.
-      await git.run(["checkout", "-q", "-f", "-B", branch, info.sha]);
-      await git.run(["clean", "-fdq"]);
+      if (untouched) return []; // changes() just saw a clean tree at the checkpoint: nothing to undo
+      const q = git.uninterruptible();
+      const { notes, stray } = refs ? await restoreRefs(q, refs, info.sha) : { notes: [], stray: [] };
+      const t = await tree(info.sha);
+      await restoreSnapshot(q, { full: t, index: t }, keep);
+      const back = await recoverIgnored(q, stray);
+      return back.length ? [...notes, `ignored files git had deleted were brought back: ${back.join(", ")}`] : notes;
     },
 
     async changes() {
+      const violation = refs ? await refsViolation(git, refs, info.sha) : null;
       // The checkpoint is a clean tree at info.sha, so progress is "HEAD moved or the tree is dirty".
       const { head, dirty } = await git.headAndDirty();
-      return { progress: head !== info.sha || dirty, commits: await git.commitsBetween(info.sha, head) };
+      untouched = !violation && !dirty && head === info.sha;
+      return { progress: head !== info.sha || dirty, commits: violation ? [] : await git.commitsBetween(info.sha, head), violation };
     },
 
     async accept(message, since) {
-      info.sha = await git.commitAll(message);
+      info.sha = await git.uninterruptible().commitAll(message);
       return [...since.commits, info.sha];
     },
 
     async finish(choice) {
       if (choice === "keep") return `Kept the branch ${branch} with the loop's checkpoint commits.`;
-      if (await git.isDirty()) await git.commitAll("wt-loop: final state");
+      const q = git.uninterruptible();
+      if ((await git.branch()) !== branch)
+        throw new UserError(`Cleanup needs HEAD on ${branch}, but it is elsewhere; nothing was changed. The loop's work is on ${branch}.`);
+      if (await git.isDirty()) await q.commitAll("wt-loop: final state"); // all the work is on the branch now
+      const tip = (await git.head())!;
       const back = info.originalBranch ?? info.originalCommit;
-      await git.run(info.originalBranch ? ["checkout", "-q", info.originalBranch] : ["checkout", "-q", "--detach", info.originalCommit]);
-      const merged = await git.run(["merge", "--squash", branch], { allowFailure: true });
-      if (merged.code !== 0) {
-        // The original moved on and conflicts: undo the half merge (all the work is still on the branch).
-        await git.run(["reset", "-q", "--hard", "HEAD"]);
-        await git.run(["checkout", "-q", branch]);
+      if (info.originalBranch && (await git.resolve(`refs/heads/${info.originalBranch}`)) !== info.originalCommit)
         throw new UserError(
-          `Cleanup could not squash ${branch} onto ${back} (${merged.stderr.trim() || "merge conflict"}). ` +
-            `You are on ${branch} with all the loop's work; merge it by hand.`,
+          `Cleanup did not move you: ${info.originalBranch} moved since the loop started. You are on ${branch} with all the ` +
+            `loop's work; bring it over by hand (git checkout ${info.originalBranch} && git merge --squash ${branch}).`,
         );
-      }
-      await git.run(["reset", "-q"]); // unstage: the work comes back as uncommitted changes
-      await git.run(["branch", "-q", "-D", branch]);
-      await git.run(["config", "--unset", ORIGIN_KEY(branch)], { allowFailure: true });
-      return `Back on ${back} with all the loop's work as uncommitted changes; deleted ${branch}.`;
+      // HEAD moves, the tree stays: it already holds all the loop's work, which becomes uncommitted changes.
+      if (info.originalBranch) await q.run(["symbolic-ref", "-m", `wt-loop: back to ${back}`, "HEAD", `refs/heads/${info.originalBranch}`]);
+      else await q.runRetryingLocks(["update-ref", "--no-deref", "-m", "wt-loop: back", "HEAD", info.originalCommit]);
+      await setIndex(q, info.indexTree, keep); // what the user had staged is staged again
+      await q.runRetryingLocks(["update-ref", "-d", ref, tip]);
+      for (const key of [ORIGIN_KEY(branch), `${ORIGIN_KEY(branch)}-commit`, `${ORIGIN_KEY(branch)}-index`])
+        await q.runRetryingLocks(["config", "--unset-all", key]).catch(() => {}); // already absent: fine
+      return (
+        `Back on ${back} with all the loop's work as uncommitted changes (what you had staged is staged again); ` +
+        `deleted ${branch}, which was at ${tip.slice(0, 12)}.`
+      );
+    },
+
+    rescue() {
+      return info
+        ? `Your work is safe on the branch ${branch}: the commit ${info.sha.slice(0, 12)} holds it as it was at the last checkpoint (git log ${branch}).`
+        : "The working tree was not changed by wt-loop: your work is in it.";
     },
 
     info: () => info,
+  };
+}
+
+/**
+ * Where the loop's branch came from, recorded in git config when it was created (so it survives the
+ * state file): `branch:<name>` or `commit:<sha>`, the commit, and the tree of the index the user had.
+ */
+async function readOrigin(git: Git, branch: string): Promise<{ branch: string | null; commit: string | null; index: string | null }> {
+  const get = async (key: string) => (await git.run(["config", key], { allowFailure: true })).stdout.trim() || null;
+  const origin = (await get(ORIGIN_KEY(branch))) ?? "";
+  const colon = origin.indexOf(":");
+  const [kind, at] = colon > 0 ? [origin.slice(0, colon), origin.slice(colon + 1)] : ["", ""];
+  return {
+    branch: kind === "branch" ? at : null,
+    commit: (await get(`${ORIGIN_KEY(branch)}-commit`)) ?? (kind === "commit" ? at : null),
+    index: await get(`${ORIGIN_KEY(branch)}-index`),
   };
 }

@@ -4,7 +4,7 @@
  */
 import { copyFile, rm } from "node:fs/promises";
 import { resolve } from "node:path";
-import { exec, type ExecResult } from "../proc/spawn.ts";
+import { CommandError, exec, type ExecResult } from "../proc/spawn.ts";
 
 export interface GitContext {
   cwd: string;
@@ -14,19 +14,67 @@ export interface GitContext {
 }
 
 const GIT_ENV = { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" };
+let tempIndexes = 0;
 
 export class Git {
   constructor(readonly ctx: GitContext) {}
 
   /** Runs git; throws CommandError on non-zero exit unless `allowFailure`. */
-  run(args: string[], opts: { allowFailure?: boolean; env?: Record<string, string> } = {}): Promise<ExecResult> {
+  run(args: string[], opts: { allowFailure?: boolean; env?: Record<string, string>; input?: string } = {}): Promise<ExecResult> {
     return exec(["git", ...args], {
       cwd: this.ctx.cwd,
       env: { ...process.env, ...GIT_ENV, ...opts.env },
       timeoutMs: this.ctx.timeoutMs,
       signal: this.ctx.signal,
       allowFailure: opts.allowFailure,
+      input: opts.input,
     });
+  }
+
+  /**
+   * Runs git, retrying while another process holds a lock it needs: `refs/stash`, `.git/config` and
+   * `packed-refs` are shared by every worktree of a repository, so two loops meet there.
+   */
+  async runRetryingLocks(args: string[]): Promise<ExecResult> {
+    const deadline = Date.now() + (this.ctx.timeoutMs ?? 30_000);
+    while (true) {
+      const r = await this.run(args, { allowFailure: true });
+      if (r.code === 0) return r;
+      // A compare-and-swap that lost ("but expected", "already exists") is real, not contention.
+      const contended = /cannot lock ref|could not lock config file|Unable to create .*\.lock|File exists/i.test(r.stderr) && !/but expected|already exists|is missing|unable to resolve/.test(r.stderr);
+      if (!contended || Date.now() > deadline)
+        throw new CommandError(`\`git ${args.slice(0, 3).join(" ")}\` failed (exit ${r.code}): ${r.stderr.trim()}`, ["git", ...args], "exit", r.code, r.stderr);
+      await Bun.sleep(30 + Math.random() * 40);
+    }
+  }
+
+  /**
+   * The same git without the stop signal: a step that changes refs, the index or the tree must not
+   * be cut in half by a stop (it is still bounded by the command timeout).
+   */
+  uninterruptible(): Git {
+    return new Git({ cwd: this.ctx.cwd, timeoutMs: this.ctx.timeoutMs });
+  }
+
+  /** A commit object of `tree` (no ref moves), authored like the checkpoint commits. */
+  async commitTree(tree: string, parents: string[], message: string): Promise<string> {
+    const args = ["-c", "commit.gpgsign=false", "commit-tree", tree, ...parents.flatMap((p) => ["-p", p]), "-m", message];
+    return (await this.run(args, { env: await this.identity() })).stdout.trim();
+  }
+
+  /**
+   * Runs `fn` with a private index file (a copy of the real one, or empty), which is removed after:
+   * the real index and the working tree are never written by what `fn` does through `env`.
+   */
+  async withTempIndex<T>(fn: (env: Record<string, string>) => Promise<T>, opts: { empty?: boolean } = {}): Promise<T> {
+    const index = (this.indexPath ??= await this.gitPath("index"));
+    const tmp = `${index}.wt-loop-${process.pid}-${++tempIndexes}`;
+    try {
+      if (!opts.empty) await copyFile(index, tmp).catch(() => {}); // no index yet: git starts an empty one
+      return await fn({ GIT_INDEX_FILE: tmp });
+    } finally {
+      await rm(tmp, { force: true });
+    }
   }
 
   async out(args: string[]): Promise<string> {
@@ -82,17 +130,11 @@ export class Git {
    * real index: a copy of it is updated, so unchanged files are not re-hashed.
    */
   private indexPath?: string;
-  async snapshot(): Promise<string> {
-    const index = (this.indexPath ??= await this.gitPath("index"));
-    const tmp = `${index}.wt-loop-${process.pid}`;
-    try {
-      await copyFile(index, tmp).catch(() => {}); // no index yet: git starts an empty one
-      const env = { GIT_INDEX_FILE: tmp };
+  snapshot(): Promise<string> {
+    return this.withTempIndex(async (env) => {
       await this.run(["add", "-A"], { env });
       return (await this.run(["write-tree"], { env })).stdout.trim();
-    } finally {
-      await rm(tmp, { force: true });
-    }
+    });
   }
 
   async gitPath(name: string): Promise<string> {

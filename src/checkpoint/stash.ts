@@ -1,90 +1,110 @@
 /**
- * Stash checkpoints (`--checkpoint stash`): no branch and no commits. Before each story the whole
- * tree is stashed (`-u`) and at once re-applied, so the tree is unchanged and the stash holds the
- * checkpoint. Stashes are named by commit hash, never by `stash@{n}`, whose numbers shift.
+ * Stash checkpoints (`--checkpoint stash`): no branch and no commits on any branch. Before each
+ * story the tree is snapshotted without being touched (see snapshot.ts) and the snapshot is stored
+ * as a stash entry `ralph:{name}:{story}`, so `git stash list` shows it and `git stash apply <sha>`
+ * brings it back by hand. Each entry is named by its object id only (stash-ref.ts); a revert
+ * restores the snapshot (never `stash pop`), a completed story drops exactly its entry.
  */
-import { UserError } from "../errors.ts";
 import type { Git } from "./git.ts";
+import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
+import { assumeUnchanged, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
+import { dropStash, stashShas, storeStash } from "./stash-ref.ts";
 import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
 export function stashCheckpoint(git: Git, name: string): Checkpoint {
-  let info: CheckpointInfo;
-  // The story's stash, and the snapshot of the tree it holds (what "no progress" compares with).
-  let current: { story: string; stash: string | null; tree: string } | null = null;
+  let info: CheckpointInfo | undefined;
+  let keep: string[] = [];
+  let refs: RefsAt;
+  // The story's snapshot, and its stash entry (null when the tree was clean: HEAD holds it all).
+  let current: { story: string; snap: Snapshot; stash: string | null } | null = null;
   const prefix = `ralph:${name}:`;
-
-  const stashIndex = async (sha: string) => {
-    const list = (await git.out(["stash", "list", "--format=%H"])).split("\n");
-    const i = list.indexOf(sha);
-    return i < 0 ? null : `stash@{${i}}`;
+  const need = () => {
+    if (!info) throw new Error("stash checkpoint used before init");
+    return info;
   };
 
   return {
     async init() {
       const head = await requireCommit(git);
-      info = { branch: null, originalBranch: await git.branch(), originalCommit: head, sha: head };
+      keep = await assumeUnchanged(git);
+      const snap = await takeSnapshot(git, head);
+      info = { branch: null, originalBranch: await git.branch(), originalCommit: head, sha: head, indexTree: snap.index, stashes: [] };
       return info;
     },
 
     async ensure(storyId) {
+      const i = need();
+      refs = await readRefs(git); // every attempt starts here; changes() compares with it
       if (current?.story === storyId) return;
-      info.sha = (await git.head())!;
-      // Decide from the tree, not from refs/stash: the same tree stashed twice within one second
-      // gives the same commit hash (and no new reflog entry), which would look like no stash at all.
+      i.sha = refs.head;
+      const snap = await takeSnapshot(git, i.sha); // only objects are written: a stop may cut it short
+      const headTree = await git.out(["rev-parse", `${i.sha}^{tree}`]);
       let stash: string | null = null;
-      if (await git.isDirty()) {
-        await git.run(["stash", "push", "-q", "-u", "-m", `${prefix}${storyId}`]);
-        stash = await git.resolve("refs/stash");
+      if (snap.full !== headTree || snap.index !== headTree) {
+        const q = git.uninterruptible();
+        const label = refs.symbolic ? refs.symbolic.replace(/^refs\/heads\//, "") : "(no branch)";
+        stash = await stashCommit(q, snap, label, `${prefix}${storyId}`);
+        await storeStash(q, stash, `On ${label}: ${prefix}${storyId}`);
+        i.stashes.push(stash);
       }
-      if (stash) {
-        const applied = await git.run(["stash", "apply", "-q", "--index", stash], { allowFailure: true });
-        if (applied.code !== 0) await git.run(["stash", "apply", "-q", stash]);
-      }
-      current = { story: storyId, stash, tree: await git.snapshot() };
+      current = { story: storyId, snap, stash };
     },
 
     async revert() {
-      await git.run(["reset", "-q", "--hard", info.sha]);
-      await git.run(["clean", "-fdq"]);
-      if (current?.stash) await git.run(["stash", "apply", "-q", "--index", current.stash]);
+      if (!current) return [];
+      const q = git.uninterruptible();
+      const { notes, stray } = await restoreRefs(q, refs, current.snap.head);
+      await restoreSnapshot(q, current.snap, keep);
+      const back = await recoverIgnored(q, stray);
+      return back.length ? [...notes, `ignored files git had deleted were brought back: ${back.join(", ")}`] : notes;
     },
 
     async changes() {
+      const i = need();
+      const violation = await refsViolation(git, refs, i.sha);
+      const head = (await git.head())!;
       // The tree is not clean at a stash checkpoint: compare whole-tree snapshots instead.
-      const head = (await git.head())!; // dirtiness is the snapshot's business here: no status needed
-      const progress = head !== info.sha || (await git.snapshot()) !== current?.tree;
-      return { progress, commits: await git.commitsBetween(info.sha, head) };
+      const progress = head !== i.sha || (await git.snapshot()) !== current?.snap.full;
+      return { progress, commits: violation ? [] : await git.commitsBetween(i.sha, head), violation };
     },
 
     async accept(_message, since) {
-      const commits = since.commits;
+      const i = need();
       // The work stays in the tree; the next story's stash will hold it, so this one can go.
       if (current?.stash) {
-        const ref = await stashIndex(current.stash);
-        if (ref) await git.run(["stash", "drop", "-q", ref]);
+        await dropStash(git.uninterruptible(), current.stash);
+        i.stashes = i.stashes.filter((s) => s !== current!.stash);
       }
       current = null;
-      info.sha = (await git.head())!;
-      return commits;
+      i.sha = (await git.head())!;
+      return since.commits;
     },
 
     async finish(choice) {
-      const mine = (await git.out(["stash", "list", "--format=%H %gs"]))
-        .split("\n")
-        .filter((l) => l.includes(`: ${prefix}`))
-        .map((l) => l.split(" ")[0]!);
+      const i = need();
+      const listed = new Set(await stashShas(git));
+      const mine = i.stashes.filter((s) => listed.has(s));
       if (choice === "keep")
-        return mine.length ? `Kept ${mine.length} checkpoint stash(es) named ${prefix}… (git stash list).` : "No checkpoint stash left.";
+        return mine.length
+          ? `Kept ${mine.length} checkpoint stash(es) named ${prefix}… (git stash list); \`git stash apply ${mine.at(-1)}\` brings the last one back.`
+          : "No checkpoint stash left.";
       for (const sha of mine) {
-        const ref = await stashIndex(sha);
-        if (ref) await git.run(["stash", "drop", "-q", ref]);
+        await dropStash(git, sha);
+        i.stashes = i.stashes.filter((s) => s !== sha);
       }
-      return `The loop's work is in the working tree; dropped ${mine.length} checkpoint stash(es).`;
+      return `The loop's work is in the working tree; dropped ${mine.length} checkpoint stash(es) this loop made.`;
     },
 
-    info: () => {
-      if (!info) throw new UserError("stash checkpoint used before init");
-      return info;
+    rescue() {
+      if (current?.stash)
+        return (
+          `Your work as it was before story ${current.story} is in the stash entry ${current.stash} ` +
+          `(\`git stash apply ${current.stash}\` brings it back; the working tree holds the last attempt's state).`
+        );
+      if (current) return `Before story ${current.story} your tree was clean at ${current.snap.head.slice(0, 12)}; the working tree holds the last attempt's state.`;
+      return "The working tree was not changed by wt-loop: your work is in it.";
     },
+
+    info: need,
   };
 }

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { UserError } from "../errors.ts";
 import type { Git } from "./git.ts";
+import { assumeUnchanged } from "./snapshot.ts";
 
 export interface CheckpointInfo {
   /** `ralph/{name}` for branch checkpoints, null for stash. */
@@ -14,14 +15,21 @@ export interface CheckpointInfo {
   originalCommit: string;
   /** The commit the worktree returns to on revert. */
   sha: string;
+  /** The tree of the index the user had at start: staged again by cleanup. */
+  indexTree: string;
+  /** Stash mode: the stash commits this loop made and still holds (never another loop's or the user's). */
+  stashes: string[];
 }
 
 export interface Checkpoint {
   init(): Promise<CheckpointInfo>;
   /** Before an attempt at `storyId`: make sure its checkpoint exists (idempotent per story). */
   ensure(storyId: string): Promise<void>;
-  /** Back to the checkpoint: the attempt's files, commits and untracked files are gone. */
-  revert(): Promise<void>;
+  /**
+   * Back to the checkpoint: the attempt's files, commits and untracked files are gone, branches the
+   * agent moved are put back. Returns notes naming commits taken off a branch (for the reason).
+   */
+  revert(): Promise<string[]>;
   /**
    * What an attempt left since the checkpoint (SPEC §6 "progress": a new commit or a change in the
    * working tree), measured before any revert. An attempt always starts at the checkpoint.
@@ -31,12 +39,16 @@ export interface Checkpoint {
   accept(message: string, since: Changes): Promise<string[]>;
   finish(choice: "cleanup" | "keep"): Promise<string>;
   info(): CheckpointInfo;
+  /** Where the user's work is after a harness failure, with the command that brings it back. */
+  rescue(): string;
 }
 
 export interface Changes {
   progress: boolean;
   /** Commits made since the checkpoint (by the agent), oldest first. */
   commits: string[];
+  /** Why the attempt cannot be accepted whatever it claims (it switched branches, moved one, rewrote history). */
+  violation: string | null;
 }
 
 const IN_PROGRESS: [string, string][] = [
@@ -67,6 +79,47 @@ export async function requireCommit(git: Git): Promise<string> {
         "Make a first commit (for example `git commit --allow-empty -m init`), then start the loop again.",
     );
   return head;
+}
+
+/**
+ * Every refusal a checkpoint strategy would make, before anything is written (start/run preflight);
+ * returns warnings to show.
+ */
+export async function checkpointPreflight(git: Git, kind: "branch" | "stash", name: string): Promise<string[]> {
+  await refuseOperationInProgress(git);
+  await requireCommit(git);
+  if (kind === "branch") await refuseForeignBranch(git, loopBranchName(name));
+  const pinned = await assumeUnchanged(git);
+  return pinned.length
+    ? [
+        `${pinned.length} file(s) are marked --assume-unchanged: ${pinned.join(", ")}. wt-loop neither saves nor restores ` +
+          "them, so their local content is kept as it is, but a revert will not undo an agent's edit to them either.",
+      ]
+    : [];
+}
+
+export const ORIGIN_KEY = (branch: string) => `branch.${branch}.wtloop-original`;
+
+/** A `ralph/{name}` the loop did not create (no recorded origin) is the user's: never touched. */
+async function refuseForeignBranch(git: Git, branch: string): Promise<void> {
+  const tip = await git.resolve(`refs/heads/${branch}`);
+  if (!tip) return;
+  const origin = (await git.run(["config", ORIGIN_KEY(branch)], { allowFailure: true })).stdout.trim();
+  if (!origin)
+    throw new UserError(
+      `A branch ${branch} exists that wt-loop did not create, so the loop will not use or delete it. ` +
+        `Rename it (git branch -m ${branch} <new-name>), or give the loop another name with --change.`,
+    );
+  if ((await git.branch()) === branch) return; // a restart on the loop's own branch continues it
+  const holds = (await git.snapshot()) === (await git.out(["rev-parse", `${tip}^{tree}`]));
+  throw new UserError(
+    `The branch ${branch} exists from an earlier loop. ` +
+      (holds
+        ? `Your working tree already holds all of its work (an earlier cleanup was interrupted): delete it with ` +
+          `\`git branch -D ${branch}\` and start again, or check it out (git checkout ${branch}) to continue that loop.`
+        : `It holds work that is not in your working tree. To continue that loop, check it out (git checkout ${branch}) ` +
+          `and start again there; to start over, keep it aside first (git branch -m ${branch} ${branch}-old).`),
+  );
 }
 
 /** A branch-name-safe form of the change or worktree name. */

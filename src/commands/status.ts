@@ -43,6 +43,7 @@ export function renderStatus(s: State, now = Date.now()): string {
   ];
   if (s.reason) lines.push(`Reason: ${s.reason}`);
   if (s.error) lines.push(`Error: ${s.error}`);
+  if (s.completing) lines.push(`Completion: the ${s.completing} has not finished; \`wt-loop start\` finishes it.`);
   const last = s.iterations.slice(-5);
   if (last.length) lines.push("", "Last iterations:", historyRows(last).map((l) => `  ${l}`).join("\n"));
   return lines.join("\n");

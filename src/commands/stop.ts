@@ -2,7 +2,9 @@ import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
 import { isRunner } from "../state/pid.ts";
 import { isFinal } from "../state/schema.ts";
-import { correctDeadRunner, readState } from "../state/store.ts";
+import { correctDeadRunner, readState, writeState } from "../state/store.ts";
+import { Git } from "../checkpoint/git.ts";
+import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
 
@@ -21,6 +23,12 @@ export default defineCommand({
     const { wt, path, state } = await requireState();
     const note = await correctDeadRunner(path, state);
     if (note) return void console.log(note);
+    if (state.completing && !isRunner(state.runner_pid, state.runner_started)) {
+      // The runner died during its completion: finish it now (checkpoint/resume.ts), then record that.
+      const git = new Git({ cwd: wt.path, timeoutMs: state.command_timeout_sec * 1000 });
+      for (const line of await resumeAfterDeadRunner(git, state)) console.log(line);
+      return void (await writeState(path, state));
+    }
     if (state.status !== "running" || !isRunner(state.runner_pid, state.runner_started))
       return void console.log(`No loop is running in ${wt.name} (status: ${state.status}).`);
     const pid = state.runner_pid!;

@@ -8,7 +8,7 @@ import type { AgentAdapter } from "../agents/adapter.ts";
 import { runAgent } from "../agents/run-agent.ts";
 import type { Checkpoint } from "../checkpoint/strategy.ts";
 import type { Git } from "../checkpoint/git.ts";
-import { errorMessage } from "../errors.ts";
+import { errorMessage, HarnessError, UserError } from "../errors.ts";
 import { runTag } from "../proc/contain.ts";
 import { CommandError } from "../proc/spawn.ts";
 import type { LoopPaths } from "../state/paths.ts";
@@ -18,6 +18,7 @@ import { describeStories, isComplete, missingFromPlan, type Story } from "../sto
 import type { LoopEvent } from "./events.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
+import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 
 export interface LoopDeps {
   paths: LoopPaths;
@@ -39,11 +40,14 @@ interface Ending {
   status: FinalStatus;
   reason: string;
   error?: string;
+  /** The loop ended on a failure of its own machinery: completion is `keep`, whatever was chosen. */
+  harness?: boolean;
 }
 
 export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
   const state: State = { ...initial, status: "running", runner_pid: process.pid, error: null, reason: null };
   const save = async () => {
+    recordCheckpoint(state, deps.checkpoint);
     state.updated_at = new Date().toISOString();
     await deps.save(state);
   };
@@ -51,14 +55,18 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
 
   let ending: Ending;
   try {
-    const cp = await deps.checkpoint.init();
+    const cp = await harnessStep("taking the initial checkpoint", () => deps.checkpoint.init());
     Object.assign(state, { checkpoint_branch: cp.branch, original_branch: cp.originalBranch, original_commit: cp.originalCommit, checkpoint_sha: cp.sha });
     await save();
     ending = await iterate(state, deps, save);
   } catch (err) {
+    // Nothing is reverted, cleaned or dropped after a failure of the harness: the reason says where the work is.
+    const where = rescue(deps.checkpoint).replace(/\.$/, ""); // finish adds its own sentence after it
+    const cutByStop = deps.signal.aborted && err instanceof CommandError && err.reason === "aborted";
+    const failed = cutByStop ? undefined : errorMessage(err);
     ending = deps.signal.aborted
-      ? { status: "stopped", reason: "Stopped by the user" }
-      : { status: "stuck", reason: `Fatal error: ${errorMessage(err)}`, error: errorMessage(err) };
+      ? { status: "stopped", reason: `Stopped by the user${failed ? ` (and ${failed})` : ""}. ${where}`, error: failed, harness: !cutByStop }
+      : { status: "stuck", reason: `Fatal error: ${failed}. ${where}`, error: failed, harness: true };
     if (ending.error) deps.emit({ type: "Error", message: ending.reason });
   }
   return finish(state, ending, deps, save);
@@ -136,7 +144,12 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     }
     if (noProgress >= state.stall_threshold)
       return { status: "stalled", reason: `No progress in the last ${noProgress} iterations (no new commit, no change in the working tree)` };
-    await checkpoint.revert();
+    const notes = await harnessStep("reverting the failed attempt", () => checkpoint.revert());
+    if (notes.length) {
+      rec.reason = `${rec.reason ?? r.outcome}. wt-loop put back what the agent moved: ${notes.join("; ")}`;
+      deps.emit({ type: "Error", message: `The agent touched branches other than the loop's; put back: ${notes.join("; ")}` });
+      await save();
+    }
     // After no_signal the next attempt starts afresh; every other failure tells it what went wrong.
     retryReason = r.outcome === "no_signal" || !("reason" in r) ? undefined : r.reason;
   }
@@ -148,6 +161,7 @@ interface AttemptResult {
   done: boolean;
   progress: boolean;
   commits: string[];
+  violation: string | null;
   tokens: State["tokens"];
   cost: number | null;
   turns: number | null;
@@ -164,12 +178,16 @@ async function attemptStory(
 ): Promise<AttemptResult> {
   const { checkpoint } = deps;
   const res: AttemptResult = {
-    result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [],
+    result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [], violation: null,
     tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0,
   };
   const t0 = performance.now();
+  let step = "taking the checkpoint"; // what the harness was doing, for the reason of a harness failure
   try {
     await checkpoint.ensure(story.id);
+    recordCheckpoint(state, checkpoint);
+    await deps.save(state); // the checkpoint is in the state before the agent may touch anything
+    step = "running the agent";
     const prompt = buildPrompt({
       worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
       learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
@@ -193,12 +211,16 @@ async function attemptStory(
     res.result = classify(run, state.iteration_timeout_min);
     if (res.result.outcome === "stopped") return res;
     // Progress is measured before any revert (SPEC §6).
+    step = "measuring what the attempt changed";
     Object.assign(res, await checkpoint.changes());
+    step = "judging and keeping the attempt's work";
     await judge(state, deps, story, res);
   } catch (err) {
-    if (deps.signal.aborted) res.result = { outcome: "stopped", reason: "Stopped by the user" };
-    else if (err instanceof CommandError && err.reason === "timeout") res.result = { outcome: "timeout", reason: err.message };
-    else throw err;
+    // Only a call the stop cut short is the stop (the checkpoint's changing steps ignore it); a step
+    // that failed on its own meanwhile is a harness failure.
+    if (deps.signal.aborted && err instanceof CommandError && err.reason === "aborted") res.result = { outcome: "stopped", reason: "Stopped by the user" };
+    // Not the agent's failure: never retried with a revert (the agent's own timeout is an outcome, not an error).
+    else throw err instanceof HarnessError ? err : new HarnessError(`wt-loop failed while ${step}: ${errorMessage(err)}`, { cause: err });
   } finally {
     state.agent_pid = null; // its processes are all gone once runAgent returns or throws
     res.durationMs = performance.now() - t0;
@@ -213,6 +235,10 @@ async function attemptStory(
 async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult): Promise<void> {
   const r = res.result;
   const title = `checkpoint: story ${story.id} — ${story.title}`;
+  if (res.violation) {
+    res.result = { outcome: "rejected", reason: res.violation };
+    return;
+  }
   if (r.outcome === "complete" && state.done_criteria === "tasks") {
     const stories = await loadStories(deps.source);
     const now = stories.find((s) => s.id === story.id);
@@ -263,12 +289,16 @@ async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => 
   deps.git.ctx.signal = undefined; // the stop has been honoured; what follows must still run
   if (state.checkpoint_sha) {
     try {
-      const choice = await deps.chooseCompletion(ending.status);
+      const choice = ending.harness ? "keep" : await deps.chooseCompletion(ending.status);
+      state.completing = choice; // a runner killed from here on leaves a state that says so
+      await save();
       const message = await deps.checkpoint.finish(choice);
+      state.completing = null;
       Object.assign(state, { completion: choice });
       state.reason = `${ending.reason}. ${message}`;
     } catch (err) {
       deps.emit({ type: "Error", message: `Completion failed: ${errorMessage(err)}` });
+      if (err instanceof UserError) state.completing = null; // a refusal that changed nothing: nothing to resume
       state.error ??= errorMessage(err);
     }
   }

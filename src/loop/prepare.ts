@@ -11,7 +11,8 @@ import type { State } from "../state/schema.ts";
 import { archiveState, readState, writeState } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
-import { refuseOperationInProgress } from "../checkpoint/strategy.ts";
+import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
+import { checkpointPreflight } from "../checkpoint/strategy.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree.ts";
 import type { LoopOptions } from "./options.ts";
@@ -41,11 +42,18 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
     refuseIfRunning(previous);
     // A runner that died without its state noticing: end what its agent left behind first.
     if (previous?.status === "running") await endRunLeftovers(previous.worktree_path, previous.started_at);
-    await refuseOperationInProgress(new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }));
+    const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
+    // A runner that died mid-cleanup (or left git's index.lock) is finished first: the refusals below would trip on it.
+    for (const note of await resumeAfterDeadRunner(git, previous)) warn(note);
   }
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));
   checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null }, process.env.PATH, wt.path);
-  return { state: initialState(wt, opts, plan), source: plan.source, plan, previous };
+  const state = initialState(wt, opts, plan);
+  if (!opts.dryRun) {
+    const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
+    for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);
+  }
+  return { state, source: plan.source, plan, previous };
 }
 
 export function refuseIfRunning(previous: State | null): void {

@@ -103,6 +103,12 @@ export const State = z.object({
   original_branch: z.string().nullable(),
   original_commit: z.string().nullable(),
   checkpoint_sha: z.string().nullable(),
+  /** Stash mode: the stash commits this loop made and still holds; cleanup drops these and no others. */
+  checkpoint_stashes: z.array(z.string()).optional(),
+  /** The tree of the index the user had at start (what cleanup stages again). */
+  index_tree: z.string().nullable().optional(),
+  /** A completion begun and not finished (the runner died during it): the next start finishes it. */
+  completing: Completion.nullable().optional(),
   completion: Completion.nullable(),
   reason: z.string().nullable(),
   error: z.string().nullable(),

@@ -1,4 +1,4 @@
-// A git call that hangs is a failure of the iteration (retried) after --command-timeout, and a stop
+// A git call that hangs ends the loop (a harness failure: nothing reverted) after --command-timeout, and a stop
 // is honoured while it runs (SPEC §6).
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
@@ -16,14 +16,16 @@ const hangEnv = (repo: string) => ({
 });
 
 describe("slow commands", () => {
-  test("a git call over --command-timeout is a timeout of the iteration, reverted and retried", async () => {
+  test("a git call over --command-timeout ends the loop stuck with an error, never reverted: the harness failed, not the agent", async () => {
     const repo = makeRepo({ "tasks.md": ONE_STORY });
     const r = await runLoop(repo, [{ promise: "COMPLETE", tick: "story", write: { [join(repo, "hang.flag")]: "" } }, COMPLETE()], ["--command-timeout", "1"], hangEnv(repo));
-    expect(r.code).toBe(0);
-    expect(r.state.iterations[0]).toMatchObject({ outcome: "timeout", timed_out: true });
-    expect(r.state.iterations[0]!.reason).toContain("timed out after 1s");
-    expect(r.prompt(2)).toContain("timed out after 1s");
-    expect(existsSync(join(repo, "hang.flag"))).toBe(false);
+    expect(r.code).toBe(2);
+    expect(r.state.status).toBe("stuck");
+    expect(r.state.error).toContain("timed out after 1s");
+    expect(r.state.error).toContain("measuring what the attempt changed");
+    expect(r.state.completion).toBe("keep");
+    expect(r.calls()).toBe(1); // not retried
+    expect(existsSync(join(repo, "hang.flag"))).toBe(true); // the attempt's work was not reverted
   }, 60_000);
 
   test("a stop while a git call hangs is honoured at once", async () => {

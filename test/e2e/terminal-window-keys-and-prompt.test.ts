@@ -85,10 +85,10 @@ describeWithTmux("terminal experience in tmux", () => {
     tmux = new Tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env, dir } = envFor([{ hangSec: 300 }]);
-    // The stop itself is slow: cleanup's `git merge --squash` hangs (a fake git in front of the real one).
+    // The stop itself is slow: cleanup's `git update-ref -d` of the loop's branch hangs (a fake git in front of the real one).
     Object.assign(env, {
       PATH: `${join(ROOT, "test/fixtures/git-hang")}:${env.PATH}`, REAL_GIT: Bun.which("git")!,
-      FAKE_GIT_HANG: join(dir, "script.json"), FAKE_GIT_HANG_ON: "merge",
+      FAKE_GIT_HANG: join(dir, "script.json"), FAKE_GIT_HANG_ON: "-d",
     });
     const pane = tmux.start(repo, env, "wt-loop start --terminal inline --on-complete cleanup --command-timeout 60");
     await tmux.waitFor("the agent", () => existsSync(join(dir, "prompt-1.txt")) && readState(repo).agent_pid);

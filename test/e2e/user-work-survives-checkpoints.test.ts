@@ -47,7 +47,7 @@ describe("branch checkpoints", () => {
     userWorkIntact(repo);
     expect(readFileSync(join(repo, "new.txt"), "utf8")).toBe("new\n");
     expect(readFileSync(join(repo, "tasks.md"), "utf8")).toContain("- [x] 1.1 Do it");
-    expect(git(repo, "diff", "--cached", "--name-only")).toBe(""); // unstaged
+    expect(git(repo, "diff", "--cached", "--name-only")).toBe("staged.txt"); // what the user had staged, and only that
     expect(git(repo, "status", "--porcelain")).toContain("?? new.txt");
   });
 
@@ -75,9 +75,10 @@ describe("branch checkpoints", () => {
   test("a repository with no commit yet: a clear error, nothing changed", async () => {
     const repo = makeRepo({ "tasks.md": ONE_STORY }, { commit: false });
     const r = await runLoop(repo, [COMPLETE()]);
-    expect(r.code).toBe(2);
-    expect(r.state.error).toContain("no commit yet");
-    expect(r.stdout).toContain("git commit --allow-empty");
+    expect(r.code).toBe(1); // refused in preflight, before anything is written
+    expect(r.state).toBeNull();
+    expect(r.stderr).toContain("no commit yet");
+    expect(r.stderr).toContain("git commit --allow-empty");
     expect(r.calls()).toBe(0);
     expect(existsSync(join(repo, "tasks.md"))).toBe(true);
     expect(git(repo, "status", "--porcelain")).toContain("?? tasks.md");
@@ -105,9 +106,12 @@ describe("branch checkpoints", () => {
     git(repo, "branch", "ralph/repo");
     const tip = git(repo, "rev-parse", "ralph/repo");
     writeFileSync(join(repo, "wip.txt"), "wip\n");
+    git(repo, "config", "branch.ralph/repo.wtloop-original", "branch:main"); // made by an earlier loop
     const r = await runLoop(repo, [COMPLETE()]);
-    expect(r.code).toBe(2);
-    expect(r.state.error).toContain("already exists from an earlier loop");
+    expect(r.code).toBe(1);
+    expect(r.state).toBeNull();
+    expect(r.stderr).toContain("exists from an earlier loop");
+    expect(r.stderr).not.toContain("branch -D"); // it holds work the tree does not: never advise deleting it
     expect(git(repo, "rev-parse", "ralph/repo")).toBe(tip);
     expect(git(repo, "branch", "--show-current")).toBe("main");
     expect(readFileSync(join(repo, "wip.txt"), "utf8")).toBe("wip\n");
@@ -146,17 +150,22 @@ describe("stash checkpoints", () => {
     expect(git(repo, "stash", "list")).toBe("");
   });
 
-  test("stuck with keep leaves the story's stash; cleanup drops the loop's stashes and only those", async () => {
+  test("stuck with keep leaves the story's stash; cleanup drops this loop's stashes and only those (not an earlier loop's, not the user's)", async () => {
     const repo = dirtyRepo();
     git(repo, "stash", "push", "-q", "-m", "user's own stash", "--", "staged.txt");
     git(repo, "stash", "apply", "-q");
     const kept = await runLoop(repo, [{ promise: "FAILED: no" }], ["--checkpoint", "stash", "--max-retries", "1", "--on-complete", "keep"]);
     expect(kept.code).toBe(2);
-    expect(git(repo, "stash", "list")).toContain("ralph:repo:1");
+    expect(kept.state.checkpoint_stashes).toHaveLength(1);
+    const earlier = kept.state.checkpoint_stashes![0]!;
+    expect(git(repo, "stash", "list", "--format=%H %gs")).toContain(`${earlier} On main: ralph:repo:1`);
+    writeFileSync(join(repo, "between.txt"), "so the next checkpoint differs\n");
     const cleaned = await runLoop(repo, [{ promise: "FAILED: no" }], ["--checkpoint", "stash", "--max-retries", "1", "--on-complete", "cleanup"]);
     expect(cleaned.code).toBe(2);
-    const list = git(repo, "stash", "list");
-    expect(list).not.toContain("ralph:");
+    const mine = cleaned.state.checkpoint_stashes;
+    expect(mine).toEqual([]);
+    const list = git(repo, "stash", "list", "--format=%H %gs");
+    expect(list.split("\n").filter((l) => l.includes("ralph:"))).toEqual([`${earlier} On main: ralph:repo:1`]);
     expect(list).toContain("user's own stash");
     userWorkIntact(repo);
   });

@@ -1,0 +1,119 @@
+/**
+ * The loop owns its branch, and only it. Before an attempt the refs are recorded; after it, HEAD
+ * must still be where the loop left it (on the loop's branch, or the user's branch in stash mode)
+ * with the checkpoint as an ancestor (no history rewritten), and no other local branch may have
+ * moved. A revert puts them back: a branch the agent moved is reset to the commit it had, by a
+ * compare-and-swap (`update-ref <ref> <old> <new>`), so a move made meanwhile by someone else is
+ * never undone; the agent's commits are named in the reason (and stay in the branch's reflog).
+ */
+import { existsSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import type { Git } from "./git.ts";
+
+export interface RefsAt {
+  head: string;
+  /** `refs/heads/…` HEAD points to, null when detached. */
+  symbolic: string | null;
+  heads: Map<string, string>;
+  /** Branches checked out in the repository's other worktrees at that moment. */
+  elsewhere: Set<string>;
+}
+
+export async function readRefs(git: Git): Promise<RefsAt> {
+  const here = real(git.ctx.cwd);
+  const heads = new Map<string, string>();
+  const elsewhere = new Set<string>();
+  let symbolic: string | null = null;
+  // One git call: `%(HEAD)` marks the branch this worktree is on; `%(worktreepath)` where each is checked out.
+  const out = (await git.run(["for-each-ref", "--format=%(HEAD)%(objectname) %(refname) %(worktreepath)", "refs/heads"])).stdout; // untrimmed: the mark may be a space
+  for (const line of out.split("\n")) {
+    if (!line) continue;
+    const [sha, ref, ...where] = line.slice(1).split(" ");
+    if (!sha || !ref) continue;
+    heads.set(ref, sha);
+    if (line[0] === "*") symbolic = ref;
+    else if (where.length && where.join(" ") && real(where.join(" ")) !== here) elsewhere.add(ref);
+  }
+  const head = symbolic ? heads.get(symbolic)! : ((await git.resolve("HEAD")) ?? "");
+  return { head, symbolic, heads, elsewhere };
+}
+
+const real = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+const short = (ref: string | null) => (ref ? ref.replace(/^refs\/heads\//, "") : "a detached HEAD");
+
+/** What the agent did to refs it must not touch, as a reason for the next attempt; null when nothing. */
+export async function refsViolation(git: Git, at: RefsAt, checkpoint: string): Promise<string | null> {
+  const now = await readRefs(git);
+  const problems: string[] = [];
+  if (now.symbolic !== at.symbolic) problems.push(`HEAD was switched from ${short(at.symbolic)} to ${short(now.symbolic)}`);
+  else if (now.head !== checkpoint) {
+    const ancestor = await git.run(["merge-base", "--is-ancestor", checkpoint, now.head], { allowFailure: true });
+    if (ancestor.code !== 0) problems.push(`the history of ${short(at.symbolic)} was rewritten (the checkpoint ${checkpoint.slice(0, 12)} is no longer in it)`);
+  }
+  for (const [ref, sha] of at.heads) {
+    if (ref === at.symbolic || at.elsewhere.has(ref) || now.elsewhere.has(ref)) continue;
+    const moved = now.heads.get(ref);
+    if (moved !== sha) problems.push(moved ? `the branch ${short(ref)} was moved to ${moved.slice(0, 12)}` : `the branch ${short(ref)} was deleted`);
+  }
+  if (!problems.length) return null;
+  return (
+    `Your attempt was not accepted because ${problems.join("; ")}. Work only on ${short(at.symbolic)} ` +
+    `(the loop's checkout): do not switch branches, commit elsewhere, or rewrite history`
+  );
+}
+
+/**
+ * Puts every branch recorded in `at` back (the loop's own to `checkpoint`) and HEAD onto the
+ * loop's branch; returns notes naming the commits that were taken off a branch.
+ */
+export async function restoreRefs(git: Git, at: RefsAt, checkpoint: string): Promise<{ notes: string[]; stray: [string, string][] }> {
+  const now = await readRefs(git);
+  const notes: string[] = [];
+  const stray: [string, string][] = [];
+  for (const [ref, sha] of at.heads) {
+    if (ref !== at.symbolic && (at.elsewhere.has(ref) || now.elsewhere.has(ref))) continue;
+    const target = ref === at.symbolic ? checkpoint : sha;
+    const cur = now.heads.get(ref);
+    if (cur === target) continue;
+    // Compare-and-swap: only undo what is still there; "" = the ref must not exist (it was deleted).
+    await git.runRetryingLocks(["update-ref", "-m", "wt-loop: revert the agent's attempt", ref, target, cur ?? ""]);
+    if (cur && ref !== at.symbolic) stray.push([target, cur]);
+    if (cur && ref !== at.symbolic) notes.push(`${short(ref)} was at ${cur.slice(0, 12)} (the agent's commit, kept in \`git reflog ${short(ref)}\`)`);
+  }
+  if (at.symbolic) {
+    if (!at.heads.has(at.symbolic)) await git.runRetryingLocks(["update-ref", at.symbolic, checkpoint, ""]);
+    await git.run(["symbolic-ref", "HEAD", at.symbolic]);
+  } else {
+    await git.runRetryingLocks(["update-ref", "--no-deref", "HEAD", checkpoint]);
+  }
+  return { notes, stray };
+}
+
+/**
+ * An agent that committed an ignored file of the user's on another branch (`add -A` after switching
+ * to a branch whose .gitignore does not ignore it) had git delete it on the way back. Such files are
+ * in no checkpoint (ignored files never are), so they are brought back from the agent's commit.
+ */
+export async function recoverIgnored(git: Git, stray: [string, string][]): Promise<string[]> {
+  const back: string[] = [];
+  for (const [base, commit] of stray) {
+    const added = (await git.run(["diff-tree", "-r", "-z", "--name-only", "--diff-filter=A", base, commit])).stdout.split("\0").filter(Boolean);
+    const lost: string[] = [];
+    for (const p of added) {
+      if (existsSync(join(git.ctx.cwd, p))) continue;
+      if ((await git.run(["check-ignore", "-q", "--no-index", "--", p], { allowFailure: true })).code === 0) lost.push(p);
+    }
+    if (!lost.length) continue;
+    // A private index: the files come back into the tree, the real index is not touched.
+    await git.withTempIndex((env) => git.run(["checkout", commit, "--", ...lost], { env }), { empty: true });
+    back.push(...lost);
+  }
+  return back;
+}

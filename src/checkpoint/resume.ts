@@ -1,0 +1,74 @@
+/**
+ * What a runner that died (SIGKILL, a closed window) can leave behind, finished by the next
+ * `start`/`run` before anything else: a completion it had begun (`completing` in its state), and a
+ * `.git/index.lock` its git held. Each step is idempotent, so a resume that dies is resumed again;
+ * nothing here deletes a copy of the user's work that the tree does not hold.
+ */
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { UserError } from "../errors.ts";
+import { isRunner } from "../state/pid.ts";
+import type { State } from "../state/schema.ts";
+import type { Git } from "./git.ts";
+import { assumeUnchanged, setIndex } from "./snapshot.ts";
+import { dropStash, stashShas } from "./stash-ref.ts";
+import { ORIGIN_KEY } from "./strategy.ts";
+
+/** Returns notes for the user; throws a UserError when the cleanup cannot be finished safely. */
+export async function resumeAfterDeadRunner(git: Git, previous: State | null): Promise<string[]> {
+  const notes: string[] = [];
+  if (previous?.completing && isRunner(previous.runner_pid, previous.runner_started))
+    throw new UserError(`The previous loop (runner pid ${previous.runner_pid}) is still finishing its ${previous.completing}; wait for it.`);
+  const lock = await git.gitPath("index.lock");
+  if (previous && existsSync(lock) && !gitRunningIn(previous.worktree_path)) {
+    await rm(lock, { force: true });
+    notes.push(`Removed ${lock}, left behind by a git process of the previous loop that was killed.`);
+  }
+  if (previous?.completing === "cleanup") notes.push(await finishCleanup(git, previous));
+  if (previous?.completing) Object.assign(previous, { completing: null, completion: previous.completing }); // the record says it is done
+  return notes;
+}
+
+async function finishCleanup(git: Git, s: State): Promise<string> {
+  if (s.checkpoint === "stash") {
+    const listed = new Set(await stashShas(git));
+    const left = (s.checkpoint_stashes ?? []).filter((sha) => listed.has(sha));
+    for (const sha of left) await dropStash(git, sha);
+    return `Finished the previous loop's interrupted cleanup: dropped its ${left.length} remaining checkpoint stash(es).`;
+  }
+  const branch = s.checkpoint_branch;
+  const tip = branch ? await git.resolve(`refs/heads/${branch}`) : null;
+  if (!branch || !tip) return "The previous loop's cleanup had finished.";
+  const current = await git.branch();
+  const back = s.original_branch ?? s.original_commit;
+  const onOriginal = s.original_branch ? current === s.original_branch : current === null && (await git.head()) === s.original_commit;
+  // Interrupted before HEAD moved: nothing was changed yet, and the new loop continues on the branch.
+  if (current === branch) return `The previous loop's cleanup was interrupted before it began; continuing on ${branch}.`;
+  // HEAD was moved back: the tree holds the loop's work if it matches the branch's last commit.
+  const holds = (await git.snapshot()) === (await git.out(["rev-parse", `${tip}^{tree}`]));
+  if (!onOriginal || !holds)
+    throw new UserError(
+      `The previous loop's cleanup was interrupted, and ${branch} (at ${tip.slice(0, 12)}) holds work your working tree ` +
+        `does not. Bring it over by hand (git checkout ${s.original_branch ?? s.original_commit} && git merge --squash ${branch}), ` +
+        `or keep it aside (git branch -m ${branch} ${branch}-old); then start again.`,
+    );
+  if (s.index_tree) await setIndex(git, s.index_tree, await assumeUnchanged(git));
+  await git.runRetryingLocks(["update-ref", "-d", `refs/heads/${branch}`, tip]);
+  for (const key of [ORIGIN_KEY(branch), `${ORIGIN_KEY(branch)}-commit`, `${ORIGIN_KEY(branch)}-index`])
+    await git.runRetryingLocks(["config", "--unset-all", key]).catch(() => {});
+  return `Finished the previous loop's interrupted cleanup: you are on ${back} with all its work as uncommitted changes; deleted ${branch} (it was at ${tip.slice(0, 12)}).`;
+}
+
+/** Is a git process working in `dir`? (Linux: /proc; elsewhere assume yes, and leave the lock.) */
+function gitRunningIn(dir: string): boolean {
+  if (!existsSync("/proc/self/cwd")) return true;
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const argv0 = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "";
+      if (/(^|\/)git$/.test(argv0) && readlinkSync(`/proc/${pid}/cwd`) === dir) return true;
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return false;
+}

@@ -1,0 +1,111 @@
+/**
+ * Snapshots of the worktree that never touch it: trees written from private index files
+ * (GIT_INDEX_FILE), and the one way back to a snapshot used by both strategies.
+ *
+ * A snapshot has the shape `git stash push -u` gives a stash: `index` (what was staged), `work`
+ * (the tracked files as they were in the tree), `untracked` (untracked, non-ignored files) and
+ * `full` (work + untracked: the tree a revert returns to). Files marked `--assume-unchanged` are
+ * never read or written by the harness: their local content stays as it is.
+ */
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Git } from "./git.ts";
+
+export interface Snapshot {
+  head: string;
+  index: string;
+  work: string;
+  untracked: string | null;
+  full: string;
+}
+
+const nul = (out: string) => out.split("\0").filter((p) => p !== "");
+
+/** Paths marked `--assume-unchanged` in the real index (`git ls-files -v` shows them lowercase). */
+export async function assumeUnchanged(git: Git): Promise<string[]> {
+  return nul((await git.run(["ls-files", "-v", "-z"])).stdout)
+    .filter((l) => /^[a-z] /.test(l))
+    .map((l) => l.slice(2));
+}
+
+export async function takeSnapshot(git: Git, head: string): Promise<Snapshot> {
+  return git.withTempIndex(async (env) => {
+    // An index with conflicts has no tree; the tree as it is then stands for it.
+    const staged = await git.run(["write-tree"], { env, allowFailure: true });
+    await git.run(["add", "-u"], { env });
+    const work = (await git.run(["write-tree"], { env })).stdout.trim();
+    const index = staged.code === 0 ? staged.stdout.trim() : work;
+    const untrackedPaths = nul((await git.run(["ls-files", "-o", "--exclude-standard", "-z"], { env })).stdout).filter((p) => !p.endsWith("/"));
+    if (!untrackedPaths.length) return { head, index, work, untracked: null, full: work };
+    await git.run(["update-index", "--add", "-z", "--stdin"], { env, input: untrackedPaths.join("\0") + "\0" });
+    const full = (await git.run(["write-tree"], { env })).stdout.trim();
+    // The untracked tree from the entries just hashed (`ls-files -s` is what --index-info reads).
+    const wanted = new Set(untrackedPaths);
+    const entries = nul((await git.run(["ls-files", "-s", "-z"], { env })).stdout).filter((l) => wanted.has(l.slice(l.indexOf("\t") + 1)));
+    const untracked = await git.withTempIndex(async (uenv) => {
+      await git.run(["update-index", "-z", "--index-info"], { env: uenv, input: entries.join("\0") + "\0" });
+      return (await git.run(["write-tree"], { env: uenv })).stdout.trim();
+    }, { empty: true });
+    return { head, index, work, untracked, full };
+  });
+}
+
+/**
+ * A commit shaped like the ones `git stash push -u` makes (W with parents HEAD, I and U), so
+ * `git stash list` shows it and a user's `git stash apply <sha>` brings everything back.
+ */
+export async function stashCommit(git: Git, s: Snapshot, label: string, message: string): Promise<string> {
+  const subject = await git.out(["log", "-1", "--format=%h %s", s.head]);
+  const i = await git.commitTree(s.index, [s.head], `index on ${label}: ${subject}`);
+  const u = s.untracked ? await git.commitTree(s.untracked, [], `untracked files on ${label}: ${subject}`) : null;
+  return git.commitTree(s.work, [s.head, i, ...(u ? [u] : [])], `On ${label}: ${message}`);
+}
+
+/** Reads a stash-shaped commit back into a snapshot (the untracked parent is optional). */
+export async function readStashCommit(git: Git, sha: string): Promise<Snapshot> {
+  const parents = (await git.out(["rev-list", "--parents", "-n", "1", sha])).split(" ").slice(1);
+  const tree = (ref: string) => git.out(["rev-parse", `${ref}^{tree}`]);
+  const work = await tree(sha);
+  const untracked = parents[2] ? await tree(parents[2]) : null;
+  const full = untracked ? await mergeTrees(git, work, untracked) : work;
+  return { head: parents[0]!, index: await tree(parents[1]!), work, untracked, full };
+}
+
+async function mergeTrees(git: Git, work: string, untracked: string): Promise<string> {
+  return git.withTempIndex(async (env) => {
+    await git.run(["read-tree", work], { env });
+    const entries = (await git.run(["ls-tree", "-r", "-z", untracked], { env })).stdout;
+    await git.run(["update-index", "-z", "--index-info"], { env, input: entries.endsWith("\0") ? entries : entries + "\0" });
+    return (await git.run(["write-tree"], { env })).stdout.trim();
+  }, { empty: true });
+}
+
+/**
+ * Puts the tree and the index back to a snapshot, HEAD having been put back already:
+ * 1. the snapshot's files are written where the tree differs (so its own .gitignore is in place);
+ * 2. untracked files that are not ignored by that .gitignore and not in the snapshot are deleted —
+ *    ignored files and directories are never touched (no `clean -d`);
+ * 3. the real index becomes the snapshot's index (what was staged is staged again).
+ */
+export async function restoreSnapshot(git: Git, s: Pick<Snapshot, "full" | "index">, keep: string[]): Promise<void> {
+  const kept = new Set(keep);
+  await git.withTempIndex(async (env) => {
+    // --reset keeps the stat data of entries it does not change, so diff-files lists only what was
+    // touched (a file touched but equal is rewritten with its own content: harmless, and no refresh pass).
+    await git.run(["read-tree", "--reset", s.full], { env });
+    const differ = nul((await git.run(["diff-files", "--name-only", "-z"], { env })).stdout).filter((p) => !kept.has(p));
+    if (differ.length) await git.run(["checkout-index", "-f", "-z", "--stdin"], { env, input: differ.join("\0") + "\0" });
+    const extra = nul((await git.run(["ls-files", "-o", "--exclude-standard", "-z"], { env })).stdout).filter((p) => !p.endsWith("/"));
+    for (const p of extra) await rm(join(git.ctx.cwd, p), { force: true });
+  });
+  await setIndex(git, s.index, keep);
+}
+
+/**
+ * The real index becomes `tree`, keeping the `--assume-unchanged` marks the user had. No refresh:
+ * entries whose stat data went stale are re-hashed by the next `git status`, which is all it costs.
+ */
+export async function setIndex(git: Git, tree: string, keep: string[]): Promise<void> {
+  await git.run(["read-tree", "--reset", tree]);
+  if (keep.length) await git.run(["update-index", "--assume-unchanged", "-z", "--stdin"], { input: keep.join("\0") + "\0" });
+}
