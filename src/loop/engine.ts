@@ -67,9 +67,21 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
     ending = deps.signal.aborted
       ? { status: "stopped", reason: `Stopped by the user${failed ? ` (and ${failed})` : ""}. ${where}`, error: failed, harness: !cutByStop }
       : { status: "stuck", reason: `Fatal error: ${failed}. ${where}`, error: failed, harness: true };
-    if (ending.error) deps.emit({ type: "Error", message: ending.reason });
+    if (ending.error) emitQuietly(deps, { type: "Error", message: ending.reason });
   }
   return finish(state, ending, deps, save);
+}
+
+/**
+ * Events on the way out must not hide the failure that ends the loop: when the event log is what
+ * failed (a full disk), the Error and Complete events fail too, and the state still tells the truth.
+ */
+function emitQuietly(deps: LoopDeps, event: LoopEvent): void {
+  try {
+    deps.emit(event);
+  } catch {
+    // already reported: the state's error names it
+  }
 }
 
 async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>): Promise<Ending> {
@@ -297,7 +309,7 @@ async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => 
       Object.assign(state, { completion: choice });
       state.reason = `${ending.reason}. ${message}`;
     } catch (err) {
-      deps.emit({ type: "Error", message: `Completion failed: ${errorMessage(err)}` });
+      emitQuietly(deps, { type: "Error", message: `Completion failed: ${errorMessage(err)}` });
       if (err instanceof UserError) state.completing = null; // a refusal that changed nothing: nothing to resume
       state.error ??= errorMessage(err);
     }
@@ -305,7 +317,7 @@ async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => 
   state.ended_at = new Date().toISOString();
   state.runner_pid = null;
   await save();
-  deps.emit({
+  emitQuietly(deps, {
     type: "Complete", status: ending.status, reason: state.reason ?? ending.reason,
     stories_completed: state.stories_completed, stories_total: state.stories_total, iterations: state.iterations.length,
     total_tokens: state.total_tokens, total_cost_usd: state.total_cost_usd,

@@ -7,7 +7,7 @@ import { adapterFor } from "../agents/registry.ts";
 import { branchCheckpoint } from "../checkpoint/branch.ts";
 import { Git } from "../checkpoint/git.ts";
 import { stashCheckpoint } from "../checkpoint/stash.ts";
-import { ExitCode } from "../errors.ts";
+import { errorMessage, ExitCode, io } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
 import { processStartTime } from "../state/pid.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
@@ -36,12 +36,21 @@ export interface RunnerOptions {
 export async function runPrepared(state: State, source: StorySource, o: RunnerOptions = {}): Promise<State> {
   const out = o.out ?? process.stdout;
   const paths = loopPaths(state.worktree_path);
-  await mkdir(paths.logs, { recursive: true });
   const controller = new AbortController();
   const git = new Git({ cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000, signal: controller.signal });
-  await ensureExcluded(git);
   const name = state.change ?? state.worktree_name;
-  const log = new EventLog(paths.events);
+  let log: EventLog;
+  try {
+    await io("create", paths.logs, () => mkdir(paths.logs, { recursive: true }));
+    await ensureExcluded(git);
+    log = new EventLog(paths.events);
+  } catch (err) {
+    // Nothing ran yet; a state left `starting` would block the next start for a minute.
+    const now = new Date().toISOString();
+    const reason = `Fatal error: ${errorMessage(err)}`;
+    await writeState(paths.state, { ...state, status: "stuck", reason, error: errorMessage(err), ended_at: now, updated_at: now }).catch(() => {});
+    throw err;
+  }
   const color = useColor(out);
   let live = state; // the latest state the engine saved, for a force-quit
   const notifier = loopNotifier(state, paths.state, { out });
@@ -63,10 +72,10 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         env: { ...process.env, OPENSPEC_TELEMETRY: "0" },
         signal: controller.signal,
         emit(event) {
-          log.append(event);
           o.onEvent?.(event);
           const lines = renderEvent(event, { color });
           if (lines.length) out.write(lines.join("\n") + "\n");
+          log.append(event); // after the screen: when the log fails (a full disk), the user still sees why
         },
         save: (s) => {
           live = s;

@@ -6,7 +6,7 @@ import { appendFileSync, closeSync, mkdirSync, openSync, renameSync, writeFileSy
 import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { UserError } from "../errors.ts";
+import { io, ioSync, UserError } from "../errors.ts";
 import type { LoopEvent } from "../loop/events.ts";
 import { appendSpilled } from "../agents/spill.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
@@ -61,14 +61,16 @@ export async function writeState(path: string, state: State): Promise<void> {
   const valid = State.parse(state); // never write what we could not read back
   // Unique per write: two saves in flight must not share (and truncate) one temp file.
   const tmp = `${path}.${process.pid}.${++writes}.tmp`;
-  await mkdir(join(path, ".."), { recursive: true });
-  try {
-    await Bun.write(tmp, JSON.stringify(valid, null, 2) + "\n");
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  await io("write", path, async () => {
+    await mkdir(join(path, ".."), { recursive: true });
+    try {
+      await Bun.write(tmp, JSON.stringify(valid, null, 2) + "\n");
+      await rename(tmp, path);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  });
 }
 
 /** Keeps the previous run's record as `loop-runs/<started_at>.json` before a new loop replaces it. */
@@ -85,10 +87,15 @@ const SLICE = 1 << 20;
 export class EventLog {
   private fd: number;
   constructor(readonly path: string) {
-    mkdirSync(join(path, ".."), { recursive: true });
-    this.fd = openSync(path, "a");
+    this.fd = ioSync("open", path, () => {
+      mkdirSync(join(path, ".."), { recursive: true });
+      return openSync(path, "a");
+    });
   }
   append(event: LoopEvent): void {
+    ioSync("append to", this.path, () => this.write(event));
+  }
+  private write(event: LoopEvent): void {
     // Written in slices (substrings share the JSON's storage): a message of megabytes is then
     // encoded a megabyte at a time rather than copied whole once more.
     const record = { ts: new Date().toISOString(), ...event };
@@ -129,6 +136,8 @@ export function asStopped(state: State, reason: string): State {
 /** writeState for a process about to exit (a force-quit): synchronous, still atomic. */
 export function writeStateSync(path: string, state: State): void {
   const tmp = `${path}.${process.pid}.${++writes}.tmp`;
-  writeFileSync(tmp, JSON.stringify(State.parse(state), null, 2) + "\n");
-  renameSync(tmp, path);
+  ioSync("write", path, () => {
+    writeFileSync(tmp, JSON.stringify(State.parse(state), null, 2) + "\n");
+    renameSync(tmp, path);
+  });
 }
