@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { existsSync } from "node:fs";
 import { LoggedEvent } from "../loop/events.ts";
 import { followLines } from "../loop/follow.ts";
-import { exitCodeFor } from "../loop/runner.ts";
+import { ExitCode } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
 import { isFinal, type FinalStatus } from "../state/schema.ts";
 import { correctDeadRunner, readState } from "../state/store.ts";
@@ -71,6 +71,6 @@ export default defineCommand({
     }, 500);
     await follower.done;
     clearInterval(watchdog);
-    return final ? exitCodeFor(final) : 1;
+    return final ? ExitCode[final] : 1;
   }),
 });

@@ -52,6 +52,11 @@ export function refuseIfRunning(previous: State | null): void {
       `A loop is already running in ${previous.worktree_name} (runner pid ${previous.runner_pid}). ` +
         "Follow it with `wt-loop monitor`, or stop it with `wt-loop stop`.",
     );
+  if (previous.completion_pending && isRunner(previous.runner_pid, previous.runner_started))
+    throw new UserError(
+      `The loop in ${previous.worktree_name} ended ${previous.status} and its completion question is waiting (runner pid ${previous.runner_pid}). ` +
+        "Answer it in the loop's window, or with `wt-loop stop` (keep) or `wt-loop stop --cleanup`, then start again.",
+    );
   if (previous.status === "starting" && Date.now() - Date.parse(previous.updated_at) < STARTING_GRACE_MS)
     throw new UserError(
       `A loop is being started in ${previous.worktree_name} (started ${previous.updated_at}). ` +

@@ -10,7 +10,7 @@ import { stashCheckpoint } from "../checkpoint/stash.ts";
 import { ExitCode } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
 import { processStartTime } from "../state/pid.ts";
-import type { Completion, FinalStatus, State } from "../state/schema.ts";
+import { type Completion, type FinalStatus, type State } from "../state/schema.ts";
 import { asStopped, EventLog, writeState, writeStateSync } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import type { StorySource } from "../stories/source.ts";
@@ -25,8 +25,8 @@ export const exitCodeFor = (status: FinalStatus): number => ExitCode[status];
 
 export interface RunnerOptions {
   out?: { isTTY?: boolean; write(s: string): unknown };
-  /** Answers the completion question when `on_complete` is ask; absent → keep. */
-  ask?: (status: FinalStatus) => Promise<Completion>;
+  /** Answers the completion question when `on_complete` is ask; absent → keep. Ends its prompt on `signal`. */
+  ask?: (status: FinalStatus, signal: AbortSignal) => Promise<Completion>;
 }
 
 export async function runPrepared(state: State, source: StorySource, o: RunnerOptions = {}): Promise<State> {
@@ -67,12 +67,25 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
           return writeState(paths.state, s);
         },
         setTitle: (t) => setTitle(t, out),
-        async chooseCompletion(status) {
-          if (state.on_complete !== "ask") return state.on_complete;
-          if (!o.ask) return "keep";
+        chooseCompletion(status) {
+          // A stop from another terminal answered already; nobody may be at this window.
+          if (stop.answer) return { kind: "now", choice: stop.answer };
+          if (state.on_complete !== "ask") return { kind: "now", choice: state.on_complete };
+          if (!o.ask) return { kind: "now", choice: "keep" };
+          const ask = o.ask;
+          stop.settle(); // the stop (if any) is done: a "still stopping" hint under the question would lie
           keys.dispose(); // the prompt reads the keys now
           keys = { dispose() {} };
-          return o.ask(status);
+          return {
+            kind: "ask",
+            answer: async () => {
+              const asking = new AbortController();
+              const here = ask(status, asking.signal).then((choice) => ({ choice, remote: false }));
+              const r = await Promise.race([here, stop.answered().then((choice) => ({ choice, remote: true }))]);
+              if (r.remote) asking.abort(); // answered elsewhere: the prompt lets go of the terminal
+              return r.choice;
+            },
+          };
         },
       },
     );
@@ -85,9 +98,16 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
 }
 
 /** The interactive completion question (SPEC §5), only ever asked on a TTY. */
-export async function askCompletion(status: FinalStatus): Promise<Completion> {
+export async function askCompletion(status: FinalStatus, signal: AbortSignal): Promise<Completion> {
   // Loaded only when asked: consola costs ~9 ms of start-up that no other path needs.
   const { consola } = await import("consola");
+  // consola's prompt cannot be cancelled: when the question is answered elsewhere (`wt-loop stop`),
+  // let go of the terminal so the pending read neither keeps the process alive nor leaves raw mode.
+  signal.addEventListener("abort", () => {
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    process.stdin.destroy();
+    process.stdout.write("\nAnswered from another terminal (`wt-loop stop`).\n");
+  });
   const answer = await consola.prompt(`Loop ${status}. What should happen to the loop's branch?`, {
     type: "select",
     options: [

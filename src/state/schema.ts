@@ -104,6 +104,10 @@ export const State = z.object({
   original_commit: z.string().nullable(),
   checkpoint_sha: z.string().nullable(),
   completion: Completion.nullable(),
+  /** What the completion step did (the branch switch, or why it failed); null until it ran. */
+  completion_message: z.string().nullable().default(null),
+  /** The loop has ended (status is final) and its completion question waits for an answer. */
+  completion_pending: z.boolean().default(false),
   reason: z.string().nullable(),
   error: z.string().nullable(),
 });

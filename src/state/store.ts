@@ -103,7 +103,15 @@ export class EventLog {
  * on disk, so readers are not told a dead loop is alive. Returns the note to show, or null.
  */
 export async function correctDeadRunner(path: string, state: State): Promise<string | null> {
-  if (state.status !== "running" || isRunner(state.runner_pid, state.runner_started)) return null;
+  if (isRunner(state.runner_pid, state.runner_started)) return null;
+  if (state.completion_pending) {
+    // Ended while its completion question waited: the loop's status stands, the branch stays as it is.
+    const note = `The loop's runner (pid ${state.runner_pid ?? "unknown"}) died while its completion question waited; the work stays on ${state.checkpoint_branch ?? "the current branch"} (keep).`;
+    Object.assign(state, { completion_pending: false, runner_pid: null, agent_pid: null, updated_at: new Date().toISOString() });
+    await writeState(path, state);
+    return note;
+  }
+  if (state.status !== "running") return null;
   const note = `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its state was corrected from running to stopped.`;
   Object.assign(
     state,

@@ -68,7 +68,7 @@ export async function runEngine(
     },
     save: async (s) => void saved.push(structuredClone(s)),
     setTitle() {},
-    chooseCompletion: async () => "keep",
+    chooseCompletion: () => ({ kind: "now", choice: "keep" }),
   };
   const state = await runLoop(initialState(wt, options, plan), deps);
   return { agentDir, state, events, saved };
