@@ -23,9 +23,9 @@ export default defineCommand({
       return 0;
     }
     if (opts.terminal === "inline") {
-      const note = await writeStarting(prepared);
+      const { note, lock } = await writeStarting(prepared, "here");
       if (note) console.log(note);
-      return runInline(prepared.state, prepared.source);
+      return runInline(prepared.state, prepared.source, lock);
     }
     return openLoopWindow(prepared);
   }),

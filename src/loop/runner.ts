@@ -2,13 +2,13 @@
  * Runs a prepared loop in this process: wires the engine to real git, the agent, the state file,
  * the event log, the renderer and the terminal, and turns signals into a graceful stop.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { adapterFor } from "../agents/registry.ts";
 import { branchCheckpoint } from "../checkpoint/branch.ts";
 import { Git } from "../checkpoint/git.ts";
 import { stashCheckpoint } from "../checkpoint/stash.ts";
-import { ExitCode } from "../errors.ts";
-import { loopPaths } from "../state/paths.ts";
+import { ExitCode, io } from "../errors.ts";
+import { loopPaths, runFiles, runPaths } from "../state/paths.ts";
 import { processStartTime } from "../state/pid.ts";
 import { type Completion, type FinalStatus, type State } from "../state/schema.ts";
 import { asStopped, EventLog, writeState, writeStateSync } from "../state/store.ts";
@@ -31,8 +31,13 @@ export interface RunnerOptions {
 
 export async function runPrepared(state: State, source: StorySource, o: RunnerOptions = {}): Promise<State> {
   const out = o.out ?? process.stdout;
-  const paths = loopPaths(state.worktree_path);
-  await mkdir(paths.logs, { recursive: true });
+  const base = loopPaths(state.worktree_path);
+  // Every run has its own logs, created fresh: an iteration log is never read from a file that an
+  // earlier run (or an earlier `run` of this one) left behind.
+  const run = runFiles(base, state.started_at);
+  const paths = runPaths(state.worktree_path, state.started_at);
+  await io("clear", run.logs, () => rm(run.logs, { recursive: true, force: true }));
+  await io("create", run.logs, () => mkdir(run.logs, { recursive: true }));
   const controller = new AbortController();
   const git = new Git({ cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000, signal: controller.signal });
   await ensureExcluded(git);

@@ -6,7 +6,8 @@ import { appendFileSync, closeSync, mkdirSync, openSync, renameSync, writeFileSy
 import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { UserError } from "../errors.ts";
+import { io, UserError } from "../errors.ts";
+import { runFiles, type LoopFiles } from "./paths.ts";
 import type { LoopEvent } from "../loop/events.ts";
 import { isRunner } from "./pid.ts";
 import { State } from "./schema.ts";
@@ -69,12 +70,19 @@ export async function writeState(path: string, state: State): Promise<void> {
   }
 }
 
-/** Keeps the previous run's record as `loop-runs/<started_at>.json` before a new loop replaces it. */
-export async function archiveState(statePath: string, runsDir: string, previous: State): Promise<string> {
-  await mkdir(runsDir, { recursive: true });
-  const dest = join(runsDir, `${previous.started_at.replace(/[:]/g, "-")}.json`);
-  await copyFile(statePath, dest);
-  return dest;
+/**
+ * Keeps the previous run's record before a new loop replaces it: its state as `loop-runs/<run>.json`
+ * and its event log as `loop-runs/<run>.events.jsonl` (moved, so the new run's log starts empty).
+ * Returns the archived state's path.
+ */
+export async function archiveRun(paths: LoopFiles, previous: State): Promise<string> {
+  await io("create", paths.runs, () => mkdir(paths.runs, { recursive: true }));
+  const files = runFiles(paths, previous.started_at);
+  await io("move", paths.events, () =>
+    rename(paths.events, files.archivedEvents).catch((err) => ((err as { code?: string }).code === "ENOENT" ? undefined : Promise.reject(err))),
+  );
+  await io("copy", paths.state, () => copyFile(paths.state, files.archivedState));
+  return files.archivedState;
 }
 
 const SLICE = 1 << 20;

@@ -5,7 +5,7 @@
  * CLI end-to-end tests need not repeat each of them.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { adapterFor } from "../../src/agents/registry.ts";
 import { branchCheckpoint } from "../../src/checkpoint/branch.ts";
 import { Git } from "../../src/checkpoint/git.ts";
@@ -15,7 +15,7 @@ import type { LoopEvent } from "../../src/loop/events.ts";
 import { LoopOptions } from "../../src/loop/options.ts";
 import { initialState, makePlan } from "../../src/loop/plan.ts";
 import { ensureExcluded } from "../../src/state/exclude.ts";
-import { loopPaths } from "../../src/state/paths.ts";
+import { runPaths } from "../../src/state/paths.ts";
 import type { State } from "../../src/state/schema.ts";
 import { tempDir } from "./repo.ts";
 
@@ -49,9 +49,10 @@ export async function runEngine(
   const plan = await makePlan(repo, options, os);
   const controller = new AbortController();
   const git = new Git({ cwd: repo, timeoutMs: options.commandTimeout * 1000, signal: controller.signal });
-  const paths = loopPaths(repo);
+  const initial = initialState(wt, options, plan);
+  const paths = runPaths(repo, initial.started_at);
   await ensureExcluded(git); // as the runner does: no checkpoint, revert or clean touches the loop's files
-  mkdirSync(paths.logs, { recursive: true });
+  mkdirSync(dirname(paths.iterLog(1)), { recursive: true });
   const events: LoopEvent[] = [];
   const saved: State[] = [];
   const deps: LoopDeps = {
@@ -70,7 +71,7 @@ export async function runEngine(
     setTitle() {},
     chooseCompletion: () => ({ kind: "now", choice: "keep" }),
   };
-  const state = await runLoop(initialState(wt, options, plan), deps);
+  const state = await runLoop(initial, deps);
   return { agentDir, state, events, saved };
 }
 
