@@ -10,7 +10,7 @@ import { stashCheckpoint } from "../checkpoint/stash.ts";
 import { ExitCode, io } from "../errors.ts";
 import { loopPaths, runFiles, runPaths } from "../state/paths.ts";
 import { processStartTime } from "../state/pid.ts";
-import { type Completion, type FinalStatus, type State } from "../state/schema.ts";
+import { isFinal, type Completion, type FinalStatus, type State } from "../state/schema.ts";
 import { asStopped, EventLog, writeState, writeStateSync } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import type { StorySource } from "../stories/source.ts";
@@ -135,7 +135,14 @@ function forceQuit(statePath: string, s: State): void {
     }
   }
   try {
-    writeStateSync(statePath, asStopped(s, "Force-quit by the user"));
+    // Forced during the completion step: the loop's own ending stands; only the runner is gone.
+    const now = new Date().toISOString();
+    writeStateSync(
+      statePath,
+      isFinal(s.status)
+        ? { ...s, runner_pid: null, agent_pid: null, completion_pending: false, updated_at: now, error: s.error ?? "Force-quit during the completion step" }
+        : asStopped(s, "Force-quit by the user"),
+    );
   } catch {
     // best effort: status will notice the dead runner anyway
   }

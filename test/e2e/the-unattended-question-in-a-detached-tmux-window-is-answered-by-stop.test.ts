@@ -2,10 +2,11 @@
 // question. The end is a fact at once (status, ended_at, Complete, monitor's exit); the waiting
 // question shows in status and the title, blocks a new start, and `wt-loop stop` answers it.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isRunner } from "../../src/state/pid.ts";
-import { fakeAgent, wtLoop } from "../helpers/cli.ts";
+import { CLI, fakeAgent, testPath, wtLoop } from "../helpers/cli.ts";
+import { Tmux } from "../helpers/tmux.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
 
@@ -85,5 +86,27 @@ describe("the unattended question in a detached tmux window is answered by stop"
     expect(isRunner(s.runner_pid, s.runner_started)).toBe(false);
     expect(readState(repo)).toMatchObject({ status: "done", completion: "cleanup", completion_pending: false, runner_pid: null });
     expect(git(repo, "branch", "--show-current")).toBe(s.original_branch);
+  }, 120_000);
+
+  test("q in the window: the question follows the stop, with no \"Still stopping\" under it; stop from elsewhere answers it", async () => {
+    const tmux = new Tmux();
+    try {
+      const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+      const agent = fakeAgent([{ hangSec: 300 }], tempDir("fake-agent-"));
+      const pane = tmux.start(repo, { ...agent.env, PATH: testPath(), TERM: "xterm-256color" }, `${process.execPath} ${CLI} start --terminal inline`);
+      await tmux.waitFor("the agent", () => existsSync(join(agent.dir, "prompt-1.txt")) && readState(repo).agent_pid);
+      tmux.keys(pane, "q");
+      await tmux.waitFor("the question", () => tmux.capture(pane).includes("What should happen to the loop's branch?"));
+      expect(readState(repo)).toMatchObject({ status: "stopped", completion_pending: true });
+      // The slow-stop hint would come 5 s after q: the stop is over, so it must not.
+      await Bun.sleep(6000);
+      expect(tmux.capture(pane)).not.toContain("Still stopping");
+      const stop = await wtLoop(["stop"], { cwd: repo });
+      expect(stop.stdout).toContain("answered keep");
+      expect(await tmux.exitCode(pane)).toBe(4);
+      expect(readState(repo)).toMatchObject({ status: "stopped", completion: "keep", completion_pending: false, runner_pid: null });
+    } finally {
+      tmux.kill();
+    }
   }, 120_000);
 });
