@@ -53,9 +53,10 @@ export default defineCommand({
     const watchdog = setInterval(async () => {
       const s = await readState(paths.state).catch(() => null);
       if (!s) return;
-      if (await correctDeadRunner(paths.state, s)) {
-        console.log(`\nThe loop's runner died; its state is now stopped.`);
-        final = "stopped";
+      const note = await correctDeadRunner(paths.state, s);
+      if (note) {
+        console.log(`\n${note}`);
+        final = isFinal(s.status) ? s.status : "stopped";
         return follower.stop();
       }
       if (s.started_at !== since) return follower.stop(); // a newer loop replaced this one

@@ -10,7 +10,7 @@ import { io, UserError } from "../errors.ts";
 import { runFiles, type LoopFiles } from "./paths.ts";
 import type { LoopEvent } from "../loop/events.ts";
 import { isRunner } from "./pid.ts";
-import { State } from "./schema.ts";
+import { isFinal, State } from "./schema.ts";
 import { fromSeed, isSeedState } from "./seed.ts";
 
 /**
@@ -112,9 +112,11 @@ export class EventLog {
  */
 export async function correctDeadRunner(path: string, state: State): Promise<string | null> {
   if (isRunner(state.runner_pid, state.runner_started)) return null;
-  if (state.completion_pending) {
-    // Ended while its completion question waited: the loop's status stands, the branch stays as it is.
-    const note = `The loop's runner (pid ${state.runner_pid ?? "unknown"}) died while its completion question waited; the work stays on ${state.checkpoint_branch ?? "the current branch"} (keep).`;
+  if (isFinal(state.status) && (state.completion_pending || state.runner_pid !== null)) {
+    // Ended, then died in its completion step (or while its question waited): the loop's status
+    // stands; the branch stays as the completion left it.
+    const during = state.completion_pending ? "while its completion question waited" : "during its completion step";
+    const note = `The loop's runner (pid ${state.runner_pid ?? "unknown"}) died ${during}; the loop stays ${state.status}, its work on ${state.checkpoint_branch ?? "the current branch"}.`;
     Object.assign(state, { completion_pending: false, runner_pid: null, agent_pid: null, updated_at: new Date().toISOString() });
     await writeState(path, state);
     return note;
