@@ -298,6 +298,7 @@ async function complete(state: State, ending: Ending, deps: LoopDeps, choose: ()
     state.reason = `${ending.reason}. ${message}`;
   } catch (err) {
     deps.emit({ type: "Error", message: `Completion failed: ${errorMessage(err)}` });
+    state.completion_message = `Completion failed: ${errorMessage(err)}`;
     state.error ??= errorMessage(err);
   }
 }

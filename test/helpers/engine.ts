@@ -34,7 +34,12 @@ export interface EngineRun {
 export async function runEngine(
   repo: string,
   steps: string[],
-  opts: Partial<LoopOptions> & { checkpoint?: "branch" | "stash"; onEvent?: (e: LoopEvent, abort: () => void) => void } = {},
+  opts: Partial<LoopOptions> & {
+    checkpoint?: "branch" | "stash";
+    onEvent?: (e: LoopEvent, abort: () => void) => void;
+    /** How the completion is decided (default: keep at once). */
+    chooseCompletion?: LoopDeps["chooseCompletion"];
+  } = {},
 ): Promise<EngineRun> {
   const agentDir = tempDir("engine-agent-");
   steps.forEach((s, i) => writeFileSync(join(agentDir, `step-${i + 1}.sh`), s));
@@ -42,7 +47,7 @@ export async function runEngine(
   const agentCmd =
     `n=$(( $(cat "$AGENT_DIR/count" 2>/dev/null || echo 0) + 1 )); echo $n > "$AGENT_DIR/count"; cat > "$AGENT_DIR/prompt-$n.txt"; ` +
     `f="$AGENT_DIR/step-$n.sh"; [ -f "$f" ] || f="$AGENT_DIR/step-last.sh"; . "$f"`;
-  const { onEvent, ...given } = opts;
+  const { onEvent, chooseCompletion, ...given } = opts;
   const options = LoopOptions.parse({ agent: "command", agentCmd, onComplete: "keep", terminal: "inline", ...given });
   const wt = { path: repo, name: "repo" };
   const os = { cwd: repo, timeoutMs: 30_000, warn: () => {} };
@@ -69,7 +74,7 @@ export async function runEngine(
     },
     save: async (s) => void saved.push(structuredClone(s)),
     setTitle() {},
-    chooseCompletion: () => ({ kind: "now", choice: "keep" }),
+    chooseCompletion: chooseCompletion ?? (() => ({ kind: "now", choice: "keep" })),
   };
   const state = await runLoop(initial, deps);
   return { agentDir, state, events, saved };
