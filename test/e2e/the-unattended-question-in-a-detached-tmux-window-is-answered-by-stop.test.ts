@@ -88,6 +88,15 @@ describe("the unattended question in a detached tmux window is answered by stop"
     expect(git(repo, "branch", "--show-current")).toBe(s.original_branch);
   }, 120_000);
 
+  test("stop --force ends a runner whose question waits: the loop stays done, the question is cleared", async () => {
+    const { repo, env, s } = await startUnattended();
+    const stop = await wtLoop(["stop", "--force"], { cwd: repo, env });
+    expect(stop.code).toBe(0);
+    expect(stop.stdout).toContain("Killed the loop");
+    expect(isRunner(s.runner_pid, s.runner_started)).toBe(false);
+    expect(readState(repo)).toMatchObject({ status: "done", completion_pending: false, runner_pid: null, ended_at: s.ended_at });
+  }, 120_000);
+
   test("q in the window: the question follows the stop, with no \"Still stopping\" under it; stop from elsewhere answers it", async () => {
     const tmux = new Tmux();
     try {
