@@ -4,6 +4,7 @@ import { writeStarting, type Prepared } from "../loop/prepare.ts";
 import { selfArgv } from "../self.ts";
 import { loopPaths } from "../state/paths.ts";
 import type { State } from "../state/schema.ts";
+import type { Lock } from "../state/lock.ts";
 import { writeState } from "../state/store.ts";
 import type { StorySource } from "../stories/source.ts";
 import { chooseLauncher, NO_TERMINAL, openWindow, withTmuxEnv } from "../term/window.ts";
@@ -13,7 +14,8 @@ import { keepRunningWhenStdoutCloses } from "../term/stdout.ts";
 import { activityLine } from "../term/activity.ts";
 import { restoreWindowName } from "../term/title.ts";
 
-export async function runInline(state: State, source: StorySource): Promise<number> {
+/** Runs the loop here, holding the worktree's lock until its completion step is over. */
+export async function runInline(state: State, source: StorySource, lock: Lock): Promise<number> {
   keepRunningWhenStdoutCloses();
   const activity = activityLine(process.stdout);
   try {
@@ -21,6 +23,7 @@ export async function runInline(state: State, source: StorySource): Promise<numb
     return isFinal(final.status) ? exitCodeFor(final.status) : 1;
   } finally {
     activity.dispose();
+    lock.release();
     await restoreWindowName();
   }
 }
@@ -38,12 +41,13 @@ export async function openLoopWindow(p: Prepared): Promise<number> {
   });
   if (!chosen) throw new UserError(NO_TERMINAL);
   const launch = await withTmuxEnv(chosen, process.env);
-  const note = await writeStarting(p);
+  const { note, lock } = await writeStarting(p, "window");
   try {
     await openWindow(launch, s.worktree_path);
   } catch (err) {
-    // The window never opened: leave no `starting` state behind to block the next start.
+    // The window never opened: leave no `starting` state or lock behind to block the next start.
     await writeState(loopPaths(s.worktree_path).state, { ...s, status: "stopped", reason: (err as Error).message, ended_at: new Date().toISOString() });
+    lock.release();
     throw err;
   }
   if (note) console.log(note);

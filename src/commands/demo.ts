@@ -18,8 +18,8 @@ export default defineCommand({
     console.log(`Demo repository: ${repo.path}\n`);
     const opts = LoopOptions.parse({ agent: "demo", change: repo.change, max: 10, iterationTimeout: 2, onComplete: "keep", terminal: "inline" });
     const prepared = await prepareLoop({ path: repo.path, name: basename(repo.path) }, opts);
-    await writeStarting(prepared);
-    const code = await runInline(prepared.state, prepared.source);
+    const { lock } = await writeStarting(prepared, "here");
+    const code = await runInline(prepared.state, prepared.source, lock);
     const self = isCompiled() ? process.execPath : "wt-loop";
     console.log(
       `\nThe demo repository is ${repo.path}: see its history with \`git -C ${repo.path} log --oneline\`, ` +

@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { loopPaths } from "../state/paths.ts";
-import { archivedRuns, runFiles } from "../state/run-files.ts";
+import { archivedRuns, findRun } from "../state/run-files.ts";
 import type { Iteration } from "../state/schema.ts";
 import { between, formatCost, formatTotalCost, formatDuration, formatTokens, plural, table, truncate, utcDateTime } from "../term/format.ts";
 import { stdoutInfo } from "../term/color.ts";
@@ -42,7 +42,7 @@ async function listRuns(json: boolean): Promise<void> {
   const paths = loopPaths(wt.path);
   const runs = [];
   for (const r of archivedRuns(paths)) {
-    const { state: s } = await runFiles(paths, r.key).catch(() => ({ state: null }));
+    const { state: s } = await findRun(paths, r.key).catch(() => ({ state: null }));
     runs.push({ run: r.key, file: r.file, started_at: s?.started_at ?? null, status: s?.status ?? null, iterations: s?.iterations.length ?? null,
       stories: s ? `${s.stories_completed}/${s.stories_total}` : null, reason: s?.reason ?? null });
   }

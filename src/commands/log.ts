@@ -3,7 +3,7 @@ import { relative } from "node:path";
 import { UserError } from "../errors.ts";
 import { readRunLog, runSummary, type IterationLog } from "../loop/run-log.ts";
 import { loopPaths } from "../state/paths.ts";
-import { runFiles } from "../state/run-files.ts";
+import { findRun } from "../state/run-files.ts";
 import { between, formatDuration, plural, utcDateTime } from "../term/format.ts";
 import { stdoutInfo } from "../term/color.ts";
 import { renderEvent, useColor } from "../term/render.ts";
@@ -24,7 +24,7 @@ export default defineCommand({
     givenOptions("log", args, rawArgs, a);
     if (a.iteration !== undefined && !/^[1-9]\d*$/.test(a.iteration)) throw new UserError(`--iteration must be an iteration number (1, 2, …), got '${a.iteration}'.`);
     const wt = await resolveWorktree();
-    const files = await runFiles(loopPaths(wt.path), a.run);
+    const files = await findRun(loopPaths(wt.path), a.run);
     const its = await readRunLog(files, { story: a.story, iteration: a.iteration ? Number(a.iteration) : undefined });
     if (a.json) {
       console.log(JSON.stringify({ run: runSummary(files.state), iterations: its.map(asJson) }, null, 2));

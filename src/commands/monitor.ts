@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { existsSync } from "node:fs";
 import { LoggedEvent } from "../loop/events.ts";
 import { followLines } from "../loop/follow.ts";
-import { exitCodeFor } from "../loop/runner.ts";
+import { ExitCode } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
 import { isFinal, type FinalStatus } from "../state/schema.ts";
 import { correctDeadRunner, readState } from "../state/store.ts";
@@ -58,9 +58,10 @@ export default defineCommand({
     const watchdog = setInterval(async () => {
       const s = await readState(paths.state).catch(() => null);
       if (!s) return;
-      if (await correctDeadRunner(paths.state, s)) {
-        console.log(`\nThe loop's runner died; its state is now stopped.`);
-        final = "stopped";
+      const note = await correctDeadRunner(paths.state, s);
+      if (note) {
+        console.log(`\n${note}`);
+        final = isFinal(s.status) ? s.status : "stopped";
         return follower.stop();
       }
       if (s.started_at !== since) return follower.stop(); // a newer loop replaced this one
@@ -76,6 +77,6 @@ export default defineCommand({
     }, 500);
     await follower.done;
     clearInterval(watchdog);
-    return final ? exitCodeFor(final) : 1;
+    return final ? ExitCode[final] : 1;
   }),
 });

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { LoopOptions } from "../loop/options.ts";
 import { describePlan } from "../loop/dry-run.ts";
-import { openSpecOptions, prepareLoop, writeStarting } from "../loop/prepare.ts";
+import { openSpecOptions, prepareLoop, reserve, writeStarting } from "../loop/prepare.ts";
 import { sourceFromState } from "../loop/plan.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
@@ -21,18 +21,26 @@ export default defineCommand({
     const given = givenOptions("run", args, rawArgs, a);
     const opts = validate(LoopOptions, given);
     const wt = await resolveWorktree();
-    const state = await readState(loopPaths(wt.path).state);
-    // The loop `start` prepared: its options are in the state, so `run` needs none.
+    const paths = loopPaths(wt.path);
+    const state = await readState(paths.state);
+    // The loop `start` prepared: its options are in the state, so `run` needs none; its lock was
+    // reserved by `start` for this run.
     if (state?.status === "starting" && Object.keys(given).length === 0) {
-      const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec));
-      return runInline(state, source);
+      const lock = await reserve(paths, state.started_at, true);
+      try {
+        const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec));
+        return runInline(state, source, lock);
+      } catch (err) {
+        lock.release();
+        throw err;
+      }
     }
     const prepared = await prepareLoop(wt, opts);
     if (opts.dryRun) {
       console.log(describePlan(prepared.state, prepared.plan));
       return 0;
     }
-    await writeStarting(prepared);
-    return runInline(prepared.state, prepared.source);
+    const { lock } = await writeStarting(prepared, "here");
+    return runInline(prepared.state, prepared.source, lock);
   }),
 });

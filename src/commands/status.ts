@@ -30,7 +30,7 @@ export function renderStatus(s: State, now = Date.now()): string {
     ? `${s.current_story.index}/${s.stories_total} ${s.current_story.id}. ${s.current_story.title} (attempt ${s.current_story.attempt}/${s.max_retries})`
     : `${s.stories_completed}/${s.stories_total} complete`;
   const lines = [
-    `Loop in ${s.worktree_name}: ${s.status}${s.runner_pid ? ` (runner pid ${s.runner_pid})` : ""}`,
+    `Loop in ${s.worktree_name}: ${s.status}${s.completion_pending ? " · waiting for the completion question" : ""}${s.runner_pid ? ` (runner pid ${s.runner_pid})` : ""}`,
     table([
       ["Task:", s.task.split("\n")[0] ?? ""],
       ["Iteration:", `${s.current_iteration}/${s.max_iterations}`],
@@ -41,6 +41,8 @@ export function renderStatus(s: State, now = Date.now()): string {
       ["Agent:", `${s.agent}${s.model ? ` (${s.model})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
     ]),
   ];
+  if (s.completion_pending)
+    lines.push("Answer it in the loop's window, or here: `wt-loop stop` (keep the loop's branch) or `wt-loop stop --cleanup`.");
   if (s.reason) lines.push(`Reason: ${s.reason}`);
   if (s.error) lines.push(`Error: ${s.error}`);
   if (s.completing) lines.push(`Completion: the ${s.completing} has not finished; \`wt-loop start\` finishes it.`);

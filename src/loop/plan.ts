@@ -149,6 +149,8 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     original_commit: null,
     checkpoint_sha: null,
     completion: null,
+    completion_message: null,
+    completion_pending: false,
     reason: null,
     error: null,
     notify: opts.notify ?? null,

@@ -4,11 +4,12 @@
  */
 import { checkAgent } from "../agents/registry.ts";
 import { UserError, warn } from "../errors.ts";
-import { loopPaths } from "../state/paths.ts";
+import { loopPaths, type LoopFiles } from "../state/paths.ts";
+import { acquireLock, adoptLock, type Lock } from "../state/lock.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
 import { isRunner } from "../state/pid.ts";
 import type { State } from "../state/schema.ts";
-import { archiveState, readState, writeState } from "../state/store.ts";
+import { archiveRun, readState, writeState } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
 import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
@@ -63,6 +64,11 @@ export function refuseIfRunning(previous: State | null): void {
       `A loop is already running in ${previous.worktree_name} (runner pid ${previous.runner_pid}). ` +
         "Follow it with `wt-loop monitor`, or stop it with `wt-loop stop`.",
     );
+  if (previous.completion_pending && isRunner(previous.runner_pid, previous.runner_started))
+    throw new UserError(
+      `The loop in ${previous.worktree_name} ended ${previous.status} and its completion question is waiting (runner pid ${previous.runner_pid}). ` +
+        "Answer it in the loop's window, or with `wt-loop stop` (keep) or `wt-loop stop --cleanup`, then start again.",
+    );
   if (previous.status === "starting" && Date.now() - Date.parse(previous.updated_at) < STARTING_GRACE_MS)
     throw new UserError(
       `A loop is being started in ${previous.worktree_name} (started ${previous.updated_at}). ` +
@@ -70,19 +76,49 @@ export function refuseIfRunning(previous: State | null): void {
     );
 }
 
-/** Archives the previous run's record, then writes the new loop's `starting` state. */
-export async function writeStarting(p: Prepared): Promise<string | null> {
+/**
+ * Takes the worktree's lock (one runner per worktree), then archives the previous run's record and
+ * writes the new loop's `starting` state. A loser of the lock writes nothing. `window`: the lock is
+ * handed over to the `run` that `start` opens (see state/lock.ts).
+ */
+export async function writeStarting(p: Prepared, mode: "here" | "window"): Promise<{ note: string | null; lock: Lock }> {
   const paths = loopPaths(p.state.worktree_path);
-  let note: string | null = null;
-  if (p.previous) {
-    const dest = await archiveState(paths.state, paths.runs, p.previous);
-    note =
-      p.previous.status === "running"
-        ? `The previous loop's runner (pid ${p.previous.runner_pid}) had died; its record was kept as ${dest}.`
-        : `The previous loop's record was kept as ${dest}.`;
+  const lock = await reserve(paths, p.state.started_at);
+  try {
+    if (mode === "window") lock.handOver();
+    // Read again under the lock: another start may have finished a whole run since prepareLoop.
+    p.previous = await readState(paths.state);
+    refuseIfRunning(p.previous);
+    let note: string | null = null;
+    if (p.previous) {
+      const dest = await archiveRun(paths, p.previous);
+      note =
+        p.previous.status === "running"
+          ? `The previous loop's runner (pid ${p.previous.runner_pid}) had died; its record was kept as ${dest}.`
+          : `The previous loop's record was kept as ${dest}.`;
+    }
+    // Excluded before the first file appears, so `git status` never shows the loop's files.
+    await ensureExcluded(new Git({ cwd: p.state.worktree_path, timeoutMs: p.state.command_timeout_sec * 1000 }));
+    await writeState(paths.state, p.state);
+    return { note, lock };
+  } catch (err) {
+    lock.release();
+    throw err;
   }
-  // Excluded before the first file appears, so `git status` never shows the loop's files.
-  await ensureExcluded(new Git({ cwd: p.state.worktree_path, timeoutMs: p.state.command_timeout_sec * 1000 }));
-  await writeState(paths.state, p.state);
-  return note;
+}
+
+/** The lock for the loop `start` prepared (`run` in the new window), or for a loop `run` prepared itself. */
+export async function reserve(paths: LoopFiles, run: string, adopt = false): Promise<Lock> {
+  if (adopt) {
+    const adopted = adoptLock(paths.lock, run);
+    if (adopted) return adopted;
+  }
+  const got = acquireLock(paths.lock, run);
+  if ("lock" in got) return got.lock;
+  const state = await readState(paths.state).catch(() => null);
+  refuseIfRunning(state);
+  throw new UserError(
+    `Another loop holds ${paths.lock} (pid ${got.holder?.pid ?? "unknown"}): one loop runs per worktree. Nothing was written. ` +
+      "Follow it with `wt-loop monitor`, or stop it with `wt-loop stop`.",
+  );
 }

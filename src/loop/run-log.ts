@@ -6,7 +6,7 @@
 import { createReadStream, existsSync } from "node:fs";
 import { readLines } from "../proc/lines.ts";
 import type { Iteration, State } from "../state/schema.ts";
-import type { RunFiles } from "../state/run-files.ts";
+import type { FoundRun } from "../state/run-files.ts";
 import { LoggedEvent } from "./events.ts";
 
 export type Logged = ReturnType<typeof LoggedEvent.parse>;
@@ -27,7 +27,7 @@ export interface Selection {
 }
 
 /** Reads the run's events (streaming: a log of hundreds of megabytes is not loaded whole) and groups them. */
-export async function readRunLog(files: RunFiles, sel: Selection = {}): Promise<IterationLog[]> {
+export async function readRunLog(files: FoundRun, sel: Selection = {}): Promise<IterationLog[]> {
   const byN = new Map<number, IterationLog>();
   const { state } = files;
   for (const it of state.iterations) byN.set(it.n, { n: it.n, story_id: it.story_id, story_title: it.story_title, attempt: it.attempt, record: it, events: [] });

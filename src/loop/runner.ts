@@ -2,15 +2,15 @@
  * Runs a prepared loop in this process: wires the engine to real git, the agent, the state file,
  * the event log, the renderer and the terminal, and turns signals into a graceful stop.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { adapterFor } from "../agents/registry.ts";
 import { branchCheckpoint } from "../checkpoint/branch.ts";
 import { Git } from "../checkpoint/git.ts";
 import { stashCheckpoint } from "../checkpoint/stash.ts";
 import { errorMessage, ExitCode, io } from "../errors.ts";
-import { loopPaths } from "../state/paths.ts";
+import { loopPaths, runFiles, runPaths } from "../state/paths.ts";
 import { processStartTime } from "../state/pid.ts";
-import type { Completion, FinalStatus, State } from "../state/schema.ts";
+import { isFinal, type Completion, type FinalStatus, type State } from "../state/schema.ts";
 import { asStopped, EventLog, writeState, writeStateSync } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import type { StorySource } from "../stories/source.ts";
@@ -29,19 +29,24 @@ export interface RunnerOptions {
   out?: { isTTY?: boolean; write(s: string): unknown };
   /** Sees every event before it is rendered (the activity line of term/activity.ts). */
   onEvent?: (e: LoopEvent) => void;
-  /** Answers the completion question when `on_complete` is ask; absent → keep. */
-  ask?: (status: FinalStatus) => Promise<Completion>;
+  /** Answers the completion question when `on_complete` is ask; absent → keep. Ends its prompt on `signal`. */
+  ask?: (status: FinalStatus, signal: AbortSignal) => Promise<Completion>;
 }
 
 export async function runPrepared(state: State, source: StorySource, o: RunnerOptions = {}): Promise<State> {
   const out = o.out ?? process.stdout;
-  const paths = loopPaths(state.worktree_path);
+  const base = loopPaths(state.worktree_path);
+  // Every run has its own logs, created fresh: an iteration log is never read from a file that an
+  // earlier run (or an earlier `run` of this one) left behind.
+  const run = runFiles(base, state.started_at);
+  const paths = runPaths(state.worktree_path, state.started_at);
   const controller = new AbortController();
   const git = new Git({ cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000, signal: controller.signal });
   const name = state.change ?? state.worktree_name;
   let log: EventLog;
   try {
-    await io("create", paths.logs, () => mkdir(paths.logs, { recursive: true }));
+    await io("clear", run.logs, () => rm(run.logs, { recursive: true, force: true }));
+    await io("create", run.logs, () => mkdir(run.logs, { recursive: true }));
     await ensureExcluded(git);
     log = new EventLog(paths.events);
   } catch (err) {
@@ -83,13 +88,26 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
           return writeState(paths.state, s).then(() => notifier.saw(s));
         },
         setTitle: (t) => setTitle(t, out),
-        async chooseCompletion(status) {
-          if (state.on_complete !== "ask") return state.on_complete;
-          if (!o.ask) return "keep";
+        chooseCompletion(status) {
+          // A stop from another terminal answered already; nobody may be at this window.
+          if (stop.answer) return { kind: "now", choice: stop.answer };
+          if (state.on_complete !== "ask") return { kind: "now", choice: state.on_complete };
+          if (!o.ask) return { kind: "now", choice: "keep" };
+          const ask = o.ask;
+          stop.settle(); // the stop (if any) is done: a "still stopping" hint under the question would lie
           notifier.question(live);
           keys.dispose(); // the prompt reads the keys now
           keys = { dispose() {} };
-          return o.ask(status);
+          return {
+            kind: "ask",
+            answer: async () => {
+              const asking = new AbortController();
+              const here = ask(status, asking.signal).then((choice) => ({ choice, remote: false }));
+              const r = await Promise.race([here, stop.answered().then((choice) => ({ choice, remote: true }))]);
+              if (r.remote) asking.abort(); // answered elsewhere: the prompt lets go of the terminal
+              return r.choice;
+            },
+          };
         },
       },
     );
@@ -103,9 +121,16 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
 }
 
 /** The interactive completion question (SPEC §5), only ever asked on a TTY. */
-export async function askCompletion(status: FinalStatus): Promise<Completion> {
+export async function askCompletion(status: FinalStatus, signal: AbortSignal): Promise<Completion> {
   // Loaded only when asked: consola costs ~9 ms of start-up that no other path needs.
   const { consola } = await import("consola");
+  // consola's prompt cannot be cancelled: when the question is answered elsewhere (`wt-loop stop`),
+  // let go of the terminal so the pending read neither keeps the process alive nor leaves raw mode.
+  signal.addEventListener("abort", () => {
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
+    process.stdin.destroy();
+    process.stdout.write("\nAnswered from another terminal (`wt-loop stop`).\n");
+  });
   const answer = await consola.prompt(`Loop ${status}. What should happen to the loop's branch?`, {
     type: "select",
     options: [
@@ -128,7 +153,14 @@ function forceQuit(statePath: string, s: State): void {
     }
   }
   try {
-    writeStateSync(statePath, asStopped(s, "Force-quit by the user"));
+    // Forced during the completion step: the loop's own ending stands; only the runner is gone.
+    const now = new Date().toISOString();
+    writeStateSync(
+      statePath,
+      isFinal(s.status)
+        ? { ...s, runner_pid: null, agent_pid: null, completion_pending: false, updated_at: now, error: s.error ?? "Force-quit during the completion step" }
+        : asStopped(s, "Force-quit by the user"),
+    );
   } catch {
     // best effort: status will notice the dead runner anyway
   }

@@ -2,14 +2,27 @@
  * Stopping `run` (SPEC §6). Every stop request — `q` or Ctrl-C in the terminal, SIGINT or SIGTERM
  * (what `wt-loop stop` sends) — is one "press": the first stops the loop gracefully; if it has not
  * finished 5 s later the user is told to press q twice more to force it; three presses within 3 s
- * force-quit at once.
+ * force-quit at once. A request from another terminal (SIGTERM: keep, SIGUSR2: cleanup, what
+ * `wt-loop stop [--cleanup]` sends) also answers the completion question, since nobody may be at
+ * this window to answer it.
  */
+import type { Completion } from "../state/schema.ts";
+
 const FORCE_WINDOW_MS = 3000;
 const SLOW_STOP_MS = 5000;
+
+/** The signal `wt-loop stop` sends for each answer to the completion question. */
+export const ANSWER_SIGNALS = { keep: "SIGTERM", cleanup: "SIGUSR2" } as const satisfies Record<Completion, NodeJS.Signals>;
 
 export interface StopControl {
   /** One stop request (a key press or a signal). */
   press(source: string): void;
+  /** The completion answer a remote stop gave, or null. */
+  readonly answer: Completion | null;
+  /** Resolves with the answer of the first remote stop request (now or later). */
+  answered(): Promise<Completion>;
+  /** The loop ended and its question waits: no more "still stopping" hints; presses no longer count. */
+  settle(): void;
   dispose(): void;
 }
 
@@ -23,8 +36,12 @@ export function stopControl(opts: {
   const stamps: number[] = [];
   let slow: Timer | undefined;
   let hinted = false;
+  let settled = false;
+  let answer: Completion | null = null;
+  const waiting: ((c: Completion) => void)[] = [];
   const exit = opts.exit ?? ((code: number) => process.exit(code));
   const press = (source: string) => {
+    if (settled) return;
     const now = Date.now();
     stamps.push(now);
     while (stamps.length && now - stamps[0]! > FORCE_WINDOW_MS) stamps.shift();
@@ -38,20 +55,38 @@ export function stopControl(opts: {
     opts.say(`Stopping (${source}): the agent is being stopped; completed stories stay committed. Press q three times to force-quit.`);
     opts.controller.abort();
     slow = setTimeout(() => {
+      if (settled) return;
       hinted = true;
       opts.say("Still stopping… press q twice more to force-quit.");
     }, SLOW_STOP_MS);
     slow.unref?.();
   };
-  const onSignal = (sig: NodeJS.Signals) => press(sig);
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const remote = (sig: NodeJS.Signals, choice: Completion) => {
+    answer ??= choice;
+    for (const w of waiting.splice(0)) w(answer);
+    press(sig);
+  };
+  const onInt = (sig: NodeJS.Signals) => press(sig);
+  const onTerm = (sig: NodeJS.Signals) => remote(sig, "keep");
+  const onUsr2 = (sig: NodeJS.Signals) => remote(sig, "cleanup");
+  process.on("SIGINT", onInt);
+  process.on(ANSWER_SIGNALS.keep, onTerm);
+  process.on(ANSWER_SIGNALS.cleanup, onUsr2);
   return {
     press,
+    get answer() {
+      return answer;
+    },
+    answered: () => (answer ? Promise.resolve(answer) : new Promise((r) => waiting.push(r))),
+    settle() {
+      settled = true;
+      clearTimeout(slow);
+    },
     dispose() {
       clearTimeout(slow);
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onInt);
+      process.off(ANSWER_SIGNALS.keep, onTerm);
+      process.off(ANSWER_SIGNALS.cleanup, onUsr2);
     },
   };
 }

@@ -9,14 +9,36 @@ export function loopPaths(worktree: string) {
     events: join(dir, "loop-events.jsonl"),
     logs: join(dir, "logs"),
     runs: join(dir, "loop-runs"),
+    lock: join(dir, "loop.lock"),
     learnings: join(dir, "learnings.md"),
-    iterLog: (n: number) => join(dir, "logs", `iter-${String(n).padStart(3, "0")}.jsonl`),
   };
 }
 /** A run's key, unique per worktree and usable in file names: its `started_at` without colons. */
 export const runKey = (startedAt: string) => startedAt.replace(/:/g, "-");
 
-export type LoopPaths = ReturnType<typeof loopPaths>;
+/**
+ * The files of one run (`started_at`): its own iteration logs, created fresh, and where its record
+ * goes when the next run replaces it. Other code (history, `wt-loop log`) finds a run's files here.
+ */
+export function runFiles(paths: { logs: string; runs: string }, startedAt: string) {
+  const key = runKey(startedAt);
+  const logs = join(paths.logs, key);
+  return {
+    logs,
+    iterLog: (n: number) => join(logs, `iter-${String(n).padStart(3, "0")}.jsonl`),
+    archivedState: join(paths.runs, `${key}.json`),
+    archivedEvents: join(paths.runs, `${key}.events.jsonl`),
+  };
+}
+
+/** The loop's files with those of the run that started at `startedAt` (what the engine writes). */
+export function runPaths(worktree: string, startedAt: string) {
+  const base = loopPaths(worktree);
+  return { ...base, iterLog: runFiles(base, startedAt).iterLog };
+}
+
+export type LoopPaths = ReturnType<typeof runPaths>;
+export type LoopFiles = ReturnType<typeof loopPaths>;
 
 /** Lines added to the repository's info/exclude: no checkpoint commits, stashes or cleans these. */
 export const EXCLUDE_LINES = [
@@ -25,5 +47,7 @@ export const EXCLUDE_LINES = [
   "/.claude/loop-events.jsonl",
   "/.claude/logs/",
   "/.claude/loop-runs/",
+  "/.claude/loop.lock",
+  "/.claude/loop.lock.*",
   "/.claude/learnings.md",
 ];

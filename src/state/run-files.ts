@@ -1,16 +1,16 @@
 /**
  * Where a run's record is: the current run (the state file and the event log) or an archived one
- * (`loop-runs/<runKey>.json`). `wt-loop log` and `history --runs` ask only this module, so a change
- * of layout is made here.
+ * (`loop-runs/<runKey>.json`, its events beside it: paths.ts `runFiles`). `wt-loop log` and
+ * `history --runs` find runs only through this module.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
-import { runKey, type LoopPaths } from "./paths.ts";
+import { runFiles, runKey, type LoopFiles } from "./paths.ts";
 import type { State } from "./schema.ts";
 import { readState } from "./store.ts";
 
-export interface RunFiles {
+export interface FoundRun {
   state: State;
   /** The run's event log. */
   events: string;
@@ -19,10 +19,7 @@ export interface RunFiles {
   archived: boolean;
 }
 
-/** An archived run's event log, when the runner archived it next to the state. */
-const archivedEvents = (paths: LoopPaths, key: string) => join(paths.runs, `${key}.events.jsonl`);
-
-export function archivedRuns(paths: LoopPaths): { key: string; file: string }[] {
+export function archivedRuns(paths: LoopFiles): { key: string; file: string }[] {
   if (!existsSync(paths.runs)) return [];
   return readdirSync(paths.runs)
     .filter((f) => f.endsWith(".json"))
@@ -31,7 +28,7 @@ export function archivedRuns(paths: LoopPaths): { key: string; file: string }[] 
 }
 
 /** The current (or last) run, or the archived run that started at `run` (its `started_at`, colons or dashes). */
-export async function runFiles(paths: LoopPaths, run?: string): Promise<RunFiles> {
+export async function findRun(paths: LoopFiles, run?: string): Promise<FoundRun> {
   const current = await readState(paths.state);
   if (!run || (current && runKey(current.started_at) === runKey(run))) {
     if (!current) throw new UserError(`No loop has run here yet (no ${paths.state}). Start one with \`wt-loop start\`.`);
@@ -46,7 +43,7 @@ export async function runFiles(paths: LoopPaths, run?: string): Promise<RunFiles
     );
   }
   const state = await readArchived(found.file);
-  const own = archivedEvents(paths, key);
+  const own = runFiles(paths, state.started_at).archivedEvents;
   if (existsSync(own)) return { state, events: own, window: null, archived: true };
   // Runs archived before their logs were: their events are in the shared log, by time.
   return { state, events: paths.events, window: { from: state.started_at, until: state.ended_at ?? state.updated_at }, archived: true };

@@ -110,6 +110,10 @@ export const State = z.object({
   /** A completion begun and not finished (the runner died during it): the next start finishes it. */
   completing: Completion.nullable().optional(),
   completion: Completion.nullable(),
+  /** What the completion step did (the branch switch, or why it failed); null until it ran. */
+  completion_message: z.string().nullable().default(null),
+  /** The loop has ended (status is final) and its completion question waits for an answer. */
+  completion_pending: z.boolean().default(false),
   reason: z.string().nullable(),
   error: z.string().nullable(),
   /** `--notify CMD`: run when the loop reaches its final status or waits for the user. */

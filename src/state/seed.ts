@@ -81,7 +81,7 @@ export function fromSeed(json: unknown, worktreePath: string): State {
     total_cost_usd: 0, max_retries: 3, command_timeout_sec: 30, agent: "claude", agent_cmd: null, model: s.model, checkpoint: "branch",
     on_complete: "keep", terminal: "auto", source: "manual", change: s.change, tasks_file: null, stories_total: 0, stories_completed: 0, planned_stories: [],
     current_story: null, runner_pid: status === "running" || status === "starting" ? s.terminal_pid : null, runner_started: null, agent_pid: null,
-    checkpoint_branch: null, original_branch: null, original_commit: null, checkpoint_sha: null, completion: null,
+    checkpoint_branch: null, original_branch: null, original_commit: null, checkpoint_sha: null, completion: null, completion_message: null, completion_pending: false,
     reason: known.success ? "Written by wt-tools' wt-loop (a state file without schema_version)" : `Written by wt-tools' wt-loop with status '${s.status}'`,
     error: null,
     notify: null,

@@ -7,11 +7,12 @@ import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { io, ioSync, UserError } from "../errors.ts";
+import { runFiles, type LoopFiles } from "./paths.ts";
 import type { LoopEvent } from "../loop/events.ts";
 import { appendSpilled } from "../agents/spill.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
 import { isRunner } from "./pid.ts";
-import { State } from "./schema.ts";
+import { isFinal, State } from "./schema.ts";
 import { fromSeed, isSeedState } from "./seed.ts";
 
 /**
@@ -73,12 +74,19 @@ export async function writeState(path: string, state: State): Promise<void> {
   });
 }
 
-/** Keeps the previous run's record as `loop-runs/<started_at>.json` before a new loop replaces it. */
-export async function archiveState(statePath: string, runsDir: string, previous: State): Promise<string> {
-  await mkdir(runsDir, { recursive: true });
-  const dest = join(runsDir, `${previous.started_at.replace(/[:]/g, "-")}.json`);
-  await copyFile(statePath, dest);
-  return dest;
+/**
+ * Keeps the previous run's record before a new loop replaces it: its state as `loop-runs/<run>.json`
+ * and its event log as `loop-runs/<run>.events.jsonl` (moved, so the new run's log starts empty).
+ * Returns the archived state's path.
+ */
+export async function archiveRun(paths: LoopFiles, previous: State): Promise<string> {
+  await io("create", paths.runs, () => mkdir(paths.runs, { recursive: true }));
+  const files = runFiles(paths, previous.started_at);
+  await io("move", paths.events, () =>
+    rename(paths.events, files.archivedEvents).catch((err) => ((err as { code?: string }).code === "ENOENT" ? undefined : Promise.reject(err))),
+  );
+  await io("copy", paths.state, () => copyFile(paths.state, files.archivedState));
+  return files.archivedState;
 }
 
 const SLICE = 1 << 20;
@@ -115,7 +123,18 @@ export class EventLog {
  * on disk, so readers are not told a dead loop is alive. Returns the note to show, or null.
  */
 export async function correctDeadRunner(path: string, state: State): Promise<string | null> {
-  if (state.status !== "running" || isRunner(state.runner_pid, state.runner_started)) return null;
+  if (isRunner(state.runner_pid, state.runner_started)) return null;
+  if (isFinal(state.status) && (state.completion_pending || state.runner_pid !== null)) {
+    // Ended, then died in its completion step (or while its question waited): the loop's status
+    // stands; the branch stays as the completion left it.
+    await endRunLeftovers(state.worktree_path, state.started_at);
+    const during = state.completion_pending ? "while its completion question waited" : "during its completion step";
+    const note = `The loop's runner (pid ${state.runner_pid ?? "unknown"}) died ${during}; the loop stays ${state.status}, its work on ${state.checkpoint_branch ?? "the current branch"}.`;
+    Object.assign(state, { completion_pending: false, runner_pid: null, agent_pid: null, updated_at: new Date().toISOString() });
+    await writeState(path, state);
+    return note;
+  }
+  if (state.status !== "running") return null;
   // Its agent's processes (orphans now, in whatever group) would go on editing the tree.
   await endRunLeftovers(state.worktree_path, state.started_at);
   const note = `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its state was corrected from running to stopped.`;

@@ -25,7 +25,8 @@ describe.each([["branch"], ["stash"]])("failed attempts with %s checkpoints", (s
     expect(existsSync(join(repo, "whole.txt"))).toBe(true);
     // The loop's own files survive the revert.
     expect(readFileSync(join(repo, ".claude/learnings.md"), "utf8")).toBe("- the db must run\n");
-    expect(existsSync(join(repo, ".claude/logs/iter-001.jsonl"))).toBe(true);
+    expect(existsSync(r.state.iterations[0]!.log_file)).toBe(true);
+    expect(r.state.iterations[0]!.log_file).toStartWith(join(repo, ".claude/logs/"));
     expect(r.prompt(1)).not.toContain("Previous attempt failed");
     expect(r.prompt(2)).toContain("Previous attempt failed (attempt 2 of 3)");
     expect(r.prompt(2)).toContain("the database is not running\nstart it first");

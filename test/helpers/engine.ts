@@ -5,7 +5,7 @@
  * CLI end-to-end tests need not repeat each of them.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { adapterFor } from "../../src/agents/registry.ts";
 import { branchCheckpoint } from "../../src/checkpoint/branch.ts";
 import { Git } from "../../src/checkpoint/git.ts";
@@ -15,7 +15,7 @@ import type { LoopEvent } from "../../src/loop/events.ts";
 import { LoopOptions } from "../../src/loop/options.ts";
 import { initialState, makePlan } from "../../src/loop/plan.ts";
 import { ensureExcluded } from "../../src/state/exclude.ts";
-import { loopPaths } from "../../src/state/paths.ts";
+import { runPaths } from "../../src/state/paths.ts";
 import type { State } from "../../src/state/schema.ts";
 import { tempDir } from "./repo.ts";
 
@@ -34,7 +34,12 @@ export interface EngineRun {
 export async function runEngine(
   repo: string,
   steps: string[],
-  opts: Partial<LoopOptions> & { checkpoint?: "branch" | "stash"; onEvent?: (e: LoopEvent, abort: () => void) => void } = {},
+  opts: Partial<LoopOptions> & {
+    checkpoint?: "branch" | "stash";
+    onEvent?: (e: LoopEvent, abort: () => void) => void;
+    /** How the completion is decided (default: keep at once). */
+    chooseCompletion?: LoopDeps["chooseCompletion"];
+  } = {},
 ): Promise<EngineRun> {
   const agentDir = tempDir("engine-agent-");
   steps.forEach((s, i) => writeFileSync(join(agentDir, `step-${i + 1}.sh`), s));
@@ -42,16 +47,17 @@ export async function runEngine(
   const agentCmd =
     `n=$(( $(cat "$AGENT_DIR/count" 2>/dev/null || echo 0) + 1 )); echo $n > "$AGENT_DIR/count"; cat > "$AGENT_DIR/prompt-$n.txt"; ` +
     `f="$AGENT_DIR/step-$n.sh"; [ -f "$f" ] || f="$AGENT_DIR/step-last.sh"; . "$f"`;
-  const { onEvent, ...given } = opts;
+  const { onEvent, chooseCompletion, ...given } = opts;
   const options = LoopOptions.parse({ agent: "command", agentCmd, onComplete: "keep", terminal: "inline", ...given });
   const wt = { path: repo, name: "repo" };
   const os = { cwd: repo, timeoutMs: 30_000, warn: () => {} };
   const plan = await makePlan(repo, options, os);
   const controller = new AbortController();
   const git = new Git({ cwd: repo, timeoutMs: options.commandTimeout * 1000, signal: controller.signal });
-  const paths = loopPaths(repo);
+  const initial = initialState(wt, options, plan);
+  const paths = runPaths(repo, initial.started_at);
   await ensureExcluded(git); // as the runner does: no checkpoint, revert or clean touches the loop's files
-  mkdirSync(paths.logs, { recursive: true });
+  mkdirSync(dirname(paths.iterLog(1)), { recursive: true });
   const events: LoopEvent[] = [];
   const saved: State[] = [];
   const deps: LoopDeps = {
@@ -68,9 +74,9 @@ export async function runEngine(
     },
     save: async (s) => void saved.push(structuredClone(s)),
     setTitle() {},
-    chooseCompletion: async () => "keep",
+    chooseCompletion: chooseCompletion ?? (() => ({ kind: "now", choice: "keep" })),
   };
-  const state = await runLoop(initialState(wt, options, plan), deps);
+  const state = await runLoop(initial, deps);
   return { agentDir, state, events, saved };
 }
 

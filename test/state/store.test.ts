@@ -61,6 +61,16 @@ describe("state file", () => {
     expect(after.runner_pid).toBeNull();
   });
 
+  test("a loop that ended and whose runner died while its completion question waited keeps its status; the question is cleared", async () => {
+    const path = join(tempDir(), "s.json");
+    const dead = Bun.spawnSync(["true"]).pid;
+    const s = sampleState({ status: "done", completion: null, completion_pending: true, runner_pid: dead, runner_started: "1" });
+    await writeState(path, s);
+    expect(await correctDeadRunner(path, s)).toContain("while its completion question waited");
+    const after = State.parse(JSON.parse(readFileSync(path, "utf8")));
+    expect(after).toMatchObject({ status: "done", completion_pending: false, runner_pid: null, ended_at: s.ended_at });
+  });
+
   test("a running state whose runner is alive is left alone", async () => {
     const d = tempDir();
     const path = join(d, ".claude/loop-state.json");

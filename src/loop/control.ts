@@ -1,0 +1,71 @@
+/**
+ * Stopping a loop from any terminal (`wt-loop stop`): the signal, the wait for the runner to end,
+ * and the force-kill. A runner that waits on its completion question is still a runner: the stop
+ * answers the question (keep, or cleanup with `--cleanup`) and waits for it to finish.
+ */
+import { UserError } from "../errors.ts";
+import { isRunner } from "../state/pid.ts";
+import type { Completion, State } from "../state/schema.ts";
+import { correctDeadRunner, readState } from "../state/store.ts";
+import { ANSWER_SIGNALS } from "./stop.ts";
+
+export interface StopRequest {
+  force: boolean;
+  waitSec: number;
+  /** The answer to the completion question (asked at the end of the loop when `on_complete` is ask). */
+  answer: Completion;
+}
+
+/** Is this state's runner alive and still owning the loop (running, or waiting on its question)? */
+export const hasLiveRunner = (s: State) =>
+  (s.status === "running" || s.completion_pending) && isRunner(s.runner_pid, s.runner_started);
+
+const POLL_MS = 200;
+const NOTE_EVERY_MS = 5000;
+
+export async function stopLoop(path: string, state: State, req: StopRequest, say: (line: string) => void): Promise<void> {
+  const note = await correctDeadRunner(path, state);
+  if (note) return say(note);
+  if (!hasLiveRunner(state)) return say(`No loop is running in ${state.worktree_name} (status: ${state.status}).`);
+  const pid = state.runner_pid!;
+  const alive = () => isRunner(pid, state.runner_started);
+  if (req.force) {
+    // Our own runner, verified above by pid and start time; its agent leads its own process group.
+    if (state.agent_pid) killQuietly(-state.agent_pid, "SIGKILL");
+    killQuietly(pid, "SIGKILL");
+    // SIGKILL is delivered asynchronously: wait until the runner is really gone before recording it.
+    for (let i = 0; i < 50 && alive(); i++) await Bun.sleep(100);
+    await correctDeadRunner(path, (await readState(path)) ?? state);
+    return say(`Killed the loop (runner pid ${pid}${state.agent_pid ? `, agent group ${state.agent_pid}` : ""}). Its state is now ${(await readState(path))?.status ?? "stopped"}.`);
+  }
+  killQuietly(pid, ANSWER_SIGNALS[req.answer]);
+  say(
+    state.completion_pending
+      ? `The loop ended ${state.status} and was waiting for its completion question: answered ${req.answer}…`
+      : `Asked the loop (runner pid ${pid}) to stop${req.answer === "cleanup" ? " and clean up" : ""}; waiting for it to finish…`,
+  );
+  // Done when the runner has ended: the completion step runs after the final status is written.
+  const deadline = Date.now() + req.waitSec * 1000;
+  let lastNote = Date.now();
+  while (Date.now() < deadline) {
+    await Bun.sleep(POLL_MS);
+    if (!alive()) {
+      const now = (await readState(path)) ?? state;
+      if (await correctDeadRunner(path, now)) return say("The loop's runner exited; its state is now stopped.");
+      return say(`The loop is ${now.status}: ${now.reason ?? ""}`);
+    }
+    if (Date.now() - lastNote > NOTE_EVERY_MS) {
+      lastNote = Date.now();
+      say("Still stopping (the agent is being ended and the state written)…");
+    }
+  }
+  throw new UserError(`The loop did not stop within ${req.waitSec}s. Run \`wt-loop stop --force\` to kill it and its agent.`);
+}
+
+export function killQuietly(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,121 @@
+// A loop in a detached tmux window (nobody attached) ends while `--on-complete ask` waits on its
+// question. The end is a fact at once (status, ended_at, Complete, monitor's exit); the waiting
+// question shows in status and the title, blocks a new start, and `wt-loop stop` answers it.
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { isRunner } from "../../src/state/pid.ts";
+import { CLI, fakeAgent, testPath, wtLoop } from "../helpers/cli.ts";
+import { Tmux } from "../helpers/tmux.ts";
+import { COMPLETE } from "../helpers/loop.ts";
+import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+
+const socketDir = tempDir("tmux-sock-");
+const tmuxEnv = { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir };
+afterEach(() => {
+  Bun.spawnSync(["tmux", "kill-server"], { env: tmuxEnv, stderr: "ignore" });
+});
+
+const readState = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 45_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const v = probe();
+    if (v) return v;
+    await Bun.sleep(100);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+const paneTitles = () =>
+  Bun.spawnSync(["tmux", "list-panes", "-a", "-F", "#{pane_title}"], { env: tmuxEnv, stderr: "ignore" }).stdout.toString();
+
+async function startUnattended() {
+  const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+  const agent = fakeAgent([COMPLETE(), COMPLETE()], tempDir("fake-agent-"));
+  const env = { ...agent.env, TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined };
+  const r = await wtLoop(["start"], { cwd: repo, env });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("(tmux-detached)");
+  const s = await waitFor("the question to wait", () => {
+    const s = readState(repo);
+    return s.completion_pending && s;
+  });
+  return { repo, env, s };
+}
+
+describe("the unattended question in a detached tmux window is answered by stop", () => {
+  test("the end is final at once; status, title and start say the question waits; stop answers keep and ends the runner", async () => {
+    const { repo, env, s } = await startUnattended();
+    expect(s.status).toBe("done");
+    expect(s.ended_at).not.toBeNull();
+    expect(isRunner(s.runner_pid, s.runner_started)).toBe(true);
+    const events = readFileSync(join(repo, ".claude/loop-events.jsonl"), "utf8");
+    expect(events).toContain('"type":"Complete"');
+
+    const monitor = await wtLoop(["monitor"], { cwd: repo, env, timeoutMs: 20_000 });
+    expect(monitor.code).toBe(0);
+    expect(monitor.stdout).toContain("Loop done");
+
+    const status = await wtLoop(["status"], { cwd: repo, env });
+    expect(status.stdout).toContain("done · waiting for the completion question");
+    expect(status.stdout).toContain("wt-loop stop --cleanup");
+    await waitFor("the title to ask", () => paneTitles().includes("Ralph: repo [done · keep or cleanup?]"));
+
+    const again = await wtLoop(["start", "--terminal", "inline"], { cwd: repo, env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("completion question is waiting");
+    expect(readState(repo).started_at).toBe(s.started_at);
+
+    const stop = await wtLoop(["stop"], { cwd: repo, env });
+    expect(stop.code).toBe(0);
+    expect(stop.stdout).toContain("answered keep");
+    expect(stop.stdout).toContain("The loop is done");
+    expect(stop.stdout).not.toContain("Still stopping");
+    expect(isRunner(s.runner_pid, s.runner_started)).toBe(false);
+    const after = readState(repo);
+    expect(after).toMatchObject({ status: "done", completion: "keep", completion_pending: false, runner_pid: null, ended_at: s.ended_at });
+    expect(after.completion_message).toBeString();
+    expect(git(repo, "branch", "--show-current")).toBe("ralph/repo");
+  }, 120_000);
+
+  test("stop --cleanup answers cleanup: back on the original branch", async () => {
+    const { repo, env, s } = await startUnattended();
+    const stop = await wtLoop(["stop", "--cleanup"], { cwd: repo, env });
+    expect(stop.code).toBe(0);
+    expect(stop.stdout).toContain("answered cleanup");
+    expect(isRunner(s.runner_pid, s.runner_started)).toBe(false);
+    expect(readState(repo)).toMatchObject({ status: "done", completion: "cleanup", completion_pending: false, runner_pid: null });
+    expect(git(repo, "branch", "--show-current")).toBe(s.original_branch);
+  }, 120_000);
+
+  test("stop --force ends a runner whose question waits: the loop stays done, the question is cleared", async () => {
+    const { repo, env, s } = await startUnattended();
+    const stop = await wtLoop(["stop", "--force"], { cwd: repo, env });
+    expect(stop.code).toBe(0);
+    expect(stop.stdout).toContain("Killed the loop");
+    expect(isRunner(s.runner_pid, s.runner_started)).toBe(false);
+    expect(readState(repo)).toMatchObject({ status: "done", completion_pending: false, runner_pid: null, ended_at: s.ended_at });
+  }, 120_000);
+
+  test("q in the window: the question follows the stop, with no \"Still stopping\" under it; stop from elsewhere answers it", async () => {
+    const tmux = new Tmux();
+    try {
+      const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+      const agent = fakeAgent([{ hangSec: 300 }], tempDir("fake-agent-"));
+      const pane = tmux.start(repo, { ...agent.env, PATH: testPath(), TERM: "xterm-256color" }, `${process.execPath} ${CLI} start --terminal inline`);
+      await tmux.waitFor("the agent", () => existsSync(join(agent.dir, "prompt-1.txt")) && readState(repo).agent_pid);
+      tmux.keys(pane, "q");
+      await tmux.waitFor("the question", () => tmux.capture(pane).includes("What should happen to the loop's branch?"));
+      expect(readState(repo)).toMatchObject({ status: "stopped", completion_pending: true });
+      // The slow-stop hint would come 5 s after q: the stop is over, so it must not.
+      await Bun.sleep(6000);
+      expect(tmux.capture(pane)).not.toContain("Still stopping");
+      const stop = await wtLoop(["stop"], { cwd: repo });
+      expect(stop.stdout).toContain("answered keep");
+      expect(await tmux.exitCode(pane)).toBe(4);
+      expect(readState(repo)).toMatchObject({ status: "stopped", completion: "keep", completion_pending: false, runner_pid: null });
+    } finally {
+      tmux.kill();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,60 @@
+// The worktree's lock: exclusive, names its holder, taken over only when stale, handed over from
+// `start` to the `run` of the same run.
+import { describe, expect, test } from "bun:test";
+import { existsSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { acquireLock, adoptLock, isHeld, readLock } from "../../src/state/lock.ts";
+import { processStartTime } from "../../src/state/pid.ts";
+import { tempDir } from "../helpers/repo.ts";
+
+const deadPid = () => {
+  const p = Bun.spawnSync(["true"]);
+  return p.pid;
+};
+
+describe("the worktree's lock", () => {
+  test("a held lock refuses a second taker and names its holder", () => {
+    const path = join(tempDir("lock-"), ".claude/loop.lock");
+    const first = acquireLock(path, "run-1");
+    expect("lock" in first).toBe(true);
+    const second = acquireLock(path, "run-2");
+    expect(second).toEqual({ holder: expect.objectContaining({ pid: process.pid, run: "run-1" }) });
+    if ("lock" in first) first.lock.release();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  test("the stale lock of a dead runner is taken over; a damaged one too", () => {
+    const path = join(tempDir("lock-"), "loop.lock");
+    writeFileSync(path, JSON.stringify({ pid: deadPid(), started: "1", run: "old", handover_until: null }));
+    const got = acquireLock(path, "new");
+    expect("lock" in got && got.lock.info.run).toBe("new");
+    expect(readLock(path)).toMatchObject({ pid: process.pid, run: "new", started: processStartTime(process.pid) });
+    writeFileSync(path, ""); // a creator that died between create and write
+    utimesSync(path, new Date(Date.now() - 5000), new Date(Date.now() - 5000));
+    expect("lock" in acquireLock(path, "newer")).toBe(true);
+  });
+
+  test("a handed-over lock stays held after its holder exits, until the hand-over ends; the run of the same run adopts it", () => {
+    const path = join(tempDir("lock-"), "loop.lock");
+    const until = (ms: number) => new Date(Date.now() + ms).toISOString();
+    writeFileSync(path, JSON.stringify({ pid: deadPid(), started: "1", run: "r", handover_until: until(60_000) }));
+    expect(isHeld(readLock(path)!)).toBe(true);
+    expect("holder" in acquireLock(path, "other")).toBe(true);
+    expect(adoptLock(path, "other")).toBeNull(); // not its run
+    const adopted = adoptLock(path, "r")!;
+    expect(readLock(path)).toMatchObject({ pid: process.pid, run: "r", handover_until: null });
+    adopted.release();
+    // A window that never opened: once the hand-over has ended the lock is stale.
+    writeFileSync(path, JSON.stringify({ pid: deadPid(), started: "1", run: "r", handover_until: until(-1) }));
+    expect("lock" in acquireLock(path, "next")).toBe(true);
+  });
+
+  test("release removes only a lock that is still ours", () => {
+    const path = join(tempDir("lock-"), "loop.lock");
+    const got = acquireLock(path, "mine");
+    if (!("lock" in got)) throw new Error("not acquired");
+    writeFileSync(path, JSON.stringify({ pid: 1, started: null, run: "theirs", handover_until: null }));
+    got.lock.release();
+    expect(readLock(path)?.run).toBe("theirs");
+  });
+});
