@@ -95,12 +95,12 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
           if (!o.ask) return { kind: "now", choice: "keep" };
           const ask = o.ask;
           stop.settle(); // the stop (if any) is done: a "still stopping" hint under the question would lie
-          notifier.question(live);
           keys.dispose(); // the prompt reads the keys now
           keys = { dispose() {} };
           return {
             kind: "ask",
             answer: async () => {
+              notifier.question(live); // after the final status was written (and notified)
               const asking = new AbortController();
               const here = ask(status, asking.signal).then((choice) => ({ choice, remote: false }));
               const r = await Promise.race([here, stop.answered().then((choice) => ({ choice, remote: true }))]);

@@ -40,5 +40,6 @@ test("a 50 MB single-line message: the runner's peak RSS stays under 100 MB, the
   expect(text.startsWith("start:lorem ipsum \"quoted\" \\ dolor é ")).toBe(true);
   expect(text.endsWith(":end")).toBe(true);
   expect(text.length).toBeGreaterThan(50 * 1024 * 1024 * 0.9);
-  expect(statSync(join(repo, ".claude/logs/iter-001.jsonl")).size).toBeGreaterThan(50 * 1024 * 1024);
+  const logFile = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")).iterations[0].log_file;
+  expect(statSync(logFile).size).toBeGreaterThan(50 * 1024 * 1024);
 }, 120_000);
