@@ -2,7 +2,7 @@
  * Typed git calls: argv arrays through the one spawn wrapper, under the command timeout and the
  * loop's stop signal. Checkpoint commits never run the user's hooks or ask for a signing passphrase.
  */
-import { copyFile, rm } from "node:fs/promises";
+import { copyFile, rm, stat, utimes } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CommandError, exec, type ExecResult } from "../proc/spawn.ts";
 
@@ -70,7 +70,13 @@ export class Git {
     const index = (this.indexPath ??= await this.gitPath("index"));
     const tmp = `${index}.wt-loop-${process.pid}-${++tempIndexes}`;
     try {
-      if (!opts.empty) await copyFile(index, tmp).catch(() => {}); // no index yet: git starts an empty one
+      if (!opts.empty && (await copyFile(index, tmp).then(() => true, () => false))) {
+        // Racy git: an entry is compared by content, not stat data, only while it is not older than
+        // the index file. A copy made a second later would hide a same-size edit made in the same
+        // second the index recorded the file (a ticked box): the copy keeps the index's mtime.
+        const { atime, mtime } = await stat(index);
+        await utimes(tmp, atime, mtime);
+      } // no index yet: git starts an empty one
       return await fn({ GIT_INDEX_FILE: tmp });
     } finally {
       await rm(tmp, { force: true });

@@ -46,3 +46,26 @@ describe("restoreSnapshot", () => {
     expect(lstatSync(join(repo, "empty")).isDirectory()).toBe(true);
   });
 });
+
+// Racy git: a file rewritten with the same size in the same second as the index recorded it keeps
+// the stat data the index has. Git compares such "racily clean" entries by content only while they
+// are not older than the index file: a private copy of the index made a second later must keep the
+// index's mtime, or the edit is invisible to the snapshot and the revert (a ticked box stayed).
+const nextSecond = async () => Bun.sleep(1000 - (Date.now() % 1000) + 20);
+
+describe("a same-size edit in the same second as the index recorded the file", () => {
+  test("is seen by a snapshot taken a second later, and undone by the revert", async () => {
+    const repo = makeRepo({ "x.txt": "x\n" });
+    await nextSecond();
+    writeFileSync(join(repo, "tasks.md"), "- [ ] 1.1 a\n");
+    git(repo, "add", "-A"); // the index records tasks.md's stat data, this second
+    const g = new Git({ cwd: repo, timeoutMs: 30_000 });
+    const snap = await takeSnapshot(g, git(repo, "rev-parse", "HEAD"));
+    writeFileSync(join(repo, "tasks.md"), "- [x] 1.1 a\n"); // same size, same second
+    await nextSecond();
+    const after = await takeSnapshot(g, git(repo, "rev-parse", "HEAD"));
+    expect(after.full).not.toBe(snap.full);
+    await restoreSnapshot(g, snap, []);
+    expect(readFileSync(join(repo, "tasks.md"), "utf8")).toBe("- [ ] 1.1 a\n");
+  });
+});
