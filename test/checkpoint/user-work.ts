@@ -92,3 +92,15 @@ export const ralphStashes = (repo: string) =>
 export function hangEnv(flag: string, on: string) {
   return { PATH: `${join(ROOT, "test/fixtures/git-hang")}:${testPath()}`, REAL_GIT: Bun.which("git")!, FAKE_GIT_HANG: flag, FAKE_GIT_HANG_ON: on };
 }
+
+export type Mode = "branch" | "stash";
+/** The points of a loop where a harness git call can hang or the runner can be killed. */
+export type Point = "checkpoint" | "revert" | "accept" | "cleanup";
+
+/** The git subcommand each point's first changing step runs, per strategy. */
+export const HANG_ON: Record<Point, Record<Mode, string>> = {
+  checkpoint: { branch: "commit-tree", stash: "commit-tree" },
+  revert: { branch: "checkout-index", stash: "checkout-index" },
+  accept: { branch: "commit", stash: "drop" },
+  cleanup: { branch: "update-ref", stash: "drop" },
+};

@@ -8,16 +8,8 @@ import { isAlive } from "../../src/state/pid.ts";
 import { baseEnv, CLI, fakeAgent, wtLoop } from "../helpers/cli.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, tempDir } from "../helpers/repo.ts";
-import { AGENT_FILE, expectIntact, hangEnv, ralphStashes, record, userWorkRepo } from "../checkpoint/user-work.ts";
+import { AGENT_FILE, expectIntact, HANG_ON, hangEnv, ralphStashes, record, userWorkRepo, type Mode, type Point } from "../checkpoint/user-work.ts";
 
-type Mode = "branch" | "stash";
-type Point = "checkpoint" | "revert" | "accept" | "cleanup";
-const HANG_ON: Record<Point, Record<Mode, string>> = {
-  checkpoint: { branch: "commit-tree", stash: "commit-tree" },
-  revert: { branch: "checkout-index", stash: "checkout-index" },
-  accept: { branch: "commit", stash: "drop" },
-  cleanup: { branch: "update-ref", stash: "drop" },
-};
 
 function script(point: Point, repo: string, flag: string): object[] {
   const mine = { [join(repo, AGENT_FILE)]: "agent's attempt\n", [flag]: "" };

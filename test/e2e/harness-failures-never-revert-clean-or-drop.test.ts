@@ -7,18 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, tempDir } from "../helpers/repo.ts";
-import { AGENT_FILE, expectIntact, hangEnv, ralphStashes, record, userWorkRepo } from "../checkpoint/user-work.ts";
+import { AGENT_FILE, expectIntact, HANG_ON, hangEnv, ralphStashes, record, userWorkRepo, type Mode, type Point } from "../checkpoint/user-work.ts";
 
-type Mode = "branch" | "stash";
-type Point = "checkpoint" | "revert" | "accept" | "cleanup";
-
-/** The git subcommand each point's first changing step runs, per strategy. */
-const HANG_ON: Record<Point, Record<Mode, string>> = {
-  checkpoint: { branch: "commit-tree", stash: "commit-tree" },
-  revert: { branch: "checkout-index", stash: "checkout-index" },
-  accept: { branch: "commit", stash: "drop" },
-  cleanup: { branch: "update-ref", stash: "drop" },
-};
 
 /** The agent's script for each point: the flag file appears when the point is next. */
 function script(point: Point, repo: string, flag: string): object[] {
