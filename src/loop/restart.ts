@@ -1,7 +1,7 @@
 /**
  * A plain `wt-loop start` after a loop ended `stuck`, `stalled` or `stopped` continues it: the
  * previous run's options (task, change, agent, agent command, model, checkpoint, limits, done
- * criteria, completion) are taken again, and any option given on the command line overrides its
+ * criteria, completion, --notify) are taken again, and any option given on the command line overrides its
  * remembered value. After `done` (or with no previous run) nothing is remembered.
  */
 import type { State } from "../state/schema.ts";
@@ -16,6 +16,7 @@ export function rememberedOptions(previous: State | null): Record<string, unknow
     task: p.task, change: p.change ?? undefined, done: p.done_criteria, max: p.max_iterations, maxRetries: p.max_retries,
     stallThreshold: p.stall_threshold, iterationTimeout: p.iteration_timeout_min, commandTimeout: p.command_timeout_sec,
     agent: p.agent, agentCmd: p.agent_cmd ?? undefined, model: p.model ?? undefined, checkpoint: p.checkpoint, onComplete: p.on_complete,
+    notify: p.notify ?? undefined,
   };
   return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
 }

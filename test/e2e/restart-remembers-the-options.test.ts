@@ -19,7 +19,7 @@ describe("restart remembers the options", () => {
     const first = await wtLoop(
       ["start", "Write the thing", "--terminal", "inline", "--agent", "command", "--agent-cmd", agentCmd, "--model", "m-1",
         "--checkpoint", "stash", "--done", "manual", "--max", "5", "--max-retries", "1", "--stall-threshold", "3",
-        "--iteration-timeout", "7", "--command-timeout", "40", "--on-complete", "keep"],
+        "--iteration-timeout", "7", "--command-timeout", "40", "--on-complete", "keep", "--notify", "true"],
       { cwd: repo, env },
     );
     expect(first.code).toBe(2);
@@ -32,7 +32,7 @@ describe("restart remembers the options", () => {
     expect(readState(repo)).toMatchObject({
       status: "stuck", task: "Write the thing", agent: "command", agent_cmd: agentCmd, model: "m-1", checkpoint: "stash",
       done_criteria: "manual", max_iterations: 4, max_retries: 1, stall_threshold: 3, iteration_timeout_min: 7,
-      command_timeout_sec: 40, on_complete: "keep", terminal: "inline",
+      command_timeout_sec: 40, on_complete: "keep", terminal: "inline", notify: "true",
     });
     expect(readFileSync(marks, "utf8").trim().split("\n")).toHaveLength(2); // the agent command ran in both runs
   }, 60_000);
