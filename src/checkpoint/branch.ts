@@ -8,7 +8,7 @@
 import { UserError } from "../errors.ts";
 import type { Git } from "./git.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
-import { assumeUnchanged, restoreSnapshot, setIndex, takeSnapshot } from "./snapshot.ts";
+import { assumeUnchanged, ignoredPaths, restoreSnapshot, setIndex, takeSnapshot } from "./snapshot.ts";
 import { loopBranchName, ORIGIN_KEY, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
 export function branchCheckpoint(git: Git, name: string): Checkpoint {
@@ -17,6 +17,7 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
   let info: CheckpointInfo;
   let keep: string[] = [];
   let refs: RefsAt | null = null;
+  let ignored: string[] = []; // ignored when the attempt began: never deleted by its revert
   let untouched = false; // the last attempt left HEAD, refs and tree exactly at the checkpoint
   const tree = (sha: string) => git.out(["rev-parse", `${sha}^{tree}`]);
 
@@ -53,6 +54,7 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
     async ensure() {
       untouched = false;
       refs = await readRefs(git); // every attempt starts here; changes() compares with it
+      ignored = [...new Set([...ignored, ...(await ignoredPaths(git))])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
     },
 
     async revert() {
@@ -60,7 +62,7 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
       const q = git.uninterruptible();
       const { notes, stray } = refs ? await restoreRefs(q, refs, info.sha) : { notes: [], stray: [] };
       const t = await tree(info.sha);
-      await restoreSnapshot(q, { full: t, index: t }, keep);
+      await restoreSnapshot(q, { full: t, index: t }, keep, ignored);
       const back = await recoverIgnored(q, stray);
       return back.length ? [...notes, `ignored files git had deleted were brought back: ${back.join(", ")}`] : notes;
     },

@@ -9,6 +9,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { Git } from "./git.ts";
+import { storeStash } from "./stash-ref.ts";
 
 export interface RefsAt {
   head: string;
@@ -17,6 +18,20 @@ export interface RefsAt {
   heads: Map<string, string>;
   /** Branches checked out in the repository's other worktrees at that moment. */
   elsewhere: Set<string>;
+  /** The stash entries that are not a loop's own (`ralph:…` checkpoints come and go), by commit → subject. */
+  stashes: Map<string, string>;
+}
+
+/** The user's stash entries: `refs/stash` is shared by every worktree, and an agent's `git stash` or `stash clear` reaches them. */
+async function userStashes(git: Git): Promise<Map<string, string>> {
+  const out = await git.run(["stash", "list", "--format=%H%x00%gs"], { allowFailure: true });
+  const entries = new Map<string, string>();
+  if (out.code !== 0) return entries;
+  for (const line of out.stdout.split("\n")) {
+    const [sha, subject = ""] = line.split("\0");
+    if (sha && !/^On [^:]*: ralph:/.test(subject)) entries.set(sha, subject);
+  }
+  return entries;
 }
 
 export async function readRefs(git: Git): Promise<RefsAt> {
@@ -35,7 +50,7 @@ export async function readRefs(git: Git): Promise<RefsAt> {
     else if (where.length && where.join(" ") && real(where.join(" ")) !== here) elsewhere.add(ref);
   }
   const head = symbolic ? heads.get(symbolic)! : ((await git.resolve("HEAD")) ?? "");
-  return { head, symbolic, heads, elsewhere };
+  return { head, symbolic, heads, elsewhere, stashes: await userStashes(git) };
 }
 
 const real = (p: string) => {
@@ -62,10 +77,14 @@ export async function refsViolation(git: Git, at: RefsAt, checkpoint: string): P
     const moved = now.heads.get(ref);
     if (moved !== sha) problems.push(moved ? `the branch ${short(ref)} was moved to ${moved.slice(0, 12)}` : `the branch ${short(ref)} was deleted`);
   }
+  const dropped = [...at.stashes.keys()].filter((sha) => !now.stashes.has(sha));
+  const added = [...now.stashes.keys()].filter((sha) => !at.stashes.has(sha));
+  if (dropped.length) problems.push(`${dropped.length} stash entr${dropped.length === 1 ? "y was" : "ies were"} dropped`);
+  if (added.length) problems.push(`the work in the tree was stashed (${added.map((s) => s.slice(0, 12)).join(", ")})`);
   if (!problems.length) return null;
   return (
     `Your attempt was not accepted because ${problems.join("; ")}. Work only on ${short(at.symbolic)} ` +
-    `(the loop's checkout): do not switch branches, commit elsewhere, or rewrite history`
+    `(the loop's checkout): do not switch branches, commit elsewhere, rewrite history, or use git stash`
   );
 }
 
@@ -87,6 +106,14 @@ export async function restoreRefs(git: Git, at: RefsAt, checkpoint: string): Pro
     if (cur && ref !== at.symbolic) stray.push([target, cur]);
     if (cur && ref !== at.symbolic) notes.push(`${short(ref)} was at ${cur.slice(0, 12)} (the agent's commit, kept in \`git reflog ${short(ref)}\`)`);
   }
+  // Stash entries the agent dropped are stored again (the commits still exist); its own stay, named.
+  const stashesNow = await userStashes(git);
+  for (const [sha, subject] of at.stashes) {
+    if (stashesNow.has(sha)) continue;
+    await storeStash(git, sha, subject);
+    notes.push(`the stash entry ${sha.slice(0, 12)} ("${subject}") the agent dropped was put back`);
+  }
+  for (const sha of stashesNow.keys()) if (!at.stashes.has(sha)) notes.push(`the agent's stash entry ${sha.slice(0, 12)} was left in \`git stash list\``);
   if (at.symbolic) {
     if (!at.heads.has(at.symbolic)) await git.runRetryingLocks(["update-ref", at.symbolic, checkpoint, ""]);
     await git.run(["symbolic-ref", "HEAD", at.symbolic]);

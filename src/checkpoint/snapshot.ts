@@ -28,6 +28,17 @@ export async function assumeUnchanged(git: Git): Promise<string[]> {
     .map((l) => l.slice(2));
 }
 
+/**
+ * The ignored paths present now (folders collapsed: `node_modules/` is one entry). Recorded before
+ * each attempt: a revert never deletes them, even when the agent removed the rule that ignored them
+ * (a deleted `.gitignore`, an emptied `info/exclude`) and they look like untracked files of its own.
+ */
+export async function ignoredPaths(git: Git): Promise<string[]> {
+  return nul((await git.run(["ls-files", "-o", "-i", "--exclude-standard", "--directory", "-z"])).stdout);
+}
+
+const isProtected = (path: string, protect: string[]) => protect.some((p) => path === p || (p.endsWith("/") && path.startsWith(p)));
+
 export async function takeSnapshot(git: Git, head: string): Promise<Snapshot> {
   return git.withTempIndex(async (env) => {
     // An index with conflicts has no tree; the tree as it is then stands for it.
@@ -84,10 +95,11 @@ async function mergeTrees(git: Git, work: string, untracked: string): Promise<st
  * Puts the tree and the index back to a snapshot, HEAD having been put back already:
  * 1. the snapshot's files are written where the tree differs (so its own .gitignore is in place);
  * 2. untracked files that are not ignored by that .gitignore and not in the snapshot are deleted —
- *    ignored files and directories are never touched (no `clean -d`);
+ *    ignored files and directories are never touched (no `clean -d`), nor is anything that was
+ *    ignored when the attempt began (`protect`, from ignoredPaths);
  * 3. the real index becomes the snapshot's index (what was staged is staged again).
  */
-export async function restoreSnapshot(git: Git, s: Pick<Snapshot, "full" | "index">, keep: string[]): Promise<void> {
+export async function restoreSnapshot(git: Git, s: Pick<Snapshot, "full" | "index">, keep: string[], protect: string[] = []): Promise<void> {
   const kept = new Set(keep);
   await git.withTempIndex(async (env) => {
     // --reset keeps the stat data of entries it does not change, so diff-files lists only what was
@@ -95,7 +107,9 @@ export async function restoreSnapshot(git: Git, s: Pick<Snapshot, "full" | "inde
     await git.run(["read-tree", "--reset", s.full], { env });
     const differ = nul((await git.run(["diff-files", "--name-only", "-z"], { env })).stdout).filter((p) => !kept.has(p));
     if (differ.length) await git.run(["checkout-index", "-f", "-z", "--stdin"], { env, input: differ.join("\0") + "\0" });
-    const extra = nul((await git.run(["ls-files", "-o", "--exclude-standard", "-z"], { env })).stdout).filter((p) => !p.endsWith("/"));
+    const extra = nul((await git.run(["ls-files", "-o", "--exclude-standard", "-z"], { env })).stdout).filter(
+      (p) => !p.endsWith("/") && !isProtected(p, protect),
+    );
     for (const p of extra) await rm(join(git.ctx.cwd, p), { force: true });
   });
   await setIndex(git, s.index, keep);

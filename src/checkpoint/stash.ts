@@ -7,7 +7,7 @@
  */
 import type { Git } from "./git.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
-import { assumeUnchanged, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
+import { assumeUnchanged, ignoredPaths, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
 import { dropStash, stashShas, storeStash } from "./stash-ref.ts";
 import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
@@ -15,6 +15,7 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
   let info: CheckpointInfo | undefined;
   let keep: string[] = [];
   let refs: RefsAt;
+  let ignored: string[] = [];
   // The story's snapshot, and its stash entry (null when the tree was clean: HEAD holds it all).
   let current: { story: string; snap: Snapshot; stash: string | null } | null = null;
   const prefix = `ralph:${name}:`;
@@ -35,6 +36,7 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
     async ensure(storyId) {
       const i = need();
       refs = await readRefs(git); // every attempt starts here; changes() compares with it
+      ignored = [...new Set([...ignored, ...(await ignoredPaths(git))])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
       if (current?.story === storyId) return;
       i.sha = refs.head;
       const snap = await takeSnapshot(git, i.sha); // only objects are written: a stop may cut it short
@@ -54,7 +56,7 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
       if (!current) return [];
       const q = git.uninterruptible();
       const { notes, stray } = await restoreRefs(q, refs, current.snap.head);
-      await restoreSnapshot(q, current.snap, keep);
+      await restoreSnapshot(q, current.snap, keep, ignored);
       const back = await recoverIgnored(q, stray);
       return back.length ? [...notes, `ignored files git had deleted were brought back: ${back.join(", ")}`] : notes;
     },

@@ -45,7 +45,12 @@ export function renderStatus(s: State, now = Date.now()): string {
     lines.push("Answer it in the loop's window, or here: `wt-loop stop` (keep the loop's branch) or `wt-loop stop --cleanup`.");
   if (s.reason) lines.push(`Reason: ${s.reason}`);
   if (s.error) lines.push(`Error: ${s.error}`);
-  if (s.completing) lines.push(`Completion: the ${s.completing} has not finished; \`wt-loop start\` finishes it.`);
+  if (s.completing)
+    lines.push(
+      s.runner_pid
+        ? `Completion: the ${s.completing} is under way (runner pid ${s.runner_pid}).`
+        : `Completion: the ${s.completing} has not finished; \`wt-loop start\` finishes it.`,
+    );
   const last = s.iterations.slice(-5);
   if (last.length) lines.push("", "Last iterations:", historyRows(last).map((l) => `  ${l}`).join("\n"));
   return lines.join("\n");

@@ -16,9 +16,12 @@ export interface StopRequest {
   answer: Completion;
 }
 
-/** Is this state's runner alive and still owning the loop (running, or waiting on its question)? */
+/**
+ * Is this state's runner alive and still owning the loop: running, waiting on its question, or in
+ * its completion step (a final status with `runner_pid` still set: the cleanup is moving refs)?
+ */
 export const hasLiveRunner = (s: State) =>
-  (s.status === "running" || s.completion_pending) && isRunner(s.runner_pid, s.runner_started);
+  (s.status === "running" || s.completion_pending || s.runner_pid !== null) && isRunner(s.runner_pid, s.runner_started);
 
 const POLL_MS = 200;
 const NOTE_EVERY_MS = 5000;
@@ -42,7 +45,9 @@ export async function stopLoop(path: string, state: State, req: StopRequest, say
   say(
     state.completion_pending
       ? `The loop ended ${state.status} and was waiting for its completion question: answered ${req.answer}…`
-      : `Asked the loop (runner pid ${pid}) to stop${req.answer === "cleanup" ? " and clean up" : ""}; waiting for it to finish…`,
+      : state.status !== "running"
+        ? `The loop ended ${state.status} and is finishing its completion step (runner pid ${pid}); waiting for it…`
+        : `Asked the loop (runner pid ${pid}) to stop${req.answer === "cleanup" ? " and clean up" : ""}; waiting for it to finish…`,
   );
   // Done when the runner has ended: the completion step runs after the final status is written.
   const deadline = Date.now() + req.waitSec * 1000;

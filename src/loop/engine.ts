@@ -10,6 +10,7 @@ import type { Checkpoint } from "../checkpoint/strategy.ts";
 import type { Git } from "../checkpoint/git.ts";
 import { errorMessage, HarnessError, UserError } from "../errors.ts";
 import { runTag } from "../proc/contain.ts";
+import { ensureExcluded } from "../state/exclude.ts";
 import { CommandError } from "../proc/spawn.ts";
 import type { LoopPaths } from "../state/paths.ts";
 import { sumTokens, ZERO_TOKENS, type Completion, type FinalStatus, type Iteration, type State } from "../state/schema.ts";
@@ -227,6 +228,10 @@ async function attemptStory(
     });
     res.result = classify(run, state.iteration_timeout_min);
     if (res.result.outcome === "stopped") return res;
+    // An agent that emptied info/exclude would have the loop's own files snapshotted, committed or
+    // cleaned as if they were its work: they are excluded again before anything looks at the tree.
+    step = "keeping the loop's files out of git";
+    await ensureExcluded(deps.git);
     // Progress is measured before any revert (SPEC §6).
     step = "measuring what the attempt changed";
     Object.assign(res, await checkpoint.changes());

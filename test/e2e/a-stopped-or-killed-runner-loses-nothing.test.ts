@@ -87,3 +87,24 @@ test("status says when a completion was interrupted, and wt-loop stop finishes i
   expect(JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"))).toMatchObject({ completing: null, completion: "cleanup" });
   expectIntact(repo, before);
 });
+
+test("while a live runner is in its cleanup, status says so and stop waits for it (no 'No loop is running')", async () => {
+  const repo = userWorkRepo();
+  const flag = join(tempDir("hang-"), "hang.flag");
+  const agent = fakeAgent([{ promise: "FAILED: no", write: { [flag]: "" } }], tempDir("fake-agent-"));
+  const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--checkpoint", "stash", "--max-retries", "1", "--on-complete", "cleanup"], {
+    cwd: repo, env: baseEnv({ ...agent.env, ...hangEnv(flag, "drop") }), stdout: "ignore", stderr: "ignore",
+  });
+  for (let i = 0; i < 300 && !existsSync(`${flag}.hanging`); i++) await Bun.sleep(100);
+  expect(existsSync(`${flag}.hanging`)).toBe(true);
+  const s = await wtLoop(["status"], { cwd: repo });
+  expect(s.stdout).toContain("Completion: the cleanup is under way");
+  const stopping = wtLoop(["stop", "--wait", "30"], { cwd: repo });
+  await Bun.sleep(1000);
+  process.kill(Number(readFileSync(`${flag}.hanging`, "utf8")), "SIGKILL"); // the slow git call ends (it fails)
+  const stop = await stopping;
+  expect(stop.stdout).not.toContain("No loop is running");
+  expect(stop.stdout).toContain("is finishing its completion step");
+  expect(stop.stdout).toContain("The loop is stuck");
+  expect(await proc.exited).toBe(2);
+}, 60_000);

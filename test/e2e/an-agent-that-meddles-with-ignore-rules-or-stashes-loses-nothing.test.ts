@@ -1,0 +1,82 @@
+// An agent that removes the rule ignoring a user's file (an emptied info/exclude, a deleted
+// .gitignore), or that touches `git stash`, loses nothing of the user's: the revert deletes only what
+// the attempt created, dropped stash entries come back, and stashing the tree is a rejected attempt.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { wtLoop } from "../helpers/cli.ts";
+import { git, makeRepo, tempDir } from "../helpers/repo.ts";
+
+const ONE_STORY = "## 1. Only story\n- [ ] 1.1 Do it\n";
+
+/** Runs a loop whose `command` agent runs `body` and then reports FAILED (one attempt: --max-retries 1 keeps its changes; 2 reverts it). */
+async function run(repo: string, mode: string, body: string, extra: string[] = []) {
+  const script = join(tempDir("meddling-agent-"), "agent.sh");
+  writeFileSync(script, `cat >/dev/null\n${body}\necho '<promise>FAILED: meddled</promise>'\n`);
+  return wtLoop(
+    ["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", `sh ${script}`, "--max", "2", "--max-retries", "3", ...extra],
+    { cwd: repo },
+  );
+}
+
+const state = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+
+describe.each([["branch"], ["stash"]])("%s checkpoints", (mode) => {
+  test("an emptied info/exclude: the user's file it ignored and the loop's own files survive the revert", async () => {
+    const repo = makeRepo({ "tasks.md": ONE_STORY });
+    const exclude = join(repo, ".git/info/exclude");
+    writeFileSync(exclude, readFileSync(exclude, "utf8") + "/mysecret.env\n");
+    writeFileSync(join(repo, "mysecret.env"), "TOPSECRET\n");
+    const r = await run(repo, mode, `: > "$(git rev-parse --git-path info/exclude)"`);
+    expect(r.stderr).not.toContain("    at ");
+    expect(readFileSync(join(repo, "mysecret.env"), "utf8")).toBe("TOPSECRET\n");
+    const s = state(repo);
+    expect(s.iterations.length).toBe(2);
+    for (const it of s.iterations) expect(existsSync(it.log_file)).toBe(true);
+    expect(existsSync(join(repo, ".claude/loop-events.jsonl"))).toBe(true);
+    expect(git(repo, "status", "--porcelain", "--untracked-files=all")).not.toContain(".claude/");
+    if (mode === "branch") expect(git(repo, "ls-tree", "-r", "--name-only", "HEAD")).not.toContain(".claude/");
+  });
+
+  test("a deleted .gitignore of a cache folder: the cached data survives the revert", async () => {
+    const repo = makeRepo({ "tasks.md": ONE_STORY });
+    mkdirSync(join(repo, "cache"));
+    writeFileSync(join(repo, "cache/.gitignore"), "*\n");
+    writeFileSync(join(repo, "cache/data.bin"), "PRECIOUS\n");
+    await run(repo, mode, "rm cache/.gitignore");
+    expect(readFileSync(join(repo, "cache/data.bin"), "utf8")).toBe("PRECIOUS\n");
+  });
+
+  test("`git stash clear`: the attempt is rejected and the user's stash entry is put back", async () => {
+    const repo = makeRepo({ "tasks.md": ONE_STORY, "us.txt": "v1\n" });
+    writeFileSync(join(repo, "us.txt"), "stashed by the user\n");
+    git(repo, "stash", "push", "-q", "-m", "mine");
+    const mine = git(repo, "rev-parse", "refs/stash");
+    const r = await run(repo, mode, "git stash clear\necho junk > junk.txt", ["--max", "1"]);
+    expect(r.stderr).not.toContain("    at ");
+    expect(state(repo).iterations[0].outcome).toBe("rejected");
+    expect(state(repo).iterations[0].reason).toContain("stash entry was dropped");
+    expect(git(repo, "stash", "list", "--format=%H %gs")).toContain(`${mine} On main: mine`);
+  });
+
+  // Branch mode committed the user's work as `initial state`: there is nothing for the agent to stash.
+  test("`git stash -u` by the agent: the user's uncommitted work is in the tree at the end (stash mode: the attempt is rejected)", async () => {
+    const repo = makeRepo({ "tasks.md": ONE_STORY, "app.txt": "v1\n" });
+    writeFileSync(join(repo, "app.txt"), "the user's edit\n");
+    writeFileSync(join(repo, "notes.txt"), "untracked notes\n");
+    const body = "git stash push -q -u\nsed -i 's/- \\[ \\]/- [x]/' tasks.md";
+    const script = join(tempDir("stashing-agent-"), "agent.sh");
+    writeFileSync(script, `cat >/dev/null\n${body}\necho '<promise>COMPLETE</promise>'\n`);
+    const r = await wtLoop(
+      ["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", `sh ${script}`, "--max", "1"],
+      { cwd: repo },
+    );
+    if (mode === "stash") {
+      expect(r.code).not.toBe(0);
+      expect(state(repo).iterations[0].outcome).toBe("rejected");
+      expect(state(repo).iterations[0].reason).toContain("the work in the tree was stashed");
+    }
+    expect(readFileSync(join(repo, "app.txt"), "utf8")).toBe("the user's edit\n");
+    expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("untracked notes\n");
+  });
+});
