@@ -1,9 +1,11 @@
-/** `bun run schema`: regenerates the committed JSON Schemas in schema/ from the zod schemas. */
+/** `bun run schema`: regenerates the committed JSON Schemas in schema/ and the state's validator from the zod schemas. */
 import { join } from "node:path";
-import { SCHEMA_FILES, SCHEMA_KINDS, schemaText } from "../src/state/json-schema.ts";
+import { CHECKER_FILE, checkerText, SCHEMA_FILES, SCHEMA_KINDS, schemaText } from "../src/state/json-schema.ts";
 
 const root = join(import.meta.dir, "..");
 for (const kind of SCHEMA_KINDS) {
   await Bun.write(join(root, SCHEMA_FILES[kind]), schemaText(kind));
   console.log(`wrote ${SCHEMA_FILES[kind]}`);
 }
+await Bun.write(join(root, CHECKER_FILE), checkerText());
+console.log(`wrote ${CHECKER_FILE}`);

@@ -23,7 +23,7 @@ export interface CommandInfo {
   load: () => Promise<CommandDef<any>>;
 }
 
-/** Loaded before a read-only command: see state/one-shot.ts. */
+/** Loaded before `log`, which parses the event log with zod: see state/one-shot.ts. */
 const oneShot = () => import("../state/one-shot.ts");
 
 export const COMMANDS: CommandInfo[] = [
@@ -58,7 +58,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop status", "where the loop is"],
       ["wt-loop status --json | jq .status", "the state file, for scripts"],
     ],
-    load: () => oneShot().then(() => import("./status.ts")).then((m) => m.default),
+    load: () => import("./status.ts").then((m) => m.default),
   },
   {
     name: "history", worktree: true, plainOutput: true, summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",
@@ -67,7 +67,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop history --runs", "the archived runs of this worktree"],
       ["wt-loop history --json", "the same as JSON, reasons whole"],
     ],
-    load: () => oneShot().then(() => import("./history.ts")).then((m) => m.default),
+    load: () => import("./history.ts").then((m) => m.default),
   },
   {
     name: "log", worktree: true, plainOutput: true, summary: "What the agent did, story by story: messages, tool calls, outcomes", usage: "wt-loop log [options]",

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { LoggedEvent } from "../loop/events.ts";
+import { generateChecker } from "./codegen.ts";
 import { SCHEMA_VERSION, State } from "./schema.ts";
 
 export const SCHEMA_KINDS = ["state", "events"] as const;
@@ -43,3 +44,8 @@ export function jsonSchema(kind: SchemaKind): Record<string, unknown> {
 }
 
 export const schemaText = (kind: SchemaKind) => JSON.stringify(jsonSchema(kind), null, 2) + "\n";
+
+/** The generated validator of the state file (state/codegen.ts), committed like the JSON Schemas. */
+export const CHECKER_FILE = "src/state/state-check.gen.ts";
+export const checkerText = () =>
+  generateChecker(State, { name: "checkState", typeName: "State", typeImport: "./schema.ts", where: "State in src/state/schema.ts" });

@@ -51,8 +51,8 @@ export async function findRun(paths: LoopFiles, run?: string): Promise<FoundRun>
 
 /** An archived state: its own worktree check does not apply (the file is not at `.claude/loop-state.json`). */
 async function readArchived(file: string): Promise<State> {
-  const { State: Schema } = await import("./schema.ts");
-  const r = Schema.safeParse(await Bun.file(file).json().catch(() => null));
-  if (!r.success) throw new UserError(`The archived run ${file} is not a loop state wt-loop can read.`);
-  return r.data;
+  const { checkState } = await import("./state-check.gen.ts");
+  const r = checkState(await Bun.file(file).json().catch(() => null));
+  if (!r.ok) throw new UserError(`The archived run ${file} is not a loop state wt-loop can read.`);
+  return r.value;
 }

@@ -4,14 +4,13 @@
  * Readers should ignore fields they do not know; `schema_version` changes when a field changes meaning.
  */
 import { z } from "zod";
+import { FINAL_STATUSES, SCHEMA_VERSION } from "./final.ts";
 
-export const SCHEMA_VERSION = 1;
+export { FINAL_STATUSES, isFinal, SCHEMA_VERSION, type FinalStatus } from "./final.ts";
 
 export const Status = z.enum(["starting", "running", "done", "stuck", "stalled", "stopped"]);
 export type Status = z.infer<typeof Status>;
-export const FINAL_STATUSES = ["done", "stuck", "stalled", "stopped"] as const satisfies Status[];
-export type FinalStatus = (typeof FINAL_STATUSES)[number];
-export const isFinal = (s: Status): s is FinalStatus => (FINAL_STATUSES as readonly Status[]).includes(s);
+FINAL_STATUSES satisfies readonly Status[];
 
 export const Outcome = z.enum(["complete", "rejected", "failed", "no_signal", "timeout", "stopped"]);
 export type Outcome = z.infer<typeof Outcome>;

@@ -5,15 +5,15 @@
 import { appendFileSync, closeSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { z } from "zod";
 import { io, ioSync, UserError } from "../errors.ts";
 import { runFiles, type LoopFiles } from "./paths.ts";
 import type { LoopEvent } from "../loop/events.ts";
 import { appendSpilled } from "../agents/spill.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
 import { isRunner } from "./pid.ts";
-import { isFinal, State } from "./schema.ts";
-import { fromSeed, isSeedState } from "./seed.ts";
+import { isFinal } from "./final.ts";
+import type { State } from "./schema.ts";
+import { checkState } from "./state-check.gen.ts";
 
 /**
  * Reads the state of the worktree whose `.claude/loop-state.json` is `path`; null when there is none.
@@ -39,12 +39,18 @@ export async function readState(path: string): Promise<State | null> {
         `It was left untouched: fix it, or move it away to start a new loop.`,
     );
   }
-  if (isSeedState(json)) return fromSeed(json, worktree);
-  const parsed = State.safeParse(json);
+  if (typeof json === "object" && json !== null && !("schema_version" in json)) {
+    const seed = await import("./seed.ts");
+    if (seed.isSeedState(json)) return seed.fromSeed(json, worktree);
+  }
+  // The generated check is State.safeParse without loading zod (state/codegen.ts); zod is loaded
+  // only to explain a state that fails it.
+  const checked = checkState(json);
+  const parsed = checked.ok ? { success: true as const, data: checked.value } : await parseWithZod(json);
   if (!parsed.success) {
     throw new UserError(
       `The loop state ${path} does not match the state format (schema_version ${String((json as { schema_version?: unknown })?.schema_version ?? "missing")}):\n` +
-        `${z.prettifyError(parsed.error)}\n` +
+        `${parsed.error}\n` +
         `It was left untouched: fix those fields, or move the file away to start a new loop.`,
     );
   }
@@ -57,9 +63,22 @@ export async function readState(path: string): Promise<State | null> {
   return parsed.data;
 }
 
+async function parseWithZod(json: unknown) {
+  const [{ z }, { State }] = await Promise.all([import("zod"), import("./schema.ts")]);
+  const parsed = State.safeParse(json);
+  return parsed.success ? parsed : { success: false as const, error: z.prettifyError(parsed.error) };
+}
+
+/** Never write what could not be read back: a state that fails its own schema is a bug of wt-loop. */
+function validForWriting(state: State): State {
+  const checked = checkState(state);
+  if (checked.ok) return checked.value;
+  throw new Error(`wt-loop tried to write an invalid loop state: ${checked.path} is not ${checked.expected}`);
+}
+
 let writes = 0;
 export async function writeState(path: string, state: State): Promise<void> {
-  const valid = State.parse(state); // never write what we could not read back
+  const valid = validForWriting(state);
   // Unique per write: two saves in flight must not share (and truncate) one temp file.
   const tmp = `${path}.${process.pid}.${++writes}.tmp`;
   await io("write", path, async () => {
@@ -156,7 +175,7 @@ export function asStopped(state: State, reason: string): State {
 export function writeStateSync(path: string, state: State): void {
   const tmp = `${path}.${process.pid}.${++writes}.tmp`;
   ioSync("write", path, () => {
-    writeFileSync(tmp, JSON.stringify(State.parse(state), null, 2) + "\n");
+    writeFileSync(tmp, JSON.stringify(validForWriting(state), null, 2) + "\n");
     renameSync(tmp, path);
   });
 }
