@@ -46,7 +46,7 @@ describe("state file", () => {
 
   test("writeState refuses to write an invalid state", async () => {
     const path = join(tempDir(), "s.json");
-    await expect(writeState(path, { ...sampleState(), current_iteration: -1 })).rejects.toThrow();
+    await expect(writeState(path, { ...sampleState(), current_iteration: -1 })).rejects.toThrow("invalid loop state: current_iteration is not a number in range");
   });
 
   test("a running state whose runner is dead is corrected to stopped on disk", async () => {
