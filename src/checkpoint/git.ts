@@ -16,6 +16,21 @@ export interface GitContext {
 const GIT_ENV = { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" };
 let tempIndexes = 0;
 
+/**
+ * Answers that do not change while a loop runs, per worktree: a git process each costs ~2–3 ms and
+ * these were asked on every attempt (README "Performance").
+ */
+const gitPaths = new Map<string, Promise<string>>();
+const identities = new Map<string, Promise<Record<string, string>>>();
+function remember<T>(cache: Map<string, Promise<T>>, key: string, ask: () => Promise<T>): Promise<T> {
+  let p = cache.get(key);
+  if (!p) {
+    cache.set(key, (p = ask()));
+    p.catch(() => cache.delete(key)); // a failure (a timeout, a stop) is asked again next time
+  }
+  return p;
+}
+
 export class Git {
   constructor(readonly ctx: GitContext) {}
 
@@ -143,20 +158,20 @@ export class Git {
     });
   }
 
-  async gitPath(name: string): Promise<string> {
-    return resolve(this.ctx.cwd, await this.out(["rev-parse", "--git-path", name]));
+  /** Where `.git/<name>` is for this worktree (linked worktrees share some files): asked once per worktree. */
+  gitPath(name: string): Promise<string> {
+    return remember(gitPaths, `${this.ctx.cwd}\0${name}`, async () => resolve(this.ctx.cwd, await this.out(["rev-parse", "--git-path", name])));
   }
 
-  private identityEnv?: Record<string, string>;
-  /** Repositories without user.name/email still get checkpoints, authored by wt-loop. */
-  private async identity(): Promise<Record<string, string>> {
-    if (this.identityEnv) return this.identityEnv;
-    const name = (await this.run(["config", "user.name"], { allowFailure: true })).stdout.trim();
-    const email = (await this.run(["config", "user.email"], { allowFailure: true })).stdout.trim();
-    this.identityEnv = {
-      ...(name ? {} : { GIT_AUTHOR_NAME: "wt-loop", GIT_COMMITTER_NAME: "wt-loop" }),
-      ...(email ? {} : { GIT_AUTHOR_EMAIL: "wt-loop@localhost", GIT_COMMITTER_EMAIL: "wt-loop@localhost" }),
-    };
-    return this.identityEnv;
+  /** Repositories without user.name/email still get checkpoints, authored by wt-loop (asked once per worktree). */
+  private identity(): Promise<Record<string, string>> {
+    return remember(identities, this.ctx.cwd, async () => {
+      const name = (await this.run(["config", "user.name"], { allowFailure: true })).stdout.trim();
+      const email = (await this.run(["config", "user.email"], { allowFailure: true })).stdout.trim();
+      return {
+        ...(name ? {} : { GIT_AUTHOR_NAME: "wt-loop", GIT_COMMITTER_NAME: "wt-loop" }),
+        ...(email ? {} : { GIT_AUTHOR_EMAIL: "wt-loop@localhost", GIT_COMMITTER_EMAIL: "wt-loop@localhost" }),
+      };
+    });
   }
 }

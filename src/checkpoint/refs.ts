@@ -6,7 +6,7 @@
  * compare-and-swap (`update-ref <ref> <old> <new>`), so a move made meanwhile by someone else is
  * never undone; the agent's commits are named in the reason (and stay in the branch's reflog).
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Git } from "./git.ts";
 import { storeStash } from "./stash-ref.ts";
@@ -22,8 +22,21 @@ export interface RefsAt {
   stashes: Map<string, string>;
 }
 
-/** The user's stash entries: `refs/stash` is shared by every worktree, and an agent's `git stash` or `stash clear` reaches them. */
+/**
+ * The user's stash entries: `refs/stash` is shared by every worktree, and an agent's `git stash` or
+ * `stash clear` reaches them. `git stash list` reads `refs/stash` and its reflog, and git replaces
+ * those files (lock file + rename) on every change: while their inode, size and mtime are those of
+ * the last listing, the list is the same and no git process is needed (two per attempt, README
+ * "Performance"). A reftable repository keeps refs elsewhere: git is asked every time.
+ */
+const lastListing = new Map<string, { stamp: string; entries: Map<string, string> }>();
+
 async function userStashes(git: Git): Promise<Map<string, string>> {
+  const [log, ref, packed, reftable] = await Promise.all(["logs/refs/stash", "refs/stash", "packed-refs", "reftable"].map((p) => git.gitPath(p)));
+  const stamp = () => (existsSync(reftable!) ? null : [log, ref, packed].map((f) => fileStamp(f!)).join("|"));
+  const before = stamp();
+  const last = lastListing.get(log!);
+  if (before && last?.stamp === before) return new Map(last.entries);
   const out = await git.run(["stash", "list", "--format=%H%x00%gs"], { allowFailure: true });
   const entries = new Map<string, string>();
   if (out.code !== 0) return entries;
@@ -31,7 +44,17 @@ async function userStashes(git: Git): Promise<Map<string, string>> {
     const [sha, subject = ""] = line.split("\0");
     if (sha && !/^On [^:]*: ralph:/.test(subject)) entries.set(sha, subject);
   }
+  if (before && before === stamp()) lastListing.set(log!, { stamp: before, entries: new Map(entries) }); // unchanged while git read it
   return entries;
+}
+
+function fileStamp(path: string): string {
+  try {
+    const s = statSync(path, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch {
+    return "none";
+  }
 }
 
 export async function readRefs(git: Git): Promise<RefsAt> {

@@ -154,20 +154,23 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
       continue;
     }
     noProgress = it.progress ? 0 : noProgress + 1;
+    let ending: Ending | null = null;
     if (attempt >= state.max_retries) {
       const why = "reason" in r ? r.reason : r.outcome;
-      const message = `Story ${next.id} "${next.title}" failed after ${attempt} attempts. Last reason: ${why}`;
-      deps.emit({ type: "Error", message });
-      return { status: "stuck", reason: message };
-    }
-    if (noProgress >= state.stall_threshold)
-      return { status: "stalled", reason: `No progress in the last ${noProgress} iterations (no new commit, no change in the working tree)` };
+      ending = { status: "stuck", reason: `Story ${next.id} "${next.title}" failed after ${attempt} attempts. Last reason: ${why}` };
+      deps.emit({ type: "Error", message: ending.reason });
+    } else if (noProgress >= state.stall_threshold)
+      ending = { status: "stalled", reason: `No progress in the last ${noProgress} iterations (no new commit, no change in the working tree)` };
+    // A loop that ends on a failed attempt leaves its tree to look at, but never a branch the agent
+    // moved or a stash entry it dropped: an attempt that touched refs is reverted even then.
+    if (ending && !it.violation) return ending;
     const notes = await harnessStep("reverting the failed attempt", () => checkpoint.revert());
     if (notes.length) {
       rec.reason = `${rec.reason ?? r.outcome}. wt-loop put back what the agent moved: ${notes.join("; ")}`;
       deps.emit({ type: "Error", message: `The agent touched branches other than the loop's; put back: ${notes.join("; ")}` });
       await save();
     }
+    if (ending) return ending;
     // After no_signal the next attempt starts afresh; every other failure tells it what went wrong.
     retryReason = r.outcome === "no_signal" || !("reason" in r) ? undefined : r.reason;
   }

@@ -7,13 +7,9 @@ import { EXCLUDE_LINES } from "./paths.ts";
 
 const MARKER = "# wt-loop: the loop's own files (state, events, logs, learnings)";
 
-/** Where each worktree's info/exclude is: asked of git once (this runs after every agent run). */
-const excludeFiles = new Map<string, string>();
-
 export async function ensureExcluded(git: Git): Promise<void> {
   // In a linked worktree this resolves to the common info/exclude, which every worktree reads.
-  let file = excludeFiles.get(git.ctx.cwd);
-  if (!file) excludeFiles.set(git.ctx.cwd, (file = await git.gitPath("info/exclude")));
+  const file = await git.gitPath("info/exclude"); // asked of git once per worktree: this runs after every agent run
   const current = await io("read", file, () =>
     readFile(file, "utf8").catch((err) => ((err as { code?: string }).code === "ENOENT" ? "" : Promise.reject(err))),
   );

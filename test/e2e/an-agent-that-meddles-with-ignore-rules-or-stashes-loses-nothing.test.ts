@@ -59,6 +59,25 @@ describe.each([["branch"], ["stash"]])("%s checkpoints", (mode) => {
     expect(git(repo, "stash", "list", "--format=%H %gs")).toContain(`${mine} On main: mine`);
   });
 
+  // refs/stash does not move when an older entry is dropped: only the reflog changes. The stash list
+  // is read again only when those files change, so this proves that check sees such a drop, on a
+  // later attempt too (the listing of the first attempt is remembered).
+  test("`git stash drop stash@{1}` on the second attempt: the user's older entry is put back", async () => {
+    const repo = makeRepo({ "tasks.md": ONE_STORY, "us.txt": "v1\n" });
+    for (const n of [1, 2]) {
+      writeFileSync(join(repo, "us.txt"), `stashed by the user ${n}\n`);
+      git(repo, "stash", "push", "-q", "-m", `mine-${n}`);
+    }
+    const older = git(repo, "rev-parse", "refs/stash@{1}");
+    const counter = join(tempDir("counter-"), "n");
+    const r = await run(repo, mode, `n=$(cat ${counter} 2>/dev/null || echo 0); echo $((n+1)) > ${counter}\n[ "$n" = 1 ] && git stash drop -q 'stash@{1}'`);
+    expect(r.stderr).not.toContain("    at ");
+    const its = state(repo).iterations;
+    expect(its.map((i: { outcome: string }) => i.outcome)).toEqual(["failed", "rejected"]);
+    expect(its[1].reason).toContain("stash entry was dropped");
+    expect(git(repo, "stash", "list", "--format=%H %gs")).toContain(`${older} On main: mine-1`);
+  });
+
   // Branch mode committed the user's work as `initial state`: there is nothing for the agent to stash.
   test("`git stash -u` by the agent: the user's uncommitted work is in the tree at the end (stash mode: the attempt is rejected)", async () => {
     const repo = makeRepo({ "tasks.md": ONE_STORY, "app.txt": "v1\n" });
