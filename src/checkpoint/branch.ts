@@ -19,7 +19,7 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
   let refs: RefsAt | null = null;
   let ignored: string[] = []; // ignored when the attempt began: never deleted by its revert
   let untouched = false; // the last attempt left HEAD, refs and tree exactly at the checkpoint
-  const tree = (sha: string) => git.out(["rev-parse", `${sha}^{tree}`]);
+  const tree = (sha: string) => git.treeOf(sha);
 
   return {
     async init() {

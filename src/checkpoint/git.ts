@@ -22,6 +22,9 @@ let tempIndexes = 0;
  */
 const gitPaths = new Map<string, Promise<string>>();
 const identities = new Map<string, Promise<Record<string, string>>>();
+/** What a commit object holds never changes: its tree and subject, by object id (any repository). */
+const ofCommit = new Map<string, Promise<string>>();
+const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 function remember<T>(cache: Map<string, Promise<T>>, key: string, ask: () => Promise<T>): Promise<T> {
   let p = cache.get(key);
   if (!p) {
@@ -102,6 +105,18 @@ export class Git {
     return (await this.run(args)).stdout.trim();
   }
 
+  /** The tree of commit `rev` (`rev^{tree}`); remembered when `rev` is an object id. */
+  treeOf(rev: string): Promise<string> {
+    const ask = () => this.out(["rev-parse", `${rev}^{tree}`]);
+    return OBJECT_ID.test(rev) ? remember(ofCommit, `${rev}^{tree}`, ask) : ask();
+  }
+
+  /** "abc1234 subject" of commit `sha` (`git log -1 --format=%h %s`), remembered. */
+  describeCommit(sha: string): Promise<string> {
+    const ask = () => this.out(["log", "-1", "--format=%h %s", sha]);
+    return OBJECT_ID.test(sha) ? remember(ofCommit, `${sha} %h %s`, ask) : ask();
+  }
+
   /** `git rev-parse --verify -q REF`, or null when it does not resolve. */
   async resolve(ref: string): Promise<string | null> {
     const r = await this.run(["rev-parse", "--verify", "-q", `${ref}^{commit}`], { allowFailure: true });
@@ -161,6 +176,11 @@ export class Git {
   /** Where `.git/<name>` is for this worktree (linked worktrees share some files): asked once per worktree. */
   gitPath(name: string): Promise<string> {
     return remember(gitPaths, `${this.ctx.cwd}\0${name}`, async () => resolve(this.ctx.cwd, await this.out(["rev-parse", "--git-path", name])));
+  }
+
+  /** The folder every worktree of the repository shares (`--git-common-dir`), absolute: asked once per worktree. */
+  commonDir(): Promise<string> {
+    return remember(gitPaths, `${this.ctx.cwd}\0--git-common-dir`, async () => resolve(this.ctx.cwd, await this.out(["rev-parse", "--git-common-dir"])));
   }
 
   /** Repositories without user.name/email still get checkpoints, authored by wt-loop (asked once per worktree). */

@@ -45,7 +45,7 @@ async function finishCleanup(git: Git, s: State): Promise<string> {
   // Interrupted before HEAD moved: nothing was changed yet, and the new loop continues on the branch.
   if (current === branch) return `The previous loop's cleanup was interrupted before it began; continuing on ${branch}.`;
   // HEAD was moved back: the tree holds the loop's work if it matches the branch's last commit.
-  const holds = (await git.snapshot()) === (await git.out(["rev-parse", `${tip}^{tree}`]));
+  const holds = (await git.snapshot()) === (await git.treeOf(tip));
   if (!onOriginal || !holds)
     throw new UserError(
       `The previous loop's cleanup was interrupted, and ${branch} (at ${tip.slice(0, 12)}) holds work your working tree ` +

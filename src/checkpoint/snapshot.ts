@@ -66,7 +66,7 @@ export async function takeSnapshot(git: Git, head: string): Promise<Snapshot> {
  * `git stash list` shows it and a user's `git stash apply <sha>` brings everything back.
  */
 export async function stashCommit(git: Git, s: Snapshot, label: string, message: string): Promise<string> {
-  const subject = await git.out(["log", "-1", "--format=%h %s", s.head]);
+  const subject = await git.describeCommit(s.head);
   const i = await git.commitTree(s.index, [s.head], `index on ${label}: ${subject}`);
   const u = s.untracked ? await git.commitTree(s.untracked, [], `untracked files on ${label}: ${subject}`) : null;
   return git.commitTree(s.work, [s.head, i, ...(u ? [u] : [])], `On ${label}: ${message}`);
@@ -75,7 +75,7 @@ export async function stashCommit(git: Git, s: Snapshot, label: string, message:
 /** Reads a stash-shaped commit back into a snapshot (the untracked parent is optional). */
 export async function readStashCommit(git: Git, sha: string): Promise<Snapshot> {
   const parents = (await git.out(["rev-list", "--parents", "-n", "1", sha])).split(" ").slice(1);
-  const tree = (ref: string) => git.out(["rev-parse", `${ref}^{tree}`]);
+  const tree = (ref: string) => git.treeOf(ref);
   const work = await tree(sha);
   const untracked = parents[2] ? await tree(parents[2]) : null;
   const full = untracked ? await mergeTrees(git, work, untracked) : work;

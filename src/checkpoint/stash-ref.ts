@@ -6,14 +6,14 @@
  * entry (a user's push slipped in between) is undone at once.
  */
 import { open, readFile, rm } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join } from "node:path";
 import { isAlive } from "../state/pid.ts";
 import type { Git } from "./git.ts";
 
 const RETRY_MS = 50;
 
 async function withStashLock<T>(git: Git, fn: () => Promise<T>): Promise<T> {
-  const lock = resolve(git.ctx.cwd, await git.out(["rev-parse", "--git-common-dir"]), "wt-loop-stash.lock");
+  const lock = join(await git.commonDir(), "wt-loop-stash.lock");
   const deadline = Date.now() + (git.ctx.timeoutMs ?? 30_000);
   while (true) {
     try {

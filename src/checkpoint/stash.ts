@@ -40,7 +40,7 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
       if (current?.story === storyId) return;
       i.sha = refs.head;
       const snap = await takeSnapshot(git, i.sha); // only objects are written: a stop may cut it short
-      const headTree = await git.out(["rev-parse", `${i.sha}^{tree}`]);
+      const headTree = await git.treeOf(i.sha);
       let stash: string | null = null;
       if (snap.full !== headTree || snap.index !== headTree) {
         const q = git.uninterruptible();

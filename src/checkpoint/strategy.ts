@@ -111,7 +111,7 @@ async function refuseForeignBranch(git: Git, branch: string): Promise<void> {
         `Rename it (git branch -m ${branch} <new-name>), or give the loop another name with --change.`,
     );
   if ((await git.branch()) === branch) return; // a restart on the loop's own branch continues it
-  const holds = (await git.snapshot()) === (await git.out(["rev-parse", `${tip}^{tree}`]));
+  const holds = (await git.snapshot()) === (await git.treeOf(tip));
   throw new UserError(
     `The branch ${branch} exists from an earlier loop. ` +
       (holds
