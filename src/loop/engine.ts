@@ -20,6 +20,7 @@ import type { LoopEvent } from "./events.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
+import { verifyClaim } from "./verify.ts";
 
 export interface LoopDeps {
   paths: LoopPaths;
@@ -48,6 +49,8 @@ interface Ending {
   error?: string;
   /** The loop ended on a failure of its own machinery: completion is `keep`, whatever was chosen. */
   harness?: boolean;
+  /** Why a `stopped` loop stopped, when it was not the user (state `stop_reason`). */
+  stopReason?: "budget";
 }
 
 export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
@@ -134,7 +137,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
       tokens_used: sumTokens(it.tokens), ...(it.result.outcome === "timeout" ? { timed_out: true as const } : {}),
       story_id: next.id, story_title: next.title, attempt, outcome: it.result.outcome,
       reason: "reason" in it.result ? it.result.reason : null, progress: it.progress, tokens: it.tokens,
-      cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n),
+      cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n), ...(it.verify ? { verify: it.verify } : {}),
     };
     state.iterations.push(rec);
     state.total_tokens += rec.tokens_used;
@@ -185,6 +188,7 @@ interface AttemptResult {
   turns: number | null;
   exitCode: number | null;
   durationMs: number;
+  verify?: Iteration["verify"];
 }
 
 /** One agent run on one story, then the harness's verdict. Never throws for a failed attempt. */
@@ -209,6 +213,7 @@ async function attemptStory(
     const prompt = buildPrompt({
       worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
       learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
+      verify: state.verify,
     });
     const run = await runAgent(
       deps.adapter,
@@ -283,11 +288,13 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
       };
       return;
     }
+    if (!(await verifyClaim(state, deps, story.id, res))) return;
     res.commits = await deps.checkpoint.accept(title, res); // the agent's own commits and the checkpoint
     res.accepted = true;
     refreshCounts(state, stories);
     res.done = stories.every(isComplete);
   } else if (r.outcome === "complete") {
+    if (!(await verifyClaim(state, deps, story.id, res))) return;
     res.commits = await deps.checkpoint.accept(title, res);
     res.accepted = res.done = true;
   } else if (r.outcome === "no_signal" && state.done_criteria === "manual" && res.progress) {
@@ -311,6 +318,7 @@ function refreshCounts(state: State, stories: Story[]) {
  */
 async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>): Promise<State> {
   Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null, agent_pid: null });
+  state.stop_reason = ending.status === "stopped" ? (ending.stopReason ?? "user") : null;
   if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;
   state.ended_at = new Date().toISOString();
   deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);

@@ -36,6 +36,27 @@ export const IterationEnd = z.object({
   commits: z.array(z.string()),
 });
 
+/** `--verify`: the command began after an attempt's COMPLETE (src/loop/verify.ts). */
+export const VerifyStart = z.object({
+  type: z.literal("VerifyStart"),
+  story_id: z.string(),
+  iteration: z.number().int().positive(),
+  command: z.string(),
+  log_file: z.string(),
+});
+
+/** `--verify`: how the command ended (`exit_code` null when it timed out or was stopped). */
+export const VerifyEnd = z.object({
+  type: z.literal("VerifyEnd"),
+  story_id: z.string(),
+  iteration: z.number().int().positive(),
+  passed: z.boolean(),
+  exit_code: z.number().int().nullable(),
+  timed_out: z.boolean(),
+  duration_ms: z.number().nonnegative(),
+  log_file: z.string(),
+});
+
 export const ErrorEvent = z.object({ type: z.literal("Error"), message: z.string() });
 
 export const CompleteEvent = z.object({
@@ -53,7 +74,7 @@ export const CompleteEvent = z.object({
   completion: Completion.nullable(),
 });
 
-export const LoopEvent = z.discriminatedUnion("type", [StoryProgress, StoryEvent, IterationEnd, ErrorEvent, CompleteEvent]);
+export const LoopEvent = z.discriminatedUnion("type", [StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ErrorEvent, CompleteEvent]);
 export type LoopEvent = z.infer<typeof LoopEvent>;
 export type CompleteEvent = z.infer<typeof CompleteEvent>;
 

@@ -75,6 +75,13 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
       if (e.reason) lines.push(dim(`    reason: ${e.reason}`));
       return lines;
     }
+    case "VerifyStart":
+      return [cyan(`  ▸ verify: ${e.command}`)];
+    case "VerifyEnd": {
+      const how = e.passed ? "passed" : e.timed_out ? "timed out" : e.exit_code === null ? "stopped" : `failed (exit ${e.exit_code})`;
+      const line = `  ◆ verify ${how} · ${formatDuration(e.duration_ms)}${e.passed ? "" : ` · output: ${e.log_file}`}`;
+      return [(e.passed ? green : e.exit_code === null && !e.timed_out ? dim : red)(line)];
+    }
     case "Error":
       return [red(`✖ ${e.message}`)];
     case "Complete": {
