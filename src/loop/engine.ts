@@ -21,6 +21,7 @@ import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 import { verifyClaim } from "./verify.ts";
+import { budgetReached } from "./budget.ts";
 
 export interface LoopDeps {
   paths: LoopPaths;
@@ -115,6 +116,9 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     const next = stories.find((s) => !isComplete(s));
     if (!next || (state.done_criteria === "tasks" && stories.every(isComplete)))
       return { status: "done", reason: `All ${stories.length} stories are complete` };
+    // After every iteration (done wins: nothing more would be spent); a failed attempt was reverted first.
+    const overBudget = budgetReached(state);
+    if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
     if (state.current_iteration >= state.max_iterations)
       return { status: "stuck", reason: `Reached the maximum of ${state.max_iterations} iterations before the work was done` };
 
@@ -378,5 +382,6 @@ function emitComplete(state: State, ending: Ending, deps: LoopDeps): void {
     total_tokens: state.total_tokens, total_cost_usd: state.total_cost_usd,
     duration_ms: Date.parse(state.ended_at!) - Date.parse(state.started_at), completion: state.completion,
     branch: state.completion === "cleanup" ? state.original_branch : state.checkpoint_branch,
+    stop_reason: state.stop_reason,
   });
 }

@@ -72,6 +72,8 @@ export const CompleteEvent = z.object({
   /** Where the work is now: the loop branch (keep), the original branch (cleanup), or null (stash). */
   branch: z.string().nullable(),
   completion: Completion.nullable(),
+  /** Why a `stopped` loop stopped (state `stop_reason`): `budget` when --max-cost or --max-tokens was reached. */
+  stop_reason: z.enum(["user", "budget"]).nullable().optional(),
 });
 
 export const LoopEvent = z.discriminatedUnion("type", [StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ErrorEvent, CompleteEvent]);

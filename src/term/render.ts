@@ -86,7 +86,7 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
       return [red(`✖ ${e.message}`)];
     case "Complete": {
       const tint = e.status === "done" ? green : e.status === "stopped" ? cyan : red;
-      const box = drawBox(`Loop ${e.status}`, [
+      const box = drawBox(`Loop ${e.status}${e.stop_reason === "budget" ? " (budget)" : ""}`, [
         e.reason,
         "",
         `${e.stories_completed}/${plural(e.stories_total, "story", "stories")} complete · ${plural(e.iterations, "iteration")} · ` +
@@ -116,7 +116,7 @@ function nextSteps(e: CompleteEvent): string[] {
     case "stalled":
       return [where, "See what the agent did: `wt-loop log` (story by story) and `wt-loop history`. Fix the cause, then `wt-loop start` continues."];
     case "stopped":
-      return [where, "`wt-loop start` continues from here."];
+      return [where, e.stop_reason === "budget" ? "`wt-loop start` with a higher --max-cost or --max-tokens continues from here." : "`wt-loop start` continues from here."];
     default:
       return assertNever(e.status);
   }
