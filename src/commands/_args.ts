@@ -29,6 +29,10 @@ export const loopArgs = {
     description: `Where the loop runs: auto, inline (this terminal), ${TERMINAL_NAMES.join(", ")}, or any program taking -e (default: auto)`,
   },
   notify: { type: "string", valueHint: "cmd", description: "Command run (sh -c) when the loop ends or waits for you; WT_LOOP_STATUS, WT_LOOP_STATE… in its environment" },
+  verify: { type: "string", valueHint: "cmd", description: "Command run (sh -c) after each COMPLETE; a non-zero exit rejects the attempt (default: none)" },
+  "verify-timeout": { type: "string", valueHint: "min", description: "Limit of one --verify run, in minutes (default: 10)" },
+  "max-cost": { type: "string", valueHint: "usd", description: "Stop the loop (exit 4) once the agent's reported cost reaches this many US dollars (claude only)" },
+  "max-tokens": { type: "string", valueHint: "n", description: "Stop the loop (exit 4) once the agent's tokens reach this many" },
   "dry-run": { type: "boolean", description: "Print the plan and exit, writing nothing (default: off)" },
 } as const satisfies ArgsDef;
 

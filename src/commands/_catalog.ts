@@ -32,7 +32,7 @@ export const COMMANDS: CommandInfo[] = [
     examples: [
       ["wt-loop start", "implement the OpenSpec change (or tasks.md) here"],
       ['wt-loop start "Add a --verbose flag" --done manual', "a task in words, no tasks.md"],
-      ["wt-loop start --terminal inline --max 10", "in this terminal, at most 10 agent runs"],
+      ["wt-loop start --verify 'npm test' --max-cost 20", "a COMPLETE counts only when npm test passes; stop once $20 is spent"],
     ],
     load: () => import("./start.ts").then((m) => m.default),
   },

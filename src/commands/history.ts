@@ -71,9 +71,15 @@ export function totalsOf(its: Iteration[]) {
   };
 }
 
+/** `--verify`'s column: how the command ended and how long it took ("-" where it did not run). */
+const verifyCell = (v: Iteration["verify"]) =>
+  !v ? "-" : `${v.timed_out ? "timed out" : v.exit_code === 0 ? "passed" : v.exit_code === null ? "stopped" : `exit ${v.exit_code}`} ${formatDuration(v.duration_ms)}`;
+
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
-  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", "reason"];
+  // The verify column only for loops that ran one (`--verify`): its log file is in `--json`.
+  const verified = its.some((i) => i.verify);
+  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", ...(verified ? ["verify"] : []), "reason"];
   const rows = its.map((i) => [
     String(i.n),
     i.story_id ?? "-",
@@ -85,6 +91,7 @@ export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY):
     formatTokens(i.tokens_used),
     formatCost(i.cost_usd),
     i.timed_out ? "yes" : "no",
+    ...(verified ? [verifyCell(i.verify)] : []),
     i.outcome === "complete" ? "" : (i.reason?.replace(/\s+/g, " ") ?? ""),
   ]);
   return table([head, ...rows]).split("\n").map((l) => truncate(l, width));

@@ -5,6 +5,7 @@ import { between, formatTotalCost, formatDuration, formatTokens, table } from ".
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
 import { historyRows } from "./history.ts";
+import { budgetLabel } from "../loop/budget.ts";
 
 const args = { json: { type: "boolean", description: "Print the validated state file as JSON" } } as const;
 
@@ -30,7 +31,7 @@ export function renderStatus(s: State, now = Date.now()): string {
     ? `${s.current_story.index}/${s.stories_total} ${s.current_story.id}. ${s.current_story.title} (attempt ${s.current_story.attempt}/${s.max_retries})`
     : `${s.stories_completed}/${s.stories_total} complete`;
   const lines = [
-    `Loop in ${s.worktree_name}: ${s.status}${s.completion_pending ? " · waiting for the completion question" : ""}${s.runner_pid ? ` (runner pid ${s.runner_pid})` : ""}`,
+    `Loop in ${s.worktree_name}: ${s.status}${s.stop_reason === "budget" ? " (budget)" : ""}${s.completion_pending ? " · waiting for the completion question" : ""}${s.runner_pid ? ` (runner pid ${s.runner_pid})` : ""}`,
     table([
       ["Task:", s.task.split("\n")[0] ?? ""],
       ["Iteration:", `${s.current_iteration}/${s.max_iterations}`],
@@ -38,6 +39,8 @@ export function renderStatus(s: State, now = Date.now()): string {
       ["Elapsed:", formatDuration(between(s.started_at, s.ended_at, now))],
       ["Tokens:", formatTokens(s.total_tokens)],
       ["Cost:", formatTotalCost(s.total_cost_usd)],
+      ...(budgetLabel(s) ? [["Budget:", `${budgetLabel(s)} (all runs of this loop)`]] : []),
+      ...(s.verify ? [["Verify:", `${s.verify} (limit ${s.verify_timeout_min ?? 10} min)`]] : []),
       ["Agent:", `${s.agent}${s.model ? ` (${s.model})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
     ]),
   ];

@@ -12,6 +12,7 @@ import { loopPaths } from "../state/paths.ts";
 import { isRunner } from "../state/pid.ts";
 import { isFinal, Status, type State } from "../state/schema.ts";
 import { correctDeadRunner, readState } from "../state/store.ts";
+import { spent } from "../loop/budget.ts";
 
 export const LoopSummary = z.object({
   status: Status,
@@ -33,6 +34,10 @@ export const LoopSummary = z.object({
   change: z.string().nullable(),
   reason: z.string().nullable(),
   error: z.string().nullable(),
+  /** Why a `stopped` loop stopped: `user` or `budget` (null otherwise, or for a state that predates it). */
+  stop_reason: z.enum(["user", "budget"]).nullable(),
+  /** Spent (all runs of the loop) against `--max-cost`/`--max-tokens`; null when neither is set. */
+  budget: z.object({ cost_usd: z.number(), tokens: z.number(), max_cost_usd: z.number().nullable(), max_tokens: z.number().nullable() }).nullable(),
 });
 export type LoopSummary = z.infer<typeof LoopSummary>;
 
@@ -105,6 +110,8 @@ export function summarize(s: State, now = Date.now()): LoopSummary {
     change: s.change,
     reason: s.reason,
     error: s.error,
+    stop_reason: s.stop_reason ?? null,
+    budget: s.max_cost_usd || s.max_tokens ? { ...spent(s), max_cost_usd: s.max_cost_usd ?? null, max_tokens: s.max_tokens ?? null } : null,
   };
 }
 

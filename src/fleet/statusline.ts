@@ -7,6 +7,8 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isRunner } from "../state/pid.ts";
+import { spent } from "../loop/budget.ts";
+import { formatCost, formatTokens } from "../term/format.ts";
 
 /** Claude Code's status line input: `workspace.current_dir` (and `cwd`, its older name), as documented. */
 export function dirFromInput(text: string, fallback: string): string {
@@ -39,6 +41,21 @@ interface StateLike {
   runner_started?: string | null;
   completion?: string | null;
   checkpoint_sha?: string | null;
+  stop_reason?: string | null;
+  total_cost_usd?: number;
+  total_tokens?: number;
+  spent_before?: { cost_usd: number; tokens: number };
+  max_cost_usd?: number | null;
+  max_tokens?: number | null;
+}
+
+/** ` · $0.50/$1.20`, ` · 1,900/5,000 tokens`: spent of each budget set (all runs of the loop). */
+function budgetPart(s: StateLike): string {
+  const now = spent({ total_cost_usd: s.total_cost_usd ?? 0, total_tokens: s.total_tokens ?? 0, spent_before: s.spent_before });
+  return (
+    (s.max_cost_usd ? ` · ${formatCost(now.cost_usd)}/${formatCost(s.max_cost_usd)}` : "") +
+    (s.max_tokens ? ` · ${formatTokens(now.tokens)}/${formatTokens(s.max_tokens)} tokens` : "")
+  );
 }
 
 const FINAL = ["done", "stuck", "stalled", "stopped"];
@@ -52,12 +69,13 @@ export function statusLine(s: StateLike): string {
       if (!alive) return "Ralph stopped (runner died)";
       const story = s.current_story?.index ?? s.stories_completed;
       const attempt = (s.current_story?.attempt ?? 1) > 1 ? ` · attempt ${s.current_story!.attempt}/${s.max_retries}` : "";
-      return `Ralph ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}`;
+      return `Ralph ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}${budgetPart(s)}`;
     }
     default:
       if (!s.status || !FINAL.includes(s.status)) return "";
-      if (alive && s.completion === null && s.checkpoint_sha) return `Ralph ${s.status} · keep or cleanup?`;
-      return `Ralph ${s.status}`;
+      const status = s.stop_reason === "budget" ? `${s.status} (budget)` : s.status;
+      if (alive && s.completion === null && s.checkpoint_sha) return `Ralph ${status} · keep or cleanup?`;
+      return `Ralph ${status}`;
   }
 }
 

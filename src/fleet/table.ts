@@ -3,8 +3,9 @@ import { formatCost, formatDuration, table } from "../term/format.ts";
 import type { LoopSummary, WorktreeLoop } from "./loops.ts";
 
 export function statusLabel(l: LoopSummary): string {
-  if (l.waiting === "question") return `${l.status}, asking keep/cleanup`;
-  return l.status;
+  const status = l.stop_reason === "budget" ? `${l.status} (budget)` : l.status;
+  if (l.waiting === "question") return `${status}, asking keep/cleanup`;
+  return status;
 }
 
 /** `k/n`: the story being worked on while it runs, else the stories completed. */

@@ -1,4 +1,5 @@
 /** `start --dry-run`: the whole plan on one screen, before any token is spent. */
+import { budgetLabel } from "./budget.ts";
 import { relative } from "node:path";
 import { adapterFor } from "../agents/registry.ts";
 import { loopBranchName } from "../checkpoint/strategy.ts";
@@ -35,11 +36,15 @@ export function describePlan(state: State, plan: Plan): string {
     `Checkpoint: ${state.checkpoint === "branch" ? `branch ${loopBranchName(state.change ?? state.worktree_name)}` : "stash"} · at the end: ${state.on_complete}`,
   );
   if (state.notify) out.push(`Notify:    ${state.notify} (when the loop ends or waits for you)`);
+  if (state.verify) out.push(`Verify:    ${state.verify} (sh -c, after each COMPLETE; limit ${state.verify_timeout_min ?? 10} min)`);
+  const budget = budgetLabel(state);
+  if (budget) out.push(`Budget:    ${budget} (spent of each limit, over every run of this loop; stops at the limit)`);
   const first = plan.stories.find((s) => !isComplete(s));
   if (first) {
     const prompt = buildPrompt({
       worktree: state.worktree_path, task: state.task, source: plan.source, story: first, index: plan.stories.indexOf(first) + 1,
       total: plan.stories.length, learningsFile: loopPaths(state.worktree_path).learnings, attempt: 1, maxRetries: state.max_retries,
+      verify: state.verify,
     });
     out.push("", "First prompt:", "─".repeat(60), prompt.trimEnd(), "─".repeat(60));
   } else out.push("", "Every story is already complete: the loop would end done at once.");

@@ -20,6 +20,8 @@ import type { LoopEvent } from "./events.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
+import { verifyClaim } from "./verify.ts";
+import { budgetReached } from "./budget.ts";
 
 export interface LoopDeps {
   paths: LoopPaths;
@@ -48,6 +50,8 @@ interface Ending {
   error?: string;
   /** The loop ended on a failure of its own machinery: completion is `keep`, whatever was chosen. */
   harness?: boolean;
+  /** Why a `stopped` loop stopped, when it was not the user (state `stop_reason`). */
+  stopReason?: "budget";
 }
 
 export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
@@ -112,6 +116,9 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     const next = stories.find((s) => !isComplete(s));
     if (!next || (state.done_criteria === "tasks" && stories.every(isComplete)))
       return { status: "done", reason: `All ${stories.length} stories are complete` };
+    // After every iteration (done wins: nothing more would be spent); a failed attempt was reverted first.
+    const overBudget = budgetReached(state);
+    if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
     if (state.current_iteration >= state.max_iterations)
       return { status: "stuck", reason: `Reached the maximum of ${state.max_iterations} iterations before the work was done` };
 
@@ -134,7 +141,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
       tokens_used: sumTokens(it.tokens), ...(it.result.outcome === "timeout" ? { timed_out: true as const } : {}),
       story_id: next.id, story_title: next.title, attempt, outcome: it.result.outcome,
       reason: "reason" in it.result ? it.result.reason : null, progress: it.progress, tokens: it.tokens,
-      cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n),
+      cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n), ...(it.verify ? { verify: it.verify } : {}),
     };
     state.iterations.push(rec);
     state.total_tokens += rec.tokens_used;
@@ -188,6 +195,7 @@ interface AttemptResult {
   turns: number | null;
   exitCode: number | null;
   durationMs: number;
+  verify?: Iteration["verify"];
 }
 
 /** One agent run on one story, then the harness's verdict. Never throws for a failed attempt. */
@@ -212,6 +220,7 @@ async function attemptStory(
     const prompt = buildPrompt({
       worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
       learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
+      verify: state.verify,
     });
     const run = await runAgent(
       deps.adapter,
@@ -286,11 +295,13 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
       };
       return;
     }
+    if (!(await verifyClaim(state, deps, story.id, res))) return;
     res.commits = await deps.checkpoint.accept(title, res); // the agent's own commits and the checkpoint
     res.accepted = true;
     refreshCounts(state, stories);
     res.done = stories.every(isComplete);
   } else if (r.outcome === "complete") {
+    if (!(await verifyClaim(state, deps, story.id, res))) return;
     res.commits = await deps.checkpoint.accept(title, res);
     res.accepted = res.done = true;
   } else if (r.outcome === "no_signal" && state.done_criteria === "manual" && res.progress) {
@@ -314,6 +325,7 @@ function refreshCounts(state: State, stories: Story[]) {
  */
 async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>): Promise<State> {
   Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null, agent_pid: null });
+  state.stop_reason = ending.status === "stopped" ? (ending.stopReason ?? "user") : null;
   if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;
   state.ended_at = new Date().toISOString();
   deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);
@@ -373,5 +385,6 @@ function emitComplete(state: State, ending: Ending, deps: LoopDeps): void {
     total_tokens: state.total_tokens, total_cost_usd: state.total_cost_usd,
     duration_ms: Date.parse(state.ended_at!) - Date.parse(state.started_at), completion: state.completion,
     branch: state.completion === "cleanup" ? state.original_branch : state.checkpoint_branch,
+    stop_reason: state.stop_reason,
   });
 }

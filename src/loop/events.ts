@@ -36,6 +36,27 @@ export const IterationEnd = z.object({
   commits: z.array(z.string()),
 });
 
+/** `--verify`: the command began after an attempt's COMPLETE (src/loop/verify.ts). */
+export const VerifyStart = z.object({
+  type: z.literal("VerifyStart"),
+  story_id: z.string(),
+  iteration: z.number().int().positive(),
+  command: z.string(),
+  log_file: z.string(),
+});
+
+/** `--verify`: how the command ended (`exit_code` null when it timed out or was stopped). */
+export const VerifyEnd = z.object({
+  type: z.literal("VerifyEnd"),
+  story_id: z.string(),
+  iteration: z.number().int().positive(),
+  passed: z.boolean(),
+  exit_code: z.number().int().nullable(),
+  timed_out: z.boolean(),
+  duration_ms: z.number().nonnegative(),
+  log_file: z.string(),
+});
+
 export const ErrorEvent = z.object({ type: z.literal("Error"), message: z.string() });
 
 export const CompleteEvent = z.object({
@@ -51,9 +72,11 @@ export const CompleteEvent = z.object({
   /** Where the work is now: the loop branch (keep), the original branch (cleanup), or null (stash). */
   branch: z.string().nullable(),
   completion: Completion.nullable(),
+  /** Why a `stopped` loop stopped (state `stop_reason`): `budget` when --max-cost or --max-tokens was reached. */
+  stop_reason: z.enum(["user", "budget"]).nullable().optional(),
 });
 
-export const LoopEvent = z.discriminatedUnion("type", [StoryProgress, StoryEvent, IterationEnd, ErrorEvent, CompleteEvent]);
+export const LoopEvent = z.discriminatedUnion("type", [StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ErrorEvent, CompleteEvent]);
 export type LoopEvent = z.infer<typeof LoopEvent>;
 export type CompleteEvent = z.infer<typeof CompleteEvent>;
 

@@ -36,6 +36,10 @@ export const LoopOptions = z.strictObject({
   onComplete: OnComplete.default("ask"),
   terminal: z.string().default("auto"),
   notify: z.string().min(1, { error: "--notify needs a command" }).optional(),
+  verify: z.string().min(1, { error: "--verify needs a command" }).optional(),
+  verifyTimeout: positive("verify-timeout", 60_000, "minutes").default(10),
+  maxCost: z.coerce.number({ error: "--max-cost must be a number (US dollars)" }).positive({ error: "--max-cost must be greater than 0" }).optional(),
+  maxTokens: int("max-tokens", 1).optional(),
   dryRun: z.boolean().default(false),
 });
 export type LoopOptions = z.infer<typeof LoopOptions>;

@@ -154,5 +154,11 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     reason: null,
     error: null,
     notify: opts.notify ?? null,
+    verify: opts.verify ?? null,
+    verify_timeout_min: opts.verifyTimeout,
+    max_cost_usd: opts.maxCost ?? null,
+    max_tokens: opts.maxTokens ?? null,
+    spent_before: { cost_usd: 0, tokens: 0 },
+    stop_reason: null,
   };
 }

@@ -18,6 +18,8 @@ import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree.ts";
 import type { LoopOptions } from "./options.ts";
 import { initialState, makePlan, type Plan } from "./plan.ts";
+import { carriedFrom, refuseSpent, refuseUnmeasurable } from "./budget.ts";
+import { rememberedOptions } from "./restart.ts";
 
 /** A `starting` state this young may belong to a `run` that is still opening in its new window. */
 const STARTING_GRACE_MS = 60_000;
@@ -38,6 +40,7 @@ export const openSpecOptions = (cwd: string, commandTimeoutSec: number, signal?:
 
 export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prepared> {
   const previous = await readState(loopPaths(wt.path).state);
+  refuseUnmeasurable(opts.agent, opts);
   // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
   if (!opts.dryRun) {
     refuseIfRunning(previous);
@@ -50,6 +53,9 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));
   checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null }, process.env.PATH, wt.path);
   const state = initialState(wt, opts, plan);
+  // A restart that continues the loop continues its budget: what the earlier runs spent counts.
+  state.spent_before = carriedFrom(previous, rememberedOptions(previous) !== null);
+  refuseSpent(state);
   if (!opts.dryRun) {
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);

@@ -18,6 +18,8 @@ export interface PromptInput {
   retryReason?: string;
   attempt: number;
   maxRetries: number;
+  /** `--verify CMD`: told up front, so the agent can run it itself before it claims COMPLETE. */
+  verify?: string | null;
 }
 
 export function buildPrompt(p: PromptInput): string {
@@ -64,6 +66,9 @@ export function buildPrompt(p: PromptInput): string {
     `## Rules\n\n` +
       `- Stay on the current git branch. Do not switch branches, rebase, reset, or rewrite history; the harness manages checkpoints.\n` +
       `- Verify your work (build, tests) before you claim it is done.\n` +
+      (p.verify
+        ? `- After you report COMPLETE the harness runs this command in the worktree: \`${p.verify}\`. If it exits non-zero (or runs longer than its limit), your attempt is rejected and reverted. Run it yourself and make it pass before you claim COMPLETE.\n`
+        : "") +
       `- End your final message with exactly one promise:\n` +
       `  - \`<promise>COMPLETE</promise>\` only when ${p.source.kind === "manual" ? "the task is done and verified" : "every task of this story is done, verified and ticked"};\n` +
       `  - \`<promise>FAILED: reason</promise>\` when you cannot proceed, with the reason (it is shown to the next attempt).\n` +

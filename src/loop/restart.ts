@@ -1,7 +1,7 @@
 /**
  * A plain `wt-loop start` after a loop ended `stuck`, `stalled` or `stopped` continues it: the
  * previous run's options (task, change, agent, agent command, model, checkpoint, limits, done
- * criteria, completion, --notify) are taken again, and any option given on the command line overrides its
+ * criteria, completion, --notify, --verify, the budgets) are taken again, and any option given on the command line overrides its
  * remembered value. After `done` (or with no previous run) nothing is remembered.
  */
 import type { State } from "../state/schema.ts";
@@ -17,6 +17,7 @@ export function rememberedOptions(previous: State | null): Record<string, unknow
     stallThreshold: p.stall_threshold, iterationTimeout: p.iteration_timeout_min, commandTimeout: p.command_timeout_sec,
     agent: p.agent, agentCmd: p.agent_cmd ?? undefined, model: p.model ?? undefined, checkpoint: p.checkpoint, onComplete: p.on_complete,
     notify: p.notify ?? undefined,
+    verify: p.verify ?? undefined, verifyTimeout: p.verify_timeout_min, maxCost: p.max_cost_usd ?? undefined, maxTokens: p.max_tokens ?? undefined,
   };
   return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
 }
@@ -32,7 +33,11 @@ export function continueWith(previous: State | null, given: Record<string, unkno
     `Continuing the previous loop (${p.status}) with its options: agent ${agent}${p.model ? ` (${p.model})` : ""}, ` +
     `${p.max_iterations} iterations, ${p.max_retries} attempts per story, stall after ${p.stall_threshold}, ` +
     `${p.iteration_timeout_min} min per run, ${p.command_timeout_sec} s per command, ${p.checkpoint} checkpoints, ` +
-    `done criteria ${p.done_criteria}, on complete ${p.on_complete}.` +
+    `done criteria ${p.done_criteria}, on complete ${p.on_complete}` +
+    (p.verify ? `, verify \`${p.verify}\`` : "") +
+    (p.max_cost_usd ? `, --max-cost ${p.max_cost_usd}` : "") +
+    (p.max_tokens ? `, --max-tokens ${p.max_tokens}` : "") +
+    "." +
     (overridden.length ? ` Given here instead: ${overridden.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(", ")}.` : "");
   return { options: { ...remembered, ...given }, note };
 }

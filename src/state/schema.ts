@@ -28,6 +28,16 @@ export type Tokens = z.infer<typeof Tokens>;
 export const ZERO_TOKENS: Tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
 export const sumTokens = (t: Tokens) => t.input + t.output + t.cache_read + t.cache_creation;
 
+/** One run of the `--verify` command (src/loop/verify.ts). */
+export const VerifyRun = z.object({
+  exit_code: z.number().int().nullable(),
+  duration_ms: z.number().nonnegative(),
+  timed_out: z.boolean(),
+  /** The command's stdout and stderr, together, untruncated. */
+  log_file: z.string(),
+});
+export type VerifyRun = z.infer<typeof VerifyRun>;
+
 export const Iteration = z.object({
   n: z.number().int().positive(),
   started: Iso,
@@ -47,6 +57,8 @@ export const Iteration = z.object({
   turns: Count.nullable(),
   exit_code: z.number().int().nullable(),
   log_file: z.string(),
+  /** `--verify`: the command's run after this attempt's COMPLETE (absent when it did not run). */
+  verify: VerifyRun.optional(),
 });
 export type Iteration = z.infer<typeof Iteration>;
 
@@ -117,5 +129,15 @@ export const State = z.object({
   error: z.string().nullable(),
   /** `--notify CMD`: run when the loop reaches its final status or waits for the user. */
   notify: z.string().nullable().default(null),
+  /** `--verify CMD` and `--verify-timeout MIN` (src/loop/verify.ts); absent = none, 10 min. */
+  verify: z.string().nullable().optional(),
+  verify_timeout_min: z.number().positive().optional(),
+  /** `--max-cost USD` and `--max-tokens N`: the whole loop's budget, the earlier runs it continues included (src/loop/budget.ts). */
+  max_cost_usd: z.number().positive().nullable().optional(),
+  max_tokens: z.number().int().positive().nullable().optional(),
+  /** What the earlier runs of this loop spent: a restart after stuck, stalled or stopped carries it on. */
+  spent_before: z.object({ cost_usd: z.number().nonnegative(), tokens: Count }).optional(),
+  /** Why a `stopped` loop stopped: `user` (a stop, Ctrl-C), `budget` (--max-cost or --max-tokens reached). */
+  stop_reason: z.enum(["user", "budget"]).nullable().optional(),
 });
 export type State = z.infer<typeof State>;

@@ -75,11 +75,18 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
       if (e.reason) lines.push(dim(`    reason: ${e.reason}`));
       return lines;
     }
+    case "VerifyStart":
+      return [cyan(`  ▸ verify: ${e.command}`)];
+    case "VerifyEnd": {
+      const how = e.passed ? "passed" : e.timed_out ? "timed out" : e.exit_code === null ? "stopped" : `failed (exit ${e.exit_code})`;
+      const line = `  ◆ verify ${how} · ${formatDuration(e.duration_ms)}${e.passed ? "" : ` · output: ${e.log_file}`}`;
+      return [(e.passed ? green : e.exit_code === null && !e.timed_out ? dim : red)(line)];
+    }
     case "Error":
       return [red(`✖ ${e.message}`)];
     case "Complete": {
       const tint = e.status === "done" ? green : e.status === "stopped" ? cyan : red;
-      const box = drawBox(`Loop ${e.status}`, [
+      const box = drawBox(`Loop ${e.status}${e.stop_reason === "budget" ? " (budget)" : ""}`, [
         e.reason,
         "",
         `${e.stories_completed}/${plural(e.stories_total, "story", "stories")} complete · ${plural(e.iterations, "iteration")} · ` +
@@ -109,7 +116,7 @@ function nextSteps(e: CompleteEvent): string[] {
     case "stalled":
       return [where, "See what the agent did: `wt-loop log` (story by story) and `wt-loop history`. Fix the cause, then `wt-loop start` continues."];
     case "stopped":
-      return [where, "`wt-loop start` continues from here."];
+      return [where, e.stop_reason === "budget" ? "`wt-loop start` with a higher --max-cost or --max-tokens continues from here." : "`wt-loop start` continues from here."];
     default:
       return assertNever(e.status);
   }
