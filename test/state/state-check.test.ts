@@ -41,6 +41,36 @@ const VALUES: (Json | undefined)[] = [
   "running", "done", "complete", "branch", "stash", "keep", "claude",
 ];
 
+/**
+ * A value of `schema` with every optional field present, every nullable one non-null and every
+ * array holding one element: the fields added later are covered without naming them here.
+ */
+function fullest(schema: any): Json {
+  const d = schema._zod.def;
+  switch (d.type) {
+    case "object":
+      return Object.fromEntries(Object.entries(d.shape).map(([k, v]) => [k, fullest(v)]));
+    case "array":
+      return [fullest(d.element)];
+    case "optional":
+    case "nullable":
+    case "default":
+      return fullest(d.innerType);
+    case "string":
+      return d.format === "datetime" ? "2026-11-21T10:00:00.000Z" : "text";
+    case "number":
+      return 1;
+    case "boolean":
+      return true;
+    case "literal":
+      return d.values[0];
+    case "enum":
+      return Object.values(d.entries)[0] as Json;
+    default:
+      throw new Error(`fullest: extend it for ${d.type}`);
+  }
+}
+
 /** Both validators on one input: the same verdict, and when valid the same value, key order included. */
 function expectSame(input: unknown, what: string) {
   const zod = State.safeParse(input);
@@ -55,12 +85,14 @@ describe("the generated state check", () => {
   });
 
   const bases: [string, Json][] = [
+    ["a state with every optional field", fullest(State)],
     ["a finished loop", sampleState({ iterations: [sampleIteration(1, { timed_out: true, commits: ["a", "b"] }), sampleIteration(2, { cost_usd: null, turns: null, exit_code: null, story_id: null, story_title: null, outcome: "complete" })] }) as unknown as Json],
     ["a running stash loop", sampleState({ status: "running", ended_at: null, checkpoint: "stash", current_story: { id: "2", title: "Build", index: 2, attempt: 1 }, runner_pid: 42, runner_started: "123", agent_pid: 43, checkpoint_stashes: ["abc"], index_tree: null, completing: "cleanup", notify: "echo hi" }) as unknown as Json],
   ];
 
   for (const [name, base] of bases)
     test(`accepts and rejects exactly what zod does: every value of ${name} replaced, deleted or given an extra key`, () => {
+      expect(State.safeParse(base).success).toBe(true); // a valid start, so each mutation tests one field
       expectSame(base, `${name} as it is`);
       let cases = 0;
       for (const path of paths(base)) {
