@@ -57,6 +57,14 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
           return [cyan(`  ▸ ${ev.name}${ev.summary ? ` ${ev.summary}` : ""}`)];
         case "Done":
           return ev.is_error && ev.errors.length ? [red(`  agent error: ${ev.errors.join("; ")}`)] : [];
+        case "ApiRetry": {
+          const status = ev.status !== null ? `${ev.status} ` : "";
+          const count = ev.attempt !== null ? ` (${ev.attempt}${ev.max_retries !== null ? `/${ev.max_retries}` : ""})` : "";
+          const delay = ev.delay_ms !== null ? ` in ${formatDuration(ev.delay_ms)}` : "";
+          return [dim(`  ↻ API ${status}${ev.error}: the agent retries${count}${delay}`)];
+        }
+        case "Unavailable":
+          return [red(`  ${ev.kind === "auth" ? "✖ agent cannot log in" : "⏸ agent unavailable"}: ${ev.reason}`)];
         default:
           return assertNever(ev);
       }
