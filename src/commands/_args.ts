@@ -29,6 +29,7 @@ export const loopArgs = {
     description: `Where the loop runs: auto, inline (this terminal), ${TERMINAL_NAMES.join(", ")}, or any program taking -e (default: auto)`,
   },
   notify: { type: "string", valueHint: "cmd", description: "Command run (sh -c) when the loop ends or waits for you; WT_LOOP_STATUS, WT_LOOP_STATE… in its environment" },
+  "max-wait": { type: "string", valueHint: "hours", description: "Total time to wait for an agent that hit a usage or rate limit before giving up (default: 8)" },
   "dry-run": { type: "boolean", description: "Print the plan and exit, writing nothing (default: off)" },
 } as const satisfies ArgsDef;
 

@@ -32,7 +32,8 @@ export default defineCommand({
     console.log(historyRows(state.iterations, outputWidth()).join("\n"));
     console.log(
       `\nTotal: ${plural(totals.iterations, "iteration")} · ${formatDuration(totals.duration_ms)} · ${plural(totals.commits, "commit")} · ` +
-        `${formatTokens(totals.tokens)} tokens · ${formatTotalCost(totals.cost_usd)} · ${totals.timed_out} timed out`,
+        `${formatTokens(totals.tokens)} tokens · ${formatTotalCost(totals.cost_usd)} · ${totals.timed_out} timed out` +
+        (totals.unavailable_runs ? ` · ${plural(totals.unavailable_runs, "run")} refused by the agent's service, ${formatDuration(totals.waited_ms)} waited` : ""),
     );
   }),
 });
@@ -68,12 +69,14 @@ export function totalsOf(its: Iteration[]) {
     tokens: its.reduce((a, i) => a + i.tokens_used, 0),
     cost_usd: its.reduce((a, i) => a + (i.cost_usd ?? 0), 0),
     timed_out: its.filter((i) => i.timed_out).length,
+    unavailable_runs: its.reduce((a, i) => a + (i.unavailable?.runs ?? 0), 0),
+    waited_ms: its.reduce((a, i) => a + (i.unavailable?.waited_ms ?? 0), 0),
   };
 }
 
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
-  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", "reason"];
+  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", "unavailable", "reason"];
   const rows = its.map((i) => [
     String(i.n),
     i.story_id ?? "-",
@@ -85,6 +88,7 @@ export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY):
     formatTokens(i.tokens_used),
     formatCost(i.cost_usd),
     i.timed_out ? "yes" : "no",
+    i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-",
     i.outcome === "complete" ? "" : (i.reason?.replace(/\s+/g, " ") ?? ""),
   ]);
   return table([head, ...rows]).split("\n").map((l) => truncate(l, width));

@@ -20,6 +20,7 @@ import type { LoopEvent } from "./events.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
+import { runWhenAvailable } from "./unavailable.ts";
 
 export interface LoopDeps {
   paths: LoopPaths;
@@ -134,7 +135,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
       tokens_used: sumTokens(it.tokens), ...(it.result.outcome === "timeout" ? { timed_out: true as const } : {}),
       story_id: next.id, story_title: next.title, attempt, outcome: it.result.outcome,
       reason: "reason" in it.result ? it.result.reason : null, progress: it.progress, tokens: it.tokens,
-      cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n),
+      cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n), ...(it.waits ? { unavailable: it.waits } : {}),
     };
     state.iterations.push(rec);
     state.total_tokens += rec.tokens_used;
@@ -148,6 +149,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
 
     const r = it.result;
     if (r.outcome === "stopped") return { status: "stopped", reason: "Stopped by the user" };
+    if (r.outcome === "unavailable") return { status: "stuck", reason: r.reason }; // waiting more would not help
     if (it.accepted) {
       if (state.done_criteria === "manual" && r.outcome === "complete") return { status: "done", reason: "The agent reported the task complete" };
       [attempt, retryReason, noProgress] = [0, undefined, 0];
@@ -185,6 +187,8 @@ interface AttemptResult {
   turns: number | null;
   exitCode: number | null;
   durationMs: number;
+  /** Runs the agent's service refused before this one (not attempts), and the time waited. */
+  waits?: Iteration["unavailable"];
 }
 
 /** One agent run on one story, then the harness's verdict. Never throws for a failed attempt. */
@@ -210,24 +214,26 @@ async function attemptStory(
       worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
       learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
     });
-    const run = await runAgent(
+    const logPath = deps.paths.iterLog(at.n);
+    const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () => runAgent(
       deps.adapter,
       { prompt, model: state.model, agentCmd: state.agent_cmd },
       {
         cwd: state.worktree_path, env: deps.env, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
-        logPath: deps.paths.iterLog(at.n), runTag: runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
+        logPath, runTag: runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
         onStart: (pid) => {
           state.agent_pid = pid;
           deps.save(state).catch(() => {});
         },
       },
-    );
-    state.agent_pid = null;
+    ).finally(() => (state.agent_pid = null)));
+    const run = avail.run;
+    res.waits = avail.waits;
     Object.assign(res, {
       exitCode: run.exitCode, tokens: run.done?.tokens ?? res.tokens, cost: run.done?.cost_usd ?? null, turns: run.done?.turns ?? null,
     });
-    res.result = classify(run, state.iteration_timeout_min);
-    if (res.result.outcome === "stopped") return res;
+    res.result = avail.halt ? { outcome: "unavailable", reason: avail.halt } : classify(run, state.iteration_timeout_min);
+    if (res.result.outcome === "stopped" || res.result.outcome === "unavailable") return res;
     // An agent that emptied info/exclude would have the loop's own files snapshotted, committed or
     // cleaned as if they were its work: they are excluded again before anything looks at the tree.
     step = "keeping the loop's files out of git";
@@ -310,7 +316,7 @@ function refreshCounts(state: State, stories: Story[]) {
  * `completion_pending` and the runner (still `runner_pid`) holds the worktree; `wt-loop stop` answers it.
  */
 async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>): Promise<State> {
-  Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null, agent_pid: null });
+  Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null, agent_pid: null, waiting: null });
   if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;
   state.ended_at = new Date().toISOString();
   deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);

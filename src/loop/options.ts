@@ -36,6 +36,11 @@ export const LoopOptions = z.strictObject({
   onComplete: OnComplete.default("ask"),
   terminal: z.string().default("auto"),
   notify: z.string().min(1, { error: "--notify needs a command" }).optional(),
+  maxWait: z.coerce
+    .number({ error: "--max-wait must be a number" })
+    .positive({ error: "--max-wait must be greater than 0" })
+    .max(720, { error: "--max-wait must be at most 720 hours (30 days)" })
+    .default(8),
   dryRun: z.boolean().default(false),
 });
 export type LoopOptions = z.infer<typeof LoopOptions>;

@@ -154,5 +154,7 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     reason: null,
     error: null,
     notify: opts.notify ?? null,
+    max_wait_hours: opts.maxWait,
+    waiting: null,
   };
 }

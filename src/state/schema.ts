@@ -13,7 +13,8 @@ export const FINAL_STATUSES = ["done", "stuck", "stalled", "stopped"] as const s
 export type FinalStatus = (typeof FINAL_STATUSES)[number];
 export const isFinal = (s: Status): s is FinalStatus => (FINAL_STATUSES as readonly Status[]).includes(s);
 
-export const Outcome = z.enum(["complete", "rejected", "failed", "no_signal", "timeout", "stopped"]);
+// `unavailable`: the agent's service refused every run of the iteration (credentials, or a wait past --max-wait).
+export const Outcome = z.enum(["complete", "rejected", "failed", "no_signal", "timeout", "stopped", "unavailable"]);
 export type Outcome = z.infer<typeof Outcome>;
 
 const Iso = z.iso.datetime({ offset: true });
@@ -48,6 +49,8 @@ export const Iteration = z.object({
   turns: Count.nullable(),
   exit_code: z.number().int().nullable(),
   log_file: z.string(),
+  /** Runs of this iteration the agent's service refused (limit, overload…), reverted and not counted as attempts, and the time waited. */
+  unavailable: z.object({ runs: z.number().int().positive(), waited_ms: Count }).optional(),
 });
 export type Iteration = z.infer<typeof Iteration>;
 
@@ -59,6 +62,10 @@ export const OnComplete = z.enum(["ask", "cleanup", "keep"]);
 export const Completion = z.enum(["cleanup", "keep"]);
 export type Completion = z.infer<typeof Completion>;
 export const SourceKind = z.enum(["openspec", "tasks-file", "manual"]);
+
+/** The loop waits for the agent's service (a usage limit): the status stays `running`. */
+export const Waiting = z.object({ reason: z.string(), since: Iso, until: Iso });
+export type Waiting = z.infer<typeof Waiting>;
 
 export const State = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
@@ -118,5 +125,9 @@ export const State = z.object({
   error: z.string().nullable(),
   /** `--notify CMD`: run when the loop reaches its final status or waits for the user. */
   notify: z.string().nullable().default(null),
+  /** `--max-wait`: hours the loop may wait in all for an unavailable agent before it is stuck. */
+  max_wait_hours: z.number().positive().default(8),
+  /** Set while the loop waits for an unavailable agent; null otherwise. */
+  waiting: Waiting.nullable().default(null),
 });
 export type State = z.infer<typeof State>;

@@ -6,7 +6,7 @@ import { spillOf } from "../agents/spill.ts";
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, LoopEvent } from "../loop/events.ts";
 import { paint } from "./color.ts";
-import { formatCost, formatDuration, formatTokens, formatTotalCost, plural } from "./format.ts";
+import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural } from "./format.ts";
 import { sumTokens } from "../state/schema.ts";
 
 export interface RenderOptions {
@@ -85,6 +85,13 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
     }
     case "Error":
       return [red(`✖ ${e.message}`)];
+    case "Waiting": {
+      const until = Date.parse(e.until);
+      return [
+        red(`⏸ The agent is unavailable: ${e.reason}`),
+        dim(`   Waiting ${formatDuration(until - Date.parse(e.since))}, until ${clockTime(until, Date.parse(e.since))}; then story ${e.story_id}, attempt ${e.attempt} again (not counted as an attempt). \`wt-loop stop\` ends the wait.`),
+      ];
+    }
     case "Complete": {
       const tint = e.status === "done" ? green : e.status === "stopped" ? cyan : red;
       const box = drawBox(`Loop ${e.status}`, [
