@@ -8,6 +8,7 @@
  */
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const JUST_PASSED_MS = 10 * 60_000;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export function resetTimeIn(text: string, now: Date = new Date()): Date | null {
@@ -40,9 +41,10 @@ export function resetTimeIn(text: string, now: Date = new Date()): Date | null {
     if (!at[3] && t < now.getTime() - 86_400_000) t = zonedInstant(today.year + 1, month, day, hour, minute, zone);
     return new Date(t);
   }
-  // A time of day alone is its next occurrence.
+  // A time of day alone is its next occurrence, unless it has only just passed: the texts give
+  // minutes, so a limit that resets within this minute reads as a moment ago (not as tomorrow).
   let t = zonedInstant(today.year, today.month, today.day, hour, minute, zone);
-  if (t <= now.getTime()) t = zonedInstant(today.year, today.month, today.day + 1, hour, minute, zone);
+  if (t <= now.getTime() - JUST_PASSED_MS) t = zonedInstant(today.year, today.month, today.day + 1, hour, minute, zone);
   return new Date(t);
 }
 
