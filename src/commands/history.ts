@@ -76,7 +76,9 @@ export function totalsOf(its: Iteration[]) {
 
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
-  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", "unavailable", "reason"];
+  // The `unavailable` column only when the agent's service refused some run: most loops never wait.
+  const waited = its.some((i) => i.unavailable);
+  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", ...(waited ? ["unavailable"] : []), "reason"];
   const rows = its.map((i) => [
     String(i.n),
     i.story_id ?? "-",
@@ -88,7 +90,7 @@ export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY):
     formatTokens(i.tokens_used),
     formatCost(i.cost_usd),
     i.timed_out ? "yes" : "no",
-    i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-",
+    ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
     i.outcome === "complete" ? "" : (i.reason?.replace(/\s+/g, " ") ?? ""),
   ]);
   return table([head, ...rows]).split("\n").map((l) => truncate(l, width));
