@@ -2,7 +2,8 @@
  * An agent adapter knows one agent CLI: how to call it and how to read its output. It knows
  * nothing of git, the loop or the terminal (SPEC §7).
  */
-import type { StreamEvent } from "./stream.ts";
+import { resetTimeIn } from "./reset-time.ts";
+import type { StreamEvent, UnavailableEvent } from "./stream.ts";
 
 export interface AgentCall {
   prompt: string;
@@ -37,4 +38,33 @@ export function parseJsonLine(line: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * How an adapter says a run met an unavailable service or refused credentials (SPEC issue 12): the
+ * engine sees only this, never an agent's own error format. `auth` names what the user must do.
+ */
+export const unavailable = (reason: string, resetAt: Date | null = null): UnavailableEvent => ({
+  type: "Unavailable",
+  kind: "unavailable",
+  reason,
+  reset_at: resetAt && Number.isFinite(resetAt.getTime()) ? resetAt.toISOString() : null,
+});
+export const authFailure = (reason: string): UnavailableEvent => ({ type: "Unavailable", kind: "auth", reason, reset_at: null });
+
+/** Patterns an adapter reads an error text with (its agent's own wording), and what the user runs to log in. */
+export interface ErrorForms {
+  agent: string;
+  auth: RegExp;
+  unavailable: RegExp;
+  /** The advice of an auth failure: the agent's login command, its key variable. */
+  login: string;
+}
+
+/** An agent's error text → unavailable (reset time read from it), auth, or null (an ordinary error). */
+export function classifyErrorText(text: string, f: ErrorForms, resetAt: Date | null = null): UnavailableEvent | null {
+  const said = text.replace(/\s+/g, " ").trim().slice(0, 500);
+  if (f.auth.test(text)) return authFailure(`${f.agent} could not authenticate (${said}). ${f.login}`);
+  if (f.unavailable.test(text)) return unavailable(`${f.agent}: ${said}`, resetAt ?? resetTimeIn(text));
+  return null;
 }

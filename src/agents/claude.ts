@@ -4,8 +4,9 @@
  */
 import { z } from "zod";
 import { ZERO_TOKENS } from "../state/schema.ts";
-import { parseJsonLine, type AgentAdapter, type OutputParser } from "./adapter.ts";
-import { summarizeInput, type StreamEvent } from "./stream.ts";
+import { authFailure, parseJsonLine, unavailable, type AgentAdapter, type OutputParser } from "./adapter.ts";
+import { resetTimeIn } from "./reset-time.ts";
+import { summarizeInput, type StreamEvent, type UnavailableEvent } from "./stream.ts";
 
 const Block = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("text"), text: z.string() }),
@@ -22,6 +23,24 @@ const Usage = z.looseObject({
   cache_read_input_tokens: n.optional(),
   cache_creation_input_tokens: n.optional(),
 });
+const status = z.number().int().nullable().catch(null);
+/** The CLI retries an API call by itself (429, 529, 5xx, network; 401 too, for minutes). */
+const ApiRetry = z.looseObject({
+  type: z.literal("system"),
+  subtype: z.literal("api_retry"),
+  attempt: z.number().int().nullable().catch(null),
+  max_retries: z.number().int().nullable().catch(null),
+  retry_delay_ms: z.number().nonnegative().nullable().catch(null),
+  error_status: status,
+  error: z.string().catch("unknown"),
+});
+/** Subscription limits: `rate_limit_info.resetsAt` in epoch seconds. */
+const RateLimit = z.looseObject({
+  type: z.literal("rate_limit_event"),
+  rate_limit_info: z.looseObject({ status: z.string().catch(""), resetsAt: z.number().optional().catch(undefined) }),
+});
+/** An assistant line the CLI made up from an API error: `"error":"rate_limit"`, text `API Error: …`. */
+const ApiErrorLine = z.looseObject({ type: z.literal("assistant"), error: z.string(), api_error_status: status.optional() });
 const Result = z.looseObject({
   type: z.literal("result"),
   subtype: z.string(),
@@ -31,12 +50,48 @@ const Result = z.looseObject({
   total_cost_usd: z.number().nonnegative().optional(),
   usage: Usage.optional(),
   errors: z.array(z.string()).optional(),
+  terminal_reason: z.string().optional().catch(undefined),
+  api_error_status: status.optional(),
 });
 
+const AUTH_ERRORS = new Set(["authentication_failed", "billing_error", "oauth_org_not_allowed"]);
+const UNAVAILABLE_ERRORS = new Set(["rate_limit", "overloaded", "server_error", "unknown"]);
+const LOGIN = "Log in again with `claude /login` (or set a valid ANTHROPIC_API_KEY), then run `wt-loop start` to continue.";
+
+/** A refused API call's verdict from the CLI's error kind and HTTP status (null for a network failure). */
+function apiVerdict(kind: string | undefined, httpStatus: number | null | undefined, text: string, resetAt: Date | null): UnavailableEvent | null {
+  const said = text.replace(/\s+/g, " ").trim().slice(0, 300);
+  if ((kind && AUTH_ERRORS.has(kind)) || httpStatus === 401 || httpStatus === 403) return authFailure(`Claude Code could not authenticate (${said}). ${LOGIN}`);
+  // A 400 (a bad request) is the agent's failure, not the service's: retried as an attempt.
+  if ((kind && UNAVAILABLE_ERRORS.has(kind)) || httpStatus === 429 || httpStatus === 408 || (httpStatus ?? 0) >= 500 || httpStatus === null)
+    return unavailable(`Claude Code: ${said}`, resetAt ?? resetTimeIn(text));
+  return null;
+}
+
 export function claudeParser(): OutputParser {
+  let resetAt: Date | null = null; // from a rate_limit_event, for the refusal that follows it
+  let refused: { kind: string; status: number | null | undefined } | null = null;
+  let verdict: UnavailableEvent | null = null; // said once per run
+  const judge = (v: UnavailableEvent | null): StreamEvent[] => (v && !verdict ? [(verdict = v)] : []);
   return {
     line(line) {
       const json = parseJsonLine(line);
+      const retry = ApiRetry.safeParse(json);
+      if (retry.success) {
+        const r = retry.data;
+        const shown: StreamEvent = { type: "ApiRetry", attempt: r.attempt, max_retries: r.max_retries, delay_ms: r.retry_delay_ms, status: r.error_status, error: r.error };
+        // The CLI would retry refused credentials for minutes: end the run on the first one.
+        const auth = AUTH_ERRORS.has(r.error) || r.error_status === 401 || r.error_status === 403;
+        return [shown, ...(auth ? judge(apiVerdict(r.error, r.error_status, `API Error: ${r.error_status ?? ""} ${r.error}`.replace("  ", " "), null)) : [])];
+      }
+      const limit = RateLimit.safeParse(json);
+      if (limit.success) {
+        const info = limit.data.rate_limit_info;
+        if (info.status === "rejected" && info.resetsAt) resetAt = new Date(info.resetsAt * 1000);
+        return [];
+      }
+      const apiError = ApiErrorLine.safeParse(json);
+      if (apiError.success) refused = { kind: apiError.data.error, status: apiError.data.api_error_status };
       const a = Assistant.safeParse(json);
       if (a.success) {
         const events: StreamEvent[] = [];
@@ -51,7 +106,9 @@ export function claudeParser(): OutputParser {
       const r = Result.safeParse(json);
       if (!r.success) return [];
       const u = r.data.usage;
+      const failedCall = r.data.is_error && (r.data.terminal_reason === "api_error" || refused !== null);
       return [
+        ...(failedCall ? judge(apiVerdict(refused?.kind, r.data.api_error_status ?? refused?.status, r.data.result ?? r.data.errors?.join("; ") ?? "", resetAt)) : []),
         {
           type: "Done",
           final_text: r.data.result ?? "",
@@ -66,7 +123,8 @@ export function claudeParser(): OutputParser {
         },
       ];
     },
-    end: () => [],
+    // Ended without its result line after a refused call (killed, crashed): the refusal still counts.
+    end: () => (refused && !verdict ? judge(apiVerdict(refused.kind, refused.status, `API Error (${refused.kind})`, resetAt)) : []),
   };
 }
 

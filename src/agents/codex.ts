@@ -3,8 +3,24 @@
  * Codex reports no cost. The final text is the last `agent_message`.
  */
 import { z } from "zod";
-import { parseJsonLine, type AgentAdapter, type OutputParser } from "./adapter.ts";
-import type { StreamEvent } from "./stream.ts";
+import { classifyErrorText, parseJsonLine, type AgentAdapter, type ErrorForms, type OutputParser } from "./adapter.ts";
+import type { StreamEvent, UnavailableEvent } from "./stream.ts";
+
+/**
+ * Codex's error texts, measured with codex-cli against a scripted Responses API: `exceeded retry
+ * limit, last status: 429 Too Many Requests`; a plan's `You’ve hit your usage limit … try again at
+ * 11:18 AM`; 5xx as `unexpected status 503 …` or `We’re currently experiencing high demand`; 401/403
+ * as `unexpected status 401 Unauthorized: …` (after five "Reconnecting... n/5" lines); a missing key
+ * as `Missing environment variable: …`; an API key out of credit as `Quota exceeded. Check your plan
+ * and billing details.` (billing: waiting will not help).
+ */
+const FORMS: ErrorForms = {
+  agent: "Codex",
+  auth: /\b(401|403) (Unauthorized|Forbidden)|Missing environment variable|not logged in|invalid.{0,10}api.?key|Quota exceeded\. Check your plan and billing/i,
+  unavailable: /usage limit|rate limit|\b429\b|Too Many Requests|high demand|overloaded|unexpected status 5\d\d|stream disconnected|error sending request|connection|timed? ?out|network/i,
+  login: "Log in again with `codex login` (or set the provider's API key), then run `wt-loop start` to continue.",
+};
+const RECONNECTING = /^Reconnecting\.\.\. (\d+)\/(\d+) \((.*)\)$/s;
 
 const n = z.number().int().nonnegative().catch(0);
 const Item = z.discriminatedUnion("type", [
@@ -31,6 +47,12 @@ export function codexParser(): OutputParser {
   const errors: string[] = [];
   let turns = 0;
   let sawEnd = false;
+  let verdict: UnavailableEvent | null = null;
+  const judge = (text: string): StreamEvent[] => {
+    if (verdict) return [];
+    verdict = classifyErrorText(text, FORMS);
+    return verdict ? [verdict] : [];
+  };
   return {
     line(raw) {
       const l = Line.safeParse(parseJsonLine(raw));
@@ -73,10 +95,19 @@ export function codexParser(): OutputParser {
         case "turn.failed":
           errors.push(l.data.error.message);
           sawEnd = true;
-          return [];
-        case "error":
+          return judge(l.data.error.message);
+        case "error": {
           errors.push(l.data.message);
-          return [];
+          const retry = RECONNECTING.exec(l.data.message);
+          if (!retry) return [];
+          const why = retry[3]!;
+          const shown: StreamEvent = {
+            type: "ApiRetry", attempt: Number(retry[1]), max_retries: Number(retry[2]), delay_ms: null,
+            status: Number(/\bstatus (\d{3})\b/.exec(why)?.[1] ?? NaN) || null, error: why,
+          };
+          // Refused credentials are retried five times over seconds: end the run on the first.
+          return FORMS.auth.test(why) ? [shown, ...judge(why)] : [shown];
+        }
       }
     },
     end(exitCode): StreamEvent[] {

@@ -3,7 +3,7 @@
  * in `delta` chunks that are joined into one message; usage comes from the `result` line; no cost.
  */
 import { z } from "zod";
-import { parseJsonLine, type AgentAdapter, type OutputParser } from "./adapter.ts";
+import { authFailure, classifyErrorText, parseJsonLine, type AgentAdapter, type ErrorForms, type OutputParser } from "./adapter.ts";
 import { summarizeInput, type StreamEvent } from "./stream.ts";
 
 const n = z.number().int().nonnegative().catch(0);
@@ -18,7 +18,23 @@ const Line = z.discriminatedUnion("type", [
   }),
 ]);
 
+/**
+ * Gemini CLI's errors, measured with the real CLI against a scripted Gemini API: a result line with
+ * `status: "error"` and `[API Error: {"error":{"code":401,…,"status":"UNAUTHENTICATED"}}]`, or for a
+ * daily quota `[API Error: You have exhausted your daily quota on this model.]` (per-minute limits
+ * and 5xx it retries by itself, quietly, for minutes). A missing key prints nothing on stdout and
+ * exits 41 (the CLI's FatalAuthenticationError).
+ */
+const FORMS: ErrorForms = {
+  agent: "Gemini CLI",
+  auth: /"code":\s*(401|403)\b|UNAUTHENTICATED|PERMISSION_DENIED|API key not valid|API_KEY_INVALID|GEMINI_API_KEY/,
+  unavailable: /"code":\s*(429|5\d\d)\b|RESOURCE_EXHAUSTED|quota|rate limit|UNAVAILABLE|overloaded|"status":\s*"INTERNAL"|ECONN|ETIMEDOUT|fetch failed|network/i,
+  login: "Log in again with `gemini` (then /auth), or set a valid GEMINI_API_KEY, then run `wt-loop start` to continue.",
+};
+const AUTH_EXIT = 41;
+
 export function geminiParser(): OutputParser {
+  let sawResult = false;
   let text = ""; // the assistant's current message, built from deltas
   let last = "";
   let turns = 0;
@@ -47,12 +63,18 @@ export function geminiParser(): OutputParser {
           const cached = s?.cached ?? 0;
           const tokens = { input: Math.max(0, (s?.input_tokens ?? 0) - cached), output: s?.output_tokens ?? 0, cache_read: cached, cache_creation: 0 };
           const errors = l.data.error ? [l.data.error.message] : [];
+          sawResult = true;
+          if (l.data.status !== "success" && l.data.error) {
+            const verdict = classifyErrorText(l.data.error.message, FORMS);
+            if (verdict) events.push(verdict);
+          }
           events.push({ type: "Done", final_text: last, turns, tokens, cost_usd: null, is_error: l.data.status !== "success", errors });
           return events;
         }
       }
     },
-    end: () => [],
+    end: (exitCode) =>
+      !sawResult && exitCode === AUTH_EXIT ? [authFailure(`Gemini CLI could not authenticate (it exited with code ${AUTH_EXIT}; its message is in the iteration's .stderr log). ${FORMS.login}`)] : [],
   };
 }
 

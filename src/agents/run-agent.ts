@@ -10,12 +10,14 @@ import type { AgentPromise } from "../loop/outcome.ts";
 import { LONG_LINE, LongJsonLine, LongPlainLine } from "./long-line.ts";
 import { promiseOf, spillOf, withSpills } from "./spill.ts";
 import type { AgentAdapter, AgentCall } from "./adapter.ts";
-import type { DoneEvent, MessageEvent, StreamEvent } from "./stream.ts";
+import type { DoneEvent, MessageEvent, StreamEvent, UnavailableEvent } from "./stream.ts";
 
 export interface AgentRun {
   done: DoneEvent | null;
   /** The promise that ends the agent's final message (its Done's final text, else its last message). */
   promise: AgentPromise | null;
+  /** The adapter's verdict that the service was unavailable or refused the credentials; null for a normal run. */
+  unavailable: UnavailableEvent | null;
   exitCode: number;
   end: EndReason;
   durationMs: number;
@@ -37,12 +39,19 @@ export interface AgentRunOptions {
 export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: AgentRunOptions): Promise<AgentRun> {
   const t0 = performance.now();
   const parser = adapter.parser();
-  const result: AgentRun = { done: null, promise: null, exitCode: -1, end: "exit", durationMs: 0 };
+  const result: AgentRun = { done: null, promise: null, unavailable: null, exitCode: -1, end: "exit", durationMs: 0 };
+  // Refused credentials end the run at once: the CLIs would retry them for seconds to minutes.
+  const refused = new AbortController();
+  const signal = opts.signal ? AbortSignal.any([opts.signal, refused.signal]) : refused.signal;
   let lastMessage: MessageEvent | null = null; // the final text when the agent ended without a Done
   const handle = (events: StreamEvent[]) => {
     for (const e of events) {
       if (e.type === "Message") lastMessage = e;
       if (e.type === "Done") result.done = e;
+      if (e.type === "Unavailable") {
+        result.unavailable = e;
+        if (e.kind === "auth") refused.abort();
+      }
       opts.onEvent(e);
     }
   };
@@ -59,7 +68,7 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
       contain: { tag: opts.runTag },
       input: adapter.promptInArgv ? undefined : call.prompt,
       timeoutMs: opts.timeoutMs,
-      signal: opts.signal,
+      signal,
       stdoutFile: opts.logPath,
       stderrFile: stderrLog,
       onStdout: (line) => handle(parser.line(line)),

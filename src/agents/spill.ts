@@ -39,6 +39,7 @@ export function withSpills(events: StreamEvent[], found: Spill[]): StreamEvent[]
       if (e.summary.includes(SENTINEL)) e.summary = heads(e.summary).slice(0, 200);
       continue;
     }
+    if (e.type === "ApiRetry" || e.type === "Unavailable") continue; // short texts the adapter made
     const text = e.type === "Message" ? e.text : e.final_text;
     const exact = /^\u0000wt-loop-long:(\d+)$/.exec(text);
     const spill = exact ? found[Number(exact[1])] : undefined;

@@ -17,10 +17,32 @@ export const DoneEvent = z.object({
   errors: z.array(z.string()),
 });
 
-export const StreamEvent = z.discriminatedUnion("type", [MessageEvent, ToolUseEvent, DoneEvent]);
+/** The agent CLI retries an API call by itself (Claude's `api_retry`, Codex's "Reconnecting… n/m"); shown, not acted on. */
+export const ApiRetryEvent = z.object({
+  type: z.literal("ApiRetry"),
+  attempt: z.number().int().nullable(),
+  max_retries: z.number().int().nullable(),
+  delay_ms: z.number().nonnegative().nullable(),
+  status: z.number().int().nullable(),
+  error: z.string(),
+});
+/**
+ * The adapter's verdict that the run could not work through no fault of the agent: the service is
+ * unavailable (a rate or usage limit, overload, network, 5xx: wait and try again) or refused the
+ * credentials (`auth`: waiting will not help). `reset_at` is when the agent said the limit resets.
+ */
+export const UnavailableEvent = z.object({
+  type: z.literal("Unavailable"),
+  kind: z.enum(["unavailable", "auth"]),
+  reason: z.string(),
+  reset_at: z.iso.datetime({ offset: true }).nullable(),
+});
+
+export const StreamEvent = z.discriminatedUnion("type", [MessageEvent, ToolUseEvent, DoneEvent, ApiRetryEvent, UnavailableEvent]);
 export type StreamEvent = z.infer<typeof StreamEvent>;
 export type DoneEvent = z.infer<typeof DoneEvent>;
 export type MessageEvent = z.infer<typeof MessageEvent>;
+export type UnavailableEvent = z.infer<typeof UnavailableEvent>;
 
 /** A one-line summary of a tool call's input: the field a human would look at first. */
 export function summarizeInput(input: unknown, max = 100): string {

@@ -32,7 +32,8 @@ export default defineCommand({
     console.log(historyRows(state.iterations, outputWidth()).join("\n"));
     console.log(
       `\nTotal: ${plural(totals.iterations, "iteration")} · ${formatDuration(totals.duration_ms)} · ${plural(totals.commits, "commit")} · ` +
-        `${formatTokens(totals.tokens)} tokens · ${formatTotalCost(totals.cost_usd)} · ${totals.timed_out} timed out`,
+        `${formatTokens(totals.tokens)} tokens · ${formatTotalCost(totals.cost_usd)} · ${totals.timed_out} timed out` +
+        (totals.unavailable_runs ? ` · ${plural(totals.unavailable_runs, "run")} refused by the agent's service, ${formatDuration(totals.waited_ms)} waited` : ""),
     );
   }),
 });
@@ -68,6 +69,8 @@ export function totalsOf(its: Iteration[]) {
     tokens: its.reduce((a, i) => a + i.tokens_used, 0),
     cost_usd: its.reduce((a, i) => a + (i.cost_usd ?? 0), 0),
     timed_out: its.filter((i) => i.timed_out).length,
+    unavailable_runs: its.reduce((a, i) => a + (i.unavailable?.runs ?? 0), 0),
+    waited_ms: its.reduce((a, i) => a + (i.unavailable?.waited_ms ?? 0), 0),
   };
 }
 
@@ -77,9 +80,11 @@ const verifyCell = (v: Iteration["verify"]) =>
 
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
-  // The verify column only for loops that ran one (`--verify`): its log file is in `--json`.
+  // The verify column only for loops that ran one (`--verify`: its log file is in `--json`); the
+  // `unavailable` column only when the agent's service refused some run (most loops never wait).
   const verified = its.some((i) => i.verify);
-  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", ...(verified ? ["verify"] : []), "reason"];
+  const waited = its.some((i) => i.unavailable);
+  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", ...(verified ? ["verify"] : []), ...(waited ? ["unavailable"] : []), "reason"];
   const rows = its.map((i) => [
     String(i.n),
     i.story_id ?? "-",
@@ -92,6 +97,7 @@ export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY):
     formatCost(i.cost_usd),
     i.timed_out ? "yes" : "no",
     ...(verified ? [verifyCell(i.verify)] : []),
+    ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
     i.outcome === "complete" ? "" : (i.reason?.replace(/\s+/g, " ") ?? ""),
   ]);
   return table([head, ...rows]).split("\n").map((l) => truncate(l, width));

@@ -7,6 +7,7 @@ import { loopPaths } from "../state/paths.ts";
 import { isFinal, type FinalStatus } from "../state/schema.ts";
 import { correctDeadRunner, readState } from "../state/store.ts";
 import { renderEvent, useColor } from "../term/render.ts";
+import { activityLine } from "../term/activity.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
 
@@ -37,6 +38,7 @@ export default defineCommand({
     }
     const since = state.started_at;
     let final: FinalStatus | null = null;
+    const activity = activityLine(process.stdout); // on a terminal: the countdown of a wait on an unavailable agent
     const follower = followLines(paths.events, 0, (line) => {
       let json: unknown;
       try {
@@ -47,7 +49,8 @@ export default defineCommand({
       const e = LoggedEvent.safeParse(json);
       if (!e.success || e.data.ts < since) return; // an earlier run's events
       const lines = renderEvent(e.data, { color, story: a.story });
-      if (lines.length) process.stdout.write(lines.join("\n") + "\n");
+      if (lines.length) activity.out.write(lines.join("\n") + "\n");
+      activity.event(e.data);
       if (e.data.type === "Complete") {
         final = e.data.status;
         follower.stop();
@@ -60,7 +63,7 @@ export default defineCommand({
       if (!s) return;
       const note = await correctDeadRunner(paths.state, s);
       if (note) {
-        console.log(`\n${note}`);
+        activity.out.write(`\n${note}\n`);
         final = isFinal(s.status) ? s.status : "stopped";
         return follower.stop();
       }
@@ -69,7 +72,7 @@ export default defineCommand({
       if (isFinal(s.status) && s.runner_pid === null) {
         finalSince ||= Date.now();
         if (Date.now() - finalSince > 2000) {
-          console.log(`\nThe loop ended ${s.status}: ${s.reason ?? ""}`);
+          activity.out.write(`\nThe loop ended ${s.status}: ${s.reason ?? ""}\n`);
           final = s.status;
           follower.stop();
         }
@@ -77,6 +80,7 @@ export default defineCommand({
     }, 500);
     await follower.done;
     clearInterval(watchdog);
+    activity.dispose();
     return final ? ExitCode[final] : 1;
   }),
 });

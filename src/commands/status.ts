@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { correctDeadRunner } from "../state/store.ts";
 import type { State } from "../state/schema.ts";
-import { between, formatTotalCost, formatDuration, formatTokens, table } from "../term/format.ts";
+import { between, clockTime, formatTotalCost, formatDuration, formatTokens, table } from "../term/format.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
 import { historyRows } from "./history.ts";
@@ -46,6 +46,8 @@ export function renderStatus(s: State, now = Date.now()): string {
   ];
   if (s.completion_pending)
     lines.push("Answer it in the loop's window, or here: `wt-loop stop` (keep the loop's branch) or `wt-loop stop --cleanup`.");
+  if (s.waiting)
+    lines.push(`Waiting: until ${clockTime(Date.parse(s.waiting.until), now)} (${formatDuration(Date.parse(s.waiting.until) - now)} left) for the agent: ${s.waiting.reason}`);
   if (s.reason) lines.push(`Reason: ${s.reason}`);
   if (s.error) lines.push(`Error: ${s.error}`);
   if (s.completing)

@@ -22,6 +22,7 @@ import { buildPrompt } from "./prompt.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 import { verifyClaim } from "./verify.ts";
 import { budgetReached } from "./budget.ts";
+import { runWhenAvailable } from "./unavailable.ts";
 
 export interface LoopDeps {
   paths: LoopPaths;
@@ -142,6 +143,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
       story_id: next.id, story_title: next.title, attempt, outcome: it.result.outcome,
       reason: "reason" in it.result ? it.result.reason : null, progress: it.progress, tokens: it.tokens,
       cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n), ...(it.verify ? { verify: it.verify } : {}),
+      ...(it.waits ? { unavailable: it.waits } : {}),
     };
     state.iterations.push(rec);
     state.total_tokens += rec.tokens_used;
@@ -155,6 +157,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
 
     const r = it.result;
     if (r.outcome === "stopped") return { status: "stopped", reason: "Stopped by the user" };
+    if (r.outcome === "unavailable") return { status: "stuck", reason: r.reason }; // waiting more would not help
     if (it.accepted) {
       if (state.done_criteria === "manual" && r.outcome === "complete") return { status: "done", reason: "The agent reported the task complete" };
       [attempt, retryReason, noProgress] = [0, undefined, 0];
@@ -196,6 +199,8 @@ interface AttemptResult {
   exitCode: number | null;
   durationMs: number;
   verify?: Iteration["verify"];
+  /** Runs the agent's service refused before this one (not attempts), and the time waited. */
+  waits?: Iteration["unavailable"];
 }
 
 /** One agent run on one story, then the harness's verdict. Never throws for a failed attempt. */
@@ -222,24 +227,26 @@ async function attemptStory(
       learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
       verify: state.verify,
     });
-    const run = await runAgent(
+    const logPath = deps.paths.iterLog(at.n);
+    const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () => runAgent(
       deps.adapter,
       { prompt, model: state.model, agentCmd: state.agent_cmd },
       {
         cwd: state.worktree_path, env: deps.env, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
-        logPath: deps.paths.iterLog(at.n), runTag: runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
+        logPath, runTag: runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
         onStart: (pid) => {
           state.agent_pid = pid;
           deps.save(state).catch(() => {});
         },
       },
-    );
-    state.agent_pid = null;
+    ).finally(() => (state.agent_pid = null)));
+    const run = avail.run;
+    res.waits = avail.waits;
     Object.assign(res, {
       exitCode: run.exitCode, tokens: run.done?.tokens ?? res.tokens, cost: run.done?.cost_usd ?? null, turns: run.done?.turns ?? null,
     });
-    res.result = classify(run, state.iteration_timeout_min);
-    if (res.result.outcome === "stopped") return res;
+    res.result = avail.halt ? { outcome: "unavailable", reason: avail.halt } : classify(run, state.iteration_timeout_min);
+    if (res.result.outcome === "stopped" || res.result.outcome === "unavailable") return res;
     // An agent that emptied info/exclude would have the loop's own files snapshotted, committed or
     // cleaned as if they were its work: they are excluded again before anything looks at the tree.
     step = "keeping the loop's files out of git";
@@ -324,7 +331,7 @@ function refreshCounts(state: State, stories: Story[]) {
  * `completion_pending` and the runner (still `runner_pid`) holds the worktree; `wt-loop stop` answers it.
  */
 async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>): Promise<State> {
-  Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null, agent_pid: null });
+  Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null, agent_pid: null, waiting: null });
   state.stop_reason = ending.status === "stopped" ? (ending.stopReason ?? "user") : null;
   if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;
   state.ended_at = new Date().toISOString();

@@ -59,6 +59,19 @@ export const VerifyEnd = z.object({
 
 export const ErrorEvent = z.object({ type: z.literal("Error"), message: z.string() });
 
+/** The agent's service refused a run: the loop waits until `until`, then makes the same attempt again. */
+export const WaitingEvent = z.object({
+  type: z.literal("Waiting"),
+  story_id: z.string(),
+  iteration: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  /** How many runs of this iteration were refused so far. */
+  runs: z.number().int().positive(),
+  reason: z.string(),
+  since: z.string(),
+  until: z.string(),
+});
+
 export const CompleteEvent = z.object({
   type: z.literal("Complete"),
   status: Status.exclude(["starting", "running"]),
@@ -76,7 +89,7 @@ export const CompleteEvent = z.object({
   stop_reason: z.enum(["user", "budget"]).nullable().optional(),
 });
 
-export const LoopEvent = z.discriminatedUnion("type", [StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ErrorEvent, CompleteEvent]);
+export const LoopEvent = z.discriminatedUnion("type", [StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ErrorEvent, CompleteEvent, WaitingEvent]);
 export type LoopEvent = z.infer<typeof LoopEvent>;
 export type CompleteEvent = z.infer<typeof CompleteEvent>;
 

@@ -40,6 +40,11 @@ export const LoopOptions = z.strictObject({
   verifyTimeout: positive("verify-timeout", 60_000, "minutes").default(10),
   maxCost: z.coerce.number({ error: "--max-cost must be a number (US dollars)" }).positive({ error: "--max-cost must be greater than 0" }).optional(),
   maxTokens: int("max-tokens", 1).optional(),
+  maxWait: z.coerce
+    .number({ error: "--max-wait must be a number" })
+    .positive({ error: "--max-wait must be greater than 0" })
+    .max(720, { error: "--max-wait must be at most 720 hours (30 days)" })
+    .default(8),
   dryRun: z.boolean().default(false),
 });
 export type LoopOptions = z.infer<typeof LoopOptions>;

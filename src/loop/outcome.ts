@@ -101,7 +101,8 @@ export type Classified =
   | { outcome: "failed"; reason: string }
   | { outcome: "no_signal"; reason: string }
   | { outcome: "timeout"; reason: string }
-  | { outcome: "stopped"; reason: string };
+  | { outcome: "stopped"; reason: string }
+  | { outcome: "unavailable"; reason: string };
 
 export function classify(run: AgentRun, timeoutMin: number): Classified {
   if (run.end === "aborted") return { outcome: "stopped", reason: "Stopped by the user during the agent run" };

@@ -160,5 +160,7 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     max_tokens: opts.maxTokens ?? null,
     spent_before: { cost_usd: 0, tokens: 0 },
     stop_reason: null,
+    max_wait_hours: opts.maxWait,
+    waiting: null,
   };
 }

@@ -16,7 +16,7 @@ export function rememberedOptions(previous: State | null): Record<string, unknow
     task: p.task, change: p.change ?? undefined, done: p.done_criteria, max: p.max_iterations, maxRetries: p.max_retries,
     stallThreshold: p.stall_threshold, iterationTimeout: p.iteration_timeout_min, commandTimeout: p.command_timeout_sec,
     agent: p.agent, agentCmd: p.agent_cmd ?? undefined, model: p.model ?? undefined, checkpoint: p.checkpoint, onComplete: p.on_complete,
-    notify: p.notify ?? undefined,
+    notify: p.notify ?? undefined, maxWait: p.max_wait_hours,
     verify: p.verify ?? undefined, verifyTimeout: p.verify_timeout_min, maxCost: p.max_cost_usd ?? undefined, maxTokens: p.max_tokens ?? undefined,
   };
   return Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));

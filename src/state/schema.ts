@@ -12,7 +12,8 @@ export const Status = z.enum(["starting", "running", "done", "stuck", "stalled",
 export type Status = z.infer<typeof Status>;
 FINAL_STATUSES satisfies readonly Status[];
 
-export const Outcome = z.enum(["complete", "rejected", "failed", "no_signal", "timeout", "stopped"]);
+// `unavailable`: the agent's service refused every run of the iteration (credentials, or a wait past --max-wait).
+export const Outcome = z.enum(["complete", "rejected", "failed", "no_signal", "timeout", "stopped", "unavailable"]);
 export type Outcome = z.infer<typeof Outcome>;
 
 const Iso = z.iso.datetime({ offset: true });
@@ -59,6 +60,8 @@ export const Iteration = z.object({
   log_file: z.string(),
   /** `--verify`: the command's run after this attempt's COMPLETE (absent when it did not run). */
   verify: VerifyRun.optional(),
+  /** Runs of this iteration the agent's service refused (limit, overload…), reverted and not counted as attempts, and the time waited. */
+  unavailable: z.object({ runs: z.number().int().positive(), waited_ms: Count }).optional(),
 });
 export type Iteration = z.infer<typeof Iteration>;
 
@@ -70,6 +73,10 @@ export const OnComplete = z.enum(["ask", "cleanup", "keep"]);
 export const Completion = z.enum(["cleanup", "keep"]);
 export type Completion = z.infer<typeof Completion>;
 export const SourceKind = z.enum(["openspec", "tasks-file", "manual"]);
+
+/** The loop waits for the agent's service (a usage limit): the status stays `running`. */
+export const Waiting = z.object({ reason: z.string(), since: Iso, until: Iso });
+export type Waiting = z.infer<typeof Waiting>;
 
 export const State = z.object({
   schema_version: z.literal(SCHEMA_VERSION),
@@ -139,5 +146,9 @@ export const State = z.object({
   spent_before: z.object({ cost_usd: z.number().nonnegative(), tokens: Count }).optional(),
   /** Why a `stopped` loop stopped: `user` (a stop, Ctrl-C), `budget` (--max-cost or --max-tokens reached). */
   stop_reason: z.enum(["user", "budget"]).nullable().optional(),
+  /** `--max-wait`: hours the loop may wait in all for an unavailable agent before it is stuck. */
+  max_wait_hours: z.number().positive().default(8),
+  /** Set while the loop waits for an unavailable agent; null otherwise. */
+  waiting: Waiting.nullable().default(null),
 });
 export type State = z.infer<typeof State>;

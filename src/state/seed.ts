@@ -85,5 +85,7 @@ export function fromSeed(json: unknown, worktreePath: string): State {
     reason: known.success ? "Written by wt-tools' wt-loop (a state file without schema_version)" : `Written by wt-tools' wt-loop with status '${s.status}'`,
     error: null,
     notify: null,
+    max_wait_hours: 8,
+    waiting: null,
   };
 }

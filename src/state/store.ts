@@ -168,7 +168,7 @@ export async function correctDeadRunner(path: string, state: State): Promise<str
 /** The state of a loop that ended `stopped` without its runner's normal ending. */
 export function asStopped(state: State, reason: string): State {
   const now = new Date().toISOString();
-  return { ...state, status: "stopped", reason, runner_pid: null, agent_pid: null, current_story: null, ended_at: now, updated_at: now };
+  return { ...state, status: "stopped", reason, runner_pid: null, agent_pid: null, current_story: null, waiting: null, ended_at: now, updated_at: now };
 }
 
 /** writeState for a process about to exit (a force-quit): synchronous, still atomic. */

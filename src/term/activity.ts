@@ -5,7 +5,7 @@
  * a log must not fill with carriage returns.
  */
 import type { LoopEvent } from "../loop/events.ts";
-import { formatDuration } from "./format.ts";
+import { clockTime, formatDuration } from "./format.ts";
 
 export interface Out {
   isTTY?: boolean;
@@ -26,12 +26,19 @@ export function activityLine(out: Out, o: { now?: () => number; everyMs?: number
   let since: number | null = null;
   let lastWrite = now();
   let shown = false;
+  let waitUntil: number | null = null; // a wait on an unavailable agent: a countdown instead
   const clear = () => {
     if (!shown) return;
     shown = false;
     out.write("\r\x1b[2K");
   };
   const tick = () => {
+    if (waitUntil !== null) {
+      clear();
+      out.write(`  ⏸ waiting for the agent · ${formatDuration(Math.max(0, waitUntil - now()))} left, until ${clockTime(waitUntil, now())} · \`wt-loop stop\` ends the wait`);
+      shown = true;
+      return;
+    }
     if (since === null || now() - lastWrite < every) return;
     clear();
     out.write(`  … the agent is working · ${formatDuration(now() - since)} into this iteration`);
@@ -49,6 +56,7 @@ export function activityLine(out: Out, o: { now?: () => number; everyMs?: number
       },
     },
     event(e) {
+      waitUntil = e.type === "Waiting" ? Date.parse(e.until) : null;
       if (e.type === "StoryProgress") since = now();
       else if (e.type === "IterationEnd" || e.type === "Complete") {
         since = null;

@@ -39,3 +39,10 @@ export const utcDateTime = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11,
 
 /** `text` cut to `width` characters, ending in "…" when cut. */
 export const truncate = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`);
+
+/** A time of day to show (the local clock), with the date when it is not within the next 20 hours. */
+export function clockTime(ms: number, now = Date.now()): string {
+  const d = new Date(ms);
+  const hm = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+  return ms - now < 20 * 3_600_000 ? hm : `${d.toLocaleDateString("en-US", { month: "short", day: "numeric" })} ${hm}`;
+}

@@ -123,13 +123,17 @@ export function loopNotifier(
   // One after the other: a --notify command sees `final` before `question`, as they happened.
   let chain = Promise.resolve();
   let final = false;
-  type Seen = { status: Status; reason: string | null };
+  let waiting = false;
+  type Seen = { status: Status; reason: string | null; waiting?: { reason: string; until: string } | null };
   const send = (kind: NoticeKind, s: Seen) => {
     const notice = { kind, status: s.status, reason: s.reason, worktree: loop.worktree_path, statePath };
     chain = chain.then(() => notify(notice, deps)).catch(() => {});
   };
   return {
     saw(s: Seen) {
+      // The start of each wait on an unavailable agent (a state with `waiting` after one without).
+      if (s.waiting && !waiting) send("waiting", { status: s.status, reason: `The agent is unavailable (${s.waiting.reason}); the loop waits until ${s.waiting.until}.` });
+      waiting = Boolean(s.waiting);
       if (final || !isFinal(s.status)) return;
       final = true;
       send("final", s);

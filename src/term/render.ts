@@ -6,7 +6,7 @@ import { spillOf } from "../agents/spill.ts";
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, LoopEvent } from "../loop/events.ts";
 import { paint } from "./color.ts";
-import { formatCost, formatDuration, formatTokens, formatTotalCost, plural } from "./format.ts";
+import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural } from "./format.ts";
 import { sumTokens } from "../state/schema.ts";
 
 export interface RenderOptions {
@@ -57,6 +57,14 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
           return [cyan(`  ▸ ${ev.name}${ev.summary ? ` ${ev.summary}` : ""}`)];
         case "Done":
           return ev.is_error && ev.errors.length ? [red(`  agent error: ${ev.errors.join("; ")}`)] : [];
+        case "ApiRetry": {
+          const status = ev.status !== null ? `${ev.status} ` : "";
+          const count = ev.attempt !== null ? ` (${ev.attempt}${ev.max_retries !== null ? `/${ev.max_retries}` : ""})` : "";
+          const delay = ev.delay_ms !== null ? ` in ${formatDuration(ev.delay_ms)}` : "";
+          return [dim(`  ↻ API ${status}${ev.error}: the agent retries${count}${delay}`)];
+        }
+        case "Unavailable":
+          return [red(`  ${ev.kind === "auth" ? "✖ agent cannot log in" : "⏸ agent unavailable"}: ${ev.reason}`)];
         default:
           return assertNever(ev);
       }
@@ -84,6 +92,13 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
     }
     case "Error":
       return [red(`✖ ${e.message}`)];
+    case "Waiting": {
+      const until = Date.parse(e.until);
+      return [
+        red(`⏸ The agent is unavailable: ${e.reason}`),
+        dim(`   Waiting ${formatDuration(until - Date.parse(e.since))}, until ${clockTime(until, Date.parse(e.since))}; then story ${e.story_id}, attempt ${e.attempt} again (not counted as an attempt). \`wt-loop stop\` ends the wait.`),
+      ];
+    }
     case "Complete": {
       const tint = e.status === "done" ? green : e.status === "stopped" ? cyan : red;
       const box = drawBox(`Loop ${e.status}${e.stop_reason === "budget" ? " (budget)" : ""}`, [

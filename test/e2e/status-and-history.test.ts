@@ -93,6 +93,6 @@ describe("history", () => {
     const r = await wtLoop(["history", "--json"], { cwd: repo });
     const j = JSON.parse(r.stdout);
     expect(j.iterations).toEqual(s.iterations);
-    expect(j.totals).toEqual({ iterations: 2, duration_ms: 130000, commits: 2, tokens: 2469134, cost_usd: 3.25, timed_out: 1 });
+    expect(j.totals).toEqual({ iterations: 2, duration_ms: 130000, commits: 2, tokens: 2469134, cost_usd: 3.25, timed_out: 1, unavailable_runs: 0, waited_ms: 0 });
   });
 });

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startScriptedServer, type ScriptedServer } from "./scripted-server.ts";
+import { startScriptedServer, type Refuse, type ScriptedServer } from "./scripted-server.ts";
 
 export type GeminiTurn = { text: string } | { command: string };
 
@@ -15,7 +15,7 @@ export type GeminiServer = ScriptedServer;
 const USAGE = { promptTokenCount: 150, cachedContentTokenCount: 50, candidatesTokenCount: 25, totalTokenCount: 175 };
 const rounds = (body: any) => (body.contents as any[]).flatMap((c) => c.parts ?? []).filter((p: any) => p.functionResponse).length;
 
-export function startGeminiServer(conversations: GeminiTurn[][]): ScriptedServer {
+export function startGeminiServer(conversations: GeminiTurn[][], refuse?: Refuse): ScriptedServer {
   return startScriptedServer<GeminiTurn>(
     {
       // Side calls (loop detection, next-speaker checks) are not streamed: answer them briefly.
@@ -33,6 +33,7 @@ export function startGeminiServer(conversations: GeminiTurn[][]): ScriptedServer
     },
     conversations,
     { text: "(no script)" },
+    refuse,
   );
 }
 

@@ -4,7 +4,7 @@
  * conversation; each conversation is a list of turns — text, or one tool call — chosen by how many
  * tool rounds the request already holds. Every request body is recorded for the test to inspect.
  */
-import { startScriptedServer, type ScriptedServer } from "./scripted-server.ts";
+import { startScriptedServer, type Refuse, type ScriptedServer } from "./scripted-server.ts";
 
 export type Turn = { text: string } | { tool: string; input: Record<string, unknown>; text?: string };
 
@@ -40,7 +40,7 @@ const assistantTurns = (body: any) => (body.messages as any[]).filter((m) => m.r
 const SSE = { headers: { "content-type": "text/event-stream" } };
 
 /** `conversations[i]` scripts the i-th agent run; the last one repeats. */
-export function startModelServer(conversations: Turn[][]): ScriptedServer {
+export function startModelServer(conversations: Turn[][], refuse?: Refuse): ScriptedServer {
   let side = 0;
   return startScriptedServer<Turn>(
     {
@@ -59,7 +59,13 @@ export function startModelServer(conversations: Turn[][]): ScriptedServer {
     },
     conversations,
     { text: "(no script)" },
+    refuse,
   );
+}
+
+/** A Messages API error as the real API sends it; `x-should-retry: false` makes Claude Code give up at once. */
+export function apiError(status: number, type: string, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ type: "error", error: { type, message } }, { status, headers });
 }
 
 /** The environment the real claude binary needs to talk to the scripted server, isolated from the user's. */

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startScriptedServer, type ScriptedServer } from "./scripted-server.ts";
+import { startScriptedServer, type Refuse, type ScriptedServer } from "./scripted-server.ts";
 
 export type CodexTurn = { text: string } | { cmd: string };
 
@@ -29,7 +29,7 @@ function stream(turn: CodexTurn, n: number): string {
   return out;
 }
 
-export function startResponsesServer(conversations: CodexTurn[][]): ScriptedServer {
+export function startResponsesServer(conversations: CodexTurn[][], refuse?: Refuse): ScriptedServer {
   return startScriptedServer<CodexTurn>(
     {
       side: (url) => (url.pathname.endsWith("/responses") ? undefined : Response.json({ data: [] })),
@@ -40,6 +40,7 @@ export function startResponsesServer(conversations: CodexTurn[][]): ScriptedServ
     },
     conversations,
     { text: "(no script)" },
+    refuse,
   );
 }
 

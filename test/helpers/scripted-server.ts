@@ -11,6 +11,8 @@ export interface ScriptedServer {
   requests: any[];
   /** The prompt of each conversation (its first request's user text). */
   prompts(): string[];
+  /** Every main request as it came: when, which conversation and round, and whether it was refused. */
+  log: { at: number; conversation: number; round: number; refused: boolean }[];
   stop(): void;
 }
 
@@ -26,8 +28,22 @@ export interface ApiFormat<Turn> {
   basePath?: string;
 }
 
-export function startScriptedServer<Turn>(format: ApiFormat<Turn>, conversations: Turn[][], fallback: Turn): ScriptedServer {
+/**
+ * Refuses a main request with an error Response (a rate limit, a 401…) instead of answering it. A
+ * refused first request does not start its conversation: the next one (the CLI's own retry, or the
+ * loop's next run) is asked again for the same conversation.
+ */
+export type Refuse = (at: { conversation: number; round: number }) => Response | undefined;
+
+/** A refusal for the first `times` requests that match `where` (every one when times is Infinity). */
+export function refuseTimes(times: number, where: (at: { conversation: number; round: number }) => boolean, response: () => Response): Refuse {
+  let left = times;
+  return (at) => (left > 0 && where(at) ? (left--, response()) : undefined);
+}
+
+export function startScriptedServer<Turn>(format: ApiFormat<Turn>, conversations: Turn[][], fallback: Turn, refuse?: Refuse): ScriptedServer {
   const requests: any[] = [];
+  const log: ScriptedServer["log"] = [];
   let conversation = -1;
   let n = 0;
   const server = Bun.serve({
@@ -38,8 +54,12 @@ export function startScriptedServer<Turn>(format: ApiFormat<Turn>, conversations
       const body = req.method === "POST" ? ((await req.json().catch(() => ({}))) as any) : {};
       const side = format.side(url, body);
       if (side) return side;
-      requests.push(body);
       const round = format.rounds(body);
+      const at = { conversation: round === 0 ? conversation + 1 : conversation, round };
+      const refused = refuse?.(at);
+      log.push({ at: Date.now(), ...at, refused: Boolean(refused) });
+      if (refused) return refused;
+      requests.push(body);
       if (round === 0) conversation++;
       const script = conversations[Math.min(conversation, conversations.length - 1)] ?? [];
       const turn = script[Math.min(round, script.length - 1)] ?? fallback;
@@ -49,6 +69,7 @@ export function startScriptedServer<Turn>(format: ApiFormat<Turn>, conversations
   return {
     url: `http://127.0.0.1:${server.port}${format.basePath ?? ""}`,
     requests,
+    log,
     prompts: () => requests.filter((b) => format.rounds(b) === 0).map((b) => format.prompt(b)),
     stop: () => server.stop(true),
   };

@@ -39,3 +39,20 @@ test("not on a pipe: output passes through untouched and no line is ever drawn",
   expect(writes).toEqual(["x\n"]);
   a.dispose();
 });
+
+test("during a wait on an unavailable agent: a countdown to the wait's end, gone when the agent runs again", async () => {
+  const writes: string[] = [];
+  let clock = Date.parse("2026-11-23T10:00:00Z");
+  const a = activityLine({ isTTY: true, write: (s) => writes.push(s) }, { now: () => clock, everyMs: 10 });
+  a.event(progress);
+  const until = new Date(clock + 90_000).toISOString();
+  a.event({ type: "Waiting", story_id: "1", iteration: 1, attempt: 1, runs: 1, reason: "rate limit", since: new Date(clock).toISOString(), until });
+  await waitFor(() => writes.some((w) => w.includes("waiting for the agent · 1m 30s left")));
+  clock += 60_000;
+  await waitFor(() => writes.some((w) => w.includes("waiting for the agent · 30s left")));
+  a.event({ type: "StoryEvent", story_id: "1", event: { type: "Message", text: "back" } });
+  const n = writes.length;
+  await Bun.sleep(100);
+  expect(writes.slice(n).filter((w) => w.includes("waiting"))).toEqual([]);
+  a.dispose();
+});
