@@ -33,7 +33,7 @@ export const loopArgs = {
   "verify-timeout": { type: "string", valueHint: "min", description: "Limit of one --verify run, in minutes (default: 10)" },
   "max-cost": { type: "string", valueHint: "usd", description: "Stop the loop (exit 4) once the agent's reported cost reaches this many US dollars (claude only)" },
   "max-tokens": { type: "string", valueHint: "n", description: "Stop the loop (exit 4) once the agent's tokens reach this many" },
-  "max-wait": { type: "string", valueHint: "hours", description: "Total time to wait for an agent that hit a usage or rate limit before giving up (default: 8)" },
+  "max-wait": { type: "string", valueHint: "hours", description: "Hours one iteration may wait in all for an agent that hit a usage or rate limit, before the loop gives up (default: 8)" },
   "dry-run": { type: "boolean", description: "Print the plan and exit, writing nothing (default: off)" },
 } as const satisfies ArgsDef;
 

@@ -20,6 +20,12 @@ const positive = (name: string, unitMs: number, unit: string) =>
       error: `--${name} must be at most ${Math.floor(MAX_TIMER_MS / unitMs)} ${unit} (about 24 days, the longest timer wt-loop can set)`,
     });
 
+/**
+ * An option a restart remembers that can also be taken away: `none` (`--verify none`,
+ * `--max-cost none`) clears the remembered value, where any other value would only replace it.
+ */
+const removable = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "none" ? undefined : v), schema.optional());
+
 export const LoopOptions = z.strictObject({
   task: z.string().optional(),
   change: z.string().min(1, { error: "--change needs a change name" }).optional(),
@@ -35,11 +41,11 @@ export const LoopOptions = z.strictObject({
   checkpoint: CheckpointKind.default("branch"),
   onComplete: OnComplete.default("ask"),
   terminal: z.string().default("auto"),
-  notify: z.string().min(1, { error: "--notify needs a command" }).optional(),
-  verify: z.string().min(1, { error: "--verify needs a command" }).optional(),
+  notify: removable(z.string().min(1, { error: "--notify needs a command" })),
+  verify: removable(z.string().min(1, { error: "--verify needs a command" })),
   verifyTimeout: positive("verify-timeout", 60_000, "minutes").default(10),
-  maxCost: z.coerce.number({ error: "--max-cost must be a number (US dollars)" }).positive({ error: "--max-cost must be greater than 0" }).optional(),
-  maxTokens: int("max-tokens", 1).optional(),
+  maxCost: removable(z.coerce.number({ error: "--max-cost must be a number (US dollars)" }).positive({ error: "--max-cost must be greater than 0" })),
+  maxTokens: removable(int("max-tokens", 1)),
   maxWait: z.coerce
     .number({ error: "--max-wait must be a number" })
     .positive({ error: "--max-wait must be greater than 0" })

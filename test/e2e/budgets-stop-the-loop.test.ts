@@ -63,6 +63,20 @@ describe("budgets", () => {
     expect(after.stop_reason).toBeNull();
   }, 90_000);
 
+  test("a remembered budget or --verify is taken away with `none`: the restart runs without them", async () => {
+    const repo = makeRepo({ "tasks.md": FOUR });
+    const first = await runLoop(repo, [COMPLETE({ cost: 0.5 })], ["--max-cost", "0.6", "--verify", "true", "--on-complete", "keep"]);
+    expect(first.code).toBe(4);
+    expect(first.state).toMatchObject({ max_cost_usd: 0.6, verify: "true" });
+    const agent = fakeAgent([COMPLETE({ cost: 0.5 })], tempDir("fake-agent-"));
+    const r = await wtLoop(["start", "--terminal", "inline", "--max-cost", "none", "--verify", "none"], { cwd: repo, env: agent.env });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const after = readState(repo);
+    expect(after).toMatchObject({ status: "done", max_cost_usd: null, verify: null, stories_completed: 4 });
+    expect(after.iterations.every((i: { verify?: unknown }) => i.verify === undefined)).toBe(true);
+  }, 90_000);
+
   test("--max-tokens reached mid-loop stops the loop after that iteration", async () => {
     const repo = makeRepo({ "tasks.md": FOUR });
     const limit = TOKENS_PER_RUN + 1; // reached by the second run
