@@ -16,8 +16,13 @@ import { spent } from "../loop/budget.ts";
 
 export const LoopSummary = z.object({
   status: Status,
-  /** What the loop waits on while its runner is alive: `question` = the keep/cleanup question is open. */
-  waiting: z.enum(["question"]).nullable(),
+  /**
+   * What the loop waits on while its runner is alive: `question` = the keep/cleanup question is open;
+   * `agent` = the agent's service is unavailable (a usage or rate limit…) until `waiting_until`.
+   */
+  waiting: z.enum(["question", "agent"]).nullable(),
+  /** With `waiting: agent`: when the agent is tried again (ISO time). */
+  waiting_until: z.string().nullable(),
   story: z.object({ id: z.string(), title: z.string(), index: z.number(), attempt: z.number() }).nullable(),
   stories_completed: z.number(),
   stories_total: z.number(),
@@ -93,7 +98,8 @@ export function summarize(s: State, now = Date.now()): LoopSummary {
   const alive = isRunner(s.runner_pid, s.runner_started);
   return {
     status: s.status,
-    waiting: isFinal(s.status) && alive && s.completion === null && s.checkpoint_sha !== null ? "question" : null,
+    waiting: !alive ? null : isFinal(s.status) && s.completion === null && s.checkpoint_sha !== null ? "question" : s.waiting ? "agent" : null,
+    waiting_until: alive && s.waiting ? s.waiting.until : null,
     story: s.current_story,
     stories_completed: s.stories_completed,
     stories_total: s.stories_total,

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isRunner } from "../state/pid.ts";
 import { spent } from "../loop/budget.ts";
-import { formatCost, formatTokens } from "../term/format.ts";
+import { clockTime, formatCost, formatTokens } from "../term/format.ts";
 
 /** Claude Code's status line input: `workspace.current_dir` (and `cwd`, its older name), as documented. */
 export function dirFromInput(text: string, fallback: string): string {
@@ -47,6 +47,7 @@ interface StateLike {
   spent_before?: { cost_usd: number; tokens: number };
   max_cost_usd?: number | null;
   max_tokens?: number | null;
+  waiting?: { until: string } | null;
 }
 
 /** ` · $0.50/$1.20`, ` · 1,900/5,000 tokens`: spent of each budget set (all runs of the loop). */
@@ -69,7 +70,8 @@ export function statusLine(s: StateLike): string {
       if (!alive) return "Ralph stopped (runner died)";
       const story = s.current_story?.index ?? s.stories_completed;
       const attempt = (s.current_story?.attempt ?? 1) > 1 ? ` · attempt ${s.current_story!.attempt}/${s.max_retries}` : "";
-      return `Ralph ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}${budgetPart(s)}`;
+      const wait = s.waiting?.until ? ` · waiting until ${clockTime(Date.parse(s.waiting.until))}` : "";
+      return `Ralph ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}${wait}${budgetPart(s)}`;
     }
     default:
       if (!s.status || !FINAL.includes(s.status)) return "";

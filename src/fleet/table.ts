@@ -1,10 +1,11 @@
 /** `wt-loop list` for humans: one line per worktree, then the notes and problems. */
-import { formatCost, formatDuration, table } from "../term/format.ts";
+import { clockTime, formatCost, formatDuration, table } from "../term/format.ts";
 import type { LoopSummary, WorktreeLoop } from "./loops.ts";
 
 export function statusLabel(l: LoopSummary): string {
   const status = l.stop_reason === "budget" ? `${l.status} (budget)` : l.status;
   if (l.waiting === "question") return `${status}, asking keep/cleanup`;
+  if (l.waiting === "agent" && l.waiting_until) return `${status}, waiting for the agent until ${clockTime(Date.parse(l.waiting_until))}`;
   return status;
 }
 

@@ -74,4 +74,20 @@ describe("what a loop is waiting on", () => {
     expect(summarize(sampleState({ status: "running", completion: null, ...alive })).waiting).toBe(null);
     expect(summarize(sampleState({ status: "done", completion: null, runner_pid: null })).waiting).toBe(null);
   });
+
+  test("a running loop whose agent hit a usage limit is waiting for the agent, until the time it is tried again", async () => {
+    const { summarize } = await import("../../src/fleet/loops.ts");
+    const { statusLabel } = await import("../../src/fleet/table.ts");
+    const { clockTime } = await import("../../src/term/format.ts");
+    const { processStartTime } = await import("../../src/state/pid.ts");
+    const { sampleState } = await import("../helpers/state.ts");
+    const alive = { runner_pid: process.pid, runner_started: processStartTime(process.pid) };
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const waiting = { reason: "usage limit reached", since: new Date().toISOString(), until };
+    const l = summarize(sampleState({ status: "running", ended_at: null, completion: null, waiting, ...alive }));
+    expect(l).toMatchObject({ waiting: "agent", waiting_until: until });
+    expect(statusLabel(l)).toBe(`running, waiting for the agent until ${clockTime(Date.parse(until))}`);
+    // A dead runner waits for nothing.
+    expect(summarize(sampleState({ status: "running", ended_at: null, completion: null, waiting, runner_pid: null }))).toMatchObject({ waiting: null, waiting_until: null });
+  });
 });
