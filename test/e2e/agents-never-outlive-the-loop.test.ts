@@ -68,6 +68,25 @@ describe("no agent process outlives the loop", () => {
     expect(isAlive(run.agentPid)).toBe(false);
   }, 60_000);
 
+  test("wt-loop stop --force during --verify: the verify command's setsid grandchild is gone too", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS });
+    const dir = tempDir("verify-");
+    const pidFile = join(dir, "verify.pid");
+    const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
+    const verify = `setsid -f sh -c 'echo $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}; exec sleep 300'; sleep 300`;
+    const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep", "--verify", verify], {
+      cwd: repo, env: baseEnv(agent.env), stdout: "ignore", stderr: "ignore",
+    });
+    for (let i = 0; i < 600 && !existsSync(pidFile); i++) await Bun.sleep(50);
+    const grandchild = Number(readFileSync(pidFile, "utf8"));
+    expect(isAlive(grandchild)).toBe(true);
+    expect((await wtLoop(["stop", "--force"], { cwd: repo })).code).toBe(0);
+    await proc.exited;
+    for (let i = 0; i < 100 && isAlive(grandchild); i++) await Bun.sleep(50);
+    expect(isAlive(grandchild)).toBe(false);
+    expect(JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")).status).toBe("stopped");
+  }, 60_000);
+
   test.each([["status"], ["stop"], ["start"]])(
     "runner killed with SIGKILL: `wt-loop %s` notices the death and ends the agent and its setsid grandchild",
     async (command) => {
