@@ -37,6 +37,9 @@ type Schema = { _zod: { def: Def } };
 class Generator {
   private fns: string[] = [];
   private regexes: string[] = [];
+  /** One function per object schema, and per array element: a schema used twice (Tokens) is checked by one function. */
+  private objects = new Map<Def, string>();
+  private arrays = new Map<Def, string>();
 
   constructor(private where: string) {}
 
@@ -119,7 +122,10 @@ class Generator {
   }
 
   private arrayFn(el: Schema, at: string): string {
+    const known = this.arrays.get(el._zod.def);
+    if (known) return known;
     const name = `a${this.fns.length}`;
+    this.arrays.set(el._zod.def, name);
     this.fns.push(""); // reserve the slot: nested schemas add their functions after it
     const i = this.fns.length - 1;
     const item = this.value(el, "v[i]", 'p + "[" + i + "]"', `${at}[]`);
@@ -136,7 +142,10 @@ class Generator {
 
   private objectFn(d: Def, at: string): string {
     if (d.catchall) throw this.unsupported("an object that keeps or refuses unknown keys", at);
+    const known = this.objects.get(d);
+    if (known) return known;
     const name = `o${this.fns.length}`;
+    this.objects.set(d, name);
     this.fns.push("");
     const i = this.fns.length - 1;
     const lines = [`function ${name}(v: any, p: string): Record<string, unknown> {`];

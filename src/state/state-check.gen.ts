@@ -23,7 +23,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["stall_threshold"] = ((typeof v["stall_threshold"] === "number") && (Number.isFinite(v["stall_threshold"])) && (Number.isSafeInteger(v["stall_threshold"])) && (v["stall_threshold"] > 0) ? v["stall_threshold"] : fail(p + ".stall_threshold", "a number in range"));
   out["iteration_timeout_min"] = ((typeof v["iteration_timeout_min"] === "number") && (Number.isFinite(v["iteration_timeout_min"])) && (v["iteration_timeout_min"] > 0) ? v["iteration_timeout_min"] : fail(p + ".iteration_timeout_min", "a number in range"));
   out["total_tokens"] = ((typeof v["total_tokens"] === "number") && (Number.isFinite(v["total_tokens"])) && (Number.isSafeInteger(v["total_tokens"])) && (v["total_tokens"] >= 0) ? v["total_tokens"] : fail(p + ".total_tokens", "a number in range"));
-  out["tokens"] = o7(v["tokens"], p + ".tokens");
+  out["tokens"] = o4(v["tokens"], p + ".tokens");
   out["total_cost_usd"] = ((typeof v["total_cost_usd"] === "number") && (Number.isFinite(v["total_cost_usd"])) && (v["total_cost_usd"] >= 0) ? v["total_cost_usd"] : fail(p + ".total_cost_usd", "a number in range"));
   out["max_retries"] = ((typeof v["max_retries"] === "number") && (Number.isFinite(v["max_retries"])) && (Number.isSafeInteger(v["max_retries"])) && (v["max_retries"] > 0) ? v["max_retries"] : fail(p + ".max_retries", "a number in range"));
   out["command_timeout_sec"] = ((typeof v["command_timeout_sec"] === "number") && (Number.isFinite(v["command_timeout_sec"])) && (v["command_timeout_sec"] > 0) ? v["command_timeout_sec"] : fail(p + ".command_timeout_sec", "a number in range"));
@@ -38,8 +38,8 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["tasks_file"] = (v["tasks_file"] === null ? null : ((typeof v["tasks_file"] === "string") ? v["tasks_file"] : fail(p + ".tasks_file", "a string")));
   out["stories_total"] = ((typeof v["stories_total"] === "number") && (Number.isFinite(v["stories_total"])) && (Number.isSafeInteger(v["stories_total"])) && (v["stories_total"] >= 0) ? v["stories_total"] : fail(p + ".stories_total", "a number in range"));
   out["stories_completed"] = ((typeof v["stories_completed"] === "number") && (Number.isFinite(v["stories_completed"])) && (Number.isSafeInteger(v["stories_completed"])) && (v["stories_completed"] >= 0) ? v["stories_completed"] : fail(p + ".stories_completed", "a number in range"));
-  out["planned_stories"] = (v["planned_stories"] === undefined ? [] : a8(v["planned_stories"], p + ".planned_stories"));
-  out["current_story"] = (v["current_story"] === null ? null : o10(v["current_story"], p + ".current_story"));
+  out["planned_stories"] = (v["planned_stories"] === undefined ? [] : a7(v["planned_stories"], p + ".planned_stories"));
+  out["current_story"] = (v["current_story"] === null ? null : o9(v["current_story"], p + ".current_story"));
   out["runner_pid"] = (v["runner_pid"] === null ? null : ((typeof v["runner_pid"] === "number") && (Number.isFinite(v["runner_pid"])) && (Number.isSafeInteger(v["runner_pid"])) && (v["runner_pid"] > 0) ? v["runner_pid"] : fail(p + ".runner_pid", "a number in range")));
   out["runner_started"] = (v["runner_started"] === null ? null : ((typeof v["runner_started"] === "string") ? v["runner_started"] : fail(p + ".runner_started", "a string")));
   out["agent_pid"] = (v["agent_pid"] === null ? null : ((typeof v["agent_pid"] === "number") && (Number.isFinite(v["agent_pid"])) && (Number.isSafeInteger(v["agent_pid"])) && (v["agent_pid"] > 0) ? v["agent_pid"] : fail(p + ".agent_pid", "a number in range")));
@@ -47,7 +47,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["original_branch"] = (v["original_branch"] === null ? null : ((typeof v["original_branch"] === "string") ? v["original_branch"] : fail(p + ".original_branch", "a string")));
   out["original_commit"] = (v["original_commit"] === null ? null : ((typeof v["original_commit"] === "string") ? v["original_commit"] : fail(p + ".original_commit", "a string")));
   out["checkpoint_sha"] = (v["checkpoint_sha"] === null ? null : ((typeof v["checkpoint_sha"] === "string") ? v["checkpoint_sha"] : fail(p + ".checkpoint_sha", "a string")));
-  if (v["checkpoint_stashes"] !== undefined) out["checkpoint_stashes"] = a11(v["checkpoint_stashes"], p + ".checkpoint_stashes");
+  if (v["checkpoint_stashes"] !== undefined) out["checkpoint_stashes"] = a10(v["checkpoint_stashes"], p + ".checkpoint_stashes");
   if (v["index_tree"] !== undefined) out["index_tree"] = (v["index_tree"] === null ? null : ((typeof v["index_tree"] === "string") ? v["index_tree"] : fail(p + ".index_tree", "a string")));
   if (v["completing"] !== undefined) out["completing"] = (v["completing"] === null ? null : ((v["completing"] === "cleanup" || v["completing"] === "keep") ? v["completing"] : fail(p + ".completing", "one of \"cleanup\", \"keep\"")));
   out["completion"] = (v["completion"] === null ? null : ((v["completion"] === "cleanup" || v["completion"] === "keep") ? v["completion"] : fail(p + ".completion", "one of \"cleanup\", \"keep\"")));
@@ -60,10 +60,10 @@ function o0(v: any, p: string): Record<string, unknown> {
   if (v["verify_timeout_min"] !== undefined) out["verify_timeout_min"] = ((typeof v["verify_timeout_min"] === "number") && (Number.isFinite(v["verify_timeout_min"])) && (v["verify_timeout_min"] > 0) ? v["verify_timeout_min"] : fail(p + ".verify_timeout_min", "a number in range"));
   if (v["max_cost_usd"] !== undefined) out["max_cost_usd"] = (v["max_cost_usd"] === null ? null : ((typeof v["max_cost_usd"] === "number") && (Number.isFinite(v["max_cost_usd"])) && (v["max_cost_usd"] > 0) ? v["max_cost_usd"] : fail(p + ".max_cost_usd", "a number in range")));
   if (v["max_tokens"] !== undefined) out["max_tokens"] = (v["max_tokens"] === null ? null : ((typeof v["max_tokens"] === "number") && (Number.isFinite(v["max_tokens"])) && (Number.isSafeInteger(v["max_tokens"])) && (v["max_tokens"] > 0) ? v["max_tokens"] : fail(p + ".max_tokens", "a number in range")));
-  if (v["spent_before"] !== undefined) out["spent_before"] = o12(v["spent_before"], p + ".spent_before");
+  if (v["spent_before"] !== undefined) out["spent_before"] = o11(v["spent_before"], p + ".spent_before");
   if (v["stop_reason"] !== undefined) out["stop_reason"] = (v["stop_reason"] === null ? null : ((v["stop_reason"] === "user" || v["stop_reason"] === "budget") ? v["stop_reason"] : fail(p + ".stop_reason", "one of \"user\", \"budget\"")));
   out["max_wait_hours"] = (v["max_wait_hours"] === undefined ? 8 : ((typeof v["max_wait_hours"] === "number") && (Number.isFinite(v["max_wait_hours"])) && (v["max_wait_hours"] > 0) ? v["max_wait_hours"] : fail(p + ".max_wait_hours", "a number in range")));
-  out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o13(v["waiting"], p + ".waiting")));
+  out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o12(v["waiting"], p + ".waiting")));
   return out;
 }
 function a1(v: any, p: string): unknown[] {
@@ -128,29 +128,20 @@ function o6(v: any, p: string): Record<string, unknown> {
   out["waited_ms"] = ((typeof v["waited_ms"] === "number") && (Number.isFinite(v["waited_ms"])) && (Number.isSafeInteger(v["waited_ms"])) && (v["waited_ms"] >= 0) ? v["waited_ms"] : fail(p + ".waited_ms", "a number in range"));
   return out;
 }
-function o7(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
-  const out: Record<string, unknown> = {};
-  out["input"] = ((typeof v["input"] === "number") && (Number.isFinite(v["input"])) && (Number.isSafeInteger(v["input"])) && (v["input"] >= 0) ? v["input"] : fail(p + ".input", "a number in range"));
-  out["output"] = ((typeof v["output"] === "number") && (Number.isFinite(v["output"])) && (Number.isSafeInteger(v["output"])) && (v["output"] >= 0) ? v["output"] : fail(p + ".output", "a number in range"));
-  out["cache_read"] = ((typeof v["cache_read"] === "number") && (Number.isFinite(v["cache_read"])) && (Number.isSafeInteger(v["cache_read"])) && (v["cache_read"] >= 0) ? v["cache_read"] : fail(p + ".cache_read", "a number in range"));
-  out["cache_creation"] = ((typeof v["cache_creation"] === "number") && (Number.isFinite(v["cache_creation"])) && (Number.isSafeInteger(v["cache_creation"])) && (v["cache_creation"] >= 0) ? v["cache_creation"] : fail(p + ".cache_creation", "a number in range"));
-  return out;
-}
-function a8(v: any, p: string): unknown[] {
+function a7(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o9(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) out[i] = o8(v[i], p + "[" + i + "]");
   return out;
 }
-function o9(v: any, p: string): Record<string, unknown> {
+function o8(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["id"] = ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string"));
   out["title"] = ((typeof v["title"] === "string") ? v["title"] : fail(p + ".title", "a string"));
   return out;
 }
-function o10(v: any, p: string): Record<string, unknown> {
+function o9(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["id"] = ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string"));
@@ -159,20 +150,20 @@ function o10(v: any, p: string): Record<string, unknown> {
   out["attempt"] = ((typeof v["attempt"] === "number") && (Number.isFinite(v["attempt"])) && (Number.isSafeInteger(v["attempt"])) && (v["attempt"] >= 0) ? v["attempt"] : fail(p + ".attempt", "a number in range"));
   return out;
 }
-function a11(v: any, p: string): unknown[] {
+function a10(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
   for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
   return out;
 }
-function o12(v: any, p: string): Record<string, unknown> {
+function o11(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["cost_usd"] = ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range"));
   out["tokens"] = ((typeof v["tokens"] === "number") && (Number.isFinite(v["tokens"])) && (Number.isSafeInteger(v["tokens"])) && (v["tokens"] >= 0) ? v["tokens"] : fail(p + ".tokens", "a number in range"));
   return out;
 }
-function o13(v: any, p: string): Record<string, unknown> {
+function o12(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["reason"] = ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string"));
