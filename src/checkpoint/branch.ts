@@ -68,7 +68,7 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
     },
 
     async changes() {
-      const violation = refs ? await refsViolation(git, refs, info.sha) : null;
+      const violation = refs ? (await refsViolation(git, refs, info.sha)).violation : null;
       // The checkpoint is a clean tree at info.sha, so progress is "HEAD moved or the tree is dirty".
       const { head, dirty } = await git.headAndDirty();
       untouched = !violation && !dirty && head === info.sha;

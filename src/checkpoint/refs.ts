@@ -86,9 +86,16 @@ const real = (p: string) => {
 
 const short = (ref: string | null) => (ref ? ref.replace(/^refs\/heads\//, "") : "a detached HEAD");
 
-/** What the agent did to refs it must not touch, as a reason for the next attempt; null when nothing. */
-export async function refsViolation(git: Git, at: RefsAt, checkpoint: string): Promise<string | null> {
+/**
+ * What the agent did to refs it must not touch, as a reason for the next attempt (null when
+ * nothing), and where HEAD is now (read on the way: one git process less for the caller).
+ */
+export async function refsViolation(git: Git, at: RefsAt, checkpoint: string): Promise<{ violation: string | null; head: string }> {
   const now = await readRefs(git);
+  return { violation: await describeViolation(git, at, now, checkpoint), head: now.head };
+}
+
+async function describeViolation(git: Git, at: RefsAt, now: RefsAt, checkpoint: string): Promise<string | null> {
   const problems: string[] = [];
   if (now.symbolic !== at.symbolic) problems.push(`HEAD was switched from ${short(at.symbolic)} to ${short(now.symbolic)}`);
   else if (now.head !== checkpoint) {

@@ -63,8 +63,7 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
 
     async changes() {
       const i = need();
-      const violation = await refsViolation(git, refs, i.sha);
-      const head = (await git.head())!;
+      const { violation, head } = await refsViolation(git, refs, i.sha);
       // The tree is not clean at a stash checkpoint: compare whole-tree snapshots instead.
       const progress = head !== i.sha || (await git.snapshot()) !== current?.snap.full;
       return { progress, commits: violation ? [] : await git.commitsBetween(i.sha, head), violation };
