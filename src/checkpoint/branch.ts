@@ -8,7 +8,7 @@
 import { UserError } from "../errors.ts";
 import type { Git } from "./git.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
-import { assumeUnchanged, ignoredPaths, restoreSnapshot, setIndex, takeSnapshot } from "./snapshot.ts";
+import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, setIndex, takeSnapshot } from "./snapshot.ts";
 import { loopBranchName, ORIGIN_KEY, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
 export function branchCheckpoint(git: Git, name: string): Checkpoint {
@@ -72,7 +72,9 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
       // The checkpoint is a clean tree at info.sha, so progress is "HEAD moved or the tree is dirty".
       const { head, dirty } = await git.headAndDirty();
       untouched = !violation && !dirty && head === info.sha;
-      return { progress: head !== info.sha || dirty, commits: violation ? [] : await git.commitsBetween(info.sha, head), violation };
+      const gone = deletedIgnored(git.ctx.cwd, ignored);
+      ignored = ignored.filter((p) => !gone.includes(p)); // told once
+      return { progress: head !== info.sha || dirty, commits: violation ? [] : await git.commitsBetween(info.sha, head), violation, deletedIgnored: gone };
     },
 
     async accept(message, since) {

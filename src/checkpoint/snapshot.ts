@@ -7,6 +7,7 @@
  * `full` (work + untracked: the tree a revert returns to). Files marked `--assume-unchanged` are
  * never read or written by the harness: their local content stays as it is.
  */
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Git } from "./git.ts";
@@ -35,6 +36,15 @@ export async function assumeUnchanged(git: Git): Promise<string[]> {
  */
 export async function ignoredPaths(git: Git): Promise<string[]> {
   return nul((await git.run(["ls-files", "-o", "-i", "--exclude-standard", "--directory", "-z"])).stdout);
+}
+
+/**
+ * Of the ignored paths present when attempts began, those that are gone now (an agent's
+ * `git clean -fdx`, `rm -rf`): git never held them, so no checkpoint can bring them back, and the
+ * user must be told. The loop's own files (`.claude/…`) are put back by the runner, not reported.
+ */
+export function deletedIgnored(cwd: string, ignored: string[]): string[] {
+  return ignored.filter((p) => !p.startsWith(".claude/") && !existsSync(join(cwd, p)));
 }
 
 const isProtected = (path: string, protect: string[]) => protect.some((p) => path === p || (p.endsWith("/") && path.startsWith(p)));

@@ -7,7 +7,7 @@
  */
 import type { Git } from "./git.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
-import { assumeUnchanged, ignoredPaths, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
+import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
 import { dropStash, stashShas, storeStash } from "./stash-ref.ts";
 import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
@@ -66,7 +66,9 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
       const { violation, head } = await refsViolation(git, refs, i.sha);
       // The tree is not clean at a stash checkpoint: compare whole-tree snapshots instead.
       const progress = head !== i.sha || (await git.snapshot()) !== current?.snap.full;
-      return { progress, commits: violation ? [] : await git.commitsBetween(i.sha, head), violation };
+      const gone = deletedIgnored(git.ctx.cwd, ignored);
+      ignored = ignored.filter((p) => !gone.includes(p)); // told once
+      return { progress, commits: violation ? [] : await git.commitsBetween(i.sha, head), violation, deletedIgnored: gone };
     },
 
     async accept(_message, since) {

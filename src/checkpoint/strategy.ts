@@ -49,6 +49,17 @@ export interface Changes {
   commits: string[];
   /** Why the attempt cannot be accepted whatever it claims (it switched branches, moved one, rewrote history). */
   violation: string | null;
+  /** Ignored files or folders of the user's that the attempt deleted: no checkpoint holds them (snapshot.ts deletedIgnored). */
+  deletedIgnored: string[];
+}
+
+/**
+ * Takes a new measure of an attempt (the agent's, then again after --verify) into `into`: the
+ * latest view, and every deleted ignored path either one saw (each is reported only once).
+ */
+export function remeasured(into: Changes, latest: Changes): void {
+  const before = into.deletedIgnored ?? [];
+  Object.assign(into, latest, { deletedIgnored: [...before, ...latest.deletedIgnored] });
 }
 
 const IN_PROGRESS: [string, string][] = [

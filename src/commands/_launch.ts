@@ -19,7 +19,7 @@ export async function runInline(state: State, source: StorySource, lock: Lock): 
   keepRunningWhenStdoutCloses();
   const activity = activityLine(process.stdout);
   try {
-    const final = await runPrepared(state, source, { out: activity.out, onEvent: activity.event, ask: process.stdin.isTTY ? askCompletion : undefined });
+    const final = await runPrepared(state, source, { out: activity.out, onEvent: activity.event, ask: process.stdin.isTTY ? askCompletion : undefined, lock });
     return isFinal(final.status) ? exitCodeFor(final.status) : 1;
   } finally {
     activity.dispose();

@@ -6,11 +6,10 @@
  */
 import type { AgentAdapter } from "../agents/adapter.ts";
 import { runAgent } from "../agents/run-agent.ts";
-import type { Checkpoint } from "../checkpoint/strategy.ts";
+import { remeasured, type Checkpoint } from "../checkpoint/strategy.ts";
 import type { Git } from "../checkpoint/git.ts";
 import { errorMessage, HarnessError, UserError } from "../errors.ts";
 import { runTag } from "../proc/contain.ts";
-import { ensureExcluded } from "../state/exclude.ts";
 import { CommandError } from "../proc/spawn.ts";
 import type { LoopPaths } from "../state/paths.ts";
 import { sumTokens, ZERO_TOKENS, type Completion, type FinalStatus, type Iteration, type State } from "../state/schema.ts";
@@ -35,6 +34,12 @@ export interface LoopDeps {
   signal: AbortSignal;
   emit(event: LoopEvent): void;
   save(state: State): Promise<void>;
+  /**
+   * After the agent (or --verify) ran: the loop's own files it deleted or un-ignored are put back
+   * (its lines in info/exclude, the lock, the event log, this run's log folder; the state is
+   * rewritten by the next save), before anything looks at the tree.
+   */
+  reclaimFiles(): Promise<void>;
   setTitle(title: string): void;
   /**
    * Decides cleanup or keep at the end: at once (the option, a stop's answer) or by a question that
@@ -145,6 +150,12 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
       cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n), ...(it.verify ? { verify: it.verify } : {}),
       ...(it.waits ? { unavailable: it.waits } : {}),
     };
+    if (it.deletedIgnored.length) {
+      const names = it.deletedIgnored.slice(0, 10).join(", ") + (it.deletedIgnored.length > 10 ? ` and ${it.deletedIgnored.length - 10} more` : "");
+      const lost = `The agent deleted files git ignores, which no checkpoint holds and wt-loop cannot bring back: ${names}`;
+      rec.reason = rec.reason ? `${rec.reason}. ${lost}` : lost;
+      deps.emit({ type: "Error", message: lost });
+    }
     state.iterations.push(rec);
     state.total_tokens += rec.tokens_used;
     for (const k of ["input", "output", "cache_read", "cache_creation"] as const) state.tokens[k] += it.tokens[k];
@@ -193,6 +204,7 @@ interface AttemptResult {
   progress: boolean;
   commits: string[];
   violation: string | null;
+  deletedIgnored: string[];
   tokens: State["tokens"];
   cost: number | null;
   turns: number | null;
@@ -212,7 +224,7 @@ async function attemptStory(
 ): Promise<AttemptResult> {
   const { checkpoint } = deps;
   const res: AttemptResult = {
-    result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [], violation: null,
+    result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [],
     tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0,
   };
   const t0 = performance.now();
@@ -248,12 +260,12 @@ async function attemptStory(
     res.result = avail.halt ? { outcome: "unavailable", reason: avail.halt } : classify(run, state.iteration_timeout_min);
     if (res.result.outcome === "stopped" || res.result.outcome === "unavailable") return res;
     // An agent that emptied info/exclude would have the loop's own files snapshotted, committed or
-    // cleaned as if they were its work: they are excluded again before anything looks at the tree.
-    step = "keeping the loop's files out of git";
-    await ensureExcluded(deps.git);
+    // cleaned as if they were its work; one that ran `git clean -fdx` deleted them.
+    step = "putting back the loop's own files";
+    await deps.reclaimFiles();
     // Progress is measured before any revert (SPEC §6).
     step = "measuring what the attempt changed";
-    Object.assign(res, await checkpoint.changes());
+    remeasured(res, await checkpoint.changes());
     step = "judging and keeping the attempt's work";
     await judge(state, deps, story, res);
   } catch (err) {

@@ -11,6 +11,7 @@ import { errorMessage, ExitCode, io } from "../errors.ts";
 import { loopPaths, runFiles, runPaths } from "../state/paths.ts";
 import { processStartTime } from "../state/pid.ts";
 import { isFinal, type Completion, type FinalStatus, type State } from "../state/schema.ts";
+import type { Lock } from "../state/lock.ts";
 import { asStopped, EventLog, writeState, writeStateSync } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import type { StorySource } from "../stories/source.ts";
@@ -31,6 +32,8 @@ export interface RunnerOptions {
   onEvent?: (e: LoopEvent) => void;
   /** Answers the completion question when `on_complete` is ask; absent → keep. Ends its prompt on `signal`. */
   ask?: (status: FinalStatus, signal: AbortSignal) => Promise<Completion>;
+  /** The worktree's lock this runner holds: put back if an agent deletes it. */
+  lock?: Lock;
 }
 
 export async function runPrepared(state: State, source: StorySource, o: RunnerOptions = {}): Promise<State> {
@@ -81,6 +84,12 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
           const lines = renderEvent(event, { color });
           if (lines.length) out.write(lines.join("\n") + "\n");
           log.append(event); // after the screen: when the log fails (a full disk), the user still sees why
+        },
+        async reclaimFiles() {
+          await ensureExcluded(git);
+          await io("create", run.logs, () => mkdir(run.logs, { recursive: true }));
+          log.reclaim();
+          o.lock?.reassert();
         },
         save: (s) => {
           live = s;

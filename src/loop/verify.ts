@@ -7,10 +7,9 @@
  */
 import { open, writeFile } from "node:fs/promises";
 import { io } from "../errors.ts";
-import type { Changes } from "../checkpoint/strategy.ts";
+import { remeasured, type Changes } from "../checkpoint/strategy.ts";
 import { RUN_TAG_VAR, runTag } from "../proc/contain.ts";
 import { CommandError, start } from "../proc/spawn.ts";
-import { ensureExcluded } from "../state/exclude.ts";
 import type { State, VerifyRun } from "../state/schema.ts";
 import { formatDuration } from "../term/format.ts";
 import type { LoopDeps } from "./engine.ts";
@@ -124,8 +123,8 @@ export async function verifyClaim(state: State, deps: LoopDeps, storyId: string,
     res.result = { outcome: "stopped", reason: "Stopped by the user during the verify command" };
     return false;
   }
-  await ensureExcluded(deps.git); // as after the agent: the command may have emptied info/exclude
-  Object.assign(res, await deps.checkpoint.changes());
+  await deps.reclaimFiles(); // as after the agent: the command may have emptied info/exclude or deleted .claude
+  remeasured(res, await deps.checkpoint.changes());
   if (v.verdict === "failed") res.result = { outcome: "rejected", reason: v.reason };
   else if (res.violation) res.result = { outcome: "rejected", reason: `The verify command passed, but: ${res.violation}` };
   return v.verdict === "passed" && !res.violation;

@@ -6,7 +6,8 @@
  * A line longer than a limit can be handed, piece by piece, to a `LongLineSink` instead of being
  * built as one string: the agent's output may hold single lines of tens of megabytes.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 
 export interface LongLineSink {
   /** The line has outgrown the limit; it began at this offset of the file. Its bytes follow. */
@@ -126,7 +127,29 @@ export async function tailLines(path: string, onLine: (line: string) => void, fi
       else await Promise.race([Bun.sleep(TAIL_POLL_MS), finished]); // the writer's exit ends the wait at once
     }
   } finally {
+    keepIfDeleted(path, fd);
     closeSync(fd);
   }
   lines.end();
+}
+
+/**
+ * The file may have been deleted while it was written (an agent's `git clean -fdx` deletes the
+ * loop's ignored logs): while the descriptor is open its bytes still exist, so they are copied back
+ * to `path` in slices. What the tail is for — a log the user can read afterwards — then holds.
+ */
+function keepIfDeleted(path: string, fd: number): void {
+  if (existsSync(path)) return;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    const out = openSync(path, "wx");
+    try {
+      const buf = new Uint8Array(1 << 16);
+      for (let at = 0, got = 0; (got = readSync(fd, buf, 0, buf.length, at)) > 0; at += got) writeSync(out, buf, 0, got);
+    } finally {
+      closeSync(out);
+    }
+  } catch {
+    // Best effort: the run's outcome was read from the descriptor already.
+  }
 }

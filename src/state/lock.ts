@@ -53,6 +53,11 @@ export interface Lock {
   handOver(ms?: number): void;
   /** Removes the lock if it is still ours. */
   release(): void;
+  /**
+   * Creates the lock again if it is gone (an agent's `git clean -fdx` deletes the loop's ignored
+   * files), so a second `start` still finds this runner; a lock someone else created meanwhile is left.
+   */
+  reassert(): void;
 }
 
 const own = (run: string, handoverMs: number | null): LockInfo => ({
@@ -102,6 +107,11 @@ function handle(path: string, initial: LockInfo): Lock {
     release() {
       const now = readLock(path);
       if (now && now.pid === info.pid && now.run === info.run) unlinkQuietly(path);
+    },
+    reassert() {
+      if (readLock(path)) return;
+      mkdirSync(dirname(path), { recursive: true });
+      createExclusive(path, JSON.stringify(info));
     },
   };
 }
