@@ -22,7 +22,7 @@ import { buildPrompt } from "./prompt.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 import { verifyClaim } from "./verify.ts";
 import { budgetReached } from "./budget.ts";
-import { runWhenAvailable } from "./unavailable.ts";
+import { runWhenAvailable, type Spent } from "./unavailable.ts";
 
 export interface LoopDeps {
   paths: LoopPaths;
@@ -245,6 +245,7 @@ async function attemptStory(
     Object.assign(res, {
       exitCode: run.exitCode, tokens: run.done?.tokens ?? res.tokens, cost: run.done?.cost_usd ?? null, turns: run.done?.turns ?? null,
     });
+    addRefusedSpending(res, avail.refusedSpent);
     res.result = avail.halt ? { outcome: "unavailable", reason: avail.halt } : classify(run, state.iteration_timeout_min);
     if (res.result.outcome === "stopped" || res.result.outcome === "unavailable") return res;
     // An agent that emptied info/exclude would have the loop's own files snapshotted, committed or
@@ -316,6 +317,13 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
     res.commits = await deps.checkpoint.accept(`checkpoint: iteration ${state.current_iteration}`, res);
     res.accepted = true;
   }
+}
+
+/** The runs the service refused before this one spent too (unavailable.ts): the iteration's figures include them. */
+function addRefusedSpending(res: AttemptResult, spent: Spent): void {
+  res.tokens = { ...res.tokens };
+  for (const k of ["input", "output", "cache_read", "cache_creation"] as const) res.tokens[k] += spent.tokens[k];
+  if (spent.cost_usd !== null) res.cost = (res.cost ?? 0) + spent.cost_usd;
 }
 
 function refreshCounts(state: State, stories: Story[]) {
