@@ -2,7 +2,7 @@
  * Reading and writing the loop's files: the state (atomic: temp file + rename, so a reader never
  * sees half a file), the append-only event log, and the archive of earlier runs.
  */
-import { appendFileSync, closeSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { io, ioSync, UserError } from "../errors.ts";
@@ -114,12 +114,21 @@ const SLICE = 1 << 20;
 export class EventLog {
   private fd: number;
   constructor(readonly path: string) {
-    this.fd = ioSync("open", path, () => {
-      mkdirSync(join(path, ".."), { recursive: true });
-      return openSync(path, "a");
+    this.fd = this.open();
+  }
+  private open(): number {
+    return ioSync("open", this.path, () => {
+      mkdirSync(join(this.path, ".."), { recursive: true });
+      return openSync(this.path, "a");
     });
   }
   append(event: LoopEvent): void {
+    // A `git clean -fdx` (the agent's, a --verify command's) removes the ignored `.claude/`: events
+    // written to the unlinked file would reach no reader, so the log is opened again under its name.
+    if (fstatSync(this.fd).nlink === 0) {
+      closeSync(this.fd);
+      this.fd = this.open();
+    }
     ioSync("append to", this.path, () => this.write(event));
   }
   private write(event: LoopEvent): void {
