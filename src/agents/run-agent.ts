@@ -2,8 +2,8 @@
  * One agent run: spawn it in its own process group, keep its raw output untruncated in the
  * iteration's log files, and hand each normalized event to the engine as it arrives.
  */
-import { HarnessError, io } from "../errors.ts";
-import { writeFile } from "node:fs/promises";
+import { HarnessError } from "../errors.ts";
+import { createLog } from "../state/log-file.ts";
 import { RUN_TAG_VAR } from "../proc/contain.ts";
 import { ConsumerError, start, type EndReason } from "../proc/spawn.ts";
 import type { AgentPromise } from "../loop/outcome.ts";
@@ -57,8 +57,8 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
   };
   const stderrLog = opts.logPath.replace(/\.jsonl$/, ".stderr");
   // Created (and emptied) here, so every attempt's log holds its own output only, and a folder that
-  // is missing or not writable is named as such — Bun.spawn would report it as a missing program.
-  for (const file of [opts.logPath, stderrLog]) await io("create", file, () => writeFile(file, ""));
+  // is not writable is named as such — Bun.spawn would report it as a missing program.
+  for (const file of [opts.logPath, stderrLog]) await createLog(file);
   try {
     // The agent writes its raw output straight into the iteration's log files; we read the stdout
     // log back as it grows. Memory stays flat however much, and however fast, the agent writes.

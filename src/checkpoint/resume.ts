@@ -24,12 +24,21 @@ export async function resumeAfterDeadRunner(git: Git, previous: State | null): P
     await rm(lock, { force: true });
     notes.push(`Removed ${lock}, left behind by a git process of the previous loop that was killed.`);
   }
-  if (previous?.completing === "cleanup") notes.push(await finishCleanup(git, previous));
-  if (previous?.completing) Object.assign(previous, { completing: null, completion: previous.completing }); // the record says it is done
+  if (!previous?.completing) return notes;
+  const done = previous.completing === "cleanup" ? await finishCleanup(git, previous) : { note: null, finished: true };
+  if (done.note) notes.push(done.note);
+  // The record says what happened: the completion is done, or (a cleanup that had not begun) none took place.
+  Object.assign(previous, done.finished ? { completing: null, completion: previous.completing } : { completing: null, completion: null, completion_message: done.note });
+  Object.assign(previous, { runner_pid: null, agent_pid: null, completion_pending: false }); // its runner is dead (checked above)
   return notes;
 }
 
-async function finishCleanup(git: Git, s: State): Promise<string> {
+async function finishCleanup(git: Git, s: State): Promise<{ note: string; finished: boolean }> {
+  const note = await cleanUp(git, s);
+  return typeof note === "string" ? { note, finished: true } : note;
+}
+
+async function cleanUp(git: Git, s: State): Promise<string | { note: string; finished: false }> {
   if (s.checkpoint === "stash") {
     const listed = new Set(await stashShas(git));
     const left = (s.checkpoint_stashes ?? []).filter((sha) => listed.has(sha));
@@ -42,8 +51,9 @@ async function finishCleanup(git: Git, s: State): Promise<string> {
   const current = await git.branch();
   const back = s.original_branch ?? s.original_commit;
   const onOriginal = s.original_branch ? current === s.original_branch : current === null && (await git.head()) === s.original_commit;
-  // Interrupted before HEAD moved: nothing was changed yet, and the new loop continues on the branch.
-  if (current === branch) return `The previous loop's cleanup was interrupted before it began; continuing on ${branch}.`;
+  // Interrupted before HEAD moved: nothing was changed yet; the work stays on the branch (a new loop continues there).
+  if (current === branch)
+    return { note: `The previous loop's cleanup was interrupted before it began: nothing was changed, and its work is on ${branch} (checked out here).`, finished: false };
   // HEAD was moved back: the tree holds the loop's work if it matches the branch's last commit.
   const holds = (await git.snapshot()) === (await git.treeOf(tip));
   if (!onOriginal || !holds)

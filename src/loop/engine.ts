@@ -20,8 +20,9 @@ import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 import { verifyClaim } from "./verify.ts";
+import { boxCheck } from "./box-check.ts";
 import { budgetReached } from "./budget.ts";
-import { runWhenAvailable } from "./unavailable.ts";
+import { runWhenAvailable, type Spent } from "./unavailable.ts";
 
 export interface LoopDeps {
   paths: LoopPaths;
@@ -257,6 +258,7 @@ async function attemptStory(
     Object.assign(res, {
       exitCode: run.exitCode, tokens: run.done?.tokens ?? res.tokens, cost: run.done?.cost_usd ?? null, turns: run.done?.turns ?? null,
     });
+    addRefusedSpending(res, avail.refusedSpent);
     res.result = avail.halt ? { outcome: "unavailable", reason: avail.halt } : classify(run, state.iteration_timeout_min);
     if (res.result.outcome === "stopped" || res.result.outcome === "unavailable") return res;
     // An agent that emptied info/exclude would have the loop's own files snapshotted, committed or
@@ -293,32 +295,22 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
     return;
   }
   if (r.outcome === "complete" && state.done_criteria === "tasks") {
-    const stories = await loadStories(deps.source);
-    const now = stories.find((s) => s.id === story.id);
-    const open = now ? now.tasks.filter((t) => !t.done) : story.tasks;
-    const gone = missingFromPlan(state.planned_stories, stories).filter((s) => s.id !== story.id);
-    if (now && !open.length && gone.length) {
-      res.result = {
-        outcome: "rejected",
-        reason: `You reported COMPLETE, but the tasks file no longer has these stories of the plan: ${describeStories(gone)}. Do not remove or rename stories or their checkboxes; only tick the boxes of the work you did.`,
-      };
-      return;
-    }
-    if (!now || open.length) {
-      const names = open.map((t) => `"${t.text}"`).join(", ");
-      res.result = {
-        outcome: "rejected",
-        reason: now
-          ? `You reported COMPLETE but these tasks of story ${story.id} are not ticked in the tasks file: ${names}. Finish them and tick their boxes, or report FAILED.`
-          : `You reported COMPLETE but story ${story.id} "${story.title}" is no longer in the tasks file. Do not remove or rename its heading.`,
-      };
+    const claim = await boxCheck(state, deps, story);
+    if ("reason" in claim) {
+      res.result = { outcome: "rejected", reason: claim.reason };
       return;
     }
     if (!(await verifyClaim(state, deps, story.id, res))) return;
+    // The verify command's changes are part of the candidate: the boxes are read again from its tree.
+    const checked = state.verify ? await boxCheck(state, deps, story) : claim;
+    if ("reason" in checked) {
+      res.result = { outcome: "rejected", reason: `The verify command passed, but it changed the tasks file: ${checked.reason}` };
+      return;
+    }
     res.commits = await deps.checkpoint.accept(title, res); // the agent's own commits and the checkpoint
     res.accepted = true;
-    refreshCounts(state, stories);
-    res.done = stories.every(isComplete);
+    refreshCounts(state, checked.stories);
+    res.done = checked.stories.every(isComplete);
   } else if (r.outcome === "complete") {
     if (!(await verifyClaim(state, deps, story.id, res))) return;
     res.commits = await deps.checkpoint.accept(title, res);
@@ -328,6 +320,13 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
     res.commits = await deps.checkpoint.accept(`checkpoint: iteration ${state.current_iteration}`, res);
     res.accepted = true;
   }
+}
+
+/** The runs the service refused before this one spent too (unavailable.ts): the iteration's figures include them. */
+function addRefusedSpending(res: AttemptResult, spent: Spent): void {
+  res.tokens = { ...res.tokens };
+  for (const k of ["input", "output", "cache_read", "cache_creation"] as const) res.tokens[k] += spent.tokens[k];
+  if (spent.cost_usd !== null) res.cost = (res.cost ?? 0) + spent.cost_usd;
 }
 
 function refreshCounts(state: State, stories: Story[]) {

@@ -48,7 +48,11 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
     if (previous?.status === "running") await endRunLeftovers(previous.worktree_path, previous.started_at);
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     // A runner that died mid-cleanup (or left git's index.lock) is finished first: the refusals below would trip on it.
+    const completing = previous?.completing;
     for (const note of await resumeAfterDeadRunner(git, previous)) warn(note);
+    // Recorded at once, as `stop` does: a refusal below (a spent budget) must not leave a state that
+    // says the cleanup is unfinished, or that the work is on the branch it deleted.
+    if (previous && completing) await writeState(loopPaths(wt.path).state, previous);
   }
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));
   checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null }, process.env.PATH, wt.path);

@@ -9,7 +9,7 @@ import { rename } from "node:fs/promises";
 import type { AgentRun } from "../agents/run-agent.ts";
 import type { UnavailableEvent } from "../agents/stream.ts";
 import { MAX_TIMER_MS } from "./options.ts";
-import type { Iteration, State } from "../state/schema.ts";
+import { ZERO_TOKENS, type Iteration, type State, type Tokens } from "../state/schema.ts";
 import { clockTime, formatDuration } from "../term/format.ts";
 import type { LoopDeps } from "./engine.ts";
 
@@ -61,6 +61,16 @@ export interface Available {
   waits: Iteration["unavailable"];
   /** Why the loop must end stuck: refused credentials, or a wait beyond --max-wait. */
   halt: string | null;
+  /**
+   * What the refused runs before `run` spent: a run refused part-way made (and was billed for) turns
+   * before the refusal, and its result line says so. The user's money: it counts like `run`'s own.
+   */
+  refusedSpent: Spent;
+}
+
+export interface Spent {
+  tokens: Tokens;
+  cost_usd: number | null;
 }
 
 export interface AttemptContext {
@@ -80,21 +90,22 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
   let runs = 0;
   let waited = 0;
   const waits = () => (runs ? { runs, waited_ms: Math.round(waited) } : undefined);
+  const refusedSpent: Spent = { tokens: { ...ZERO_TOKENS }, cost_usd: null };
   while (true) {
     const run = await runOnce();
     const u = run.unavailable;
-    if (!u || deps.signal.aborted || run.end === "timeout") return { run, waits: waits(), halt: null };
+    if (!u || deps.signal.aborted || run.end === "timeout") return { run, waits: waits(), halt: null, refusedSpent };
     runs++;
     await keepLogs(at.logPath, runs);
     // What the refused run had begun (a file written before the limit hit) is not the attempt's work.
     await deps.checkpoint.revert();
-    if (u.kind === "auth") return { run, waits: waits(), halt: `${u.reason}` };
+    if (u.kind === "auth") return { run, waits: waits(), halt: `${u.reason}`, refusedSpent };
     const now = Date.now();
     const until = waitUntil(u, runs, now, scale);
     if (waited + (until - now) > budget) {
       const so_far = waited ? ` after ${formatDuration(waited)} of waiting` : "";
       return {
-        run, waits: waits(),
+        run, waits: waits(), refusedSpent,
         halt: `The agent is unavailable (${u.reason}) and trying again at ${clockTime(until, now)} would exceed --max-wait ${state.max_wait_hours} h${so_far}. Run \`wt-loop start\` when it is available again (--max-wait HOURS waits longer).`,
       };
     }
@@ -107,8 +118,15 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
     state.waiting = null;
     deps.setTitle(`Ralph: ${state.worktree_name} [${state.current_iteration}/${state.max_iterations}]`);
     await deps.save(state);
-    if (!rested) return { run: { ...run, end: "aborted", unavailable: null }, waits: waits(), halt: null };
+    if (!rested) return { run: { ...run, end: "aborted", unavailable: null }, waits: waits(), halt: null, refusedSpent };
+    addSpent(refusedSpent, run); // tried again: this run is not the one returned
   }
+}
+
+function addSpent(to: Spent, run: AgentRun): void {
+  if (!run.done) return;
+  for (const k of ["input", "output", "cache_read", "cache_creation"] as const) to.tokens[k] += run.done.tokens[k];
+  if (run.done.cost_usd !== null) to.cost_usd = (to.cost_usd ?? 0) + run.done.cost_usd;
 }
 
 /** The refused run's logs stay beside the iteration's (the next run writes the iteration's own). */

@@ -5,8 +5,8 @@
  * everything it started (a `setsid` server included), ends at `--verify-timeout` or on a stop.
  * A non-zero exit or a timeout rejects the attempt, and the reason carries the end of its output.
  */
-import { open, writeFile } from "node:fs/promises";
-import { io } from "../errors.ts";
+import { open } from "node:fs/promises";
+import { createLog } from "../state/log-file.ts";
 import { remeasured, type Changes } from "../checkpoint/strategy.ts";
 import { RUN_TAG_VAR, runTag } from "../proc/contain.ts";
 import { CommandError, start } from "../proc/spawn.ts";
@@ -40,7 +40,7 @@ export type VerifyResult =
   | { verdict: "stopped"; run: VerifyRun };
 
 export async function runVerify(o: VerifyOptions): Promise<VerifyResult> {
-  await io("create", o.logFile, () => writeFile(o.logFile, ""));
+  await createLog(o.logFile);
   const t0 = performance.now();
   const run = (exit_code: number | null, timed_out: boolean): VerifyRun => ({ exit_code, duration_ms: performance.now() - t0, timed_out, log_file: o.logFile });
   let ended: { code: number; reason: "exit" | "timeout" | "aborted" };

@@ -2,7 +2,7 @@
  * Reading and writing the loop's files: the state (atomic: temp file + rename, so a reader never
  * sees half a file), the append-only event log, and the archive of earlier runs.
  */
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { io, ioSync, UserError } from "../errors.ts";
@@ -114,33 +114,36 @@ const SLICE = 1 << 20;
 export class EventLog {
   private fd: number;
   constructor(readonly path: string) {
-    this.fd = ioSync("open", path, () => {
-      mkdirSync(join(path, ".."), { recursive: true });
-      return openSync(path, "a");
+    this.fd = this.open();
+  }
+  private open(): number {
+    return ioSync("open", this.path, () => {
+      mkdirSync(join(this.path, ".."), { recursive: true });
+      return openSync(this.path, "a");
     });
   }
   /**
-   * When the file was deleted under the open log (an agent's `git clean -fdx`), a new one takes its
-   * place with everything written so far: on Linux the deleted file is still readable through
-   * /proc/self/fd; elsewhere the new file starts empty.
+   * A `git clean -fdx` (the agent's, a --verify command's) removes the ignored `.claude/`: events
+   * written to the unlinked file would reach no reader. A new file takes its place, with everything
+   * written so far (on Linux the deleted file is still readable through /proc/self/fd; elsewhere the
+   * new file starts empty). One fstat per event; the copy only after a deletion.
    */
   reclaim(): void {
-    if (existsSync(this.path)) return;
+    if (fstatSync(this.fd).nlink > 0) return;
     ioSync("open", this.path, () => {
-      mkdirSync(join(this.path, ".."), { recursive: true });
       let before = "";
       try {
         before = readFileSync(`/proc/self/fd/${this.fd}`, "utf8");
       } catch {
         // not Linux: what was logged before the deletion is gone with the file
       }
-      const fd = openSync(this.path, "a");
-      if (before) appendFileSync(fd, before);
       closeSync(this.fd);
-      this.fd = fd;
+      this.fd = this.open();
+      if (before) appendFileSync(this.fd, before);
     });
   }
   append(event: LoopEvent): void {
+    this.reclaim();
     ioSync("append to", this.path, () => this.write(event));
   }
   private write(event: LoopEvent): void {
