@@ -1,5 +1,6 @@
-/** Where the loop keeps its files (SPEC §3), all under `<worktree>/.claude/`. */
-import { join } from "node:path";
+/** Where the loop keeps its files (SPEC §3): under `<worktree>/.claude/`, the lock aside. */
+import { readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 
 export function loopPaths(worktree: string) {
   const dir = join(worktree, ".claude");
@@ -9,9 +10,30 @@ export function loopPaths(worktree: string) {
     events: join(dir, "loop-events.jsonl"),
     logs: join(dir, "logs"),
     runs: join(dir, "loop-runs"),
-    lock: join(dir, "loop.lock"),
+    /** Asked when used (it reads `.git`): most readers never need it. */
+    get lock() {
+      return lockPath(worktree);
+    },
     learnings: join(dir, "learnings.md"),
   };
+}
+
+/**
+ * The runner's lock lives in the worktree's own git folder (`.git/`, or `.git/worktrees/<name>/` for a
+ * linked worktree), not in `.claude/`: git ignores `.claude/`, so an agent's `git clean -fdx` deleted a
+ * lock there and let a second runner in while it still worked; nothing done with git deletes a file
+ * in the git folder. Without a `.git` at the worktree's top (GIT_DIR elsewhere), `.claude/` it is.
+ */
+export function lockPath(worktree: string): string {
+  const dotGit = join(worktree, ".git");
+  try {
+    if (statSync(dotGit).isDirectory()) return join(dotGit, "wt-loop.lock");
+    const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"))?.[1];
+    if (gitdir) return join(resolve(worktree, gitdir), "wt-loop.lock");
+  } catch {
+    // no .git here
+  }
+  return join(worktree, ".claude", "loop.lock");
 }
 /** A run's key, unique per worktree and usable in file names: its `started_at` without colons. */
 export const runKey = (startedAt: string) => startedAt.replace(/:/g, "-");

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readEvents, wtLoop } from "../helpers/cli.ts";
+import { baseEnv, CLI, readEvents, wtLoop } from "../helpers/cli.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 
 describe.each([["branch"], ["stash"]])("an agent that deletes the loop's files (%s checkpoints)", (mode) => {
@@ -20,7 +20,7 @@ describe.each([["branch"], ["stash"]])("an agent that deletes the loop's files (
       `cat >/dev/null
 n=$(cat ${dir}/n 2>/dev/null || echo 0); echo $((n+1)) > ${dir}/n
 if [ "$n" = 0 ]; then git clean -fdxq; echo '<promise>FAILED: cleaned up'; echo '</promise>'; exit 0; fi
-for f in .claude/loop.lock .claude/loop-state.json .claude/loop-events.jsonl; do [ -f "$f" ] && echo "$f" >> ${seen}; done
+for f in .claude/loop-state.json .claude/loop-events.jsonl; do [ -f "$f" ] && echo "$f" >> ${seen}; done
 sed -i 's/- \\[ \\]/- [x]/' tasks.md
 echo '<promise>COMPLETE</promise>'
 `,
@@ -32,7 +32,7 @@ echo '<promise>COMPLETE</promise>'
     expect(state.status).toBe("done");
     expect(state.iterations.map((i: { outcome: string }) => i.outcome)).toEqual(["failed", "complete"]);
     for (const it of state.iterations) expect(existsSync(it.log_file)).toBe(true);
-    expect(readFileSync(seen, "utf8").trim().split("\n")).toEqual([".claude/loop.lock", ".claude/loop-state.json", ".claude/loop-events.jsonl"]);
+    expect(readFileSync(seen, "utf8").trim().split("\n")).toEqual([".claude/loop-state.json", ".claude/loop-events.jsonl"]);
     const ends = readEvents(repo).filter((e) => e.type === "IterationEnd" || e.type === "Complete").map((e) => e.type === "Complete" ? "Complete" : e.iteration);
     expect(ends).toEqual([1, 2, "Complete"]);
     // What the agent deleted and nothing can bring back is said, in the record and as it happens.
@@ -40,5 +40,23 @@ echo '<promise>COMPLETE</promise>'
     expect(state.iterations[0].reason).toContain(lost);
     expect(state.iterations[1].reason).toBeNull();
     expect(r.stdout).toContain(lost);
+  }, 60_000);
+
+  // The lock is not among the files a clean can take: a second runner is kept out while the agent
+  // that cleaned is still at work (the state file is gone then; the lock is what says "running").
+  test("a second `start` while the agent that ran `git clean -fdx` is still running is refused", async () => {
+    const repo = makeRepo({ "tasks.md": "## 1. Only\n- [ ] 1.1 do it\n" });
+    const dir = tempDir("cleaning-agent-");
+    const script = join(dir, "agent.sh");
+    writeFileSync(script, `cat >/dev/null\ngit clean -fdxq\ntouch ${dir}/cleaned\nsleep 3\necho '<promise>FAILED: slow</promise>'\n`);
+    const first = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", `sh ${script}`, "--max", "1"], {
+      cwd: repo, env: baseEnv({}), stdout: "ignore", stderr: "ignore",
+    });
+    for (let i = 0; i < 400 && !existsSync(join(dir, "cleaned")); i++) await Bun.sleep(25);
+    expect(existsSync(join(repo, ".claude/loop-state.json"))).toBe(false); // the clean took it
+    const second = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", "true"], { cwd: repo });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain("one loop runs per worktree");
+    expect(await first.exited).toBe(2); // its own end: --max 1, stuck
   }, 60_000);
 });

@@ -31,7 +31,7 @@ describe("two starts at once: one runs", () => {
       // Only the winner archived the previous round's record.
       const archived = existsSync(runsDir) ? readdirSync(runsDir).filter((f) => f.endsWith(".json")) : [];
       expect({ round, archived: archived.length }).toEqual({ round, archived: round - 1 });
-      expect(existsSync(join(repo, ".claude/loop.lock"))).toBe(false);
+      expect(existsSync(join(repo, ".git/wt-loop.lock"))).toBe(false); // released (src/state/paths.ts lockPath)
     }
   }, 300_000);
 });

@@ -58,3 +58,17 @@ describe("the worktree's lock", () => {
     expect(readLock(path)?.run).toBe("theirs");
   });
 });
+
+describe("where the lock is", () => {
+  test("in the worktree's own git folder, out of reach of `git clean -fdx`: one per linked worktree", async () => {
+    const { lockPath } = await import("../../src/state/paths.ts");
+    const { git, makeRepo } = await import("../helpers/repo.ts");
+    const { realpathSync } = await import("node:fs");
+    const repo = makeRepo();
+    expect(lockPath(repo)).toBe(join(repo, ".git/wt-loop.lock"));
+    const linked = join(tempDir("linked-"), "wt");
+    git(repo, "worktree", "add", "-q", linked);
+    expect(realpathSync(join(lockPath(linked), ".."))).toBe(realpathSync(join(repo, ".git/worktrees/wt")));
+    expect(lockPath(tempDir("no-git-"))).toEndWith(".claude/loop.lock");
+  });
+});
