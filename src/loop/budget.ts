@@ -28,8 +28,11 @@ export function refuseUnmeasurable(agent: AgentName, opts: { maxCost?: number; m
     throw new UserError(`--max-tokens needs an agent that reports its tokens; ${agent} reports none. Nothing was written.`);
 }
 
-/** Costs are sums of floats: $0.70 + $0.10 + $0.20 must reach a $1.00 limit. */
-const reaches = (value: number, limit: number | null | undefined) => limit != null && value >= limit - 1e-9;
+/**
+ * Costs are sums of floats: $0.70 + $0.10 + $0.20 must reach a $1.00 limit, so within a millionth
+ * of the limit counts (relative: a tiny limit is not reached by spending nothing).
+ */
+const reaches = (value: number, limit: number | null | undefined) => limit != null && value > 0 && value >= limit * (1 - 1e-6);
 
 type Budgeted = Pick<State, "total_cost_usd" | "total_tokens" | "spent_before" | "max_cost_usd" | "max_tokens">;
 

@@ -7,6 +7,7 @@
 import type { AgentAdapter } from "../agents/adapter.ts";
 import { runAgent } from "../agents/run-agent.ts";
 import { remeasured, type Checkpoint } from "../checkpoint/strategy.ts";
+import { plural } from "../term/format.ts";
 import type { Git } from "../checkpoint/git.ts";
 import { errorMessage, HarnessError, UserError } from "../errors.ts";
 import { runTag } from "../proc/contain.ts";
@@ -83,7 +84,7 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
     const failed = cutByStop ? undefined : errorMessage(err);
     ending = deps.signal.aborted
       ? { status: "stopped", reason: `Stopped by the user${failed ? ` (and ${failed})` : ""}. ${where}`, error: failed, harness: !cutByStop }
-      : { status: "stuck", reason: `Fatal error: ${failed}. ${where}`, error: failed, harness: true };
+      : { status: "stuck", reason: `Fatal error: ${failed?.replace(/\.$/, "")}. ${where}`, error: failed, harness: true };
     if (ending.error) emitQuietly(deps, { type: "Error", message: ending.reason });
   }
   return finish(state, ending, deps, save);
@@ -179,7 +180,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     let ending: Ending | null = null;
     if (attempt >= state.max_retries) {
       const why = "reason" in r ? r.reason : r.outcome;
-      ending = { status: "stuck", reason: `Story ${next.id} "${next.title}" failed after ${attempt} attempts. Last reason: ${why}` };
+      ending = { status: "stuck", reason: `Story ${next.id} "${next.title}" failed after ${plural(attempt, "attempt")}. Last reason: ${why}` };
       deps.emit({ type: "Error", message: ending.reason });
     } else if (noProgress >= state.stall_threshold)
       ending = { status: "stalled", reason: `No progress in the last ${noProgress} iterations (no new commit, no change in the working tree)` };

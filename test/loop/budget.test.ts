@@ -16,6 +16,8 @@ describe("budgets", () => {
     [0.5, 0.5, 1, true], // earlier runs of the loop count
     [0.4, 0.5, 1, false],
     [0.7 + 0.1, 0.2, 1, true], // a float sum a hair under the limit (0.9999999999999999) reaches it
+    [0, 0, 1e-9, false], // a tiny limit is not reached by spending nothing
+    [1e-9, 0, 1e-9, true],
   ] as const)("cost %p + %p carried of %p → reached %p", (cost, carried, limit, reached) => {
     const s = sampleState({ total_cost_usd: cost, spent_before: { cost_usd: carried, tokens: 0 }, max_cost_usd: limit });
     expect(budgetReached(s) !== null).toBe(reached);

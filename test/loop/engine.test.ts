@@ -20,6 +20,12 @@ describe.each([["branch"], ["stash"]] as const)("engine rules (%s checkpoints)",
     expect(r.events.filter((e) => e.type === "Error").length).toBe(1);
   });
 
+  test("one attempt allowed: 'failed after 1 attempt'", async () => {
+    const repo = makeRepo({ "tasks.md": THREE });
+    const r = await runEngine(repo, ["echo work > w.txt\n" + FAIL], { checkpoint, maxRetries: 1, stallThreshold: 5 });
+    expect(r.state.reason).toContain('Story 1 "One" failed after 1 attempt. Last reason');
+  });
+
   test("stuck beats stalled when the same iteration exhausts the attempts and reaches the stall threshold", async () => {
     const repo = makeRepo({ "tasks.md": THREE });
     const r = await runEngine(repo, [FAIL], { checkpoint, maxRetries: 2, stallThreshold: 2 });
