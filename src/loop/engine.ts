@@ -155,7 +155,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     if (it.deletedIgnored.length) {
       const names = it.deletedIgnored.slice(0, 10).join(", ") + (it.deletedIgnored.length > 10 ? ` and ${it.deletedIgnored.length - 10} more` : "");
       const lost = `The agent deleted files git ignores, which no checkpoint holds and wt-loop cannot bring back: ${names}`;
-      rec.reason = rec.reason ? `${rec.reason}. ${lost}` : lost;
+      rec.reason = rec.reason ? `${rec.reason.replace(/\.+$/, "")}. ${lost}` : lost;
       deps.emit({ type: "Error", message: lost });
     }
     state.iterations.push(rec);
@@ -388,7 +388,7 @@ async function complete(
     const message = await deps.checkpoint.finish(choice);
     state.completing = null;
     Object.assign(state, { completion: choice, completion_message: message });
-    state.reason = `${ending.reason}. ${message}`;
+    state.reason = `${ending.reason.replace(/\.+$/, "")}. ${message}`;
   } catch (err) {
     emitQuietly(deps, { type: "Error", message: `Completion failed: ${errorMessage(err)}` });
     if (err instanceof UserError) state.completing = null; // a refusal that changed nothing: nothing to resume

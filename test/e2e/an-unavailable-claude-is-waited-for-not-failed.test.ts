@@ -91,17 +91,23 @@ describe("an unavailable Claude Code is waited for, not failed", () => {
 
   test("a reset time beyond --max-wait (resets 7pm (Asia/Shanghai)) ends the loop stuck at once, naming when", async () => {
     const repo = makeRepo({ "tasks.md": "## 1. Greeting\n- [ ] 1.1 Write greet.txt\n" });
-    const r = await loop(repo, [story(repo, "greet.txt", "1.1 Write greet.txt")], refuseTimes(Infinity, always, hard429("You've hit your limit · resets 7pm (Asia/Shanghai)")), ["--max-wait", "0.01"]);
+    // The hour two hours from now in Shanghai (UTC+8 all year), in the form the CLI prints ("7pm"):
+    // always 1–2 hours ahead, whatever the time of day the test runs (a fixed "7pm" read as "just
+    // reset" when the test ran in the ten minutes after it).
+    const hour = (new Date().getUTCHours() + 8 + 2) % 24;
+    const said = `${hour % 12 || 12}${hour < 12 ? "am" : "pm"}`;
+    const r = await loop(repo, [story(repo, "greet.txt", "1.1 Write greet.txt")], refuseTimes(Infinity, always, hard429(`You've hit your limit · resets ${said} (Asia/Shanghai)`)), ["--max-wait", "0.01"]);
     expect(r.code).toBe(2);
     expect(r.state.status).toBe("stuck");
-    // 19:00 in Shanghai (UTC+8 all year) is 11:00 UTC; the reason shows it on this machine's clock, plus the margin.
+    // The reason shows it on this machine's clock, plus the (scaled) margin.
     const now = new Date();
-    let reset = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 11, 0);
+    let reset = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), (hour - 8 + 24) % 24, 0);
     if (reset <= Date.now()) reset += 86_400_000;
     const shown = new Date(reset + 15);
     const hm = `${String(shown.getHours()).padStart(2, "0")}:${String(shown.getMinutes()).padStart(2, "0")}`;
     expect(r.state.reason).toContain(`trying again at ${hm}`);
     expect(r.state.reason).toContain("would exceed --max-wait 0.01 h");
+    expect(r.state.reason).not.toContain("..");
     expect(r.log).toHaveLength(1); // one run, no wait
     expect(r.state.iterations).toHaveLength(1);
     expect(r.state.iterations[0]).toMatchObject({ attempt: 1, outcome: "unavailable", unavailable: { runs: 1, waited_ms: 0 } });
