@@ -1,0 +1,99 @@
+/**
+ * How a loop ends (SPEC §5, §10): the final status, the completion step (cleanup or keep, perhaps
+ * asked of the user) and the Complete event. Split from engine.ts, which decides *that* it ends.
+ */
+import type { FinalStatus, Completion, State } from "../state/schema.ts";
+import { errorMessage, UserError } from "../errors.ts";
+import type { CompletionChoice, LoopDeps } from "./engine.ts";
+import type { LoopEvent } from "./events.ts";
+
+export interface Ending {
+  status: FinalStatus;
+  reason: string;
+  error?: string;
+  /** The loop ended on a failure of its own machinery: completion is `keep`, whatever was chosen. */
+  harness?: boolean;
+  /** Why a `stopped` loop stopped, when it was not the user (state `stop_reason`). */
+  stopReason?: "budget";
+}
+
+/** An event that must not fail the ending: the log may be what failed. */
+export function emitQuietly(deps: LoopDeps, event: LoopEvent): void {
+  try {
+    deps.emit(event);
+  } catch {
+    // already reported: the state's error names it
+  }
+}
+
+/**
+ * The loop's end. The final status is a fact the moment it is reached: status, `ended_at` and the
+ * Complete event are written before the completion step, so a question nobody answers (a detached
+ * window) never leaves readers with "done, still running". While the question waits the state says
+ * `completion_pending` and the runner (still `runner_pid`) holds the worktree; `wt-loop stop` answers it.
+ */
+export async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>): Promise<State> {
+  Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null, agent_pid: null, waiting: null });
+  state.stop_reason = ending.status === "stopped" ? (ending.stopReason ?? "user") : null;
+  if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;
+  state.ended_at = new Date().toISOString();
+  deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);
+  deps.git.ctx.signal = undefined; // the stop has been honoured; what follows must still run
+  // After a failure of the harness the completion is `keep`, asked of nobody: the reason says where the work is.
+  const decided: CompletionChoice | null = !state.checkpoint_sha
+    ? null
+    : ending.harness
+      ? { kind: "now", choice: "keep" }
+      : deps.chooseCompletion(ending.status);
+  if (decided?.kind === "ask") {
+    state.completion_pending = true;
+    deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status} · keep or cleanup?]`);
+    await save();
+    emitComplete(state, ending, deps);
+    await complete(state, ending, deps, save, () => decided.answer());
+    deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);
+  } else {
+    await save();
+    if (decided) await complete(state, ending, deps, save, async () => decided.choice);
+    emitComplete(state, ending, deps);
+  }
+  state.completion_pending = false;
+  state.runner_pid = null;
+  await save();
+  return state;
+}
+
+/** The completion step (cleanup or keep); its failure is reported and recorded, never thrown. */
+async function complete(
+  state: State,
+  ending: Ending,
+  deps: LoopDeps,
+  save: () => Promise<void>,
+  choose: () => Promise<Completion>,
+): Promise<void> {
+  try {
+    const choice = await choose();
+    state.completing = choice; // a runner killed from here on leaves a state that says so (checkpoint/resume.ts)
+    await save();
+    const message = await deps.checkpoint.finish(choice);
+    state.completing = null;
+    Object.assign(state, { completion: choice, completion_message: message });
+    state.reason = `${ending.reason.replace(/\.+$/, "")}. ${message}`;
+  } catch (err) {
+    emitQuietly(deps, { type: "Error", message: `Completion failed: ${errorMessage(err)}` });
+    if (err instanceof UserError) state.completing = null; // a refusal that changed nothing: nothing to resume
+    state.completion_message = `Completion failed: ${errorMessage(err)}`;
+    state.error ??= errorMessage(err);
+  }
+}
+
+function emitComplete(state: State, ending: Ending, deps: LoopDeps): void {
+  emitQuietly(deps, {
+    type: "Complete", status: ending.status, reason: state.reason ?? ending.reason,
+    stories_completed: state.stories_completed, stories_total: state.stories_total, iterations: state.iterations.length,
+    total_tokens: state.total_tokens, total_cost_usd: state.total_cost_usd,
+    duration_ms: Date.parse(state.ended_at!) - Date.parse(state.started_at), completion: state.completion,
+    branch: state.completion === "cleanup" ? state.original_branch : state.checkpoint_branch,
+    stop_reason: state.stop_reason,
+  });
+}
