@@ -192,7 +192,20 @@ export async function correctDeadRunner(path: string, state: State): Promise<str
 /** The state of a loop that ended `stopped` without its runner's normal ending. */
 export function asStopped(state: State, reason: string): State {
   const now = new Date().toISOString();
-  return { ...state, status: "stopped", reason, runner_pid: null, agent_pid: null, current_story: null, waiting: null, ended_at: now, updated_at: now };
+  return {
+    ...state, status: "stopped", reason, runner_pid: null, agent_pid: null, current_story: null, waiting: null, ended_at: now, updated_at: now,
+    interrupted_story: interruptedStory(state),
+  };
+}
+
+/**
+ * The story whose attempt ended without wt-loop's check (state `interrupted_story`): one recorded
+ * `stopped`, or one in flight that was never recorded (the runner died, or wt-loop failed during it).
+ */
+export function interruptedStory(s: State): string | null {
+  const last = s.iterations.at(-1);
+  if (s.current_story && (last?.n ?? 0) < s.current_iteration) return s.current_story.id;
+  return last?.outcome === "stopped" ? last.story_id : null;
 }
 
 /** writeState for a process about to exit (a force-quit): synchronous, still atomic. */

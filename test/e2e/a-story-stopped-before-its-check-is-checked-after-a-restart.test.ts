@@ -1,0 +1,71 @@
+// A stop (or a runner's death) during an attempt leaves the agent's work in the tree, its ticked
+// boxes included, unchecked by wt-loop — cut short during the agent's run or its --verify command.
+// A restart that continues the loop must not count that story done on its ticks: it is attempted
+// again first, so the claim, the box check and the verify gate all happen.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { baseEnv, CLI, wtLoop } from "../helpers/cli.ts";
+import { makeRepo, tempDir } from "../helpers/repo.ts";
+
+const TWO = "## 1. First\n- [ ] 1.1 a\n\n## 2. Second\n- [ ] 2.1 b\n";
+const state = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+
+/** An agent that ticks the boxes of the story its prompt names and claims COMPLETE; each prompt saved as prompt-N.txt. */
+function tickingAgent(dir: string): string {
+  const script = join(dir, "agent.sh");
+  writeFileSync(
+    script,
+    `n=$(cat ${dir}/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${dir}/n; cat > ${dir}/prompt-$n.txt
+id=$(grep -o 'Your story: [0-9]*' ${dir}/prompt-$n.txt | grep -o '[0-9]*$')
+sed -i "s/- \\[ \\] $id\\./- [x] $id./" tasks.md
+echo '<promise>COMPLETE</promise>'
+`,
+  );
+  return `sh ${script}`;
+}
+
+describe("a story stopped before its check", () => {
+  test("stopped during --verify: the restart attempts that story again, with the check, before the next", async () => {
+    const repo = makeRepo({ "tasks.md": TWO });
+    const dir = tempDir("agent-");
+    // The first verify run hangs until the loop is stopped; the later ones pass.
+    const verify = `if [ -f ${dir}/verified-once ]; then exit 0; fi; touch ${dir}/verified-once; sleep 300`;
+    const args = ["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", tickingAgent(dir), "--verify", verify];
+    const first = Bun.spawn([process.execPath, CLI, ...args], { cwd: repo, env: baseEnv({}), stdout: "ignore", stderr: "ignore" });
+    for (let i = 0; i < 400 && !existsSync(join(dir, "verified-once")); i++) await Bun.sleep(25);
+    expect((await wtLoop(["stop"], { cwd: repo })).code).toBe(0);
+    expect(await first.exited).toBe(4);
+    expect(state(repo).iterations.map((i: { outcome: string }) => i.outcome)).toEqual(["stopped"]);
+    expect(readFileSync(join(repo, "tasks.md"), "utf8")).toContain("- [x] 1.1 a"); // the unchecked tick is in the tree
+
+    const again = await wtLoop(["start", "--terminal", "inline"], { cwd: repo }); // continues with the remembered options
+    expect(again.stderr).not.toContain("    at ");
+    expect(again.code).toBe(0);
+    const s = state(repo);
+    expect(s.iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([["1", "complete"], ["2", "complete"]]);
+    expect(s.iterations[0].verify.exit_code).toBe(0); // story 1 went through the gate this time
+    expect(readFileSync(join(dir, "prompt-2.txt"), "utf8")).toContain("interrupted");
+    expect(s.interrupted_story ?? null).toBeNull();
+  }, 60_000);
+
+  test("the runner killed (kill -9) while the agent, its box ticked, still works: the next start attempts that story again", async () => {
+    const repo = makeRepo({ "tasks.md": TWO });
+    const dir = tempDir("agent-");
+    const agent = tickingAgent(dir);
+    // The first run ticks its box, then hangs; the runner is killed meanwhile.
+    const first = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd",
+      `if [ ! -f ${dir}/hung ]; then touch ${dir}/hung; sed -i 's/- \\[ \\] 1\\./- [x] 1./' tasks.md; touch ${dir}/ticked; exec sleep 300; fi; ${agent}`], {
+      cwd: repo, env: baseEnv({}), stdout: "ignore", stderr: "ignore",
+    });
+    for (let i = 0; i < 400 && !existsSync(join(dir, "ticked")); i++) await Bun.sleep(25);
+    first.kill("SIGKILL");
+    await first.exited;
+    const again = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent], { cwd: repo });
+    expect(again.stderr).not.toContain("    at ");
+    expect(again.code).toBe(0);
+    const s = state(repo);
+    expect(s.iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([["1", "complete"], ["2", "complete"]]);
+    expect(readFileSync(join(dir, "prompt-1.txt"), "utf8")).toContain("interrupted");
+  }, 60_000);
+});
