@@ -144,4 +144,5 @@ export const commandNames = () => COMMANDS.filter((c) => !c.hidden).map((c) => c
 export const findCommand = (name: string) => COMMANDS.find((c) => c.name === name);
 
 /** The exit codes, from the one table in errors.ts. */
-export const EXIT_CODES: [number, string][] = Object.entries(ExitCode).map(([name, code]) => [code, name === "usage" ? "usage or environment error" : name]);
+const EXIT_MEANING: Record<string, string> = { usage: "usage or environment error", stopped: "stopped (by you, or a --max-cost/--max-tokens budget)" };
+export const EXIT_CODES: [number, string][] = Object.entries(ExitCode).map(([name, code]) => [code, EXIT_MEANING[name] ?? name]);
