@@ -25,7 +25,7 @@ export interface RefsAt {
 /**
  * The user's stash entries: `refs/stash` is shared by every worktree, and an agent's `git stash` or
  * `stash clear` reaches them. `git stash list` reads `refs/stash` and its reflog, and git replaces
- * those files (lock file + rename) on every change: while their inode, size and mtime are those of
+ * those files (lock file + rename) on every change: while their inode, size, mtime and ctime are those of
  * the last listing, the list is the same and no git process is needed (two per attempt, README
  * "Performance"). A reftable repository keeps refs elsewhere: git is asked every time.
  */
@@ -51,7 +51,8 @@ async function userStashes(git: Git): Promise<Map<string, string>> {
 function fileStamp(path: string): string {
   try {
     const s = statSync(path, { bigint: true });
-    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+    // The ctime too: an mtime can be set back (`touch -r`, `cp -p`) and an in-place rewrite keeps inode and size.
+    return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
   } catch {
     return "none";
   }

@@ -137,8 +137,11 @@ export class EventLog {
       } catch {
         // not Linux: what was logged before the deletion is gone with the file
       }
+      // The new file first: when it cannot be made (a file where `.claude/` was) the old descriptor
+      // stays this log's, closed once by close(), not twice.
+      const fd = this.open();
       closeSync(this.fd);
-      this.fd = this.open();
+      this.fd = fd;
       if (before) appendFileSync(this.fd, before);
     });
   }
