@@ -20,6 +20,10 @@ describe("options are validated", () => {
     [["--stall-threshold", "-1"], "--stall-threshold must be at least 1"],
     [["--iteration-timeout", "0"], "--iteration-timeout must be greater than 0"],
     [["--command-timeout", "x"], "--command-timeout must be a number"],
+    // Number() would read these as 16 and 1: a typo must not become a limit.
+    [["--max-cost", "0x10"], "--max-cost must be a number"],
+    [["--max", "0b1"], "--max must be a number"],
+    [["--max-wait", "Infinity"], "--max-wait must be a number"],
     // A timer longer than 2^31-1 ms fires at once: it would kill every agent run immediately.
     [["--iteration-timeout", "40000"], "--iteration-timeout must be at most 35791 minutes"],
     [["--command-timeout", "3000000"], "--command-timeout must be at most 2147483 seconds"],
