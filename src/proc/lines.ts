@@ -6,7 +6,8 @@
  * A line longer than a limit can be handed, piece by piece, to a `LongLineSink` instead of being
  * built as one string: the agent's output may hold single lines of tens of megabytes.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
+import { copyContent } from "../state/log-file.ts";
 import { dirname } from "node:path";
 
 export interface LongLineSink {
@@ -144,8 +145,7 @@ function keepIfDeleted(path: string, fd: number): void {
     mkdirSync(dirname(path), { recursive: true });
     const out = openSync(path, "wx");
     try {
-      const buf = new Uint8Array(1 << 16);
-      for (let at = 0, got = 0; (got = readSync(fd, buf, 0, buf.length, at)) > 0; at += got) writeSync(out, buf, 0, got);
+      copyContent(fd, out);
     } finally {
       closeSync(out);
     }

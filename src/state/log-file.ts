@@ -1,3 +1,4 @@
+import { readSync, writeSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { io } from "../errors.ts";
@@ -12,4 +13,13 @@ export async function createLog(file: string): Promise<void> {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, "");
   });
+}
+
+/**
+ * Copies everything readable through `from` to `to`, 64 KB at a time: how a log deleted under an
+ * open descriptor (an agent's `git clean -fdx`) is put back without holding it in memory.
+ */
+export function copyContent(from: number, to: number): void {
+  const buf = new Uint8Array(1 << 16);
+  for (let at = 0, got = 0; (got = readSync(from, buf, 0, buf.length, at)) > 0; at += got) writeSync(to, buf, 0, got);
 }

@@ -2,7 +2,8 @@
  * Reading and writing the loop's files: the state (atomic: temp file + rename, so a reader never
  * sees half a file), the append-only event log, and the archive of earlier runs.
  */
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
+import { copyContent } from "./log-file.ts";
 import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { io, ioSync, UserError } from "../errors.ts";
@@ -131,18 +132,23 @@ export class EventLog {
   reclaim(): void {
     if (fstatSync(this.fd).nlink > 0) return;
     ioSync("open", this.path, () => {
-      let before = "";
-      try {
-        before = readFileSync(`/proc/self/fd/${this.fd}`, "utf8");
-      } catch {
-        // not Linux: what was logged before the deletion is gone with the file
-      }
       // The new file first: when it cannot be made (a file where `.claude/` was) the old descriptor
       // stays this log's, closed once by close(), not twice.
       const fd = this.open();
+      try {
+        // Ours is write-only; /proc/self/fd reopens the deleted file for reading (Linux only: elsewhere
+        // what was logged before the deletion is gone with the file).
+        const old = openSync(`/proc/self/fd/${this.fd}`, "r");
+        try {
+          copyContent(old, fd);
+        } finally {
+          closeSync(old);
+        }
+      } catch {
+        // not Linux
+      }
       closeSync(this.fd);
       this.fd = fd;
-      if (before) appendFileSync(this.fd, before);
     });
   }
   append(event: LoopEvent): void {
