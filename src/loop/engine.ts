@@ -85,9 +85,9 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
  * Events on the way out must not hide the failure that ends the loop: when the event log is what
  * failed (a full disk), the Error and Complete events fail too, and the state still tells the truth.
  */
-const INTERRUPTED =
-  "The previous attempt at this story was interrupted (a stop, or a crash) before wt-loop checked its work. " +
-  "Its changes are in the tree and its boxes may be ticked already: make sure the work is really done and works, then report.";
+const UNCHECKED =
+  "The previous attempt at this story was not accepted, and its work was left in the tree (it was interrupted, " +
+  "or the loop ended on it). Its boxes may be ticked already: make sure the work is really done and works, then report.";
 
 async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>): Promise<Ending> {
   const { checkpoint } = deps;
@@ -108,9 +108,9 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
         status: "stuck",
         reason: `The tasks file no longer has these stories of the plan: ${describeStories(missing)}. Put them back and start again, or start a new loop for the new plan.`,
       };
-    // A story whose last attempt was cut short before its check goes first, ticked or not: its
-    // ticks are the interrupted agent's, never checked (nor verified).
-    const unchecked = stories.find((s) => s.id === state.interrupted_story);
+    // A story whose last attempt left unaccepted work in the tree goes first, ticked or not: those
+    // ticks were never accepted (nor verified).
+    const unchecked = stories.find((s) => s.id === state.unchecked_story);
     const next = unchecked ?? stories.find((s) => !isComplete(s));
     if (!next || (!unchecked && state.done_criteria === "tasks" && stories.every(isComplete)))
       return { status: "done", reason: `All ${stories.length} stories are complete` };
@@ -120,7 +120,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     if (state.current_iteration >= state.max_iterations)
       return { status: "stuck", reason: `Reached the maximum of ${state.max_iterations} iterations before the work was done` };
 
-    if (next.id !== storyId) [storyId, attempt, retryReason] = [next.id, 0, unchecked ? INTERRUPTED : undefined];
+    if (next.id !== storyId) [storyId, attempt, retryReason] = [next.id, 0, unchecked ? UNCHECKED : undefined];
     attempt++;
     const n = ++state.current_iteration;
     const index = stories.indexOf(next) + 1;
@@ -162,7 +162,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     if (r.outcome === "stopped") return { status: "stopped", reason: "Stopped by the user" };
     if (r.outcome === "unavailable") return { status: "stuck", reason: r.reason }; // waiting more would not help
     if (it.accepted) {
-      if (next.id === state.interrupted_story) state.interrupted_story = null; // checked now
+      if (next.id === state.unchecked_story) state.unchecked_story = null; // checked now
       if (state.done_criteria === "manual" && r.outcome === "complete") return { status: "done", reason: "The agent reported the task complete" };
       [attempt, retryReason, noProgress] = [0, undefined, 0];
       continue;

@@ -4,7 +4,7 @@
  */
 import type { FinalStatus, Completion, State } from "../state/schema.ts";
 import { errorMessage, UserError } from "../errors.ts";
-import { interruptedStory } from "../state/store.ts";
+import { uncheckedStory } from "../state/store.ts";
 import type { CompletionChoice, LoopDeps } from "./engine.ts";
 import type { LoopEvent } from "./events.ts";
 
@@ -34,7 +34,7 @@ export function emitQuietly(deps: LoopDeps, event: LoopEvent): void {
  * `completion_pending` and the runner (still `runner_pid`) holds the worktree; `wt-loop stop` answers it.
  */
 export async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>): Promise<State> {
-  state.interrupted_story = interruptedStory(state); // before current_story goes
+  state.unchecked_story = uncheckedStory(state); // before current_story goes
   Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null, agent_pid: null, waiting: null });
   state.stop_reason = ending.status === "stopped" ? (ending.stopReason ?? "user") : null;
   if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;

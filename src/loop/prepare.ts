@@ -9,7 +9,7 @@ import { acquireLock, adoptLock, type Lock } from "../state/lock.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
 import { isRunner } from "../state/pid.ts";
 import type { State } from "../state/schema.ts";
-import { archiveRun, interruptedStory, readState, writeState } from "../state/store.ts";
+import { archiveRun, uncheckedStory, readState, writeState } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
 import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
@@ -60,7 +60,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
   // A restart that continues the loop continues its budget: what the earlier runs spent counts.
   state.spent_before = carriedFrom(previous, rememberedOptions(previous) !== null);
   // The ticks of an attempt cut short before its check are still in the tree: that story goes first.
-  state.interrupted_story = previous ? (previous.interrupted_story ?? interruptedStory(previous)) : null;
+  state.unchecked_story = previous ? (previous.unchecked_story ?? uncheckedStory(previous)) : null;
   refuseSpent(state);
   if (!opts.dryRun) {
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });

@@ -147,10 +147,11 @@ export const State = z.object({
   /** Why a `stopped` loop stopped: `user` (a stop, Ctrl-C), `budget` (--max-cost or --max-tokens reached). */
   stop_reason: z.enum(["user", "budget"]).nullable().optional(),
   /**
-   * The story whose attempt a stop, a failure of wt-loop or the runner's death cut short before its
-   * work was checked: its ticks in the tree are unchecked, so the next start attempts it again first.
+   * The story whose last attempt left its work in the tree without it being accepted: cut short (a
+   * stop, a failure of wt-loop, the runner's death) or the attempt the loop ended on (stuck, stalled).
+   * Its ticks there were never accepted, so the next start attempts that story first.
    */
-  interrupted_story: z.string().nullable().optional(),
+  unchecked_story: z.string().nullable().optional(),
   /** `--max-wait`: hours the loop may wait in all for an unavailable agent before it is stuck. */
   max_wait_hours: z.number().positive().default(8),
   /** Set while the loop waits for an unavailable agent; null otherwise. */

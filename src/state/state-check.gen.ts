@@ -62,7 +62,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   if (v["max_tokens"] !== undefined) out["max_tokens"] = (v["max_tokens"] === null ? null : ((typeof v["max_tokens"] === "number") && (Number.isFinite(v["max_tokens"])) && (Number.isSafeInteger(v["max_tokens"])) && (v["max_tokens"] > 0) ? v["max_tokens"] : fail(p + ".max_tokens", "a number in range")));
   if (v["spent_before"] !== undefined) out["spent_before"] = o11(v["spent_before"], p + ".spent_before");
   if (v["stop_reason"] !== undefined) out["stop_reason"] = (v["stop_reason"] === null ? null : ((v["stop_reason"] === "user" || v["stop_reason"] === "budget") ? v["stop_reason"] : fail(p + ".stop_reason", "one of \"user\", \"budget\"")));
-  if (v["interrupted_story"] !== undefined) out["interrupted_story"] = (v["interrupted_story"] === null ? null : ((typeof v["interrupted_story"] === "string") ? v["interrupted_story"] : fail(p + ".interrupted_story", "a string")));
+  if (v["unchecked_story"] !== undefined) out["unchecked_story"] = (v["unchecked_story"] === null ? null : ((typeof v["unchecked_story"] === "string") ? v["unchecked_story"] : fail(p + ".unchecked_story", "a string")));
   out["max_wait_hours"] = (v["max_wait_hours"] === undefined ? 8 : ((typeof v["max_wait_hours"] === "number") && (Number.isFinite(v["max_wait_hours"])) && (v["max_wait_hours"] > 0) ? v["max_wait_hours"] : fail(p + ".max_wait_hours", "a number in range")));
   out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o12(v["waiting"], p + ".waiting")));
   return out;

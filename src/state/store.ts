@@ -203,18 +203,21 @@ export function asStopped(state: State, reason: string): State {
   const now = new Date().toISOString();
   return {
     ...state, status: "stopped", reason, runner_pid: null, agent_pid: null, current_story: null, waiting: null, ended_at: now, updated_at: now,
-    interrupted_story: interruptedStory(state),
+    unchecked_story: uncheckedStory(state),
   };
 }
 
 /**
- * The story whose attempt ended without wt-loop's check (state `interrupted_story`): one recorded
- * `stopped`, or one in flight that was never recorded (the runner died, or wt-loop failed during it).
+ * The story whose last attempt's work is in the tree unaccepted (state `unchecked_story`): one in
+ * flight that was never recorded (the runner died, or wt-loop failed during it), or a recorded attempt
+ * that was not accepted and not reverted — `stopped`, or the one a loop ended `stuck`/`stalled` on,
+ * whose tree is left to look at. Tasks criteria only: a manual loop's one story is never done by ticks.
  */
-export function interruptedStory(s: State): string | null {
+export function uncheckedStory(s: State): string | null {
   const last = s.iterations.at(-1);
+  if (s.done_criteria !== "tasks") return null;
   if (s.current_story && (last?.n ?? 0) < s.current_iteration) return s.current_story.id;
-  return last?.outcome === "stopped" ? last.story_id : null;
+  return last && last.outcome !== "complete" && last.outcome !== "unavailable" ? last.story_id : null;
 }
 
 /** writeState for a process about to exit (a force-quit): synchronous, still atomic. */

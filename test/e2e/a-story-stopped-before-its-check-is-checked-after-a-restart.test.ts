@@ -45,8 +45,8 @@ describe("a story stopped before its check", () => {
     const s = state(repo);
     expect(s.iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([["1", "complete"], ["2", "complete"]]);
     expect(s.iterations[0].verify.exit_code).toBe(0); // story 1 went through the gate this time
-    expect(readFileSync(join(dir, "prompt-2.txt"), "utf8")).toContain("interrupted");
-    expect(s.interrupted_story ?? null).toBeNull();
+    expect(readFileSync(join(dir, "prompt-2.txt"), "utf8")).toContain("was not accepted");
+    expect(s.unchecked_story ?? null).toBeNull();
   }, 60_000);
 
   test("the runner killed (kill -9) while the agent, its box ticked, still works: the next start attempts that story again", async () => {
@@ -66,6 +66,24 @@ describe("a story stopped before its check", () => {
     expect(again.code).toBe(0);
     const s = state(repo);
     expect(s.iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([["1", "complete"], ["2", "complete"]]);
-    expect(readFileSync(join(dir, "prompt-1.txt"), "utf8")).toContain("interrupted");
+    expect(readFileSync(join(dir, "prompt-1.txt"), "utf8")).toContain("was not accepted");
+  }, 60_000);
+
+  // The loop ends stuck on a failed attempt and leaves its tree to look at — ticks included, when the
+  // agent ticked its box and still reported FAILED. "Fix the cause, then `wt-loop start`" must not
+  // count that story done on those ticks.
+  test("stuck on an attempt that ticked its box but failed: the next start attempts that story again", async () => {
+    const repo = makeRepo({ "tasks.md": TWO });
+    const dir = tempDir("agent-");
+    const failing = join(dir, "failing.sh");
+    writeFileSync(failing, `cat >/dev/null\nsed -i 's/- \\[ \\] 1\\./- [x] 1./' tasks.md\necho '<promise>FAILED: the tests do not pass</promise>'\n`);
+    const first = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", `sh ${failing}`, "--max-retries", "1"], { cwd: repo });
+    expect(first.code).toBe(2);
+    expect(readFileSync(join(repo, "tasks.md"), "utf8")).toContain("- [x] 1.1 a"); // left for inspection
+    const again = await wtLoop(["start", "--terminal", "inline", "--agent-cmd", tickingAgent(dir)], { cwd: repo });
+    expect(again.stderr).not.toContain("    at ");
+    expect(again.code).toBe(0);
+    expect(state(repo).iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([["1", "complete"], ["2", "complete"]]);
+    expect(readFileSync(join(dir, "prompt-1.txt"), "utf8")).toContain("was not accepted");
   }, 60_000);
 });
