@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { existsSync } from "node:fs";
-import { LoggedEvent } from "../loop/events.ts";
+import { parseLoggedEvent } from "../loop/events.ts";
 import { followLines } from "../loop/follow.ts";
 import { ExitCode } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
@@ -40,19 +40,13 @@ export default defineCommand({
     let final: FinalStatus | null = null;
     const activity = activityLine(process.stdout); // on a terminal: the countdown of a wait on an unavailable agent
     const follower = followLines(paths.events, 0, (line) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        return;
-      }
-      const e = LoggedEvent.safeParse(json);
-      if (!e.success || e.data.ts < since) return; // an earlier run's events
-      const lines = renderEvent(e.data, { color, story: a.story });
+      const e = parseLoggedEvent(line);
+      if (!e || e.ts < since) return; // an earlier run's events
+      const lines = renderEvent(e, { color, story: a.story });
       if (lines.length) activity.out.write(lines.join("\n") + "\n");
-      activity.event(e.data);
-      if (e.data.type === "Complete") {
-        final = e.data.status;
+      activity.event(e);
+      if (e.type === "Complete") {
+        final = e.status;
         follower.stop();
       }
     });

@@ -4,9 +4,8 @@
  * to `maxChars` characters (the iteration logs and the event log keep everything).
  */
 import { open } from "node:fs/promises";
-import { LoggedEvent } from "../loop/events.ts";
+import { parseLoggedEvent, type Logged } from "../loop/events.ts";
 
-export type Logged = import("zod").infer<typeof LoggedEvent>;
 
 const CHUNK = 1 << 20;
 
@@ -86,14 +85,8 @@ export async function recentEvents(path: string, o: { storyId?: string; since: s
     return true;
   };
   for await (const line of linesBackward(path)) {
-    let parsed;
-    try {
-      parsed = LoggedEvent.safeParse(JSON.parse(line));
-    } catch {
-      continue; // a torn last line while the log is being written
-    }
-    if (!parsed.success) continue;
-    const e = parsed.data;
+    const e = parseLoggedEvent(line);
+    if (!e) continue; // a torn last line while the log is being written
     if (Date.parse(e.ts) < since) break; // an earlier run's events
     const sid = storyOf(e);
     if (sid === null) pending.push(e);

@@ -95,3 +95,16 @@ export type CompleteEvent = z.infer<typeof CompleteEvent>;
 
 /** A stored event line: the event plus when it was written. */
 export const LoggedEvent = z.intersection(LoopEvent, z.object({ ts: z.string() }));
+export type Logged = z.infer<typeof LoggedEvent>;
+
+/** One line of the event log as an event, or null for a line that is not one (a torn last line while it is written). */
+export function parseLoggedEvent(line: string): Logged | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const r = LoggedEvent.safeParse(json);
+  return r.success ? r.data : null;
+}

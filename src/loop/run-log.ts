@@ -7,9 +7,8 @@ import { createReadStream, existsSync } from "node:fs";
 import { readLines } from "../proc/lines.ts";
 import type { Iteration, State } from "../state/schema.ts";
 import type { FoundRun } from "../state/run-files.ts";
-import { LoggedEvent } from "./events.ts";
+import { parseLoggedEvent, type Logged } from "./events.ts";
 
-export type Logged = ReturnType<typeof LoggedEvent.parse>;
 
 export interface IterationLog {
   n: number;
@@ -35,15 +34,8 @@ export async function readRunLog(files: FoundRun, sel: Selection = {}): Promise<
   // No event log (deleted, or never written): the state's record of each iteration is still shown.
   if (existsSync(files.events))
     await readLines(createReadStream(files.events) as unknown as ReadableStream<Uint8Array>, (line) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        return;
-      }
-      const r = LoggedEvent.safeParse(json);
-      if (!r.success) return;
-      const e = r.data;
+      const e = parseLoggedEvent(line);
+      if (!e) return;
       if (files.window && (e.ts < files.window.from || (files.window.until && e.ts > files.window.until))) return;
       if (e.type === "StoryProgress") {
         current = byN.get(e.iteration) ?? { n: e.iteration, story_id: e.story_id, story_title: e.title, attempt: e.attempt, record: null, events: [] };
