@@ -60,7 +60,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
   // A restart that continues the loop continues its budget: what the earlier runs spent counts.
   state.spent_before = carriedFrom(previous, rememberedOptions(previous) !== null);
   // The ticks of an attempt cut short before its check are still in the tree: that story goes first.
-  state.unchecked_story = previous ? (previous.unchecked_story ?? uncheckedStory(previous)) : null;
+  state.unchecked_story = previous ? uncheckedStory(previous) : null;
   refuseSpent(state);
   if (!opts.dryRun) {
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });

@@ -211,13 +211,16 @@ export function asStopped(state: State, reason: string): State {
  * The story whose last attempt's work is in the tree unaccepted (state `unchecked_story`): one in
  * flight that was never recorded (the runner died, or wt-loop failed during it), or a recorded attempt
  * that was not accepted and not reverted — `stopped`, or the one a loop ended `stuck`/`stalled` on,
- * whose tree is left to look at. Tasks criteria only: a manual loop's one story is never done by ticks.
+ * whose tree is left to look at; else the one this run took over from the previous and has not
+ * checked yet. Tasks criteria only: a manual loop's one story is never done by ticks.
  */
 export function uncheckedStory(s: State): string | null {
   const last = s.iterations.at(-1);
   if (s.done_criteria !== "tasks") return null;
   if (s.current_story && (last?.n ?? 0) < s.current_iteration) return s.current_story.id;
-  return last && last.outcome !== "complete" && last.outcome !== "unavailable" ? last.story_id : null;
+  if (last && last.outcome !== "complete" && last.outcome !== "unavailable") return last.story_id;
+  // Otherwise the one this run took over and has not checked yet (the engine clears it on acceptance).
+  return s.unchecked_story ?? null;
 }
 
 /** writeState for a process about to exit (a force-quit): synchronous, still atomic. */

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, CLI, wtLoop } from "../helpers/cli.ts";
+import { baseEnv, CLI, ROOT, testPath, wtLoop } from "../helpers/cli.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 
 const TWO = "## 1. First\n- [ ] 1.1 a\n\n## 2. Second\n- [ ] 2.1 b\n";
@@ -85,5 +85,27 @@ describe("a story stopped before its check", () => {
     expect(again.code).toBe(0);
     expect(state(repo).iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([["1", "complete"], ["2", "complete"]]);
     expect(readFileSync(join(dir, "prompt-1.txt"), "utf8")).toContain("was not accepted");
+  }, 60_000);
+
+  // The restart that is to attempt that story first can itself be stopped before any attempt (here in
+  // its first checkpoint): the story is still unchecked for the start after it.
+  test("a restart stopped before its first attempt keeps the story unchecked for the next one", async () => {
+    const repo = makeRepo({ "tasks.md": TWO });
+    const dir = tempDir("agent-");
+    const failing = join(dir, "failing.sh");
+    writeFileSync(failing, `cat >/dev/null\nsed -i 's/- \\[ \\] 1\\./- [x] 1./' tasks.md\necho '<promise>FAILED: no</promise>'\n`);
+    expect((await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", `sh ${failing}`, "--max-retries", "1"], { cwd: repo })).code).toBe(2);
+    const flag = join(dir, "hang.flag");
+    writeFileSync(flag, "");
+    const hanging = { PATH: `${join(ROOT, "test/fixtures/git-hang")}:${testPath()}`, REAL_GIT: Bun.which("git")!, FAKE_GIT_HANG: flag }; // the first checkpoint's write-tree hangs
+    const second = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--agent-cmd", tickingAgent(dir)], { cwd: repo, env: baseEnv(hanging), stdout: "ignore", stderr: "ignore" });
+    for (let i = 0; i < 400 && !existsSync(`${flag}.hanging`); i++) await Bun.sleep(25);
+    expect(existsSync(`${flag}.hanging`)).toBe(true);
+    expect((await wtLoop(["stop"], { cwd: repo })).code).toBe(0);
+    await second.exited;
+    expect(state(repo)).toMatchObject({ status: "stopped", iterations: [], unchecked_story: "1" });
+    const third = await wtLoop(["start", "--terminal", "inline"], { cwd: repo });
+    expect(third.code).toBe(0);
+    expect(state(repo).iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([["1", "complete"], ["2", "complete"]]);
   }, 60_000);
 });
