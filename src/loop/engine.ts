@@ -39,8 +39,8 @@ export interface LoopDeps {
   save(state: State): Promise<void>;
   /**
    * After the agent (or --verify) ran: the loop's own files it deleted or un-ignored are put back
-   * (its lines in info/exclude, the lock, the event log, this run's log folder; the state is
-   * rewritten by the next save), before anything looks at the tree.
+   * (its lines in info/exclude; the lock where it is in `.claude/`), before anything looks at the
+   * tree. The event log and the logs put themselves back; the state is rewritten by the next save.
    */
   reclaimFiles(): Promise<void>;
   setTitle(title: string): void;

@@ -86,9 +86,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
           log.append(event); // after the screen: when the log fails (a full disk), the user still sees why
         },
         async reclaimFiles() {
+          // The event log (before each append) and each new log file (its folder) see to themselves.
           await ensureExcluded(git);
-          await io("create", run.logs, () => mkdir(run.logs, { recursive: true }));
-          log.reclaim();
           o.lock?.reassert();
         },
         save: (s) => {

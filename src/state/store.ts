@@ -129,7 +129,7 @@ export class EventLog {
    * written so far (on Linux the deleted file is still readable through /proc/self/fd; elsewhere the
    * new file starts empty). One fstat per event; the copy only after a deletion.
    */
-  reclaim(): void {
+  private reclaim(): void {
     if (fstatSync(this.fd).nlink > 0) return;
     ioSync("open", this.path, () => {
       // The new file first: when it cannot be made (a file where `.claude/` was) the old descriptor

@@ -73,10 +73,7 @@ export async function runEngine(
       onEvent?.(e, () => controller.abort());
     },
     save: async (s) => void saved.push(structuredClone(s)),
-    async reclaimFiles() {
-      await ensureExcluded(git); // the runner also puts back its lock and logs; here there are none
-      mkdirSync(dirname(paths.iterLog(1)), { recursive: true });
-    },
+    reclaimFiles: () => ensureExcluded(git), // as the runner does (it also puts back its lock; here there is none)
     setTitle() {},
     chooseCompletion: chooseCompletion ?? (() => ({ kind: "now", choice: "keep" })),
   };
