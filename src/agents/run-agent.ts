@@ -3,6 +3,7 @@
  * iteration's log files, and hand each normalized event to the engine as it arrives.
  */
 import { HarnessError } from "../errors.ts";
+import { thenSentence } from "../term/format.ts";
 import { createLog } from "../state/log-file.ts";
 import { RUN_TAG_VAR } from "../proc/contain.ts";
 import { ConsumerError, start, type EndReason } from "../proc/spawn.ts";
@@ -98,7 +99,7 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
     // A parser, the renderer or the event log failed: wt-loop's failure, not the agent's (whose
     // processes are all gone by now). Never a silent no_signal.
     if (err instanceof ConsumerError)
-      throw new HarnessError(`Processing the agent's output failed: ${err.message.replace(/\.$/, "")}. The agent was stopped; its raw output is in ${opts.logPath}.`, {
+      throw new HarnessError(thenSentence(`Processing the agent's output failed: ${err.message}`, `The agent was stopped; its raw output is in ${opts.logPath}.`), {
         cause: err.error,
       });
     throw err;

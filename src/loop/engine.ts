@@ -8,7 +8,7 @@ import type { AgentAdapter } from "../agents/adapter.ts";
 import { runAgent } from "../agents/run-agent.ts";
 import { remeasured, type Checkpoint } from "../checkpoint/strategy.ts";
 import { emitQuietly, finish, type Ending } from "./finish.ts";
-import { plural } from "../term/format.ts";
+import { plural, thenSentence } from "../term/format.ts";
 import type { Git } from "../checkpoint/git.ts";
 import { errorMessage, HarnessError } from "../errors.ts";
 import { runTag } from "../proc/contain.ts";
@@ -75,7 +75,7 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
     const failed = cutByStop ? undefined : errorMessage(err);
     ending = deps.signal.aborted
       ? { status: "stopped", reason: `Stopped by the user${failed ? ` (and ${failed})` : ""}. ${where}`, error: failed, harness: !cutByStop }
-      : { status: "stuck", reason: `Fatal error: ${failed?.replace(/\.$/, "")}. ${where}`, error: failed, harness: true };
+      : { status: "stuck", reason: thenSentence(`Fatal error: ${failed}`, where), error: failed, harness: true };
     if (ending.error) emitQuietly(deps, { type: "Error", message: ending.reason });
   }
   return finish(state, ending, deps, save);
@@ -145,7 +145,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     if (it.deletedIgnored.length) {
       const names = it.deletedIgnored.slice(0, 10).join(", ") + (it.deletedIgnored.length > 10 ? ` and ${it.deletedIgnored.length - 10} more` : "");
       const lost = `The agent deleted files git ignores, which no checkpoint holds and wt-loop cannot bring back: ${names}`;
-      rec.reason = rec.reason ? `${rec.reason.replace(/\.+$/, "")}. ${lost}` : lost;
+      rec.reason = rec.reason ? thenSentence(rec.reason, lost) : lost;
       deps.emit({ type: "Error", message: lost });
     }
     state.iterations.push(rec);

@@ -4,6 +4,7 @@
  */
 import type { FinalStatus, Completion, State } from "../state/schema.ts";
 import { errorMessage, UserError } from "../errors.ts";
+import { thenSentence } from "../term/format.ts";
 import { uncheckedStory } from "../state/store.ts";
 import type { CompletionChoice, LoopDeps } from "./engine.ts";
 import type { LoopEvent } from "./events.ts";
@@ -80,7 +81,7 @@ async function complete(
     const message = await deps.checkpoint.finish(choice);
     state.completing = null;
     Object.assign(state, { completion: choice, completion_message: message });
-    state.reason = `${ending.reason.replace(/\.+$/, "")}. ${message}`;
+    state.reason = thenSentence(ending.reason, message);
   } catch (err) {
     emitQuietly(deps, { type: "Error", message: `Completion failed: ${errorMessage(err)}` });
     if (err instanceof UserError) state.completing = null; // a refusal that changed nothing: nothing to resume
