@@ -11,7 +11,11 @@ import { hangEnv } from "./user-work.ts";
 
 const saved = { ...process.env };
 afterEach(() => {
-  for (const k of Object.keys(hangEnv("", ""))) process.env[k] = saved[k];
+  // `process.env.X = undefined` would store the string "undefined" for every later test: delete instead.
+  for (const k of Object.keys(hangEnv("", ""))) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
   delete process.env.FAKE_GIT_BEFORE;
 });
 

@@ -97,7 +97,7 @@ describe("a story stopped before its check", () => {
     expect((await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", `sh ${failing}`, "--max-retries", "1"], { cwd: repo })).code).toBe(2);
     const flag = join(dir, "hang.flag");
     writeFileSync(flag, "");
-    const hanging = { PATH: `${join(ROOT, "test/fixtures/git-hang")}:${testPath()}`, REAL_GIT: Bun.which("git")!, FAKE_GIT_HANG: flag }; // the first checkpoint's write-tree hangs
+    const hanging = { PATH: `${join(ROOT, "test/fixtures/git-hang")}:${testPath()}`, REAL_GIT: Bun.which("git")!, FAKE_GIT_HANG: flag, FAKE_GIT_HANG_ON: "write-tree" }; // the first checkpoint's write-tree hangs
     const second = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--agent-cmd", tickingAgent(dir)], { cwd: repo, env: baseEnv(hanging), stdout: "ignore", stderr: "ignore" });
     for (let i = 0; i < 400 && !existsSync(`${flag}.hanging`); i++) await Bun.sleep(25);
     expect(existsSync(`${flag}.hanging`)).toBe(true);
