@@ -6,7 +6,7 @@ import type { FinalStatus, Completion, State } from "../state/schema.ts";
 import { errorMessage, UserError } from "../errors.ts";
 import { thenSentence } from "../term/format.ts";
 import { uncheckedStory } from "../state/store.ts";
-import type { CompletionChoice, LoopDeps } from "./engine.ts";
+import type { CompletionChoice, LoopDeps } from "./ports.ts";
 import type { LoopEvent } from "./events.ts";
 
 export interface Ending {
