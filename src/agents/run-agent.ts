@@ -2,8 +2,7 @@
  * One agent run: spawn it in its own process group, keep its raw output untruncated in the
  * iteration's log files, and hand each normalized event to the engine as it arrives.
  */
-import { HarnessError } from "../errors.ts";
-import { thenSentence } from "../term/format.ts";
+import { HarnessError, thenSentence } from "../errors.ts";
 import { createLog } from "../state/log-file.ts";
 import { RUN_TAG_VAR } from "../proc/contain.ts";
 import { ConsumerError, start, type EndReason } from "../proc/spawn.ts";

@@ -7,8 +7,8 @@
 import { runAgent } from "../agents/run-agent.ts";
 import { remeasured } from "../checkpoint/strategy.ts";
 import { emitQuietly, finish, type Ending } from "./finish.ts";
-import { plural, thenSentence } from "../term/format.ts";
-import { errorMessage, HarnessError } from "../errors.ts";
+import { plural } from "../term/format.ts";
+import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
 import { runTag } from "../proc/contain.ts";
 import { CommandError } from "../proc/spawn.ts";
 import { sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";

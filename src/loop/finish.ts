@@ -3,8 +3,7 @@
  * asked of the user) and the Complete event. Split from engine.ts, which decides *that* it ends.
  */
 import type { FinalStatus, Completion, State } from "../state/schema.ts";
-import { errorMessage, UserError } from "../errors.ts";
-import { thenSentence } from "../term/format.ts";
+import { errorMessage, thenSentence, UserError } from "../errors.ts";
 import { uncheckedStory } from "../state/store.ts";
 import type { CompletionChoice, LoopDeps } from "./ports.ts";
 import type { LoopEvent } from "./events.ts";
