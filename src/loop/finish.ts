@@ -40,7 +40,6 @@ export async function finish(state: State, ending: Ending, deps: LoopDeps, save:
   if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;
   state.ended_at = new Date().toISOString();
   deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);
-  deps.git.ctx.signal = undefined; // the stop has been honoured; what follows must still run
   // After a failure of the harness the completion is `keep`, asked of nobody: the reason says where the work is.
   const decided: CompletionChoice | null = !state.checkpoint_sha
     ? null

@@ -4,7 +4,6 @@
  */
 import type { AgentAdapter } from "../agents/adapter.ts";
 import type { Checkpoint } from "../checkpoint/strategy.ts";
-import type { Git } from "../checkpoint/git.ts";
 import type { LoopPaths } from "../state/paths.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import type { StorySource } from "../stories/source.ts";
@@ -15,8 +14,6 @@ export interface LoopDeps {
   source: StorySource;
   adapter: AgentAdapter;
   checkpoint: Checkpoint;
-  /** git under the loop's stop signal; `finishGit` without it, for the work that follows a stop. */
-  git: Git;
   env: Record<string, string | undefined>;
   signal: AbortSignal;
   emit(event: LoopEvent): void;

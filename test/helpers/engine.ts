@@ -66,7 +66,6 @@ export async function runEngine(
     source: plan.source,
     adapter: adapterFor("command"),
     checkpoint: options.checkpoint === "stash" ? stashCheckpoint(git, "repo") : branchCheckpoint(git, "repo"),
-    git,
     env: { ...process.env, AGENT_DIR: agentDir },
     signal: controller.signal,
     emit(e) {
