@@ -122,7 +122,7 @@ export const State = z.object({
   stories_total: Count.describe("stories in the plan, planned stories that went missing included"),
   stories_completed: Count.describe("stories complete"),
   planned_stories: z
-    .array(z.object({ id: z.string(), title: z.string() }))
+    .array(z.object({ id: z.string().describe("story id"), title: z.string().describe("story title") }))
     .default([])
     .describe("the stories present at start (`tasks` criteria; empty for `manual`): `done` needs every one complete"),
   current_story: z
@@ -169,7 +169,7 @@ export const State = z.object({
   max_cost_usd: z.number().positive().nullable().optional().describe("`--max-cost`: the whole loop's budget in US dollars, the earlier runs it continues included"),
   max_tokens: z.number().int().positive().nullable().optional().describe("`--max-tokens`: the whole loop's budget in tokens"),
   spent_before: z
-    .object({ cost_usd: z.number().nonnegative(), tokens: Count })
+    .object({ cost_usd: z.number().nonnegative().describe("cost in US dollars"), tokens: Count.describe("tokens, all categories") })
     .optional()
     .describe("what the earlier runs of this loop spent (a restart after `stuck`, `stalled` or `stopped` carries it); the budget counts it plus `total_cost_usd`/`total_tokens`"),
   stop_reason: z
