@@ -1,5 +1,6 @@
 /** Starting the loop: here (`inline`, `run`) or in a new terminal window running `wt-loop run`. */
 import { exitCodeFor, askCompletion, runPrepared } from "../loop/runner.ts";
+import { endedState } from "../loop/ending.ts";
 import { writeStarting, type Prepared } from "../loop/prepare.ts";
 import { selfArgv } from "../self.ts";
 import { loopPaths } from "../state/paths.ts";
@@ -46,7 +47,7 @@ export async function openLoopWindow(p: Prepared): Promise<number> {
     await openWindow(launch, s.worktree_path);
   } catch (err) {
     // The window never opened: leave no `starting` state or lock behind to block the next start.
-    await writeState(loopPaths(s.worktree_path).state, { ...s, status: "stopped", reason: (err as Error).message, ended_at: new Date().toISOString() });
+    await writeState(loopPaths(s.worktree_path).state, endedState(s, { status: "stopped", reason: (err as Error).message }));
     lock.release();
     throw err;
   }

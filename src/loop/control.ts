@@ -6,7 +6,8 @@
 import { UserError } from "../errors.ts";
 import { isRunner } from "../state/pid.ts";
 import type { Completion, State } from "../state/schema.ts";
-import { correctDeadRunner, readState } from "../state/store.ts";
+import { readState } from "../state/store.ts";
+import { correctDeadRunner } from "./liveness.ts";
 import { ANSWER_SIGNALS } from "./stop.ts";
 
 export interface StopRequest {

@@ -12,12 +12,14 @@ import { loopPaths, runFiles, runPaths } from "../state/paths.ts";
 import { processStartTime } from "../state/pid.ts";
 import { isFinal, type Completion, type FinalStatus, type State } from "../state/schema.ts";
 import type { Lock } from "../state/lock.ts";
-import { asStopped, EventLog, writeState, writeStateSync } from "../state/store.ts";
+import { writeState, writeStateSync } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
 import type { StorySource } from "../stories/source.ts";
 import { renderEvent, useColor } from "../term/render.ts";
 import { setTitle } from "../term/title.ts";
 import { runLoop } from "./engine.ts";
+import { endedState } from "./ending.ts";
+import { EventLog } from "./event-log.ts";
 import type { LoopEvent } from "./events.ts";
 import { stopControl } from "./stop.ts";
 import { listenKeys } from "../term/keys.ts";
@@ -54,9 +56,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     log = new EventLog(paths.events);
   } catch (err) {
     // Nothing ran yet; a state left `starting` would block the next start for a minute.
-    const now = new Date().toISOString();
-    const reason = `Fatal error: ${errorMessage(err)}`;
-    await writeState(paths.state, { ...state, status: "stuck", reason, error: errorMessage(err), ended_at: now, updated_at: now }).catch(() => {});
+    await writeState(paths.state, endedState(state, { status: "stuck", reason: `Fatal error: ${errorMessage(err)}`, error: errorMessage(err) })).catch(() => {});
     throw err;
   }
   const color = useColor(out);
@@ -166,7 +166,7 @@ function forceQuit(statePath: string, s: State): void {
       statePath,
       isFinal(s.status)
         ? { ...s, runner_pid: null, agent_pid: null, completion_pending: false, updated_at: now, error: s.error ?? "Force-quit during the completion step" }
-        : asStopped(s, "Force-quit by the user"),
+        : endedState(s, { status: "stopped", reason: "Force-quit by the user", error: s.error }),
     );
   } catch {
     // best effort: status will notice the dead runner anyway

@@ -14,7 +14,8 @@ import { findWorktree, type Target } from "../fleet/target.ts";
 import { LoggedEvent } from "../loop/events.ts";
 import { loopPaths } from "../state/paths.ts";
 import { Iteration, State } from "../state/schema.ts";
-import { correctDeadRunner, readState } from "../state/store.ts";
+import { readState } from "../state/store.ts";
+import { correctDeadRunner } from "../loop/liveness.ts";
 import { stopLoop } from "./stop.ts";
 
 const worktreeArg = z
