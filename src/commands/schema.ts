@@ -8,7 +8,7 @@ const args = {
 } as const;
 
 export default defineCommand({
-  meta: { name: "schema", description: "Print the JSON Schema of the state file or of the event log" },
+  meta: { name: "schema" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("schema", args, rawArgs, a);

@@ -10,7 +10,7 @@ import { budgetLabel } from "../loop/budget.ts";
 const args = { json: { type: "boolean", description: "Print the validated state file as JSON" } } as const;
 
 export default defineCommand({
-  meta: { name: "status", description: "Show the loop's status in this worktree" },
+  meta: { name: "status" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("status", args, rawArgs, a);
@@ -40,7 +40,7 @@ export function renderStatus(s: State, now = Date.now()): string {
       ["Tokens:", formatTokens(s.total_tokens)],
       ["Cost:", formatTotalCost(s.total_cost_usd)],
       ...(budgetLabel(s) ? [["Budget:", `${budgetLabel(s)} (all runs of this loop)`]] : []),
-      ...(s.verify ? [["Verify:", `${s.verify} (limit ${s.verify_timeout_min ?? 10} min)`]] : []),
+      ...(s.verify ? [["Verify:", `${s.verify} (limit ${s.verify_timeout_min} min)`]] : []),
       ["Agent:", `${s.agent}${s.model ? ` (${s.model})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
     ]),
   ];

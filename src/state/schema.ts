@@ -136,9 +136,10 @@ export const State = z.object({
   error: z.string().nullable(),
   /** `--notify CMD`: run when the loop reaches its final status or waits for the user. */
   notify: z.string().nullable().default(null),
-  /** `--verify CMD` and `--verify-timeout MIN` (src/loop/verify.ts); absent = none, 10 min. */
+  /** `--verify CMD` and `--verify-timeout MIN` (src/loop/verify.ts); absent = none. */
   verify: z.string().nullable().optional(),
-  verify_timeout_min: z.number().positive().optional(),
+  /** A state written before `--verify-timeout` existed ran with its default (test/loop/option-table.test.ts checks they agree). */
+  verify_timeout_min: z.number().positive().default(10),
   /** `--max-cost USD` and `--max-tokens N`: the whole loop's budget, the earlier runs it continues included (src/loop/budget.ts). */
   max_cost_usd: z.number().positive().nullable().optional(),
   max_tokens: z.number().int().positive().nullable().optional(),
