@@ -59,7 +59,8 @@ export function readConfigFile(path: string, scope: ConfigScope): ConfigFile | n
       else values[o.key] = value;
     }
   }
-  if (problems.length) throw new UserError(`${path}: ${problems.join("; ")}. Nothing was written.`);
+  if (problems.length === 1) throw new UserError(`${path}: ${problems[0]}. Nothing was written.`);
+  if (problems.length) throw new UserError(`${path} has ${problems.length} mistakes; nothing was written:\n${problems.map((p) => `  ${p}`).join("\n")}`);
   return { path, scope, values };
 }
 

@@ -6,7 +6,7 @@
  * `agent-cmd`): the origin names the file.
  */
 import type { State } from "../state/schema.ts";
-import { configPaths, readConfigFile, type ConfigFile, type ConfigScope } from "./config-file.ts";
+import { configPaths, PROJECT_FILE, readConfigFile, type ConfigFile, type ConfigScope } from "./config-file.ts";
 import type { LoopOptions, OptionKey } from "./options.ts";
 import { OPTIONS } from "./option-table.ts";
 import { continuingNote, rememberedOptions } from "./restart.ts";
@@ -60,15 +60,16 @@ export function layerOptions(worktree: string, given: Record<string, unknown>, p
 
 const fileOrigin = (f: ConfigFile | null): Origin => (f ? { from: "file", scope: f.scope, file: f.path } : { from: "default" });
 
-/** "flag", "remembered (stuck run)", "/repo/.wt-loop.json", "default". */
-export function originLabel(o: Origin): string {
+/** "flag", "remembered (the stuck run)", ".wt-loop.json", "~/.config/wt-loop/config.json", "default". */
+export function originLabel(o: Origin, home = process.env.HOME): string {
   switch (o.from) {
     case "flag":
       return "flag";
     case "remembered":
       return `remembered (the ${o.status} run)`;
     case "file":
-      return o.file;
+      if (o.scope === "project") return PROJECT_FILE;
+      return home && o.file.startsWith(`${home}/`) ? `~${o.file.slice(home.length)}` : o.file;
     case "default":
       return "default";
   }
