@@ -4,10 +4,10 @@
  * test fails when the committed files drift from the code.
  */
 import { z } from "zod";
-import { LoggedEvent } from "../loop/events.ts";
-import { configJsonSchema } from "../loop/config-file.ts";
-import { generateChecker } from "./codegen.ts";
-import { SCHEMA_VERSION, State } from "./schema.ts";
+import { LoggedEvent } from "./events.ts";
+import { configJsonSchema } from "./config-file.ts";
+import { generateChecker } from "../state/codegen.ts";
+import { SCHEMA_VERSION, State } from "../state/schema.ts";
 
 export const SCHEMA_KINDS = ["state", "events", "config"] as const;
 export type SchemaKind = (typeof SCHEMA_KINDS)[number];
