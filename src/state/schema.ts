@@ -117,6 +117,8 @@ export const State = z.object({
   runner_pid: z.number().int().positive().nullable(),
   runner_started: z.string().nullable(),
   agent_pid: z.number().int().positive().nullable(),
+  /** The agent's start time (as `runner_started`): without it, or when it differs, `agent_pid` is not this loop's agent. */
+  agent_started: z.string().nullable().optional(),
   checkpoint_branch: z.string().nullable(),
   original_branch: z.string().nullable(),
   original_commit: z.string().nullable(),
