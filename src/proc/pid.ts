@@ -99,7 +99,8 @@ function runsTheLoop(pid: number): boolean {
   if (isCompiled()) return sameFile(`/proc/${pid}/exe`, process.execPath) && LOOP_COMMANDS.has(argv[1] ?? "");
   const entry = selfArgv()[1]!;
   const cwd = readLink(`/proc/${pid}/cwd`);
-  return cwd !== null && argv[1] !== undefined && sameFile(resolve(cwd, argv[1]), entry) && LOOP_COMMANDS.has(argv[2] ?? "");
+  const at = argv[1] === "run" ? 2 : 1; // `bun src/cli.ts run` or `bun run src/cli.ts run`
+  return cwd !== null && argv[at] !== undefined && sameFile(resolve(cwd, argv[at]), entry) && LOOP_COMMANDS.has(argv[at + 1] ?? "");
 }
 
 /** The runner works in the worktree (or a folder inside it): a runner of another worktree is not this one's. */
