@@ -25,6 +25,7 @@ export function endedState(state: State, end: End, now = new Date().toISOString(
     unchecked_story: uncheckedStory(state), // before current_story goes
     current_story: null,
     agent_pid: null,
+    agent_started: null,
     runner_pid: null,
     waiting: null,
     completion_pending: false,
