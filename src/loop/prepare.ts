@@ -12,7 +12,7 @@ import { hasOwnRunner } from "../proc/pid.ts";
 import type { State } from "../state/schema.ts";
 import { archiveRun, readState, writeState } from "../state/store.ts";
 import { uncheckedStory } from "./ending.ts";
-import { ensureExcluded } from "../state/exclude.ts";
+import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
 import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
 import { checkpointPreflight } from "../checkpoint/strategy.ts";

@@ -13,7 +13,7 @@ import { ownedBy, processStartTime, signalQuietly } from "../proc/pid.ts";
 import { isFinal, type Completion, type FinalStatus, type State } from "../state/schema.ts";
 import type { Lock } from "../state/lock.ts";
 import { writeState, writeStateSync } from "../state/store.ts";
-import { ensureExcluded } from "../state/exclude.ts";
+import { ensureExcluded } from "../checkpoint/exclude.ts";
 import type { StorySource } from "../stories/source.ts";
 import { renderEvent, useColor } from "../term/render.ts";
 import { setTitle } from "../term/title.ts";

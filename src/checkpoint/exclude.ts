@@ -1,9 +1,9 @@
 /** Keeps the loop's own files out of git (SPEC §3): added once to `info/exclude`, idempotently. */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Git } from "../checkpoint/git.ts";
+import type { Git } from "./git.ts";
 import { io } from "../errors.ts";
-import { EXCLUDE_LINES } from "./paths.ts";
+import { EXCLUDE_LINES } from "../state/paths.ts";
 
 const MARKER = "# wt-loop: the loop's own files (state, events, logs, learnings)";
 
