@@ -5,13 +5,13 @@
  * agent gave (plus a margin) or else an exponential backoff, within `--max-wait` hours in all.
  * Refused credentials (`auth`) are never waited on: the loop ends stuck with the agent's login advice.
  */
-import { loopRoot, renameSafe } from "../state/safe-fs.ts";
+import { loopRoot, renameSafe } from "../proc/safe-fs.ts";
 import type { AgentRun } from "../agents/run-agent.ts";
 import type { UnavailableEvent } from "../agents/stream.ts";
 import { MAX_TIMER_MS } from "./options.ts";
 import { ZERO_TOKENS, type Iteration, type State, type Tokens } from "../state/schema.ts";
 import { clockTime, formatDuration } from "../term/format.ts";
-import type { LoopDeps } from "./engine.ts";
+import type { LoopDeps } from "./ports.ts";
 
 /** Multiplies every backoff and margin (not a reset time the agent gave): tests set it small. */
 export const WAIT_SCALE_VAR = "WT_LOOP_WAIT_SCALE";

@@ -1,7 +1,7 @@
 /** Keeps the loop's own files out of git (SPEC §3): added once to `info/exclude`, idempotently. */
 import { closeSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { openSafe, writeFileSafe } from "./safe-fs.ts";
+import { openSafe, writeFileSafe } from "../proc/safe-fs.ts";
 import type { Git } from "../checkpoint/git.ts";
 import { io } from "../errors.ts";
 import { EXCLUDE_LINES } from "./paths.ts";

@@ -1,7 +1,7 @@
 /** Where the loop keeps its files (SPEC §3): under `<worktree>/.claude/`, the lock aside. */
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { refuseLinks } from "./safe-fs.ts";
+import { refuseLinks } from "../proc/safe-fs.ts";
 
 export function loopPaths(worktree: string) {
   const dir = join(worktree, ".claude");

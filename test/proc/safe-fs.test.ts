@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { LinkRefused, loopRoot, makeDir, openSafe, refuseLinks, removeSafe, renameSafe, writeFileSafe } from "../../src/state/safe-fs.ts";
+import { LinkRefused, loopRoot, makeDir, openSafe, refuseLinks, removeSafe, renameSafe, writeFileSafe } from "../../src/proc/safe-fs.ts";
 import { tempDir } from "../helpers/repo.ts";
 
 /** A worktree and, outside it, a file and an empty folder that a link may point at. */
