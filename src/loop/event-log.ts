@@ -2,11 +2,11 @@
  * The append-only event log (`.claude/loop-events.jsonl`): one JSON object per line, each with the
  * time it happened. What `monitor`, `log` and the MCP server read back (events.ts parseLoggedEvent).
  */
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, closeSync, fstatSync, openSync } from "node:fs";
 import { appendSpilled } from "../agents/spill.ts";
 import { ioSync } from "../errors.ts";
 import { copyContent } from "../proc/lines.ts";
+import { loopRoot, openSafe } from "../proc/safe-fs.ts";
 import type { LoopEvent } from "./events.ts";
 
 const SLICE = 1 << 20;
@@ -17,10 +17,8 @@ export class EventLog {
     this.fd = this.open();
   }
   private open(): number {
-    return ioSync("open", this.path, () => {
-      mkdirSync(join(this.path, ".."), { recursive: true });
-      return openSync(this.path, "a");
-    });
+    // Checked on every open: the repository may have committed a link here, an agent may plant one.
+    return ioSync("open", this.path, () => openSafe(loopRoot(this.path), this.path, "append"));
   }
   /**
    * A `git clean -fdx` (the agent's, a --verify command's) removes the ignored `.claude/`: events
