@@ -88,3 +88,26 @@ describe("a state file that is not this worktree's own", () => {
     expect(readFileSync(path, "utf8")).toBe(JSON.stringify(seed)); // read, not rewritten
   });
 });
+
+describe("a state write is on disk before it takes the state's name", () => {
+  // Seen from the kernel (strace): without an fsync, a crash after the rename can leave an empty or
+  // torn loop-state.json, which the next command refuses to read.
+  test.each(["writeState", "writeStateSync"] as const)("%s: the temp file is fsynced, then renamed", async (fn) => {
+    const d = tempDir();
+    const trace = join(tempDir("strace-"), "trace.txt");
+    const store = join(import.meta.dir, "../../src/state/store.ts");
+    const { sampleState } = await import("../helpers/state.ts");
+    const state = JSON.stringify(sampleState({ worktree_path: d }));
+    const code = `const m = await import(${JSON.stringify(store)}); await m.${fn}(${JSON.stringify(join(d, ".claude/loop-state.json"))}, ${state});`;
+    const r = Bun.spawnSync(["strace", "-f", "-e", "trace=openat,fsync,fdatasync,rename,renameat,renameat2", "-o", trace, process.execPath, "-e", code]);
+    expect(r.exitCode).toBe(0);
+    const lines = readFileSync(trace, "utf8").split("\n");
+    const open = lines.findIndex((l) => /openat\(.*loop-state\.json\.[^"]*\.tmp".*= \d+$/.test(l));
+    expect(open).toBeGreaterThan(-1);
+    const fd = /= (\d+)$/.exec(lines[open]!)![1];
+    const sync = lines.findIndex((l, i) => i > open && new RegExp(`f(data)?sync\\(${fd}\\) += 0`).test(l));
+    const rename = lines.findIndex((l) => /rename(at2?)?\(.*loop-state\.json\.[^"]*\.tmp"/.test(l));
+    expect(sync).toBeGreaterThan(open);
+    expect(rename).toBeGreaterThan(sync);
+  });
+});
