@@ -1,7 +1,7 @@
 /** Monitor latency: an event appended to the log → printed by `wt-loop monitor`. */
 import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { processStartTime } from "../../src/state/pid.ts";
+import { processStartTime } from "../../src/proc/pid.ts";
 import { BIN, makeRepo, median, ms, pct, runAlone, writeStatusState } from "./shared.ts";
 
 export async function monitorLatency(samples = 60) {

@@ -12,7 +12,7 @@ import { RUN_TAG_VAR, runTag } from "../proc/contain.ts";
 import { CommandError, start } from "../proc/spawn.ts";
 import type { State, VerifyRun } from "../state/schema.ts";
 import { formatDuration } from "../term/format.ts";
-import type { LoopDeps } from "./engine.ts";
+import type { LoopDeps } from "./ports.ts";
 
 /** How many lines of the end of the command's output the next prompt carries. */
 export const VERIFY_TAIL_LINES = 60;
@@ -113,7 +113,7 @@ export async function verifyClaim(state: State, deps: LoopDeps, storyId: string,
   const logFile = verifyLogOf(deps.paths.iterLog(iteration));
   deps.emit({ type: "VerifyStart", story_id: storyId, iteration, command: state.verify, log_file: logFile });
   const v = await runVerify({
-    command: state.verify, timeoutMin: state.verify_timeout_min ?? 10, cwd: state.worktree_path, env: deps.env, signal: deps.signal, logFile,
+    command: state.verify, timeoutMin: state.verify_timeout_min, cwd: state.worktree_path, env: deps.env, signal: deps.signal, logFile,
     runTag: runTag(state.worktree_path, state.started_at),
   });
   res.verify = v.run;

@@ -43,6 +43,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["runner_pid"] = (v["runner_pid"] === null ? null : ((typeof v["runner_pid"] === "number") && (Number.isFinite(v["runner_pid"])) && (Number.isSafeInteger(v["runner_pid"])) && (v["runner_pid"] > 0) ? v["runner_pid"] : fail(p + ".runner_pid", "a number in range")));
   out["runner_started"] = (v["runner_started"] === null ? null : ((typeof v["runner_started"] === "string") ? v["runner_started"] : fail(p + ".runner_started", "a string")));
   out["agent_pid"] = (v["agent_pid"] === null ? null : ((typeof v["agent_pid"] === "number") && (Number.isFinite(v["agent_pid"])) && (Number.isSafeInteger(v["agent_pid"])) && (v["agent_pid"] > 0) ? v["agent_pid"] : fail(p + ".agent_pid", "a number in range")));
+  if (v["agent_started"] !== undefined) out["agent_started"] = (v["agent_started"] === null ? null : ((typeof v["agent_started"] === "string") ? v["agent_started"] : fail(p + ".agent_started", "a string")));
   out["checkpoint_branch"] = (v["checkpoint_branch"] === null ? null : ((typeof v["checkpoint_branch"] === "string") ? v["checkpoint_branch"] : fail(p + ".checkpoint_branch", "a string")));
   out["original_branch"] = (v["original_branch"] === null ? null : ((typeof v["original_branch"] === "string") ? v["original_branch"] : fail(p + ".original_branch", "a string")));
   out["original_commit"] = (v["original_commit"] === null ? null : ((typeof v["original_commit"] === "string") ? v["original_commit"] : fail(p + ".original_commit", "a string")));
@@ -57,7 +58,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["error"] = (v["error"] === null ? null : ((typeof v["error"] === "string") ? v["error"] : fail(p + ".error", "a string")));
   out["notify"] = (v["notify"] === undefined ? null : (v["notify"] === null ? null : ((typeof v["notify"] === "string") ? v["notify"] : fail(p + ".notify", "a string"))));
   if (v["verify"] !== undefined) out["verify"] = (v["verify"] === null ? null : ((typeof v["verify"] === "string") ? v["verify"] : fail(p + ".verify", "a string")));
-  if (v["verify_timeout_min"] !== undefined) out["verify_timeout_min"] = ((typeof v["verify_timeout_min"] === "number") && (Number.isFinite(v["verify_timeout_min"])) && (v["verify_timeout_min"] > 0) ? v["verify_timeout_min"] : fail(p + ".verify_timeout_min", "a number in range"));
+  out["verify_timeout_min"] = (v["verify_timeout_min"] === undefined ? 10 : ((typeof v["verify_timeout_min"] === "number") && (Number.isFinite(v["verify_timeout_min"])) && (v["verify_timeout_min"] > 0) ? v["verify_timeout_min"] : fail(p + ".verify_timeout_min", "a number in range")));
   if (v["max_cost_usd"] !== undefined) out["max_cost_usd"] = (v["max_cost_usd"] === null ? null : ((typeof v["max_cost_usd"] === "number") && (Number.isFinite(v["max_cost_usd"])) && (v["max_cost_usd"] > 0) ? v["max_cost_usd"] : fail(p + ".max_cost_usd", "a number in range")));
   if (v["max_tokens"] !== undefined) out["max_tokens"] = (v["max_tokens"] === null ? null : ((typeof v["max_tokens"] === "number") && (Number.isFinite(v["max_tokens"])) && (Number.isSafeInteger(v["max_tokens"])) && (v["max_tokens"] > 0) ? v["max_tokens"] : fail(p + ".max_tokens", "a number in range")));
   if (v["spent_before"] !== undefined) out["spent_before"] = o11(v["spent_before"], p + ".spent_before");

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 import { fakeAgent, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
 import { readState, TWO_STORIES as TWO } from "../helpers/fixtures.ts";
 import { COMPLETE } from "../helpers/loop.ts";

@@ -58,6 +58,21 @@ describe("the compiled binary", () => {
     expect(readState(repo).status).toBe("done");
   }, 60_000);
 
+  test("stop --force knows the binary's own runner and agent (by command line and start time) and kills them", async () => {
+    const repo = makeRepo({ "tasks.md": "## 1. A\n- [ ] a\n" });
+    const agent = fakeAgent([{ hangSec: 300 }], tempDir("fake-agent-"));
+    const runner = Bun.spawn([bin, "start", "--terminal", "inline", "--on-complete", "keep"], {
+      cwd: repo, env: { ...process.env, ...agent.env, PATH: testPath(), NO_COLOR: "1" }, stdin: "ignore", stdout: "ignore", stderr: "ignore",
+    });
+    const state = () => readState(repo);
+    const s = await waitFor("the binary's loop to start its agent", () => state().status === "running" && state().agent_started && state(), 30_000, { whileRunning: runner });
+    expect(s).toMatchObject({ status: "running", runner_pid: runner.pid, agent_started: expect.any(String) });
+    const r = await wtLoop(["stop", "--force"], { cwd: repo, bin });
+    expect(r.stdout).toContain(`Killed the loop (runner pid ${runner.pid}, agent group ${s.agent_pid})`);
+    expect(await runner.exited).not.toBe(0);
+    expect(state().status).toBe("stopped");
+  }, 60_000);
+
   test("wt-loop demo runs a whole loop to done on a throwaway repository", async () => {
     const r = await wtLoop(["demo"], { cwd: tempDir(), bin, env: { TMPDIR: tempDir() } });
     expect(r.code).toBe(0);

@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SLOW_STOP_VAR } from "../../src/loop/stop.ts";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 import { buildBinary, fakeAgent, ROOT, testPath } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { COMPLETE } from "../helpers/loop.ts";

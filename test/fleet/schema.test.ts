@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SCHEMA_FILES, SCHEMA_KINDS, schemaText } from "../../src/state/json-schema.ts";
+import { SCHEMA_FILES, SCHEMA_KINDS, schemaText } from "../../src/loop/json-schema.ts";
 import { ROOT, wtLoop } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/repo.ts";
 
@@ -37,6 +37,6 @@ describe("wt-loop schema", () => {
     expect(events.stdout).toBe(readFileSync(join(ROOT, SCHEMA_FILES.events), "utf8"));
     const bad = await wtLoop(["schema", "logs"], { cwd });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("state or events");
+    expect(bad.stderr).toContain("state, events or config");
   });
 });

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 
 type Falsy = undefined | null | false | 0 | "";
 
