@@ -5,7 +5,22 @@
 import { z } from "zod";
 import { Tokens } from "../state/schema.ts";
 
-export const MessageEvent = z.object({ type: z.literal("Message"), text: z.string() });
+/**
+ * A text too long to hold (agents/long-line.ts): the event's text is only its head; the whole of it
+ * is the JSON-escaped byte range `start`–`end` of the iteration log at `path`. The event log holds
+ * the whole text, with these facts beside it.
+ */
+export const Spilled = z
+  .object({
+    chars: z.number().int().nonnegative().describe("The whole text's length (UTF-16 units)"),
+    path: z.string().describe("The iteration log the text is in"),
+    start: z.number().int().nonnegative(),
+    end: z.number().int().nonnegative(),
+  })
+  .describe("The text was too long to hold in memory: where the whole of it is in the iteration log");
+export type Spilled = z.infer<typeof Spilled>;
+
+export const MessageEvent = z.object({ type: z.literal("Message"), text: z.string(), spilled: Spilled.optional() });
 export const ToolUseEvent = z.object({ type: z.literal("ToolUse"), name: z.string(), summary: z.string() });
 export const DoneEvent = z.object({
   type: z.literal("Done"),
@@ -15,6 +30,7 @@ export const DoneEvent = z.object({
   cost_usd: z.number().nonnegative().nullable(),
   is_error: z.boolean(),
   errors: z.array(z.string()),
+  spilled: Spilled.optional().describe("Set when final_text was too long to hold: see Spilled"),
 });
 
 /** The agent CLI retries an API call by itself (Claude's `api_retry`, Codex's "Reconnecting… n/m"); shown, not acted on. */

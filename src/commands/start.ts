@@ -7,6 +7,7 @@ import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, loopArgs, validate } from "./_args.ts";
+import { warn } from "../errors.ts";
 import { openLoopWindow, runInline } from "./_launch.ts";
 
 const args = {
@@ -24,6 +25,7 @@ export default defineCommand({
     const { options, note: continuing } = continueWith(await readState(loopPaths(wt.path).state), given);
     const opts = validate(LoopOptions, options);
     const prepared = await prepareLoop(wt, opts);
+    for (const w of prepared.warnings) warn(w);
     if (continuing) console.log(continuing);
     if (opts.dryRun) {
       console.log(describePlan(prepared.state, prepared.plan));

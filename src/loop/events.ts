@@ -4,7 +4,33 @@
  */
 import { z } from "zod";
 import { StreamEvent } from "../agents/stream.ts";
-import { Completion, Outcome, Status, Tokens } from "../state/schema.ts";
+import { ChangedFile } from "../checkpoint/changed-files.ts";
+import { CheckpointKind, Completion, DoneCriteria, Outcome, Status, Tokens } from "../state/schema.ts";
+
+/** A story of the plan as the loop began: its tasks and how many were ticked already. */
+export const PlannedStory = z.object({
+  id: z.string(),
+  title: z.string(),
+  tasks: z.number().int().nonnegative().describe("How many checkbox tasks the story has"),
+  done: z.number().int().nonnegative().describe("How many of them were ticked when the loop began"),
+});
+
+/**
+ * The loop began (its first event, once its stories are read): the whole plan, so a view can list
+ * every story before the agent reaches it. Logs written before this event existed do not have it.
+ */
+export const LoopStarted = z.object({
+  type: z.literal("LoopStarted"),
+  worktree: z.string(),
+  change: z.string().nullable().describe("The OpenSpec change, or null for a plain tasks file or a task without one"),
+  tasks_file: z.string().nullable(),
+  done_criteria: DoneCriteria.describe("`tasks`: done when every story's boxes are ticked; `manual`: when the agent says so"),
+  checkpoint: CheckpointKind,
+  max_iterations: z.number().int().positive(),
+  max_retries: z.number().int().positive(),
+  verify: z.string().nullable().describe("The --verify command that gates each COMPLETE, or null"),
+  stories: z.array(PlannedStory).describe("Every story of the plan, in order"),
+});
 
 export const StoryProgress = z.object({
   type: z.literal("StoryProgress"),
@@ -34,6 +60,13 @@ export const IterationEnd = z.object({
   tokens: Tokens,
   cost_usd: z.number().nonnegative().nullable(),
   commits: z.array(z.string()),
+  files: z
+    .array(ChangedFile)
+    .default([])
+    .describe(
+      "The paths the attempt changed since its checkpoint, as measured before it was kept or reverted (after --verify, if any); " +
+        "empty when the attempt was stopped or refused before it was measured, and in logs written before this field existed",
+    ),
 });
 
 /** `--verify`: the command began after an attempt's COMPLETE (src/loop/verify.ts). */
@@ -89,9 +122,10 @@ export const CompleteEvent = z.object({
   stop_reason: z.enum(["user", "budget"]).nullable().optional(),
 });
 
-export const LoopEvent = z.discriminatedUnion("type", [StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ErrorEvent, CompleteEvent, WaitingEvent]);
+export const LoopEvent = z.discriminatedUnion("type", [LoopStarted, StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ErrorEvent, CompleteEvent, WaitingEvent]);
 export type LoopEvent = z.infer<typeof LoopEvent>;
 export type CompleteEvent = z.infer<typeof CompleteEvent>;
+export type LoopStarted = z.infer<typeof LoopStarted>;
 
 /** A stored event line: the event plus when it was written. */
 export const LoggedEvent = z.intersection(LoopEvent, z.object({ ts: z.string() }));

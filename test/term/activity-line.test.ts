@@ -5,7 +5,7 @@ import type { LoopEvent } from "../../src/loop/events.ts";
 import { activityLine } from "../../src/term/activity.ts";
 
 const progress: LoopEvent = { type: "StoryProgress", story_id: "1", title: "t", index: 1, total: 1, completed: 0, iteration: 1, max_iterations: 9, attempt: 1, max_retries: 3, worktree: "w" };
-const end: LoopEvent = { type: "IterationEnd", story_id: "1", iteration: 1, outcome: "complete", reason: null, duration_ms: 0, turns: null, tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0 }, cost_usd: null, commits: [] };
+const end: LoopEvent = { type: "IterationEnd", story_id: "1", iteration: 1, outcome: "complete", reason: null, duration_ms: 0, turns: null, tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0 }, cost_usd: null, commits: [], files: [] };
 const waitFor = async (cond: () => boolean) => {
   for (let i = 0; i < 500 && !cond(); i++) await Bun.sleep(10);
   expect(cond()).toBe(true);
