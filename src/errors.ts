@@ -89,3 +89,6 @@ export function errorMessage(err: unknown): string {
 export function warn(message: string): void {
   process.stderr.write(`warning: ${message}\n`);
 }
+
+/** "A. B": `first`'s own full stop (if any) dropped, so a message that ends in one is not followed by "..". */
+export const thenSentence = (first: string, next: string) => `${first.replace(/\.+$/, "")}. ${next}`;

@@ -8,7 +8,7 @@ import { commandNames, findCommand, type CommandInfo } from "./commands/_catalog
 import { guardStdout } from "./term/stdout.ts";
 
 // Help and suggestions are loaded only when shown: a command's start-up pays for neither.
-const helpText = () => import("./term/help.ts");
+const helpText = () => import("./commands/_help.ts");
 const suggest = () => import("./term/suggest.ts");
 
 export const VERSION = pkg.version;

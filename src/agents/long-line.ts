@@ -9,7 +9,7 @@
  * event log copies the string's bytes from the iteration log into its entry — the message is never
  * truncated, and never held whole.
  */
-import { PromiseScanner } from "../loop/outcome.ts";
+import { PromiseScanner } from "./promise.ts";
 import type { LongLineSink } from "../proc/lines.ts";
 import { HEAD_CHARS, SENTINEL, type Spill } from "./spill.ts";
 

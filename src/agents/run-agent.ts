@@ -2,12 +2,11 @@
  * One agent run: spawn it in its own process group, keep its raw output untruncated in the
  * iteration's log files, and hand each normalized event to the engine as it arrives.
  */
-import { HarnessError } from "../errors.ts";
-import { thenSentence } from "../term/format.ts";
+import { HarnessError, thenSentence } from "../errors.ts";
 import { createLog } from "../state/log-file.ts";
 import { RUN_TAG_VAR } from "../proc/contain.ts";
 import { ConsumerError, start, type EndReason } from "../proc/spawn.ts";
-import type { AgentPromise } from "../loop/outcome.ts";
+import type { AgentPromise } from "./promise.ts";
 import { LONG_LINE, LongJsonLine, LongPlainLine } from "./long-line.ts";
 import { promiseOf, withSpills, type Spill } from "./spill.ts";
 import type { AgentAdapter, AgentCall } from "./adapter.ts";

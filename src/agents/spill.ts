@@ -4,7 +4,7 @@
  * copies it from there.
  */
 import { appendFileSync, closeSync, openSync, readSync } from "node:fs";
-import { findPromise, type AgentPromise } from "../loop/outcome.ts";
+import { findPromise, type AgentPromise } from "./promise.ts";
 import type { Spilled, StreamEvent } from "./stream.ts";
 
 export interface Spill {

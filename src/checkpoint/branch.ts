@@ -87,13 +87,13 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
 
     async finish(choice) {
       if (choice === "keep") return `Kept the branch ${branch} with the loop's checkpoint commits.`;
-      const q = git.uninterruptible();
-      if ((await git.branch()) !== branch)
+      const q = git.uninterruptible(); // after a stop too: the completion runs whole or not at all
+      if ((await q.branch()) !== branch)
         throw new UserError(`Cleanup needs HEAD on ${branch}, but it is elsewhere; nothing was changed. The loop's work is on ${branch}.`);
-      if (await git.isDirty()) await q.commitAll("wt-loop: final state"); // all the work is on the branch now
-      const tip = (await git.head())!;
+      if (await q.isDirty()) await q.commitAll("wt-loop: final state"); // all the work is on the branch now
+      const tip = (await q.head())!;
       const back = info.originalBranch ?? info.originalCommit;
-      if (info.originalBranch && (await git.resolve(`refs/heads/${info.originalBranch}`)) !== info.originalCommit)
+      if (info.originalBranch && (await q.resolve(`refs/heads/${info.originalBranch}`)) !== info.originalCommit)
         throw new UserError(
           `Cleanup did not move you: ${info.originalBranch} moved since the loop started. You are on ${branch} with all the ` +
             `loop's work; bring it over by hand (git checkout ${info.originalBranch} && git merge --squash ${branch}).`,

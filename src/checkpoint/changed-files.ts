@@ -7,8 +7,8 @@ import { z } from "zod";
 import type { Git } from "./git.ts";
 
 export const ChangedFile = z.object({
-  path: z.string(),
-  status: z.enum(["added", "modified", "deleted", "type-changed"]),
+  path: z.string().describe("the path, relative to the worktree"),
+  status: z.enum(["added", "modified", "deleted", "type-changed"]).describe("how it changed (a rename is a deletion and an addition)"),
 });
 export type ChangedFile = z.infer<typeof ChangedFile>;
 

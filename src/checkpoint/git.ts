@@ -9,7 +9,7 @@ import { CommandError, exec, type ExecResult } from "../proc/spawn.ts";
 export interface GitContext {
   cwd: string;
   timeoutMs?: number;
-  /** The loop's stop signal; cleared once the stop is honoured so completion can still run. */
+  /** The loop's stop signal. What must run after a stop (the completion) uses `uninterruptible()`. */
   signal?: AbortSignal;
 }
 

@@ -82,25 +82,6 @@ export async function stashCommit(git: Git, s: Snapshot, label: string, message:
   return git.commitTree(s.work, [s.head, i, ...(u ? [u] : [])], `On ${label}: ${message}`);
 }
 
-/** Reads a stash-shaped commit back into a snapshot (the untracked parent is optional). */
-export async function readStashCommit(git: Git, sha: string): Promise<Snapshot> {
-  const parents = (await git.out(["rev-list", "--parents", "-n", "1", sha])).split(" ").slice(1);
-  const tree = (ref: string) => git.treeOf(ref);
-  const work = await tree(sha);
-  const untracked = parents[2] ? await tree(parents[2]) : null;
-  const full = untracked ? await mergeTrees(git, work, untracked) : work;
-  return { head: parents[0]!, index: await tree(parents[1]!), work, untracked, full };
-}
-
-async function mergeTrees(git: Git, work: string, untracked: string): Promise<string> {
-  return git.withTempIndex(async (env) => {
-    await git.run(["read-tree", work], { env });
-    const entries = (await git.run(["ls-tree", "-r", "-z", untracked], { env })).stdout;
-    await git.run(["update-index", "-z", "--index-info"], { env, input: entries.endsWith("\0") ? entries : entries + "\0" });
-    return (await git.run(["write-tree"], { env })).stdout.trim();
-  }, { empty: true });
-}
-
 /**
  * Puts the tree and the index back to a snapshot, HEAD having been put back already:
  * 1. the snapshot's files are written where the tree differs (so its own .gitignore is in place);

@@ -88,14 +88,15 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
 
     async finish(choice) {
       const i = need();
-      const listed = new Set(await stashShas(git));
+      const q = git.uninterruptible(); // after a stop too: the completion runs whole or not at all
+      const listed = new Set(await stashShas(q));
       const mine = i.stashes.filter((s) => listed.has(s));
       if (choice === "keep")
         return mine.length
           ? `Kept ${mine.length} checkpoint stash(es) named ${prefix}… (git stash list); \`git stash apply ${mine.at(-1)}\` brings the last one back.`
           : "No checkpoint stash left.";
       for (const sha of mine) {
-        await dropStash(git, sha);
+        await dropStash(q, sha);
         i.stashes = i.stashes.filter((s) => s !== sha);
       }
       return `The loop's work is in the working tree; dropped ${mine.length} checkpoint stash(es) this loop made.`;

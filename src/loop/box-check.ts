@@ -6,7 +6,7 @@
 import type { State } from "../state/schema.ts";
 import { loadStories } from "../stories/source.ts";
 import { describeStories, missingFromPlan, type Story } from "../stories/story.ts";
-import type { LoopDeps } from "./engine.ts";
+import type { LoopDeps } from "./ports.ts";
 
 /** Whether the tasks file backs a COMPLETE of `story`: its boxes ticked, no story of the plan gone. */
 export async function boxCheck(state: State, deps: LoopDeps, story: Story): Promise<{ stories: Story[] } | { reason: string }> {

@@ -4,21 +4,19 @@
  * or stopped. Everything it touches comes in through `LoopDeps`, so tests drive it with real git
  * repositories and real agent programs.
  */
-import type { AgentAdapter } from "../agents/adapter.ts";
 import { runAgent } from "../agents/run-agent.ts";
-import { remeasured, type Checkpoint } from "../checkpoint/strategy.ts";
+import { remeasured } from "../checkpoint/strategy.ts";
 import { emitQuietly, finish, type Ending } from "./finish.ts";
-import { plural, thenSentence } from "../term/format.ts";
+import { plural } from "../term/format.ts";
 import type { ChangedFile } from "../checkpoint/changed-files.ts";
-import type { Git } from "../checkpoint/git.ts";
-import { errorMessage, HarnessError } from "../errors.ts";
+import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
 import { runTag } from "../proc/contain.ts";
 import { CommandError } from "../proc/spawn.ts";
-import type { LoopPaths } from "../state/paths.ts";
-import { sumTokens, ZERO_TOKENS, type Completion, type FinalStatus, type Iteration, type State } from "../state/schema.ts";
-import { loadStories, type StorySource } from "../stories/source.ts";
+import { sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
+import { loadStories } from "../stories/source.ts";
 import { describeStories, isComplete, missingFromPlan, type Story } from "../stories/story.ts";
 import type { LoopEvent } from "./events.ts";
+import type { LoopDeps } from "./ports.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
@@ -26,33 +24,6 @@ import { verifyClaim } from "./verify.ts";
 import { boxCheck } from "./box-check.ts";
 import { budgetReached } from "./budget.ts";
 import { runWhenAvailable, type Spent } from "./unavailable.ts";
-
-export interface LoopDeps {
-  paths: LoopPaths;
-  source: StorySource;
-  adapter: AgentAdapter;
-  checkpoint: Checkpoint;
-  /** git under the loop's stop signal; `finishGit` without it, for the work that follows a stop. */
-  git: Git;
-  env: Record<string, string | undefined>;
-  signal: AbortSignal;
-  emit(event: LoopEvent): void;
-  save(state: State): Promise<void>;
-  /**
-   * After the agent (or --verify) ran: the loop's own files it deleted or un-ignored are put back
-   * (its lines in info/exclude; the lock where it is in `.claude/`), before anything looks at the
-   * tree. The event log and the logs put themselves back; the state is rewritten by the next save.
-   */
-  reclaimFiles(): Promise<void>;
-  setTitle(title: string): void;
-  /**
-   * Decides cleanup or keep at the end: at once (the option, a stop's answer) or by a question that
-   * may wait for a long time (asked on a TTY when the option is `ask`).
-   */
-  chooseCompletion(status: FinalStatus): CompletionChoice;
-}
-
-export type CompletionChoice = { kind: "now"; choice: Completion } | { kind: "ask"; answer: () => Promise<Completion> };
 
 export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
   const state: State = { ...initial, status: "running", runner_pid: process.pid, error: null, reason: null };

@@ -3,10 +3,9 @@
  * asked of the user) and the Complete event. Split from engine.ts, which decides *that* it ends.
  */
 import type { FinalStatus, Completion, State } from "../state/schema.ts";
-import { errorMessage, UserError } from "../errors.ts";
-import { thenSentence } from "../term/format.ts";
+import { errorMessage, thenSentence, UserError } from "../errors.ts";
 import { uncheckedStory } from "../state/store.ts";
-import type { CompletionChoice, LoopDeps } from "./engine.ts";
+import type { CompletionChoice, LoopDeps } from "./ports.ts";
 import type { LoopEvent } from "./events.ts";
 
 export interface Ending {
@@ -41,7 +40,6 @@ export async function finish(state: State, ending: Ending, deps: LoopDeps, save:
   if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;
   state.ended_at = new Date().toISOString();
   deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);
-  deps.git.ctx.signal = undefined; // the stop has been honoured; what follows must still run
   // After a failure of the harness the completion is `keep`, asked of nobody: the reason says where the work is.
   const decided: CompletionChoice | null = !state.checkpoint_sha
     ? null

@@ -6,9 +6,9 @@
 import { createReadStream, existsSync } from "node:fs";
 import { readLines } from "../proc/lines.ts";
 import type { Iteration, State } from "../state/schema.ts";
-import type { FoundRun } from "../state/run-files.ts";
+import type { LoopFiles } from "../state/paths.ts";
+import { archivedRuns, findRun, type FoundRun } from "../state/run-files.ts";
 import { parseLoggedEvent, type Logged } from "./events.ts";
-
 
 export interface IterationLog {
   n: number;
@@ -62,3 +62,14 @@ export const runSummary = (s: State) => ({
   stories_total: s.stories_total,
   iterations: s.iterations.length,
 });
+
+/** One line per archived run of the worktree, read from its state (null fields where it is unreadable). */
+export async function archivedRunSummaries(paths: LoopFiles) {
+  const runs = [];
+  for (const r of archivedRuns(paths)) {
+    const { state: s } = await findRun(paths, r.key).catch(() => ({ state: null }));
+    runs.push({ run: r.key, file: r.file, started_at: s?.started_at ?? null, status: s?.status ?? null, iterations: s?.iterations.length ?? null,
+      stories: s ? `${s.stories_completed}/${s.stories_total}` : null, reason: s?.reason ?? null });
+  }
+  return runs;
+}

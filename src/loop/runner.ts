@@ -72,7 +72,6 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         source,
         adapter: adapterFor(state.agent),
         checkpoint: state.checkpoint === "branch" ? branchCheckpoint(git, name) : stashCheckpoint(git, name),
-        git,
         env: { ...(o.env ?? process.env), OPENSPEC_TELEMETRY: "0" },
         signal: controller.signal,
         emit(event) {

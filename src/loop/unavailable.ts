@@ -11,7 +11,7 @@ import type { UnavailableEvent } from "../agents/stream.ts";
 import { MAX_TIMER_MS } from "./options.ts";
 import { ZERO_TOKENS, type Iteration, type State, type Tokens } from "../state/schema.ts";
 import { clockTime, formatDuration } from "../term/format.ts";
-import type { LoopDeps } from "./engine.ts";
+import type { LoopDeps } from "./ports.ts";
 
 /** Multiplies every backoff and margin (not a reset time the agent gave): tests set it small. */
 export const WAIT_SCALE_VAR = "WT_LOOP_WAIT_SCALE";

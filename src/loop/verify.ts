@@ -12,7 +12,7 @@ import { RUN_TAG_VAR, runTag } from "../proc/contain.ts";
 import { CommandError, start } from "../proc/spawn.ts";
 import type { State, VerifyRun } from "../state/schema.ts";
 import { formatDuration } from "../term/format.ts";
-import type { LoopDeps } from "./engine.ts";
+import type { LoopDeps } from "./ports.ts";
 
 /** How many lines of the end of the command's output the next prompt carries. */
 export const VERIFY_TAIL_LINES = 60;

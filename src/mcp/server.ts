@@ -6,7 +6,7 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import pkg from "../../package.json" with { type: "json" };
-import { totalsOf } from "../commands/history.ts";
+import { totalsOf } from "../loop/totals.ts";
 import { UserError } from "../errors.ts";
 import { listLoops, LoopSummary, summarize, WorktreeLoop } from "../fleet/loops.ts";
 import { recentEvents } from "../fleet/recent-events.ts";

@@ -6,8 +6,7 @@
  * A line longer than a limit can be handed, piece by piece, to a `LongLineSink` instead of being
  * built as one string: the agent's output may hold single lines of tens of megabytes.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
-import { copyContent } from "../state/log-file.ts";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 export interface LongLineSink {
@@ -152,4 +151,13 @@ function keepIfDeleted(path: string, fd: number): void {
   } catch {
     // Best effort: the run's outcome was read from the descriptor already.
   }
+}
+
+/**
+ * Copies everything readable through `from` to `to`, 64 KB at a time: how a log deleted under an
+ * open descriptor (an agent's `git clean -fdx`) is put back without holding it in memory.
+ */
+export function copyContent(from: number, to: number): void {
+  const buf = new Uint8Array(1 << 16);
+  for (let at = 0, got = 0; (got = readSync(from, buf, 0, buf.length, at)) > 0; at += got) writeSync(to, buf, 0, got);
 }

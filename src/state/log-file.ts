@@ -1,4 +1,3 @@
-import { readSync, writeSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { io } from "../errors.ts";
@@ -15,11 +14,3 @@ export async function createLog(file: string): Promise<void> {
   });
 }
 
-/**
- * Copies everything readable through `from` to `to`, 64 KB at a time: how a log deleted under an
- * open descriptor (an agent's `git clean -fdx`) is put back without holding it in memory.
- */
-export function copyContent(from: number, to: number): void {
-  const buf = new Uint8Array(1 << 16);
-  for (let at = 0, got = 0; (got = readSync(from, buf, 0, buf.length, at)) > 0; at += got) writeSync(to, buf, 0, got);
-}

@@ -3,7 +3,7 @@
  * sees half a file), the append-only event log, and the archive of earlier runs.
  */
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
-import { copyContent } from "./log-file.ts";
+import { copyContent } from "../proc/lines.ts";
 import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { io, ioSync, UserError } from "../errors.ts";

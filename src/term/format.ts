@@ -46,6 +46,3 @@ export function clockTime(ms: number, now = Date.now()): string {
   const hm = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
   return ms - now < 20 * 3_600_000 ? hm : `${d.toLocaleDateString("en-US", { month: "short", day: "numeric" })} ${hm}`;
 }
-
-/** "A. B": `first`'s own full stop (if any) dropped, so a message that ends in one is not followed by "..". */
-export const thenSentence = (first: string, next: string) => `${first.replace(/\.+$/, "")}. ${next}`;

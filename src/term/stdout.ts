@@ -12,8 +12,6 @@ export function keepRunningWhenStdoutCloses(): void {
   whenClosed = "continue";
 }
 
-export const stdoutClosed = () => closed;
-
 const isEpipe = (err: unknown) => (err as { code?: string } | null)?.code === "EPIPE";
 
 function onEpipe(): void {

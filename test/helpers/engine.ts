@@ -10,7 +10,8 @@ import { adapterFor } from "../../src/agents/registry.ts";
 import { branchCheckpoint } from "../../src/checkpoint/branch.ts";
 import { Git } from "../../src/checkpoint/git.ts";
 import { stashCheckpoint } from "../../src/checkpoint/stash.ts";
-import { runLoop, type LoopDeps } from "../../src/loop/engine.ts";
+import { runLoop } from "../../src/loop/engine.ts";
+import type { LoopDeps } from "../../src/loop/ports.ts";
 import type { LoopEvent } from "../../src/loop/events.ts";
 import { LoopOptions } from "../../src/loop/options.ts";
 import { initialState, makePlan } from "../../src/loop/plan.ts";
@@ -65,7 +66,6 @@ export async function runEngine(
     source: plan.source,
     adapter: adapterFor("command"),
     checkpoint: options.checkpoint === "stash" ? stashCheckpoint(git, "repo") : branchCheckpoint(git, "repo"),
-    git,
     env: { ...process.env, AGENT_DIR: agentDir },
     signal: controller.signal,
     emit(e) {

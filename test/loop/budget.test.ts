@@ -2,7 +2,7 @@
 // runs, and how spent/limit reads in `status` and the status line while the loop runs.
 import { describe, expect, test } from "bun:test";
 import { budgetLabel, budgetReached, carriedFrom, spent } from "../../src/loop/budget.ts";
-import { renderStatus } from "../../src/commands/status.ts";
+import { renderStatus } from "../../src/term/status-view.ts";
 import { statusLine } from "../../src/fleet/statusline.ts";
 import { processStartTime } from "../../src/state/pid.ts";
 import { formatCost, formatTokens } from "../../src/term/format.ts";

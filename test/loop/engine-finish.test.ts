@@ -45,4 +45,18 @@ describe("the end of a loop", () => {
     expect(r.events.at(-1)).toMatchObject({ type: "Complete", completion: "keep", branch: "ralph/repo" });
     expect(r.state).toMatchObject({ completion: "keep", runner_pid: null });
   });
+
+  // The stop cancels git calls under way; the completion that follows it must run all the same.
+  test.each(["branch", "stash"] as const)("a loop stopped during its agent run still finishes its cleanup (%s checkpoints)", async (checkpoint) => {
+    const repo = makeRepo({ "tasks.md": ONE });
+    const r = await runEngine(repo, ["echo started; sleep 30"], {
+      checkpoint,
+      onEvent: (e, abort) => void (e.type === "StoryEvent" && abort()),
+      chooseCompletion: () => ({ kind: "now", choice: "cleanup" }),
+    });
+    expect(r.state).toMatchObject({ status: "stopped", completion: "cleanup", error: null });
+    expect(r.state.completion_message).not.toContain("Completion failed");
+    expect(git(repo, "branch", "--show-current")).toBe("main");
+    expect(git(repo, "stash", "list")).toBe("");
+  });
 });

@@ -5,7 +5,7 @@ import type { CompleteEvent } from "../../src/loop/events.ts";
 import { formatTotalCost, plural, truncate } from "../../src/term/format.ts";
 import { boxWidth, renderEvent } from "../../src/term/render.ts";
 import { distance, nearest } from "../../src/term/suggest.ts";
-import { historyRows } from "../../src/commands/history.ts";
+import { historyRows } from "../../src/term/history-view.ts";
 import type { Iteration } from "../../src/state/schema.ts";
 
 const complete = (o: Partial<CompleteEvent> = {}): CompleteEvent => ({

@@ -4,8 +4,8 @@
  * (80 columns when piped) and never end in spaces.
  */
 import type { ArgsDef } from "citty";
-import { type CommandInfo, COMMANDS, EXIT_CODES } from "../commands/_catalog.ts";
-import { paint, stdoutInfo } from "./color.ts";
+import { type CommandInfo, COMMANDS, EXIT_CODES } from "./_catalog.ts";
+import { paint, stdoutInfo } from "../term/color.ts";
 
 export interface HelpStyle {
   color: boolean;

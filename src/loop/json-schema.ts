@@ -4,9 +4,9 @@
  * test fails when the committed files drift from the code.
  */
 import { z } from "zod";
-import { LoggedEvent } from "../loop/events.ts";
-import { generateChecker } from "./codegen.ts";
-import { SCHEMA_VERSION, State } from "./schema.ts";
+import { LoggedEvent } from "./events.ts";
+import { generateChecker } from "../state/codegen.ts";
+import { SCHEMA_VERSION, State } from "../state/schema.ts";
 
 export const SCHEMA_KINDS = ["state", "events"] as const;
 export type SchemaKind = (typeof SCHEMA_KINDS)[number];

@@ -1,0 +1,53 @@
+/** What `history` and `status` show of a loop's iterations: the table, its total line, the list of archived runs. */
+import type { Totals } from "../loop/totals.ts";
+import type { Iteration } from "../state/schema.ts";
+import { stdoutInfo } from "./color.ts";
+import { between, formatCost, formatDuration, formatTokens, formatTotalCost, plural, table, truncate, utcDateTime } from "./format.ts";
+
+/** The terminal's width; unlimited when piped (a script gets whole lines). */
+export const outputWidth = () => {
+  const out = stdoutInfo();
+  return out.isTTY ? (out.columns ?? 100) : Number.POSITIVE_INFINITY;
+};
+
+/** `--verify`'s column: how the command ended and how long it took ("-" where it did not run). */
+const verifyCell = (v: Iteration["verify"]) =>
+  !v ? "-" : `${v.timed_out ? "timed out" : v.exit_code === 0 ? "passed" : v.exit_code === null ? "stopped" : `exit ${v.exit_code}`} ${formatDuration(v.duration_ms)}`;
+
+/** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
+export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
+  // The verify column only for loops that ran one (`--verify`: its log file is in `--json`); the
+  // `unavailable` column only when the agent's service refused some run (most loops never wait).
+  const verified = its.some((i) => i.verify);
+  const waited = its.some((i) => i.unavailable);
+  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", ...(verified ? ["verify"] : []), ...(waited ? ["unavailable"] : []), "reason"];
+  const rows = its.map((i) => [
+    String(i.n),
+    i.story_id ?? "-",
+    String(i.attempt),
+    i.outcome,
+    utcDateTime(i.started).slice(0, -4),
+    formatDuration(between(i.started, i.ended)),
+    String(i.commits.length),
+    formatTokens(i.tokens_used),
+    formatCost(i.cost_usd),
+    i.timed_out ? "yes" : "no",
+    ...(verified ? [verifyCell(i.verify)] : []),
+    ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
+    i.outcome === "complete" ? "" : (i.reason?.replace(/\s+/g, " ") ?? ""),
+  ]);
+  return table([head, ...rows]).split("\n").map((l) => truncate(l, width));
+}
+
+export const totalsLine = (t: Totals) =>
+  `Total: ${plural(t.iterations, "iteration")} · ${formatDuration(t.duration_ms)} · ${plural(t.commits, "commit")} · ` +
+  `${formatTokens(t.tokens)} tokens · ${formatTotalCost(t.cost_usd)} · ${t.timed_out} timed out` +
+  (t.unavailable_runs ? ` · ${plural(t.unavailable_runs, "run")} refused by the agent's service, ${formatDuration(t.waited_ms)} waited` : "");
+
+interface RunRow { run: string; started_at: string | null; status: string | null; iterations: number | null; stories: string | null; reason: string | null }
+
+/** The archived runs, one row each, cut to `width`. */
+export function runsTable(runs: RunRow[], width: number): string {
+  const rows = runs.map((r) => [r.run, r.started_at ? utcDateTime(r.started_at) : "-", r.status ?? "unreadable", String(r.iterations ?? "-"), r.stories ?? "-", r.reason ?? ""]);
+  return table([["run", "started", "status", "iterations", "stories", "reason"], ...rows]).split("\n").map((l) => truncate(l, width)).join("\n");
+}

@@ -1,0 +1,42 @@
+/** What `log` shows of a run: its summary lines, then each iteration's events as the loop's window showed them. */
+import { relative } from "node:path";
+import type { IterationLog } from "../loop/run-log.ts";
+import type { State } from "../state/schema.ts";
+import { between, formatDuration, plural, utcDateTime } from "./format.ts";
+import { renderEvent } from "./render.ts";
+
+export function runHeader(s: State): string[] {
+  return [
+    `Run started ${utcDateTime(s.started_at)} · ${s.status} · ${s.stories_completed}/${s.stories_total} stories · ` +
+      `${plural(s.iterations.length, "iteration")} · ${formatDuration(between(s.started_at, s.ended_at))}`,
+    `Task: ${s.task.split("\n")[0]}`,
+    ...(s.reason ? [`Reason: ${s.reason}`] : []),
+  ];
+}
+
+export function renderIteration(it: IterationLog, color: boolean, worktree: string): string[] {
+  const lines = it.events.flatMap((e) => renderEvent(e, { color }));
+  if (!it.events.some((e) => e.type === "StoryProgress"))
+    lines.unshift("", `━━ iteration ${it.n} · story ${it.story_id ?? "-"}. ${it.story_title ?? ""} · attempt ${it.attempt ?? "-"}`);
+  const r = it.record;
+  if (r && !it.events.some((e) => e.type === "IterationEnd"))
+    lines.push(`  ◆ iteration ${it.n}: outcome ${r.outcome} · ${formatDuration(between(r.started, r.ended))}`, ...(r.reason ? [`    reason: ${r.reason}`] : []));
+  if (!it.events.some((e) => e.type === "StoryEvent")) lines.push("  (no agent events in the event log)");
+  if (!r) lines.push("  (still running)");
+  if (r?.log_file) lines.push(`  raw agent output: ${relative(worktree, r.log_file) || r.log_file}`);
+  return lines;
+}
+
+/** An iteration as `log --json` prints it. */
+export const iterationJson = (it: IterationLog) => ({
+  n: it.n,
+  story_id: it.story_id,
+  story_title: it.story_title,
+  attempt: it.attempt,
+  outcome: it.record?.outcome ?? null,
+  reason: it.record?.reason ?? null,
+  started: it.record?.started ?? null,
+  ended: it.record?.ended ?? null,
+  log_file: it.record?.log_file ?? null,
+  events: it.events,
+});
