@@ -7,38 +7,13 @@ import type { ArgsDef } from "citty";
 import type { z } from "zod";
 import { describeIoError, ExitCode, HarnessError, UserError } from "../errors.ts";
 import { CommandError } from "../proc/spawn.ts";
-import { TERMINAL_NAMES } from "../term/terminal-names.ts";
-import { didYouMean, nearest } from "../term/suggest.ts";
+import { camel, FLAGS, helpText, kebab, valueHint } from "../loop/option-table.ts";
+import { didYouMean, nearest, orList } from "../term/suggest.ts";
 
-export const loopArgs = {
-  change: { type: "string", valueHint: "name", description: "OpenSpec change to implement (default: the only active change with unfinished tasks)" },
-  done: { type: "string", valueHint: "tasks|manual", description: "Done criteria (default: tasks when a tasks.md is found, else manual)" },
-  max: { type: "string", valueHint: "n", description: "Maximum iterations (agent runs) (default: 30)" },
-  "max-retries": { type: "string", valueHint: "n", description: "Attempts per story before giving up (default: 3)" },
-  "stall-threshold": { type: "string", valueHint: "n", description: "Consecutive no-progress iterations before stalled (default: 2)" },
-  "iteration-timeout": { type: "string", valueHint: "min", description: "Wall-clock limit of one agent run, in minutes (default: 45)" },
-  "command-timeout": { type: "string", valueHint: "sec", description: "Limit for each git/openspec command, in seconds (default: 30)" },
-  agent: { type: "string", valueHint: "claude|codex|gemini|command", description: "Agent CLI to run (default: claude)" },
-  "agent-cmd": { type: "string", valueHint: "cmd", description: "Program run by --agent command (prompt on stdin; run with sh -c)" },
-  model: { type: "string", valueHint: "name", description: "Model passed through to the agent (default: the agent's own)" },
-  checkpoint: { type: "string", valueHint: "branch|stash", description: "Checkpoint strategy (default: branch)" },
-  "on-complete": { type: "string", valueHint: "ask|cleanup|keep", description: "What to do with the checkpoint branch at the end (default: ask; keep when not a TTY)" },
-  terminal: {
-    type: "string",
-    valueHint: "auto|NAME|inline",
-    description: `Where the loop runs: auto, inline (this terminal), ${TERMINAL_NAMES.join(", ")}, or any program taking -e (default: auto)`,
-  },
-  notify: { type: "string", valueHint: "cmd", description: "Command run (sh -c) when the loop ends or waits for you; WT_LOOP_STATUS, WT_LOOP_STATE… in its environment" },
-  verify: { type: "string", valueHint: "cmd", description: "Command run (sh -c) after each COMPLETE; a non-zero exit rejects the attempt (default: none)" },
-  "verify-timeout": { type: "string", valueHint: "min", description: "Limit of one --verify run, in minutes (default: 10)" },
-  "max-cost": { type: "string", valueHint: "usd", description: "Stop the loop (exit 4) once the agent's reported cost reaches this many US dollars (claude only)" },
-  "max-tokens": { type: "string", valueHint: "n", description: "Stop the loop (exit 4) once the agent's tokens reach this many" },
-  "max-wait": { type: "string", valueHint: "hours", description: "Hours one iteration may wait in all for an agent that hit a usage or rate limit, before the loop gives up (default: 8)" },
-  "dry-run": { type: "boolean", description: "Print the plan and exit, writing nothing (default: off)" },
-} as const satisfies ArgsDef;
-
-const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/** The loop's flags, as citty reads them, generated from the options table (loop/options.ts). */
+export const loopArgs: ArgsDef = Object.fromEntries(
+  FLAGS.map((o) => [o.flag, { type: o.kind === "boolean" ? "boolean" : "string", valueHint: valueHint(o), description: helpText(o) }]),
+);
 
 /**
  * Rejects options the command does not define and extra positional arguments, then returns the
@@ -100,7 +75,6 @@ const nearestChoice = (v: string, choices: string[]) => {
   const n = nearest(v, choices);
   return n ? ` (did you mean ${n}?)` : "";
 };
-const orList = (xs: string[]) => (xs.length <= 2 ? xs.join(" or ") : `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}`);
 
 /** The error boundary of every command: user errors print their message; exit codes per SPEC §11. */
 export function action<A>(fn: (ctx: A) => Promise<number | void>): (ctx: A) => Promise<void> {

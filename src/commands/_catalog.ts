@@ -61,6 +61,15 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./status.ts").then((m) => m.default),
   },
   {
+    name: "config", worktree: true, plainOutput: true, summary: "Show each loop option's value here and where it comes from (flag, restart, config file, default)",
+    usage: "wt-loop config [options] [--json]",
+    examples: [
+      ["wt-loop config", "every option, its value, and the file (or flag, or default) it comes from"],
+      ["wt-loop config --max 5 --json", "what a start with --max 5 would use, as JSON"],
+    ],
+    load: () => import("./config.ts").then((m) => m.default),
+  },
+  {
     name: "history", worktree: true, plainOutput: true, summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",
     examples: [
       ["wt-loop history", "every iteration of the current or last run"],
@@ -111,10 +120,11 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./mcp.ts").then((m) => m.default),
   },
   {
-    name: "schema", summary: "Print the JSON Schema of the state file or of the event log", usage: "wt-loop schema [state|events]",
+    name: "schema", summary: "Print the JSON Schema of the state file, the event log or the config file", usage: "wt-loop schema [state|events|config]",
     examples: [
       ["wt-loop schema", "the state file's JSON Schema"],
       ["wt-loop schema events > loop-event.schema.json", "one line of the event log"],
+      ["wt-loop schema config", "what .wt-loop.json may hold (for editors)"],
     ],
     load: () => import("./schema.ts").then((m) => m.default),
   },

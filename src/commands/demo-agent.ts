@@ -2,6 +2,6 @@ import { defineCommand } from "citty";
 import { demoAgent } from "../demo/agent.ts";
 
 export default defineCommand({
-  meta: { name: "demo-agent", description: "The demo's scripted agent (used by `wt-loop demo`)", hidden: true },
+  meta: { name: "demo-agent", hidden: true },
   run: () => demoAgent(),
 });

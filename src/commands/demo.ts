@@ -10,7 +10,7 @@ import { isCompiled } from "../self.ts";
 import { skipMissingCliWarning } from "../stories/openspec.ts";
 
 export default defineCommand({
-  meta: { name: "demo", description: "Run a whole loop on a throwaway repository with a built-in scripted agent (no account, no network)" },
+  meta: { name: "demo" },
   args: {},
   run: action(async ({ args, rawArgs }) => {
     givenOptions("demo", {}, rawArgs, args);

@@ -13,7 +13,7 @@ const args = {
 } as const;
 
 export default defineCommand({
-  meta: { name: "history", description: "One row per iteration of the loop, with totals" },
+  meta: { name: "history" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("history", args, rawArgs, a);

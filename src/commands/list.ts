@@ -6,7 +6,7 @@ import { action, givenOptions } from "./_args.ts";
 const args = { json: { type: "boolean", description: "Print the worktrees and their loops as JSON" } } as const;
 
 export default defineCommand({
-  meta: { name: "list", description: "Every worktree of this repository with its loop, one line each" },
+  meta: { name: "list" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("list", args, rawArgs, a);

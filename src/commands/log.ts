@@ -17,7 +17,7 @@ const args = {
 } as const;
 
 export default defineCommand({
-  meta: { name: "log", description: "What the agent did, story by story: messages, tool calls, outcomes" },
+  meta: { name: "log" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("log", args, rawArgs, a);

@@ -3,7 +3,7 @@ import { gitWorktrees } from "../fleet/loops.ts";
 import { action, givenOptions } from "./_args.ts";
 
 export default defineCommand({
-  meta: { name: "mcp", description: "Serve every loop of this repository to MCP clients (stdio): list_loops, loop_status, loop_history, loop_log, stop_loop" },
+  meta: { name: "mcp" },
   args: {},
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("mcp", {}, rawArgs, a);

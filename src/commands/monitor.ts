@@ -9,7 +9,7 @@ import { action, givenOptions } from "./_args.ts";
 const args = { story: { type: "string", valueHint: "id", description: "Show only this story's messages" } } as const;
 
 export default defineCommand({
-  meta: { name: "monitor", description: "Follow the loop live from any terminal (Ctrl-C leaves it running)" },
+  meta: { name: "monitor" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("monitor", args, rawArgs, a);

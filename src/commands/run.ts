@@ -3,6 +3,7 @@ import { LoopOptions } from "../loop/options.ts";
 import { describePlan } from "../loop/dry-run.ts";
 import { openSpecOptions, prepareLoop, reserve, writeStarting } from "../loop/prepare.ts";
 import { sourceFromState } from "../loop/plan.ts";
+import { layerOptions, setBy } from "../loop/config.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
@@ -16,11 +17,11 @@ const args = {
 } as const;
 
 export default defineCommand({
-  meta: { name: "run", description: "Run the loop in this terminal (what `start` opens in the new window)" },
+  meta: { name: "run" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
     const given = givenOptions("run", args, rawArgs, a);
-    const opts = validate(LoopOptions, given);
+    validate(LoopOptions, given); // a mistyped flag is named before anything else is looked at
     const wt = await resolveWorktree();
     const paths = loopPaths(wt.path);
     const state = await readState(paths.state);
@@ -36,10 +37,13 @@ export default defineCommand({
         throw err;
       }
     }
+    // A direct run continues nothing: flags over the config files.
+    const layered = layerOptions(wt.path, given, null);
+    const opts = validate(LoopOptions, layered.options);
     const prepared = await prepareLoop(wt, opts);
     for (const w of prepared.warnings) warn(w);
     if (opts.dryRun) {
-      console.log(describePlan(prepared.state, prepared.plan));
+      console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
       return 0;
     }
     const { lock } = await writeStarting(prepared, "here");

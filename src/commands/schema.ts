@@ -4,16 +4,16 @@ import { SCHEMA_KINDS, schemaText, type SchemaKind } from "../loop/json-schema.t
 import { action, givenOptions } from "./_args.ts";
 
 const args = {
-  file: { type: "positional", required: false, valueHint: "state|events", description: "Which file's schema: the state file (default) or a line of the event log" },
+  file: { type: "positional", required: false, valueHint: "state|events|config", description: "Which file's schema: the state file (default), a line of the event log, or the config file" },
 } as const;
 
 export default defineCommand({
-  meta: { name: "schema", description: "Print the JSON Schema of the state file or of the event log" },
+  meta: { name: "schema" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("schema", args, rawArgs, a);
     const kind = (a.file ?? "state") as SchemaKind;
-    if (!SCHEMA_KINDS.includes(kind)) throw new UserError(`wt-loop schema takes state or events, got '${a.file}'.`);
+    if (!SCHEMA_KINDS.includes(kind)) throw new UserError(`wt-loop schema takes state, events or config, got '${a.file}'.`);
     process.stdout.write(schemaText(kind));
   }),
 });

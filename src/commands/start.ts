@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { LoopOptions } from "../loop/options.ts";
 import { describePlan } from "../loop/dry-run.ts";
 import { prepareLoop, writeStarting } from "../loop/prepare.ts";
-import { continueWith } from "../loop/restart.ts";
+import { layerOptions, setBy } from "../loop/config.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
@@ -16,19 +16,19 @@ const args = {
 } as const;
 
 export default defineCommand({
-  meta: { name: "start", description: "Start a loop in this worktree, in a new terminal window" },
+  meta: { name: "start" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
     const given = givenOptions("start", args, rawArgs, a);
     const wt = await resolveWorktree();
-    // After stuck/stalled/stopped a plain start continues with the previous run's options.
-    const { options, note: continuing } = continueWith(await readState(loopPaths(wt.path).state), given);
-    const opts = validate(LoopOptions, options);
+    // Flags over the remembered run (a plain start after stuck/stalled/stopped) over the config files.
+    const layered = layerOptions(wt.path, given, await readState(loopPaths(wt.path).state));
+    const opts = validate(LoopOptions, layered.options);
     const prepared = await prepareLoop(wt, opts);
     for (const w of prepared.warnings) warn(w);
-    if (continuing) console.log(continuing);
+    if (layered.note) console.log(layered.note);
     if (opts.dryRun) {
-      console.log(describePlan(prepared.state, prepared.plan));
+      console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
       return 0;
     }
     if (opts.terminal === "inline") {

@@ -18,7 +18,7 @@ const args = {
 } as const;
 
 export default defineCommand({
-  meta: { name: "stop", description: "Stop the loop running in this worktree, or answer its completion question" },
+  meta: { name: "stop" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("stop", args, rawArgs, a);

@@ -9,7 +9,8 @@ import { isComplete } from "../stories/story.ts";
 import type { Plan } from "./plan.ts";
 import { buildPrompt } from "./prompt.ts";
 
-export function describePlan(state: State, plan: Plan): string {
+/** `setBy`: where the options that are not defaults came from (loop/config.ts `setBy`). */
+export function describePlan(state: State, plan: Plan, setBy: string[] = []): string {
   const rel = (f: string) => relative(state.worktree_path, f);
   const out: string[] = [`Dry run in ${state.worktree_name} — nothing was written and nothing started.`, ""];
   out.push(`Task:      ${state.task}`);
@@ -36,9 +37,10 @@ export function describePlan(state: State, plan: Plan): string {
     `Checkpoint: ${state.checkpoint === "branch" ? `branch ${loopBranchName(state.change ?? state.worktree_name)}` : "stash"} · at the end: ${state.on_complete}`,
   );
   if (state.notify) out.push(`Notify:    ${state.notify} (when the loop ends or waits for you)`);
-  if (state.verify) out.push(`Verify:    ${state.verify} (sh -c, after each COMPLETE; limit ${state.verify_timeout_min ?? 10} min)`);
+  if (state.verify) out.push(`Verify:    ${state.verify} (sh -c, after each COMPLETE; limit ${state.verify_timeout_min} min)`);
   const budget = budgetLabel(state);
   if (budget) out.push(`Budget:    ${budget} (spent of each limit, over every run of this loop; stops at the limit)`);
+  out.push(`Options:   ${setBy.length ? `the defaults, except from ${setBy.join(" · ")}` : "the defaults"}`);
   const first = plan.stories.find((s) => !isComplete(s));
   if (first) {
     const prompt = buildPrompt({

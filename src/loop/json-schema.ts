@@ -5,16 +5,18 @@
  */
 import { z } from "zod";
 import { LoggedEvent } from "./events.ts";
+import { configJsonSchema } from "./config-file.ts";
 import { generateChecker } from "../state/codegen.ts";
 import { SCHEMA_VERSION, State } from "../state/schema.ts";
 
-export const SCHEMA_KINDS = ["state", "events"] as const;
+export const SCHEMA_KINDS = ["state", "events", "config"] as const;
 export type SchemaKind = (typeof SCHEMA_KINDS)[number];
 
 /** Where each schema is committed, relative to the repository root. */
 export const SCHEMA_FILES: Record<SchemaKind, string> = {
   state: "schema/loop-state.schema.json",
   events: "schema/loop-event.schema.json",
+  config: "schema/wt-loop-config.schema.json",
 };
 
 const META: Record<SchemaKind, { title: string; description: string }> = {
@@ -28,9 +30,15 @@ const META: Record<SchemaKind, { title: string; description: string }> = {
     title: "wt-loop event log line (.claude/loop-events.jsonl)",
     description: "One line of the append-only event log: an event discriminated on `type`, with `ts` (when it was written). Objects are open, as in the state file.",
   },
+  config: {
+    title: "wt-loop config file (.wt-loop.json, ~/.config/wt-loop/config.json)",
+    description: "Loop options, keyed by their long flag names. Flags, then a restart's remembered options, then .wt-loop.json, then the user's file win (docs/config.md).",
+  },
 };
 
 export function jsonSchema(kind: SchemaKind): Record<string, unknown> {
+  // The config file is closed (an unknown key is a mistake); its schema comes from the options table.
+  if (kind === "config") return { $schema: "https://json-schema.org/draft/2020-12/schema", ...META.config, ...configJsonSchema() };
   const schema = kind === "state" ? State : LoggedEvent;
   const generated = z.toJSONSchema(schema, {
     io: "output", // what wt-loop writes: every field present, defaults applied

@@ -1,9 +1,32 @@
 /**
- * The loop's options (SPEC §2): citty parses the command line, this schema validates it. Every
- * rule and default lives here, so `start`, `run` and the state file agree.
+ * The loop's options, each declared once: its zod schema (rules and default) and, in `.meta()`, what
+ * every other place needs — the value hint and help of the command line, the state field it is
+ * kept in, whether a restart remembers it and whether a config file may set it. The command-line
+ * flags, the help, options ↔ state, the restart note, the config file's JSON Schema and docs/cli.md
+ * are all derived from this table (loop/option-table.ts).
  */
 import { z } from "zod";
-import { AgentName, CheckpointKind, DoneCriteria, OnComplete } from "../state/schema.ts";
+import { AgentName, CheckpointKind, DoneCriteria, OnComplete, type State } from "../state/schema.ts";
+import { TERMINAL_NAMES } from "../term/terminal-names.ts";
+
+export interface OptionMeta {
+  help: string;
+  /** The value's placeholder in help (`--max <n>`); an enum's choices when absent. */
+  hint?: string;
+  /** Said instead of the default value, when the default is decided at run time. */
+  defaultText?: string;
+  /** Said after the default value: `ask; keep when not a TTY`. */
+  defaultNote?: string;
+  /** The state field that keeps the option's value. */
+  state?: keyof State;
+  /** A restart after stuck, stalled or stopped takes the remembered value. */
+  remembered?: boolean;
+  /** Where a config file may set it: both files (default), only the user's, or neither. */
+  file?: "both" | "user" | "none";
+  /** Not a flag: the command's positional argument. */
+  positional?: boolean;
+}
+const opt = <T extends z.ZodType>(schema: T, meta: OptionMeta): T => schema.meta({ ...meta }) as T;
 
 /**
  * A number as people write it: `Number()` also reads `0x10` as 16 and `1_0`… not at all, so a
@@ -33,36 +56,71 @@ const positive = (name: string, unitMs: number, unit: string) =>
 
 /**
  * An option a restart remembers that can also be taken away: `none` (`--verify none`,
- * `--max-cost none`) clears the remembered value, where any other value would only replace it.
+ * `--max-cost none`) clears the remembered (or configured) value, where any other value would only replace it.
  */
-const removable = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "none" ? undefined : v), schema.optional());
+export const NONE = "none";
+const removable = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === NONE ? undefined : v), schema.optional());
 
+const remembered = true;
 export const LoopOptions = z.strictObject({
-  task: z.string().optional(),
-  change: z.string().min(1, { error: "--change needs a change name" }).optional(),
-  done: DoneCriteria.optional(),
-  max: int("max", 1).default(30),
-  maxRetries: int("max-retries", 1).default(3),
-  stallThreshold: int("stall-threshold", 1).default(2),
-  iterationTimeout: positive("iteration-timeout", 60_000, "minutes").default(45),
-  commandTimeout: positive("command-timeout", 1000, "seconds").default(30),
-  agent: AgentName.default("claude"),
-  agentCmd: z.string().min(1, { error: "--agent-cmd needs a command" }).optional(),
-  model: z.string().min(1).optional(),
-  checkpoint: CheckpointKind.default("branch"),
-  onComplete: OnComplete.default("ask"),
-  terminal: z.string().default("auto"),
-  notify: removable(z.string().min(1, { error: "--notify needs a command" })),
-  verify: removable(z.string().min(1, { error: "--verify needs a command" })),
-  verifyTimeout: positive("verify-timeout", 60_000, "minutes").default(10),
-  maxCost: removable(decimal(z.coerce.number({ error: "--max-cost must be a number (US dollars)" }).positive({ error: "--max-cost must be greater than 0" }))),
-  maxTokens: removable(int("max-tokens", 1)),
-  maxWait: decimal(
-    z.coerce
-      .number({ error: "--max-wait must be a number" })
-      .positive({ error: "--max-wait must be greater than 0" })
-      .max(720, { error: "--max-wait must be at most 720 hours (30 days)" }),
-  ).default(8),
-  dryRun: z.boolean().default(false),
+  task: opt(z.string().optional(), { help: "The task, in words", positional: true, state: "task", remembered, file: "none" }),
+  change: opt(z.string().min(1, { error: "--change needs a change name" }).optional(), {
+    hint: "name", help: "OpenSpec change to implement", defaultText: "the only active change with unfinished tasks", state: "change", remembered, file: "none",
+  }),
+  done: opt(DoneCriteria.optional(), { help: "Done criteria", defaultText: "tasks when a tasks.md is found, else manual", state: "done_criteria", remembered }),
+  max: opt(int("max", 1).default(30), { hint: "n", help: "Maximum iterations (agent runs)", state: "max_iterations", remembered }),
+  maxRetries: opt(int("max-retries", 1).default(3), { hint: "n", help: "Attempts per story before giving up", state: "max_retries", remembered }),
+  stallThreshold: opt(int("stall-threshold", 1).default(2), {
+    hint: "n", help: "Consecutive no-progress iterations before stalled", state: "stall_threshold", remembered,
+  }),
+  iterationTimeout: opt(positive("iteration-timeout", 60_000, "minutes").default(45), {
+    hint: "min", help: "Wall-clock limit of one agent run, in minutes", state: "iteration_timeout_min", remembered,
+  }),
+  commandTimeout: opt(positive("command-timeout", 1000, "seconds").default(30), {
+    hint: "sec", help: "Limit for each git/openspec command, in seconds", state: "command_timeout_sec", remembered,
+  }),
+  // `demo` is the demo's own agent: it works as a value but is not offered.
+  agent: opt(AgentName.default("claude"), { hint: "claude|codex|gemini|command", help: "Agent CLI to run", state: "agent", remembered }),
+  agentCmd: opt(z.string().min(1, { error: "--agent-cmd needs a command" }).optional(), {
+    hint: "cmd", help: "Program run by --agent command (prompt on stdin; run with sh -c)", state: "agent_cmd", remembered,
+  }),
+  model: opt(z.string().min(1).optional(), { hint: "name", help: "Model passed through to the agent", defaultText: "the agent's own", state: "model", remembered }),
+  checkpoint: opt(CheckpointKind.default("branch"), { help: "Checkpoint strategy", state: "checkpoint", remembered }),
+  onComplete: opt(OnComplete.default("ask"), {
+    help: "What to do with the checkpoint branch at the end", defaultNote: "keep when not a TTY", state: "on_complete", remembered,
+  }),
+  // Where a window opens is the person's choice, not the project's: only the user's file may set it.
+  terminal: opt(z.string().default("auto"), {
+    hint: "auto|NAME|inline",
+    help: `Where the loop runs: auto, inline (this terminal), ${TERMINAL_NAMES.join(", ")}, or any program taking -e`,
+    state: "terminal", file: "user",
+  }),
+  notify: opt(removable(z.string().min(1, { error: "--notify needs a command" })), {
+    hint: "cmd", help: "Command run (sh -c) when the loop ends or waits for you; WT_LOOP_STATUS, WT_LOOP_STATE… in its environment", state: "notify", remembered,
+  }),
+  verify: opt(removable(z.string().min(1, { error: "--verify needs a command" })), {
+    hint: "cmd", help: "Command run (sh -c) after each COMPLETE; a non-zero exit rejects the attempt", defaultText: "none", state: "verify", remembered,
+  }),
+  verifyTimeout: opt(positive("verify-timeout", 60_000, "minutes").default(10), {
+    hint: "min", help: "Limit of one --verify run, in minutes", state: "verify_timeout_min", remembered,
+  }),
+  maxCost: opt(removable(decimal(z.coerce.number({ error: "--max-cost must be a number (US dollars)" }).positive({ error: "--max-cost must be greater than 0" }))), {
+    hint: "usd", help: "Stop the loop (exit 4) once the agent's reported cost reaches this many US dollars (claude only)", state: "max_cost_usd", remembered,
+  }),
+  maxTokens: opt(removable(int("max-tokens", 1)), { hint: "n", help: "Stop the loop (exit 4) once the agent's tokens reach this many", state: "max_tokens", remembered }),
+  maxWait: opt(
+    decimal(
+      z.coerce
+        .number({ error: "--max-wait must be a number" })
+        .positive({ error: "--max-wait must be greater than 0" })
+        .max(720, { error: "--max-wait must be at most 720 hours (30 days)" }),
+    ).default(8),
+    {
+      hint: "hours", help: "Hours one iteration may wait in all for an agent that hit a usage or rate limit, before the loop gives up",
+      state: "max_wait_hours", remembered,
+    },
+  ),
+  dryRun: opt(z.boolean().default(false), { help: "Print the plan and exit, writing nothing", file: "none" }),
 });
 export type LoopOptions = z.infer<typeof LoopOptions>;
+export type OptionKey = keyof LoopOptions;

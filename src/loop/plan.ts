@@ -12,6 +12,7 @@ import { isComplete, type Story } from "../stories/story.ts";
 import { SCHEMA_VERSION, ZERO_TOKENS, type State } from "../state/schema.ts";
 import { findTasksFile } from "../stories/tasks-file.ts";
 import type { LoopOptions } from "./options.ts";
+import { toState } from "./option-table.ts";
 
 export const NO_TASKS_WARNING = "No tasks.md found, using manual done criteria";
 
@@ -108,32 +109,23 @@ export async function sourceFromState(
 /** The state a new loop starts from (status `starting`, nothing run yet). */
 export function initialState(wt: { path: string; name: string }, opts: LoopOptions, plan: Plan): State {
   const now = new Date().toISOString();
+  // The option fields come from the options table; the plan decides the task, change and criteria.
   return {
+    ...toState(opts),
     schema_version: SCHEMA_VERSION,
     worktree_name: wt.name,
     worktree_path: wt.path,
     status: "starting",
     current_iteration: 0,
-    max_iterations: opts.max,
     started_at: now,
     updated_at: now,
     ended_at: null,
     task: plan.task,
     iterations: [],
     done_criteria: plan.doneCriteria,
-    stall_threshold: opts.stallThreshold,
-    iteration_timeout_min: opts.iterationTimeout,
     total_tokens: 0,
     tokens: { ...ZERO_TOKENS },
     total_cost_usd: 0,
-    max_retries: opts.maxRetries,
-    command_timeout_sec: opts.commandTimeout,
-    agent: opts.agent,
-    agent_cmd: opts.agentCmd ?? null,
-    model: opts.model ?? null,
-    checkpoint: opts.checkpoint,
-    on_complete: opts.onComplete,
-    terminal: opts.terminal,
     source: plan.source.kind,
     change: plan.change,
     tasks_file: plan.tasksFile,
@@ -153,14 +145,9 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     completion_pending: false,
     reason: null,
     error: null,
-    notify: opts.notify ?? null,
-    verify: opts.verify ?? null,
-    verify_timeout_min: opts.verifyTimeout,
-    max_cost_usd: opts.maxCost ?? null,
-    max_tokens: opts.maxTokens ?? null,
     spent_before: { cost_usd: 0, tokens: 0 },
     stop_reason: null,
-    max_wait_hours: opts.maxWait,
     waiting: null,
-  };
+  } as State; // the option fields are typed by the table; test/loop/option-table.test.ts parses the whole state
 }
+

@@ -113,7 +113,7 @@ export async function verifyClaim(state: State, deps: LoopDeps, storyId: string,
   const logFile = verifyLogOf(deps.paths.iterLog(iteration));
   deps.emit({ type: "VerifyStart", story_id: storyId, iteration, command: state.verify, log_file: logFile });
   const v = await runVerify({
-    command: state.verify, timeoutMin: state.verify_timeout_min ?? 10, cwd: state.worktree_path, env: deps.env, signal: deps.signal, logFile,
+    command: state.verify, timeoutMin: state.verify_timeout_min, cwd: state.worktree_path, env: deps.env, signal: deps.signal, logFile,
     runTag: runTag(state.worktree_path, state.started_at),
   });
   res.verify = v.run;

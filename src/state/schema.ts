@@ -165,7 +165,7 @@ export const State = z.object({
     .describe("a fatal error, such as a failure of wt-loop's own git calls (the loop ends `stuck`, or `stopped` when a stop came first; completion `keep`)"),
   notify: z.string().nullable().default(null).describe("`--notify`: run when the loop reaches its final status or waits for you"),
   verify: z.string().nullable().optional().describe("`--verify` (absent in states written before it: none)"),
-  verify_timeout_min: z.number().positive().optional().describe("`--verify-timeout`, in minutes (absent in states written before it: 10)"),
+  verify_timeout_min: z.number().positive().default(10).describe("`--verify-timeout`, in minutes (10 in a state written before it existed)"),
   max_cost_usd: z.number().positive().nullable().optional().describe("`--max-cost`: the whole loop's budget in US dollars, the earlier runs it continues included"),
   max_tokens: z.number().int().positive().nullable().optional().describe("`--max-tokens`: the whole loop's budget in tokens"),
   spent_before: z

@@ -5,7 +5,7 @@
  * archived as it is by the next `start`.
  */
 import { z } from "zod";
-import { SCHEMA_VERSION, Status, ZERO_TOKENS, type Iteration, type State } from "./schema.ts";
+import { SCHEMA_VERSION, State, Status, ZERO_TOKENS, type Iteration } from "./schema.ts";
 
 // Built on first use: almost every state has a schema_version, and start-up should not pay for
 // this schema (README "Performance").
@@ -71,7 +71,8 @@ export function fromSeed(json: unknown, worktreePath: string): State {
     };
   });
   const sum = (k: keyof typeof ZERO_TOKENS) => iterations.reduce((a, i) => a + i.tokens[k], 0);
-  return {
+  // Parsed, so that the fields wt-tools never had take the state schema's defaults.
+  return State.parse({
     schema_version: SCHEMA_VERSION, worktree_name: s.worktree_name, worktree_path: worktreePath, status,
     current_iteration: count(s.current_iteration), max_iterations: atLeast1(s.max_iterations, Math.max(1, iterations.length)),
     started_at: started, updated_at: iterations.at(-1)?.ended ?? started, ended_at: null, task: s.task, iterations,
@@ -85,7 +86,6 @@ export function fromSeed(json: unknown, worktreePath: string): State {
     reason: known.success ? "Written by wt-tools' wt-loop (a state file without schema_version)" : `Written by wt-tools' wt-loop with status '${s.status}'`,
     error: null,
     notify: null,
-    max_wait_hours: 8,
     waiting: null,
-  };
+  } satisfies z.input<typeof State>);
 }

@@ -18,7 +18,7 @@ export function renderStatus(s: State, now = Date.now()): string {
       ["Tokens:", formatTokens(s.total_tokens)],
       ["Cost:", formatTotalCost(s.total_cost_usd)],
       ...(budgetLabel(s) ? [["Budget:", `${budgetLabel(s)} (all runs of this loop)`]] : []),
-      ...(s.verify ? [["Verify:", `${s.verify} (limit ${s.verify_timeout_min ?? 10} min)`]] : []),
+      ...(s.verify ? [["Verify:", `${s.verify} (limit ${s.verify_timeout_min} min)`]] : []),
       ["Agent:", `${s.agent}${s.model ? ` (${s.model})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
     ]),
   ];

@@ -35,3 +35,6 @@ export const didYouMean = (word: string, candidates: readonly string[], quote = 
   const n = nearest(word, candidates);
   return n ? ` Did you mean ${quote(n)}?` : "";
 };
+
+/** "a or b", "a, b or c": the choices in a message. */
+export const orList = (xs: readonly string[]) => (xs.length <= 2 ? xs.join(" or ") : `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}`);

@@ -7,7 +7,7 @@ import { LoggedEvent, parseLoggedEvent } from "../../src/loop/events.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
 
-const byPath = (files: { path: string }[]) => [...files].sort((a, b) => a.path.localeCompare(b.path));
+const byPath = (files: { path: string; status: string }[]) => [...files].sort((a, b) => a.path.localeCompare(b.path));
 
 describe("the event log tells a view", () => {
   test("the plan first: every story with its task counts, and the done criteria", async () => {

@@ -41,6 +41,6 @@ test("a restart remembers --verify and --verify-timeout", async () => {
   const r = await runLoop(repo, [COMPLETE()], ["--verify", "exit 1", "--verify-timeout", "2", "--max-retries", "1", "--on-complete", "keep"]);
   expect(r.code).toBe(2);
   const again = await wtLoop(["start", "--dry-run"], { cwd: repo });
-  expect(again.stdout).toContain("verify `exit 1`");
+  expect(again.stdout).toContain("--verify 'exit 1' --verify-timeout 2"); // the restart note, as flags
   expect(again.stdout).toContain("Verify:    exit 1 (sh -c, after each COMPLETE; limit 2 min)");
 }, 60_000);

@@ -37,6 +37,6 @@ describe("wt-loop schema", () => {
     expect(events.stdout).toBe(readFileSync(join(ROOT, SCHEMA_FILES.events), "utf8"));
     const bad = await wtLoop(["schema", "logs"], { cwd });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("state or events");
+    expect(bad.stderr).toContain("state, events or config");
   });
 });

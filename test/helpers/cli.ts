@@ -28,6 +28,8 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     TMUX: undefined,
     TMUX_PANE: undefined,
     NODE_ENV: undefined,
+    // The user's own ~/.config/wt-loop/config.json must not change what a test sees (a test sets its own).
+    XDG_CONFIG_HOME: join(ROOT, "test/fixtures/no-user-config"),
     ...extra,
   };
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>;

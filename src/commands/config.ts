@@ -1,0 +1,41 @@
+import { defineCommand } from "citty";
+import { layerOptions, originLabel, type Origin } from "../loop/config.ts";
+import { FLAGS } from "../loop/option-table.ts";
+import { LoopOptions } from "../loop/options.ts";
+import { loopPaths } from "../state/paths.ts";
+import { readState } from "../state/store.ts";
+import { table } from "../term/format.ts";
+import { resolveWorktree } from "../worktree.ts";
+import { action, givenOptions, loopArgs, validate } from "./_args.ts";
+
+// The loop's flags say "what if I gave this": `wt-loop config --max 5` shows the flag winning.
+const { "dry-run": _, ...flags } = loopArgs;
+const args = { ...flags, json: { type: "boolean", description: "Print the values and where each comes from as JSON" } } as const;
+const shown = FLAGS.filter((o) => o.key !== "dryRun");
+
+export default defineCommand({
+  meta: { name: "config" },
+  args,
+  run: action(async ({ args: a, rawArgs }) => {
+    const { json, ...given } = givenOptions("config", args, rawArgs, a);
+    validate(LoopOptions, given);
+    const wt = await resolveWorktree();
+    const layered = layerOptions(wt.path, given, await readState(loopPaths(wt.path).state));
+    const opts = validate(LoopOptions, layered.options);
+    if (json) {
+      const options = Object.fromEntries(shown.map((o) => [o.flag, { value: opts[o.key] ?? null, ...originJson(layered.origins[o.key]) }]));
+      console.log(JSON.stringify({ worktree: wt.path, files: layered.files, options }, null, 2));
+      return;
+    }
+    const rows = shown.map((o) => {
+      const v = opts[o.key];
+      const value = v === undefined ? `(${o.meta.defaultText ?? "none"})` : String(v);
+      return [o.flag, originLabel(layered.origins[o.key]), value];
+    });
+    const file = (f: { path: string; found: boolean }) => `${f.path}${f.found ? "" : " (none)"}`;
+    console.log(table(rows));
+    console.log(`\nFiles: ${file(layered.files.project)}, ${file(layered.files.user)}. Flags win, then a restart's remembered options, then these files in this order.`);
+  }),
+});
+
+const originJson = (o: Origin) => (o.from === "file" ? { origin: o.scope, file: o.file } : o.from === "remembered" ? { origin: "remembered", status: o.status } : { origin: o.from });

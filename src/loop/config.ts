@@ -1,0 +1,88 @@
+/**
+ * The loop's options from every layer, each value knowing where it came from. Precedence, highest
+ * first: flags, the remembered run (a restart), the project's `.wt-loop.json`, the user's file, the
+ * defaults. The origin is kept per option so that `wt-loop config` and `--dry-run` can show it, and
+ * so that a later trust step can ask before running a command a file set (`verify`, `notify`,
+ * `agent-cmd`): the origin names the file.
+ */
+import type { State } from "../state/schema.ts";
+import { configPaths, PROJECT_FILE, readConfigFile, type ConfigFile, type ConfigScope } from "./config-file.ts";
+import type { LoopOptions, OptionKey } from "./options.ts";
+import { OPTIONS } from "./option-table.ts";
+import { continuingNote, rememberedOptions } from "./restart.ts";
+
+export type Origin =
+  | { from: "flag" }
+  | { from: "remembered"; status: State["status"] }
+  | { from: "file"; scope: ConfigScope; file: string }
+  | { from: "default" };
+
+export interface Layered {
+  /** The merged values, not yet validated (commands validate them, naming flags as typed). */
+  options: Record<string, unknown>;
+  /** Where each option's value came from; `default` for every option nothing set. */
+  origins: Record<OptionKey, Origin>;
+  /** The restart's "Continuing the previous loop…" sentence, or null. */
+  note: string | null;
+  files: Record<ConfigScope, { path: string; found: boolean }>;
+}
+
+/**
+ * Layers the options for a loop in `worktree`. `previous` is the state a plain `start` may continue
+ * (null for `run`, which continues nothing). Throws a UserError for a bad config file.
+ */
+export function layerOptions(worktree: string, given: Record<string, unknown>, previous: State | null, env = process.env): Layered {
+  const paths = configPaths(worktree, env);
+  // The user's file first: a broken one is reported even when the project's is broken too.
+  const user = readConfigFile(paths.user, "user");
+  const project = readConfigFile(paths.project, "project");
+  const remembered = rememberedOptions(previous);
+  const layers: [Record<string, unknown> | undefined, Origin][] = [
+    [user?.values, fileOrigin(user)],
+    [project?.values, fileOrigin(project)],
+    [remembered ?? undefined, { from: "remembered", status: previous?.status ?? "stopped" }],
+    [given, { from: "flag" }],
+  ];
+  const options: Record<string, unknown> = {};
+  const origins = Object.fromEntries(OPTIONS.map((o) => [o.key, { from: "default" }])) as Record<OptionKey, Origin>;
+  for (const [values, origin] of layers)
+    for (const [k, v] of Object.entries(values ?? {})) {
+      options[k] = v;
+      origins[k as OptionKey] = origin;
+    }
+  return {
+    options,
+    origins,
+    note: remembered && previous ? continuingNote(previous, remembered, given) : null,
+    files: { project: { path: paths.project, found: project !== null }, user: { path: paths.user, found: user !== null } },
+  };
+}
+
+const fileOrigin = (f: ConfigFile | null): Origin => (f ? { from: "file", scope: f.scope, file: f.path } : { from: "default" });
+
+/** "flag", "remembered (the stuck run)", ".wt-loop.json", "~/.config/wt-loop/config.json", "default". */
+export function originLabel(o: Origin, home = process.env.HOME): string {
+  switch (o.from) {
+    case "flag":
+      return "flag";
+    case "remembered":
+      return `remembered (the ${o.status} run)`;
+    case "file":
+      if (o.scope === "project") return PROJECT_FILE;
+      return home && o.file.startsWith(`${home}/`) ? `~${o.file.slice(home.length)}` : o.file;
+    case "default":
+      return "default";
+  }
+}
+
+/** The options something other than a default set, grouped by origin: for `--dry-run`. */
+export function setBy(opts: LoopOptions, origins: Record<OptionKey, Origin>): string[] {
+  const groups = new Map<string, string[]>();
+  for (const o of OPTIONS) {
+    const origin = origins[o.key];
+    if (origin.from === "default" || o.meta.positional || o.key === "dryRun") continue;
+    const label = originLabel(origin);
+    groups.set(label, [...(groups.get(label) ?? []), `--${o.flag}${opts[o.key] === undefined ? " none" : ""}`]);
+  }
+  return [...groups].map(([label, flags]) => `${label}: ${flags.join(", ")}`);
+}
