@@ -49,8 +49,14 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
   let doneSpills: Spill[] = [];
   const handle = (events: StreamEvent[], spills: Spill[] = []) => {
     for (const e of events) {
-      if (e.type === "Message") [lastMessage, messageSpills] = [e, spills];
-      if (e.type === "Done") [result.done, doneSpills] = [e, spills];
+      if (e.type === "Message") {
+        lastMessage = e;
+        messageSpills = spills;
+      }
+      if (e.type === "Done") {
+        result.done = e;
+        doneSpills = spills;
+      }
       if (e.type === "Unavailable") {
         result.unavailable = e;
         if (e.kind === "auth") refused.abort();
