@@ -10,7 +10,7 @@ import { $ } from "bun";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { processStartTime } from "../src/state/pid.ts";
+import { processStartTime } from "../src/proc/pid.ts";
 import { SCHEMA_VERSION } from "../src/state/schema.ts";
 
 const ROOT = resolve(import.meta.dir, "..");

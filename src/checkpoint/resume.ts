@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { UserError } from "../errors.ts";
-import { isRunner } from "../state/pid.ts";
+import { hasOwnRunner } from "../proc/pid.ts";
 import type { State } from "../state/schema.ts";
 import type { Git } from "./git.ts";
 import { assumeUnchanged, setIndex } from "./snapshot.ts";
@@ -17,7 +17,7 @@ import { ORIGIN_KEY } from "./strategy.ts";
 /** Returns notes for the user; throws a UserError when the cleanup cannot be finished safely. */
 export async function resumeAfterDeadRunner(git: Git, previous: State | null): Promise<string[]> {
   const notes: string[] = [];
-  if (previous?.completing && isRunner(previous.runner_pid, previous.runner_started))
+  if (previous?.completing && hasOwnRunner(previous))
     throw new UserError(`The previous loop (runner pid ${previous.runner_pid}) is still finishing its ${previous.completing}; wait for it.`);
   const lock = await git.gitPath("index.lock");
   if (previous && existsSync(lock) && !gitRunningIn(previous.worktree_path)) {
@@ -29,7 +29,7 @@ export async function resumeAfterDeadRunner(git: Git, previous: State | null): P
   if (done.note) notes.push(done.note);
   // The record says what happened: the completion is done, or (a cleanup that had not begun) none took place.
   Object.assign(previous, done.finished ? { completing: null, completion: previous.completing } : { completing: null, completion: null, completion_message: done.note });
-  Object.assign(previous, { runner_pid: null, agent_pid: null, completion_pending: false }); // its runner is dead (checked above)
+  Object.assign(previous, { runner_pid: null, agent_pid: null, agent_started: null, completion_pending: false }); // its runner is dead (checked above)
   return notes;
 }
 

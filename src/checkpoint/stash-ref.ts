@@ -7,7 +7,7 @@
  */
 import { open, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { isAlive } from "../state/pid.ts";
+import { isAlive } from "../proc/pid.ts";
 import type { Git } from "./git.ts";
 
 const RETRY_MS = 50;

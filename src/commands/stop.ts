@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
-import { isRunner } from "../state/pid.ts";
+import { hasOwnRunner } from "../proc/pid.ts";
 import { writeState } from "../state/store.ts";
 import { Git } from "../checkpoint/git.ts";
 import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
@@ -26,7 +26,7 @@ export default defineCommand({
     if (!Number.isFinite(waitSec) || waitSec <= 0) throw new UserError(`Invalid option: --wait must be a number of seconds greater than 0 (got '${a.wait}').`);
     if (a.force && a.cleanup) throw new UserError("Invalid option: --force kills the loop without its completion step, so it cannot --cleanup. Use one of them.");
     const { wt, path, state } = await requireState();
-    if (state.completing && !isRunner(state.runner_pid, state.runner_started)) {
+    if (state.completing && !hasOwnRunner(state)) {
       // The runner died during its completion: finish it now (checkpoint/resume.ts), then record that.
       const git = new Git({ cwd: wt.path, timeoutMs: state.command_timeout_sec * 1000 });
       for (const line of await resumeAfterDeadRunner(git, state)) console.log(line);

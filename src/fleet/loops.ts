@@ -9,7 +9,7 @@ import { z } from "zod";
 import { errorMessage, NOT_IN_WORKTREE, UserError } from "../errors.ts";
 import { CommandError, exec } from "../proc/spawn.ts";
 import { loopPaths } from "../state/paths.ts";
-import { isRunner } from "../state/pid.ts";
+import { hasOwnRunner } from "../proc/pid.ts";
 import { isFinal, Status, type State } from "../state/schema.ts";
 import { correctDeadRunner, readState } from "../state/store.ts";
 import { spent } from "../loop/budget.ts";
@@ -95,7 +95,7 @@ export async function gitWorktrees(cwd: string, timeoutMs = 30_000): Promise<Git
 }
 
 export function summarize(s: State, now = Date.now()): LoopSummary {
-  const alive = isRunner(s.runner_pid, s.runner_started);
+  const alive = hasOwnRunner(s);
   return {
     status: s.status,
     waiting: !alive ? null : isFinal(s.status) && s.completion === null && s.checkpoint_sha !== null ? "question" : s.waiting ? "agent" : null,

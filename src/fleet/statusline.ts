@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isRunner } from "../state/pid.ts";
+import { hasOwnRunner } from "../proc/pid.ts";
 import { spent } from "../loop/budget.ts";
 import { clockTime, formatCost, formatTokens } from "../term/format.ts";
 
@@ -62,7 +62,7 @@ function budgetPart(s: StateLike): string {
 const FINAL = ["done", "stuck", "stalled", "stopped"];
 
 export function statusLine(s: StateLike): string {
-  const alive = typeof s.runner_pid === "number" && isRunner(s.runner_pid, s.runner_started ?? null);
+  const alive = typeof s.runner_pid === "number" && hasOwnRunner({ runner_pid: s.runner_pid, runner_started: s.runner_started ?? null, worktree_path: s.worktree_path ?? "" });
   switch (s.status) {
     case "starting":
       return "Ralph starting";

@@ -4,7 +4,7 @@
  * answers the question (keep, or cleanup with `--cleanup`) and waits for it to finish.
  */
 import { UserError } from "../errors.ts";
-import { isRunner } from "../state/pid.ts";
+import { ownedBy, signalQuietly } from "../proc/pid.ts";
 import type { Completion, State } from "../state/schema.ts";
 import { correctDeadRunner, readState } from "../state/store.ts";
 import { ANSWER_SIGNALS } from "./stop.ts";
@@ -21,7 +21,7 @@ export interface StopRequest {
  * its completion step (a final status with `runner_pid` still set: the cleanup is moving refs)?
  */
 export const hasLiveRunner = (s: State) =>
-  (s.status === "running" || s.completion_pending || s.runner_pid !== null) && isRunner(s.runner_pid, s.runner_started);
+  (s.status === "running" || s.completion_pending || s.runner_pid !== null) && ownedBy(s).runner !== null;
 
 const POLL_MS = 200;
 const NOTE_EVERY_MS = 5000;
@@ -29,19 +29,23 @@ const NOTE_EVERY_MS = 5000;
 export async function stopLoop(path: string, state: State, req: StopRequest, say: (line: string) => void): Promise<void> {
   const note = await correctDeadRunner(path, state);
   if (note) return say(note);
-  if (!hasLiveRunner(state)) return say(`No loop is running in ${state.worktree_name} (status: ${state.status}).`);
-  const pid = state.runner_pid!;
-  const alive = () => isRunner(pid, state.runner_started);
+  const owned = ownedBy(state);
+  if (!hasLiveRunner(state) || owned.runner === null) return say(`No loop is running in ${state.worktree_name} (status: ${state.status}).`);
+  const pid = owned.runner;
+  const alive = () => ownedBy({ ...state, runner_pid: pid }).runner !== null;
   if (req.force) {
-    // Our own runner, verified above by pid and start time; its agent leads its own process group.
-    if (state.agent_pid) killQuietly(-state.agent_pid, "SIGKILL");
-    killQuietly(pid, "SIGKILL");
+    // Our own runner and (when proven) its agent, which leads its own process group; what else its
+    // agent started carries the run's tag and is ended by the dead-runner correction below.
+    // The runner is ours (else the correction above answered): a foreign pid here is the agent's.
+    if (owned.foreign !== null) say(`The state names agent pid ${owned.foreign}, which is not this loop's agent (a stale or foreign state file): its group was not signalled.`);
+    if (owned.agentGroup !== null) signalQuietly(-owned.agentGroup, "SIGKILL");
+    signalQuietly(pid, "SIGKILL");
     // SIGKILL is delivered asynchronously: wait until the runner is really gone before recording it.
     for (let i = 0; i < 50 && alive(); i++) await Bun.sleep(100);
     await correctDeadRunner(path, (await readState(path)) ?? state);
-    return say(`Killed the loop (runner pid ${pid}${state.agent_pid ? `, agent group ${state.agent_pid}` : ""}). Its state is now ${(await readState(path))?.status ?? "stopped"}.`);
+    return say(`Killed the loop (runner pid ${pid}${owned.agentGroup !== null ? `, agent group ${owned.agentGroup}` : ""}). Its state is now ${(await readState(path))?.status ?? "stopped"}.`);
   }
-  killQuietly(pid, ANSWER_SIGNALS[req.answer]);
+  signalQuietly(pid, ANSWER_SIGNALS[req.answer]);
   say(
     state.completion_pending
       ? `The loop ended ${state.status} and was waiting for its completion question: answered ${req.answer}…`
@@ -65,12 +69,4 @@ export async function stopLoop(path: string, state: State, req: StopRequest, say
     }
   }
   throw new UserError(`The loop did not stop within ${req.waitSec}s. Run \`wt-loop stop --force\` to kill it and its agent.`);
-}
-
-export function killQuietly(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
-  }
 }

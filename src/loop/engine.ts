@@ -11,6 +11,7 @@ import { plural } from "../term/format.ts";
 import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
 import { runTag } from "../proc/contain.ts";
+import { processStartTime } from "../proc/pid.ts";
 import { CommandError } from "../proc/spawn.ts";
 import { sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
 import { loadStories } from "../stories/source.ts";
@@ -219,10 +220,11 @@ async function attemptStory(
         logPath, runTag: runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
         onStart: (pid) => {
           state.agent_pid = pid;
+          state.agent_started = processStartTime(pid);
           deps.save(state).catch(() => {});
         },
       },
-    ).finally(() => (state.agent_pid = null)));
+    ).finally(() => Object.assign(state, { agent_pid: null, agent_started: null })));
     const run = avail.run;
     res.waits = avail.waits;
     Object.assign(res, {
@@ -247,7 +249,7 @@ async function attemptStory(
     // Not the agent's failure: never retried with a revert (the agent's own timeout is an outcome, not an error).
     else throw err instanceof HarnessError ? err : new HarnessError(`wt-loop failed while ${step}: ${errorMessage(err)}`, { cause: err });
   } finally {
-    state.agent_pid = null; // its processes are all gone once runAgent returns or throws
+    Object.assign(state, { agent_pid: null, agent_started: null }); // its processes are all gone once runAgent returns or throws
     res.durationMs = performance.now() - t0;
   }
   return res;

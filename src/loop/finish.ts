@@ -35,7 +35,7 @@ export function emitQuietly(deps: LoopDeps, event: LoopEvent): void {
  */
 export async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>): Promise<State> {
   state.unchecked_story = uncheckedStory(state); // before current_story goes
-  Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null, agent_pid: null, waiting: null });
+  Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null, agent_pid: null, agent_started: null, waiting: null });
   state.stop_reason = ending.status === "stopped" ? (ending.stopReason ?? "user") : null;
   if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;
   state.ended_at = new Date().toISOString();

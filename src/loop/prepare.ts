@@ -2,12 +2,13 @@
  * Everything `start` (and a direct `run`) checks before a loop may begin, in the order a user
  * would want to hear about problems; nothing is written until all of it passes.
  */
+import { dirname } from "node:path";
 import { checkAgent } from "../agents/registry.ts";
 import { UserError } from "../errors.ts";
 import { loopPaths, type LoopFiles } from "../state/paths.ts";
 import { acquireLock, adoptLock, type Lock } from "../state/lock.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
-import { isRunner } from "../state/pid.ts";
+import { hasOwnRunner } from "../proc/pid.ts";
 import type { State } from "../state/schema.ts";
 import { archiveRun, uncheckedStory, readState, writeState } from "../state/store.ts";
 import { ensureExcluded } from "../state/exclude.ts";
@@ -75,12 +76,12 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
 
 export function refuseIfRunning(previous: State | null): void {
   if (!previous) return;
-  if (previous.status === "running" && isRunner(previous.runner_pid, previous.runner_started))
+  if (previous.status === "running" && hasOwnRunner(previous))
     throw new UserError(
       `A loop is already running in ${previous.worktree_name} (runner pid ${previous.runner_pid}). ` +
         "Follow it with `wt-loop monitor`, or stop it with `wt-loop stop`.",
     );
-  if (previous.completion_pending && isRunner(previous.runner_pid, previous.runner_started))
+  if (previous.completion_pending && hasOwnRunner(previous))
     throw new UserError(
       `The loop in ${previous.worktree_name} ended ${previous.status} and its completion question is waiting (runner pid ${previous.runner_pid}). ` +
         "Answer it in the loop's window, or with `wt-loop stop` (keep) or `wt-loop stop --cleanup`, then start again.",
@@ -129,7 +130,7 @@ export async function reserve(paths: LoopFiles, run: string, adopt = false): Pro
     const adopted = adoptLock(paths.lock, run);
     if (adopted) return adopted;
   }
-  const got = acquireLock(paths.lock, run);
+  const got = acquireLock(paths.lock, run, dirname(dirname(paths.state)));
   if ("lock" in got) return got.lock;
   const state = await readState(paths.state).catch(() => null);
   refuseIfRunning(state);

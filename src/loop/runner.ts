@@ -10,7 +10,7 @@ import { Git } from "../checkpoint/git.ts";
 import { stashCheckpoint } from "../checkpoint/stash.ts";
 import { errorMessage, ExitCode, io } from "../errors.ts";
 import { loopPaths, runFiles, runPaths } from "../state/paths.ts";
-import { processStartTime } from "../state/pid.ts";
+import { ownedBy, processStartTime, signalQuietly } from "../proc/pid.ts";
 import { isFinal, type FinalStatus, type State } from "../state/schema.ts";
 import type { Lock } from "../state/lock.ts";
 import { asStopped, EventLog, writeState, writeStateSync } from "../state/store.ts";
@@ -119,20 +119,16 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
 
 /** Force-quit: kill the agent's group and record `stopped` synchronously — the process exits next. */
 function forceQuit(statePath: string, s: State): void {
-  if (s.agent_pid) {
-    try {
-      process.kill(-s.agent_pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
+  // This runner's own agent, proven as every other path proves it (the state is this process's own copy).
+  const agent = ownedBy(s).agentGroup;
+  if (agent !== null) signalQuietly(-agent, "SIGKILL");
   try {
     // Forced during the completion step: the loop's own ending stands; only the runner is gone.
     const now = new Date().toISOString();
     writeStateSync(
       statePath,
       isFinal(s.status)
-        ? { ...s, runner_pid: null, agent_pid: null, completion_pending: false, updated_at: now, error: s.error ?? "Force-quit during the completion step" }
+        ? { ...s, runner_pid: null, agent_pid: null, agent_started: null, completion_pending: false, updated_at: now, error: s.error ?? "Force-quit during the completion step" }
         : asStopped(s, "Force-quit by the user"),
     );
   } catch {

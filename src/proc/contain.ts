@@ -10,6 +10,7 @@
  * the process group is all there is.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { signalQuietly } from "./pid.ts";
 
 export const RUN_TAG_VAR = "WT_LOOP_RUN";
 
@@ -138,19 +139,12 @@ export function findProcesses(t: Target): number[] {
 }
 
 function groupExists(pgid: number): boolean {
+  if (!Number.isSafeInteger(pgid) || pgid <= 1) return false;
   try {
     process.kill(-pgid, 0);
     return true;
   } catch (err) {
     return (err as { code?: string }).code === "EPERM";
-  }
-}
-
-export function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // ESRCH: already gone
   }
 }
 
@@ -166,16 +160,16 @@ export async function endProcesses(t: Target, graceMs: number, opts: { term?: bo
   const start = Date.now();
   let left = findProcesses(t);
   if (!left.length) return [];
-  if (opts.term !== false) for (const pid of left) signal(pid, "SIGTERM");
+  if (opts.term !== false) for (const pid of left) signalQuietly(pid, "SIGTERM");
   let killed = false;
   while (left.length) {
     const waited = Date.now() - start;
     if (!killed && waited >= graceMs) {
       killed = true;
-      for (const pid of left) signal(pid, "SIGKILL");
+      for (const pid of left) signalQuietly(pid, "SIGKILL");
     } else if (killed) {
       if (waited >= graceMs + KILL_WAIT_MS) return left;
-      for (const pid of left) signal(pid, "SIGKILL"); // newcomers forked meanwhile
+      for (const pid of left) signalQuietly(pid, "SIGKILL"); // newcomers forked meanwhile
     }
     await Bun.sleep(POLL_MS);
     left = findProcesses(t);

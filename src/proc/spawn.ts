@@ -3,7 +3,8 @@
  * a timeout or a stop ends the whole tree (SIGTERM, then SIGKILL after a grace), a typed error
  * carrying the command, exit code and stderr.
  */
-import { becomeSubreaper, endProcesses, findProcesses, signal, spawnedLive, type Target } from "./contain.ts";
+import { becomeSubreaper, endProcesses, findProcesses, spawnedLive, type Target } from "./contain.ts";
+import { signalQuietly } from "./pid.ts";
 import { readLines, tailLines, type LongLines } from "./lines.ts";
 
 export const KILL_GRACE_MS = 2000;
@@ -78,7 +79,7 @@ const running = new Set<Target>();
  * started — a leftover that ignores SIGTERM, an agent's setsid grandchild — outlives it.
  */
 export function killPendingGroups(): void {
-  for (const t of running) for (const pid of findProcesses(t)) signal(pid, "SIGKILL");
+  for (const t of running) for (const pid of findProcesses(t)) signalQuietly(pid, "SIGKILL");
   running.clear();
 }
 let exitHook = false;

@@ -12,7 +12,7 @@ import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, wr
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { isRunner, processStartTime } from "./pid.ts";
+import { hasOwnRunner, processStartTime } from "../proc/pid.ts";
 
 export const LockInfo = z.object({
   pid: z.number().int().positive(),
@@ -29,8 +29,10 @@ export const HANDOVER_MS = 60_000;
 /** A take-over file older than this belongs to a taker that died in its few milliseconds. */
 const TAKEOVER_STALE_MS = 10_000;
 
-export const isHeld = (l: LockInfo, now = Date.now()) =>
-  isRunner(l.pid, l.started) || (l.handover_until !== null && Date.parse(l.handover_until) > now);
+/** Held: its holder is provably a wt-loop runner of `worktree` (or this process), or it is being handed over. */
+export const isHeld = (l: LockInfo, worktree: string, now = Date.now()) =>
+  hasOwnRunner({ runner_pid: l.pid, runner_started: l.started, worktree_path: worktree }) ||
+  (l.handover_until !== null && Date.parse(l.handover_until) > now);
 
 export function readLock(path: string): LockInfo | null {
   let text: string;
@@ -68,18 +70,18 @@ const own = (run: string, handoverMs: number | null): LockInfo => ({
 });
 
 /** Takes the lock for `run`, or returns the holder that has it. */
-export function acquireLock(path: string, run: string): { lock: Lock } | { holder: LockInfo | null } {
+export function acquireLock(path: string, run: string, worktree: string): { lock: Lock } | { holder: LockInfo | null } {
   mkdirSync(dirname(path), { recursive: true });
   const info = own(run, null);
   for (let tries = 0; tries < 50; tries++) {
     if (createExclusive(path, JSON.stringify(info))) return { lock: handle(path, info) };
     const holder = readLock(path);
-    if (holder && isHeld(holder)) return { holder };
+    if (holder && isHeld(holder, worktree)) return { holder };
     if (!holder && ageMs(path) < 1000) {
       sleepSync(20); // being written by its creator right now
       continue;
     }
-    takeOverStale(path);
+    takeOverStale(path, worktree);
   }
   return { holder: readLock(path) };
 }
@@ -117,7 +119,7 @@ function handle(path: string, initial: LockInfo): Lock {
 }
 
 /** Removes a stale lock under the take-over file: only one taker at a time looks and removes. */
-function takeOverStale(path: string): void {
+function takeOverStale(path: string, worktree: string): void {
   const gate = `${path}.takeover`;
   if (!createExclusive(gate, String(process.pid))) {
     if (ageMs(gate) > TAKEOVER_STALE_MS) unlinkQuietly(gate);
@@ -126,7 +128,7 @@ function takeOverStale(path: string): void {
   }
   try {
     const holder = readLock(path);
-    if (!holder || !isHeld(holder)) unlinkQuietly(path);
+    if (!holder || !isHeld(holder, worktree)) unlinkQuietly(path);
   } finally {
     unlinkQuietly(gate);
   }

@@ -134,9 +134,14 @@ export const State = z.object({
     })
     .nullable()
     .describe("the story being worked on"),
-  runner_pid: z.number().int().positive().nullable().describe("pid of the `run` process while it runs"),
-  runner_started: z.string().nullable().describe("that process's start time (Linux `/proc/PID/stat` field 22), to tell it from a reused pid"),
+  runner_pid: z.number().int().positive().nullable().describe("pid of the `run` (or inline `start`) process while it runs"),
+  runner_started: z.string().nullable().describe("that process's start time (Linux `/proc/PID/stat` field 22), to tell it from a reused pid; without it the state names no live runner"),
   agent_pid: z.number().int().positive().nullable().describe("pid (= process group) of the running agent"),
+  agent_started: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("that agent's start time (as `runner_started`); without it, or when it differs, `agent_pid` is not this loop's agent and is never signalled"),
   checkpoint_branch: z.string().nullable().describe("`ralph/{change}` (branch mode)"),
   original_branch: z.string().nullable().describe("the branch the loop started from (null when detached)"),
   original_commit: z.string().nullable().describe("the commit the loop started from"),

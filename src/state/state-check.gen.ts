@@ -43,6 +43,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["runner_pid"] = (v["runner_pid"] === null ? null : ((typeof v["runner_pid"] === "number") && (Number.isFinite(v["runner_pid"])) && (Number.isSafeInteger(v["runner_pid"])) && (v["runner_pid"] > 0) ? v["runner_pid"] : fail(p + ".runner_pid", "a number in range")));
   out["runner_started"] = (v["runner_started"] === null ? null : ((typeof v["runner_started"] === "string") ? v["runner_started"] : fail(p + ".runner_started", "a string")));
   out["agent_pid"] = (v["agent_pid"] === null ? null : ((typeof v["agent_pid"] === "number") && (Number.isFinite(v["agent_pid"])) && (Number.isSafeInteger(v["agent_pid"])) && (v["agent_pid"] > 0) ? v["agent_pid"] : fail(p + ".agent_pid", "a number in range")));
+  if (v["agent_started"] !== undefined) out["agent_started"] = (v["agent_started"] === null ? null : ((typeof v["agent_started"] === "string") ? v["agent_started"] : fail(p + ".agent_started", "a string")));
   out["checkpoint_branch"] = (v["checkpoint_branch"] === null ? null : ((typeof v["checkpoint_branch"] === "string") ? v["checkpoint_branch"] : fail(p + ".checkpoint_branch", "a string")));
   out["original_branch"] = (v["original_branch"] === null ? null : ((typeof v["original_branch"] === "string") ? v["original_branch"] : fail(p + ".original_branch", "a string")));
   out["original_commit"] = (v["original_commit"] === null ? null : ((typeof v["original_commit"] === "string") ? v["original_commit"] : fail(p + ".original_commit", "a string")));

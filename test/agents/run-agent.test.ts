@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { command } from "../../src/agents/command.ts";
 import { runAgent, type AgentRunOptions } from "../../src/agents/run-agent.ts";
 import { HarnessError } from "../../src/errors.ts";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 import { tempDir } from "../helpers/repo.ts";
 
 const opts = (d: string, over: Partial<AgentRunOptions> = {}): AgentRunOptions => ({

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 import { baseEnv, CLI, fakeAgent, wtLoop } from "../helpers/cli.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";

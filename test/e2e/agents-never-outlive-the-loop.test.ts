@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 import { baseEnv, buildBinary, CLI, fakeAgent, wtLoop } from "../helpers/cli.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";

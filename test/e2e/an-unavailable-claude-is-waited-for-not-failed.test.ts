@@ -9,7 +9,7 @@ import { CLI, NODE_BIN, baseEnv, readEvents, readJson, testPath, wtLoop } from "
 import { apiError, claudeEnv, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import { refuseTimes, type Refuse } from "../helpers/scripted-server.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 
 let server: ModelServer | undefined;
 afterEach(() => server?.stop());

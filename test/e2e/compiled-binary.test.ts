@@ -58,6 +58,22 @@ describe("the compiled binary", () => {
     expect(JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")).status).toBe("done");
   }, 60_000);
 
+  test("stop --force knows the binary's own runner and agent (by command line and start time) and kills them", async () => {
+    const repo = makeRepo({ "tasks.md": "## 1. A\n- [ ] a\n" });
+    const agent = fakeAgent([{ hangSec: 300 }], tempDir("fake-agent-"));
+    const runner = Bun.spawn([bin, "start", "--terminal", "inline", "--on-complete", "keep"], {
+      cwd: repo, env: { ...process.env, ...agent.env, PATH: testPath(), NO_COLOR: "1" }, stdin: "ignore", stdout: "ignore", stderr: "ignore",
+    });
+    const state = () => (existsSync(join(repo, ".claude/loop-state.json")) ? JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")) : {});
+    for (let i = 0; i < 600 && !(state().status === "running" && state().agent_started); i++) await Bun.sleep(50);
+    const s = state();
+    expect(s).toMatchObject({ status: "running", runner_pid: runner.pid, agent_started: expect.any(String) });
+    const r = await wtLoop(["stop", "--force"], { cwd: repo, bin });
+    expect(r.stdout).toContain(`Killed the loop (runner pid ${runner.pid}, agent group ${s.agent_pid})`);
+    expect(await runner.exited).not.toBe(0);
+    expect(state().status).toBe("stopped");
+  }, 60_000);
+
   test("wt-loop demo runs a whole loop to done on a throwaway repository", async () => {
     const r = await wtLoop(["demo"], { cwd: tempDir(), bin, env: { TMPDIR: tempDir() } });
     expect(r.code).toBe(0);

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 import { COMPLETE, runLoop as run } from "../helpers/loop.ts";
 import { git, makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
 

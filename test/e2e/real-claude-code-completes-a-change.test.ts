@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 import { NODE_BIN, readEvents, readJson, testPath, wtLoop } from "../helpers/cli.ts";
 import { claudeEnv, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import { git, makeRepo, openspecFiles, tempDir } from "../helpers/repo.ts";

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 import { baseEnv, CLI, fakeAgent, wtLoop } from "../helpers/cli.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";

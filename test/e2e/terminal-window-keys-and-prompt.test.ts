@@ -4,7 +4,7 @@
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 import { buildBinary, fakeAgent, ROOT, testPath } from "../helpers/cli.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isRunner } from "../../src/state/pid.ts";
+import { hasOwnRunner } from "../../src/proc/pid.ts";
 import { CLI, fakeAgent, testPath, wtLoop } from "../helpers/cli.ts";
 import { Tmux } from "../helpers/tmux.ts";
 import { COMPLETE } from "../helpers/loop.ts";
@@ -48,7 +48,7 @@ describe("the unattended question in a detached tmux window is answered by stop"
     const { repo, env, s } = await startUnattended();
     expect(s.status).toBe("done");
     expect(s.ended_at).not.toBeNull();
-    expect(isRunner(s.runner_pid, s.runner_started)).toBe(true);
+    expect(hasOwnRunner(s)).toBe(true);
     const events = readFileSync(join(repo, ".claude/loop-events.jsonl"), "utf8");
     expect(events).toContain('"type":"Complete"');
 
@@ -71,7 +71,7 @@ describe("the unattended question in a detached tmux window is answered by stop"
     expect(stop.stdout).toContain("answered keep");
     expect(stop.stdout).toContain("The loop is done");
     expect(stop.stdout).not.toContain("Still stopping");
-    expect(isRunner(s.runner_pid, s.runner_started)).toBe(false);
+    expect(hasOwnRunner(s)).toBe(false);
     const after = readState(repo);
     expect(after).toMatchObject({ status: "done", completion: "keep", completion_pending: false, runner_pid: null, ended_at: s.ended_at });
     expect(after.completion_message).toBeString();
@@ -83,7 +83,7 @@ describe("the unattended question in a detached tmux window is answered by stop"
     const stop = await wtLoop(["stop", "--cleanup"], { cwd: repo, env });
     expect(stop.code).toBe(0);
     expect(stop.stdout).toContain("answered cleanup");
-    expect(isRunner(s.runner_pid, s.runner_started)).toBe(false);
+    expect(hasOwnRunner(s)).toBe(false);
     expect(readState(repo)).toMatchObject({ status: "done", completion: "cleanup", completion_pending: false, runner_pid: null });
     expect(git(repo, "branch", "--show-current")).toBe(s.original_branch);
   }, 120_000);
@@ -93,7 +93,7 @@ describe("the unattended question in a detached tmux window is answered by stop"
     const stop = await wtLoop(["stop", "--force"], { cwd: repo, env });
     expect(stop.code).toBe(0);
     expect(stop.stdout).toContain("Killed the loop");
-    expect(isRunner(s.runner_pid, s.runner_started)).toBe(false);
+    expect(hasOwnRunner(s)).toBe(false);
     expect(readState(repo)).toMatchObject({ status: "done", completion_pending: false, runner_pid: null, ended_at: s.ended_at });
   }, 120_000);
 

@@ -66,7 +66,7 @@ describe("wt-loop list", () => {
 describe("what a loop is waiting on", () => {
   test("a final status whose runner is still alive and has not made the completion choice is asking keep/cleanup", async () => {
     const { summarize } = await import("../../src/fleet/loops.ts");
-    const { processStartTime } = await import("../../src/state/pid.ts");
+    const { processStartTime } = await import("../../src/proc/pid.ts");
     const { sampleState } = await import("../helpers/state.ts");
     const alive = { runner_pid: process.pid, runner_started: processStartTime(process.pid) };
     expect(summarize(sampleState({ status: "done", completion: null, ...alive })).waiting).toBe("question");
@@ -79,7 +79,7 @@ describe("what a loop is waiting on", () => {
     const { summarize } = await import("../../src/fleet/loops.ts");
     const { statusLabel } = await import("../../src/fleet/table.ts");
     const { clockTime } = await import("../../src/term/format.ts");
-    const { processStartTime } = await import("../../src/state/pid.ts");
+    const { processStartTime } = await import("../../src/proc/pid.ts");
     const { sampleState } = await import("../helpers/state.ts");
     const alive = { runner_pid: process.pid, runner_started: processStartTime(process.pid) };
     const until = new Date(Date.now() + 3_600_000).toISOString();

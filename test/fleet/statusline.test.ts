@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { processStartTime } from "../../src/state/pid.ts";
+import { processStartTime } from "../../src/proc/pid.ts";
+import { fakeRunner } from "../helpers/fake-runner.ts";
 import { writeState } from "../../src/state/store.ts";
 import { baseEnv, CLI } from "../helpers/cli.ts";
 import { repoWithWorktrees, startHangingLoop } from "../helpers/fleet.ts";
@@ -68,8 +69,8 @@ describe("wt-loop statusline", () => {
   });
 
   test("a loop whose runner waits on the keep/cleanup question says so", async () => {
-    sleeper = Bun.spawn(["sleep", "120"]);
     const wt = repo.wt["wt-asking"]!;
+    sleeper = await fakeRunner(wt); // a runner of this worktree, by pid, start time and command line
     await writeState(join(wt, ".claude/loop-state.json"), sampleState({
       worktree_path: wt, worktree_name: "wt-asking", status: "stuck", completion: null,
       runner_pid: sleeper.pid, runner_started: processStartTime(sleeper.pid),

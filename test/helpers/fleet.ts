@@ -1,7 +1,7 @@
 /** Several worktrees of one repository with loops in them, for the readers of every loop (list, MCP, status line). */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../src/state/pid.ts";
+import { isAlive } from "../../src/proc/pid.ts";
 import { baseEnv, CLI, fakeAgent } from "./cli.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "./repo.ts";
 

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { budgetLabel, budgetReached, carriedFrom, spent } from "../../src/loop/budget.ts";
 import { renderStatus } from "../../src/term/status-view.ts";
 import { statusLine } from "../../src/fleet/statusline.ts";
-import { processStartTime } from "../../src/state/pid.ts";
+import { processStartTime } from "../../src/proc/pid.ts";
 import { formatCost, formatTokens } from "../../src/term/format.ts";
 import { sampleState } from "../helpers/state.ts";
 

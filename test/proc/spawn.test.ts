@@ -5,7 +5,7 @@ import { CommandError, exec, start } from "../../src/proc/spawn.ts";
 import { readLines } from "../../src/proc/lines.ts";
 import { tempDir } from "../helpers/repo.ts";
 
-import { isAlive as alive } from "../../src/state/pid.ts";
+import { isAlive as alive } from "../../src/proc/pid.ts";
 
 describe("exec", () => {
   test("stdout, stdin, exit code", async () => {

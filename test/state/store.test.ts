@@ -74,7 +74,7 @@ describe("state file", () => {
   test("a running state whose runner is alive is left alone", async () => {
     const d = tempDir();
     const path = join(d, ".claude/loop-state.json");
-    const { processStartTime } = await import("../../src/state/pid.ts");
+    const { processStartTime } = await import("../../src/proc/pid.ts");
     const s = sampleState({ worktree_path: d, status: "running", runner_pid: process.pid, runner_started: processStartTime(process.pid) });
     await writeState(path, s);
     expect(await correctDeadRunner(path, s)).toBeNull();
