@@ -5,7 +5,7 @@
 import { dirname } from "node:path";
 import { checkAgent } from "../agents/registry.ts";
 import { UserError } from "../errors.ts";
-import { loopPaths, type LoopFiles } from "../state/paths.ts";
+import { loopPaths, refusePlantedLinks, type LoopFiles } from "../state/paths.ts";
 import { acquireLock, adoptLock, type Lock } from "../state/lock.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
@@ -48,6 +48,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
   refuseUnmeasurable(opts.agent, opts);
   // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
   if (!opts.dryRun) {
+    refusePlantedLinks(wt.path);
     refuseIfRunning(previous);
     // A runner that died without its state noticing: end what its agent left behind first.
     if (previous?.status === "running") await endRunLeftovers(previous.worktree_path, previous.started_at);

@@ -3,13 +3,13 @@
  * the event log and a View (what shows the loop, and owns the keys), and turns signals and the
  * view's key intents into a graceful stop.
  */
-import { mkdir, rm } from "node:fs/promises";
 import { adapterFor } from "../agents/registry.ts";
 import { branchCheckpoint } from "../checkpoint/branch.ts";
 import { Git } from "../checkpoint/git.ts";
 import { stashCheckpoint } from "../checkpoint/stash.ts";
 import { errorMessage, ExitCode, io } from "../errors.ts";
-import { loopPaths, runFiles, runPaths } from "../state/paths.ts";
+import { loopPaths, refusePlantedLinks, runFiles, runPaths } from "../state/paths.ts";
+import { makeDir, removeSafe } from "../proc/safe-fs.ts";
 import { ownedBy, processStartTime, signalQuietly } from "../proc/pid.ts";
 import { isFinal, type FinalStatus, type State } from "../state/schema.ts";
 import type { Lock } from "../state/lock.ts";
@@ -45,8 +45,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   const name = state.change ?? state.worktree_name;
   let log: EventLog;
   try {
-    await io("clear", run.logs, () => rm(run.logs, { recursive: true, force: true }));
-    await io("create", run.logs, () => mkdir(run.logs, { recursive: true }));
+    await io("clear", run.logs, () => removeSafe(state.worktree_path, run.logs));
+    await io("create", run.logs, () => makeDir(state.worktree_path, run.logs));
     await ensureExcluded(git);
     log = new EventLog(paths.events);
   } catch (err) {
@@ -80,6 +80,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         },
         async reclaimFiles() {
           // The event log (before each append) and each new log file (its folder) see to themselves.
+          // A link the agent planted ends the loop here, before anything is written through it.
+          refusePlantedLinks(state.worktree_path, [run.logs]);
           await ensureExcluded(git);
           o.lock?.reassert();
         },

@@ -5,7 +5,7 @@
  * agent gave (plus a margin) or else an exponential backoff, within `--max-wait` hours in all.
  * Refused credentials (`auth`) are never waited on: the loop ends stuck with the agent's login advice.
  */
-import { rename } from "node:fs/promises";
+import { loopRoot, renameSafe } from "../proc/safe-fs.ts";
 import type { AgentRun } from "../agents/run-agent.ts";
 import type { UnavailableEvent } from "../agents/stream.ts";
 import { MAX_TIMER_MS } from "./options.ts";
@@ -133,6 +133,10 @@ function addSpent(to: Spent, run: AgentRun): void {
 async function keepLogs(logPath: string, runs: number): Promise<void> {
   for (const ext of [".jsonl", ".stderr"]) {
     const from = logPath.replace(/\.jsonl$/, ext);
-    await rename(from, logPath.replace(/\.jsonl$/, `.unavailable-${runs}${ext}`)).catch(() => {});
+    try {
+      renameSafe(loopRoot(from), from, logPath.replace(/\.jsonl$/, `.unavailable-${runs}${ext}`));
+    } catch {
+      // best effort, as before: the next run writes the iteration's own log
+    }
   }
 }

@@ -6,8 +6,8 @@
  * A line longer than a limit can be handed, piece by piece, to a `LongLineSink` instead of being
  * built as one string: the agent's output may hold single lines of tens of megabytes.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, existsSync, openSync, readSync, writeSync } from "node:fs";
+import { loopRoot, openSafe } from "./safe-fs.ts";
 
 export interface LongLineSink {
   /** The line has outgrown the limit; it began at this offset of the file. Its bytes follow. */
@@ -141,8 +141,8 @@ export async function tailLines(path: string, onLine: (line: string) => void, fi
 function keepIfDeleted(path: string, fd: number): void {
   if (existsSync(path)) return;
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    const out = openSync(path, "wx");
+    // Never through a link: the agent that deleted the log may have put one in the folder's place.
+    const out = openSafe(loopRoot(path), path, "create");
     try {
       copyContent(fd, out);
     } finally {

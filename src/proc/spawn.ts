@@ -6,6 +6,8 @@
 import { becomeSubreaper, endProcesses, findProcesses, spawnedLive, type Target } from "./contain.ts";
 import { signalQuietly } from "./pid.ts";
 import { readLines, tailLines, type LongLines } from "./lines.ts";
+import { closeSync } from "node:fs";
+import { appendLogSafe } from "./safe-fs.ts";
 
 export const KILL_GRACE_MS = 2000;
 
@@ -89,19 +91,34 @@ export function start(argv: string[], opts: StartOptions): Running {
   if (!cmd) throw new Error("empty argv");
   if (opts.signal?.aborted) throw new CommandError(`${cmd} was not started: stop requested`, argv, "aborted");
   let proc: Bun.Subprocess;
+  // Opened here, never through a link (Bun.file would follow one an agent planted in the log folder).
+  // Appending: the caller made the file fresh, and stdout and stderr may share it.
+  const files: { stdout?: number; stderr?: number } = {};
+  const closeFiles = () => {
+    for (const fd of [files.stdout, files.stderr]) if (fd !== undefined) closeSync(fd);
+  };
+  try {
+    if (opts.stdoutFile) files.stdout = appendLogSafe(opts.stdoutFile);
+    if (opts.stderrFile) files.stderr = appendLogSafe(opts.stderrFile);
+  } catch (err) {
+    closeFiles();
+    throw err;
+  }
   try {
     proc = Bun.spawn(argv, {
       cwd: opts.cwd,
       env: cleanEnv(opts.env ?? process.env),
       stdin: opts.input === undefined ? "ignore" : "pipe",
-      stdout: opts.stdoutFile ? Bun.file(opts.stdoutFile) : "pipe",
-      stderr: opts.stderrFile ? Bun.file(opts.stderrFile) : "pipe",
+      stdout: files.stdout ?? "pipe",
+      stderr: files.stderr ?? "pipe",
       detached: true, // setsid(): the child leads a new process group we can kill as a whole
     });
   } catch (err) {
     if ((err as { code?: string }).code === "ENOENT")
       throw new CommandError(`${cmd} is not installed (not found on PATH)`, argv, "missing");
     throw err;
+  } finally {
+    closeFiles(); // the child has its own copies
   }
   if (opts.input !== undefined) {
     const stdin = proc.stdin as Bun.FileSink;

@@ -8,9 +8,9 @@
  * until then the lock stays held although `start` has exited; the `run` of that same run (matching
  * `run`) adopts it. A window that never opens leaves a lock that goes stale when the hand-over ends.
  */
-import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
-import { mkdirSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { makeDir, writeFileSafe } from "../proc/safe-fs.ts";
 import { z } from "zod";
 import { hasOwnRunner, processStartTime } from "../proc/pid.ts";
 
@@ -71,7 +71,7 @@ const own = (run: string, handoverMs: number | null): LockInfo => ({
 
 /** Takes the lock for `run`, or returns the holder that has it. */
 export function acquireLock(path: string, run: string, worktree: string): { lock: Lock } | { holder: LockInfo | null } {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDir(dirname(dirname(path)), dirname(path)); // `.claude/` when there is no git folder: never a link
   const info = own(run, null);
   for (let tries = 0; tries < 50; tries++) {
     if (createExclusive(path, JSON.stringify(info))) return { lock: handle(path, info) };
@@ -112,7 +112,7 @@ function handle(path: string, initial: LockInfo): Lock {
     },
     reassert() {
       if (readLock(path)) return;
-      mkdirSync(dirname(path), { recursive: true });
+      makeDir(dirname(dirname(path)), dirname(path)); // `.claude/` (the lock's fallback place) may be gone
       createExclusive(path, JSON.stringify(info));
     },
   };
@@ -134,6 +134,7 @@ function takeOverStale(path: string, worktree: string): void {
   }
 }
 
+/** O_CREAT|O_EXCL: a link where the lock goes is never followed (EEXIST), like any other file there. */
 function createExclusive(path: string, content: string): boolean {
   let fd: number;
   try {
@@ -151,9 +152,7 @@ function createExclusive(path: string, content: string): boolean {
 }
 
 function replace(path: string, info: LockInfo): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(info));
-  renameSync(tmp, path);
+  writeFileSafe(dirname(path), path, JSON.stringify(info));
 }
 
 function ageMs(path: string): number {

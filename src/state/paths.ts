@@ -1,6 +1,7 @@
 /** Where the loop keeps its files (SPEC §3): under `<worktree>/.claude/`, the lock aside. */
 import { readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { refuseLinks } from "../proc/safe-fs.ts";
 
 export function loopPaths(worktree: string) {
   const dir = join(worktree, ".claude");
@@ -35,6 +36,18 @@ export function lockPath(worktree: string): string {
   }
   return join(worktree, ".claude", "loop.lock");
 }
+/**
+ * Refuses (LinkRefused, a UserError) a link anywhere on the way to a file the loop writes: a
+ * repository can commit them, an agent can plant them. Checked before anything is written, and again
+ * after each agent run with that run's log folder (`more`).
+ */
+export function refusePlantedLinks(worktree: string, more: string[] = []): void {
+  const p = loopPaths(worktree);
+  for (const path of [p.state, p.events, p.logs, p.runs, p.learnings, join(p.dir, "loop.lock"), ...more]) refuseLinks(worktree, path);
+  const lock = p.lock;
+  if (dirname(lock) !== p.dir) refuseLinks(dirname(lock), lock);
+}
+
 /** A run's key, unique per worktree and usable in file names: its `started_at` without colons. */
 export const runKey = (startedAt: string) => startedAt.replace(/:/g, "-");
 

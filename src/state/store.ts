@@ -2,10 +2,10 @@
  * Reading and writing the loop's files: the state (atomic: temp file + rename, so a reader never
  * sees half a file), the append-only event log, and the archive of earlier runs.
  */
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { copyContent } from "../proc/lines.ts";
-import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
+import { loopRoot, makeDir, openSafe, renameSafe, writeFileSafe } from "../proc/safe-fs.ts";
 import { io, ioSync, UserError } from "../errors.ts";
 import { runFiles, type LoopFiles } from "./paths.ts";
 import type { LoopEvent } from "../loop/events.ts";
@@ -20,14 +20,21 @@ import { checkState } from "./state-check.gen.ts";
  * Reads the state of the worktree whose `.claude/loop-state.json` is `path`; null when there is none.
  * A corrupt or invalid file is a UserError and is left as it is. So is a state that belongs to
  * another worktree (a `.claude` shared through a symlink): acting on it would stop or replace the
- * other worktree's loop.
+ * other worktree's loop. A state that is a link (or lies under one) is refused like one written to:
+ * it would make wt-loop read, and act on, a file the repository chose.
  */
 export async function readState(path: string): Promise<State | null> {
   const worktree = dirname(dirname(path));
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    const fd = openSafe(worktree, path, "read");
+    try {
+      text = readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
+    if (err instanceof UserError) throw err;
     if ((err as { code?: string }).code === "ENOENT") return null;
     throw new UserError(`Cannot read the loop state ${path}: ${(err as Error).message}`);
   }
@@ -77,21 +84,11 @@ function validForWriting(state: State): State {
   throw new Error(`wt-loop tried to write an invalid loop state: ${checked.path} is not ${checked.expected}`);
 }
 
-let writes = 0;
 export async function writeState(path: string, state: State): Promise<void> {
   const valid = validForWriting(state);
-  // Unique per write: two saves in flight must not share (and truncate) one temp file.
-  const tmp = `${path}.${process.pid}.${++writes}.tmp`;
-  await io("write", path, async () => {
-    await mkdir(join(path, ".."), { recursive: true });
-    try {
-      await Bun.write(tmp, JSON.stringify(valid, null, 2) + "\n");
-      await rename(tmp, path);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
-  });
+  // A temp file of a random name, created exclusively: two saves in flight never share one, and a
+  // link planted under a predictable name is never followed.
+  await io("write", path, () => writeFileSafe(loopRoot(path), path, JSON.stringify(valid, null, 2) + "\n"));
 }
 
 /**
@@ -100,12 +97,29 @@ export async function writeState(path: string, state: State): Promise<void> {
  * Returns the archived state's path.
  */
 export async function archiveRun(paths: LoopFiles, previous: State): Promise<string> {
-  await io("create", paths.runs, () => mkdir(paths.runs, { recursive: true }));
+  const root = dirname(paths.dir);
+  await io("create", paths.runs, () => makeDir(root, paths.runs));
   const files = runFiles(paths, previous.started_at);
-  await io("move", paths.events, () =>
-    rename(paths.events, files.archivedEvents).catch((err) => ((err as { code?: string }).code === "ENOENT" ? undefined : Promise.reject(err))),
-  );
-  await io("copy", paths.state, () => copyFile(paths.state, files.archivedState));
+  await io("move", paths.events, () => {
+    try {
+      renameSafe(root, paths.events, files.archivedEvents);
+    } catch (err) {
+      if ((err as { code?: string }).code !== "ENOENT") throw err;
+    }
+  });
+  await io("copy", paths.state, () => {
+    const from = openSafe(root, paths.state, "read");
+    try {
+      const to = openSafe(root, files.archivedState, "truncate");
+      try {
+        copyContent(from, to);
+      } finally {
+        closeSync(to);
+      }
+    } finally {
+      closeSync(from);
+    }
+  });
   return files.archivedState;
 }
 
@@ -118,10 +132,8 @@ export class EventLog {
     this.fd = this.open();
   }
   private open(): number {
-    return ioSync("open", this.path, () => {
-      mkdirSync(join(this.path, ".."), { recursive: true });
-      return openSync(this.path, "a");
-    });
+    // Checked on every open: the repository may have committed a link here, an agent may plant one.
+    return ioSync("open", this.path, () => openSafe(loopRoot(this.path), this.path, "append"));
   }
   /**
    * A `git clean -fdx` (the agent's, a --verify command's) removes the ignored `.claude/`: events
@@ -234,9 +246,5 @@ export function uncheckedStory(s: State): string | null {
 
 /** writeState for a process about to exit (a force-quit): synchronous, still atomic. */
 export function writeStateSync(path: string, state: State): void {
-  const tmp = `${path}.${process.pid}.${++writes}.tmp`;
-  ioSync("write", path, () => {
-    writeFileSync(tmp, JSON.stringify(validForWriting(state), null, 2) + "\n");
-    renameSync(tmp, path);
-  });
+  ioSync("write", path, () => writeFileSafe(loopRoot(path), path, JSON.stringify(validForWriting(state), null, 2) + "\n"));
 }

@@ -26,7 +26,7 @@ echo 'done here'
   expect(statSync(join(repo, ".claude")).isFile()).toBe(true); // the agent's file is left as it is
   expect(readFileSync(join(repo, ".claude"), "utf8")).toBe("mine\n");
   const said = r.stdout + r.stderr;
-  expect(said).toContain(`could not open ${join(repo, ".claude/loop-events.jsonl")}: EEXIST, something else already exists there.`);
+  expect(said).toContain(`could not open ${join(repo, ".claude/loop-events.jsonl")}: ENOTDIR, a file is in the way of a folder.`);
   expect(said).not.toContain("EBADF");
   expect(said).not.toMatch(/\.\.(\s|$)/);
 });

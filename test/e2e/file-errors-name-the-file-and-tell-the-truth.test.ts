@@ -1,9 +1,9 @@
 // Disk full, immutable files, folders in the way: the error names the file and the operation, no
 // stack trace is printed, and the state left behind tells the truth (or is corrected by the next command).
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { wtLoop } from "../helpers/cli.ts";
+import { CLI, wtLoop } from "../helpers/cli.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
 const ONE_STORY = "## 1. Only story\n- [ ] 1.1 Do it\n";
@@ -57,8 +57,16 @@ describe("file errors during a loop", () => {
   test("the event log on a full disk (ENOSPC): the loop ends stuck naming the file", async () => {
     const repo = makeRepo({ "tasks.md": ONE_STORY });
     mkdirSync(join(repo, ".claude"));
-    symlinkSync("/dev/full", join(repo, ".claude/loop-events.jsonl"));
-    const r = await wtLoop(["start", "--terminal", "inline", ...agent()], { cwd: repo });
+    writeFileSync(join(repo, ".claude/loop-events.jsonl"), "");
+    // /dev/full mounted over the log, in a mount namespace of this run only (a link to it is refused:
+    // wt-loop never writes through links it did not make).
+    const bin = join(tempDir("full-"), "wt-loop");
+    writeFileSync(
+      bin,
+      `#!/bin/sh\nexec unshare -m --propagation private sh -c 'mount --bind /dev/full .claude/loop-events.jsonl && exec "$0" "$@"' ${process.execPath} ${CLI} "$@"\n`,
+    );
+    chmodSync(bin, 0o755);
+    const r = await wtLoop(["start", "--terminal", "inline", ...agent()], { cwd: repo, bin });
     await expectTruthfulFailure(repo, r, join(repo, ".claude/loop-events.jsonl"), "ENOSPC");
     expect(readState(repo).error).toContain("ENOSPC");
   });

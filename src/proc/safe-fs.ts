@@ -1,0 +1,148 @@
+/**
+ * Opening the files wt-loop writes without ever following a link it did not make. A repository can
+ * commit `.claude/loop-events.jsonl` as a link to the user's `~/.bashrc`, and an agent can plant one
+ * mid-run: every path wt-loop writes is checked with lstat from a trusted root (the worktree, the git
+ * folder) down, component by component, and the last one is opened with O_NOFOLLOW; new files are
+ * created with O_EXCL under random names. Node has no openat, so a link swapped in between the check
+ * and the open of a folder is not caught; the last component always is (O_NOFOLLOW).
+ */
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, rmSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { UserError } from "../errors.ts";
+
+const { O_NOFOLLOW, O_EXCL, O_CREAT, O_WRONLY, O_RDONLY, O_APPEND, O_TRUNC } = constants;
+
+/** A link where wt-loop writes (or reads its state): refused, whoever planted it. */
+export class LinkRefused extends UserError {
+  constructor(readonly link: string) {
+    const shown = showPath(link);
+    let to = "";
+    try {
+      to = ` (to ${readlinkSync(link)})`;
+    } catch {
+      // gone again meanwhile
+    }
+    super(`${shown} is a symbolic link${to}; wt-loop never writes through links it did not make. Remove it: rm ${shown}`);
+  }
+}
+
+/** Relative to the current folder when inside it (what the user types), else absolute. */
+function showPath(p: string): string {
+  const rel = relative(process.cwd(), p);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : p;
+}
+
+/**
+ * The folders and file from `root` (trusted: the user chose it) down to `path`, checked with lstat:
+ * the first link is refused. Stops at the first one missing (nothing there to follow yet).
+ */
+export function refuseLinks(root: string, path: string): void {
+  const rel = relative(root, path);
+  if (rel.startsWith("..") || isAbsolute(rel)) throw new Error(`wt-loop tried to write ${path} outside ${root}`);
+  let at = root;
+  for (const part of rel.split(sep).filter(Boolean)) {
+    at = join(at, part);
+    try {
+      if (lstatSync(at).isSymbolicLink()) throw new LinkRefused(at);
+    } catch (err) {
+      if ((err as { code?: string }).code === "ENOENT") return;
+      throw err;
+    }
+  }
+}
+
+/** An ELOOP from O_NOFOLLOW (a link swapped in after the check) becomes the same refusal. */
+function guarded<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if ((err as { code?: string }).code === "ELOOP") throw new LinkRefused(path);
+    throw err;
+  }
+}
+
+/** `mkdir -p` of `dir` under `root`, one folder at a time, none of them a link. */
+export function makeDir(root: string, dir: string): void {
+  refuseLinks(root, dir);
+  const rel = relative(root, dir);
+  let at = root;
+  for (const part of rel.split(sep).filter(Boolean)) {
+    at = join(at, part);
+    try {
+      mkdirSync(at);
+    } catch (err) {
+      if ((err as { code?: string }).code !== "EEXIST") throw err;
+      if (lstatSync(at).isSymbolicLink()) throw new LinkRefused(at);
+    }
+  }
+}
+
+export type OpenMode = "read" | "append" | "truncate" | "create";
+const FLAGS: Record<OpenMode, number> = {
+  read: O_RDONLY,
+  append: O_WRONLY | O_APPEND | O_CREAT,
+  truncate: O_WRONLY | O_TRUNC | O_CREAT,
+  create: O_WRONLY | O_CREAT | O_EXCL,
+};
+
+/** Opens `path` (under `root`) never through a link; writing modes make its folder first. */
+export function openSafe(root: string, path: string, mode: OpenMode): number {
+  if (mode === "read") refuseLinks(root, path);
+  else makeDir(root, dirname(path));
+  refuseLinks(root, path);
+  return guarded(path, () => openSync(path, FLAGS[mode] | O_NOFOLLOW, 0o644));
+}
+
+/** Writes `path` whole, atomically: a fresh temp file (random name, O_EXCL), then a rename over it. */
+export function writeFileSafe(root: string, path: string, data: string): void {
+  makeDir(root, dirname(path));
+  refuseLinks(root, path);
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  const fd = guarded(tmp, () => openSync(tmp, FLAGS.create | O_NOFOLLOW, 0o644));
+  try {
+    try {
+      writeSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+    // rename replaces a link at `path` rather than following it; the check above refused one anyway.
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** Moves `from` to `to` (both under `root`): a rename never follows a link, its folders are checked. */
+export function renameSafe(root: string, from: string, to: string): void {
+  refuseLinks(root, from);
+  makeDir(root, dirname(to));
+  refuseLinks(root, to);
+  renameSync(from, to);
+}
+
+/** Removes `path` (a folder and what is in it): the path to it must hold no link; links inside are removed, not followed. */
+export function removeSafe(root: string, path: string): void {
+  refuseLinks(root, dirname(path));
+  rmSync(path, { recursive: true, force: true });
+}
+
+/**
+ * The worktree a loop file belongs to: the folder holding its last `.claude` component (every file
+ * the loop writes lives under `<worktree>/.claude/`); a path without one is checked from its folder.
+ */
+export function loopRoot(path: string): string {
+  const at = path.lastIndexOf(`${sep}.claude${sep}`);
+  return at > 0 ? path.slice(0, at) : dirname(path);
+}
+
+/** Truncates (or creates) a log file of the run, made fresh, never through a link. */
+export function openLogSafe(path: string): number {
+  return openSafe(loopRoot(path), path, "truncate");
+}
+
+/** Appends to a log file of the run (a process's output), never through a link. */
+export function appendLogSafe(path: string): number {
+  return openSafe(loopRoot(path), path, "append");
+}
