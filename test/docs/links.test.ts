@@ -5,10 +5,6 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { ROOT } from "../helpers/cli.ts";
 
-// Pages other branches are writing (the generated command-line reference, the config file, security).
-// Remove a name once its page has landed; the test then checks links to it like any other.
-const PENDING = new Set(["docs/cli.md", "docs/config.md", "docs/security.md"]);
-
 const pages = ["README.md", "CONTRIBUTING.md", ...readdirSync(join(ROOT, "docs"), { recursive: true }).map((f) => `docs/${f}`).filter((f) => f.endsWith(".md"))];
 const withoutCode = (md: string) => md.replace(/```[\s\S]*?```/g, "");
 
@@ -24,9 +20,8 @@ describe("links in the docs", () => {
         if (/^[a-z]+:/.test(target!)) continue;
         const [path, anchor] = target!.split("#");
         const file = path ? relative(ROOT, normalize(join(ROOT, dirname(page), path))) : page;
-        if (!existsSync(join(ROOT, file))) {
-          if (!PENDING.has(file)) broken.push(`${page}: ${target} (no file ${file})`);
-        } else if (anchor && !anchors(file).has(anchor)) broken.push(`${page}: ${target} (no heading #${anchor} in ${file})`);
+        if (!existsSync(join(ROOT, file))) broken.push(`${page}: ${target} (no file ${file})`);
+        else if (anchor && !anchors(file).has(anchor)) broken.push(`${page}: ${target} (no heading #${anchor} in ${file})`);
       }
     expect(broken).toEqual([]);
   });
