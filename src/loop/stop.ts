@@ -10,6 +10,13 @@ import type { Completion } from "../state/schema.ts";
 
 const FORCE_WINDOW_MS = 3000;
 const SLOW_STOP_MS = 5000;
+/** Overrides the 5 s before the slow-stop hint (in ms): tests see the hint, or its absence, without waiting 5 s. */
+export const SLOW_STOP_VAR = "WT_LOOP_SLOW_STOP_MS";
+
+export function slowStopMs(env: Record<string, string | undefined>): number {
+  const v = Number(env[SLOW_STOP_VAR]);
+  return Number.isFinite(v) && v > 0 ? v : SLOW_STOP_MS;
+}
 
 /** The signal `wt-loop stop` sends for each answer to the completion question. */
 export const ANSWER_SIGNALS = { keep: "SIGTERM", cleanup: "SIGUSR2" } as const satisfies Record<Completion, NodeJS.Signals>;
@@ -35,6 +42,7 @@ export function stopControl(opts: {
   say: (message: string) => void;
   exit?: (code: number) => never;
 }): StopControl {
+  const slowAfter = slowStopMs(process.env);
   const stamps: number[] = [];
   let slow: Timer | undefined;
   let hinted = false;
@@ -61,7 +69,7 @@ export function stopControl(opts: {
       if (settled) return;
       hinted = true;
       opts.say("Still stopping… press q twice more to force-quit.");
-    }, SLOW_STOP_MS);
+    }, slowAfter);
     slow.unref?.();
   };
   const remote = (sig: NodeJS.Signals, choice: Completion) => {

@@ -7,15 +7,12 @@ import { runAgent, type AgentRunOptions } from "../../src/agents/run-agent.ts";
 import { HarnessError } from "../../src/errors.ts";
 import { isAlive } from "../../src/proc/pid.ts";
 import { tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const opts = (d: string, over: Partial<AgentRunOptions> = {}): AgentRunOptions => ({
   cwd: d, env: process.env, timeoutMs: 60_000, logPath: join(d, "iter-001.jsonl"), runTag: `${d}#test`, onEvent: () => {}, ...over,
 });
 const agent = (cmd: string) => ({ prompt: "", model: null, agentCmd: cmd });
-async function until(cond: () => boolean, ms = 10_000) {
-  for (const t0 = Date.now(); !cond() && Date.now() - t0 < ms; ) await Bun.sleep(20);
-  return cond();
-}
 
 describe("containment: nothing an agent started outlives its run", () => {
   test("a setsid grandchild is gone the moment a timed-out run returns", async () => {
@@ -59,7 +56,7 @@ describe("a failing consumer of the agent's output", () => {
     expect(err.message).toContain("renderer exploded");
     expect(err.message).toContain(join(d, "iter-001.jsonl"));
     expect(Date.now() - t0).toBeLessThan(20_000);
-    expect(await until(() => existsSync(join(d, "pid")))).toBe(true);
+    await waitFor("the agent to write its pid", () => existsSync(join(d, "pid")), 10_000);
     expect(isAlive(Number(readFileSync(join(d, "pid"), "utf8")))).toBe(false);
   });
 });

@@ -8,10 +8,8 @@ import { expect } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, testPath } from "../helpers/cli.ts";
+import { ONE_STORY } from "../helpers/fixtures.ts";
 import { git, makeRepo } from "../helpers/repo.ts";
-
-export const ONE_STORY = "## 1. Only story\n- [ ] 1.1 Do it\n";
-export const THREE_STORIES = "## 1. One\n- [ ] 1.1 a\n\n## 2. Two\n- [ ] 2.1 b\n\n## 3. Three\n- [ ] 3.1 c\n";
 
 /** Files the agent may write: never the user's. */
 export const AGENT_FILE = "agent-owned.txt";

@@ -8,9 +8,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SCHEMA_FILES } from "../../src/loop/json-schema.ts";
 import { ROOT, wtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
 
-const readState = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
 const project = (repo: string, config: object | string) =>
   writeFileSync(join(repo, ".wt-loop.json"), typeof config === "string" ? config : JSON.stringify(config, null, 2));
 /** An environment whose user config file holds `config`. */

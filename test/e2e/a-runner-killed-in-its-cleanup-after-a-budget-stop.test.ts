@@ -7,24 +7,22 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive } from "../../src/proc/pid.ts";
-import { baseEnv, CLI, fakeAgent, wtLoop } from "../helpers/cli.ts";
+import { fakeAgent, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
+import { readState, TWO_STORIES as TWO } from "../helpers/fixtures.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { hangEnv } from "../checkpoint/user-work.ts";
-
-const TWO = "# Tasks\n\n## 1. A\n- [ ] 1.1 a\n\n## 2. B\n- [ ] 2.1 b\n";
-const readState = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
 
 /** Runs a loop whose budget is reached by its first run, and SIGKILLs its runner when git runs `hangOn` in the cleanup. */
 async function killedInCleanup(hangOn: string) {
   const repo = makeRepo({ "tasks.md": TWO });
   const flag = join(tempDir("hang-"), "hang.flag");
   const agent = fakeAgent([COMPLETE({ cost: 0.5, write: { [flag]: "" } })], tempDir("fake-agent-"));
-  const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--max-cost", "0.5", "--on-complete", "cleanup"], {
-    cwd: repo, env: baseEnv({ ...agent.env, ...hangEnv(flag, hangOn) }), stdout: "ignore", stderr: "ignore",
+  const proc = spawnWtLoop(["start", "--terminal", "inline", "--max-cost", "0.5", "--on-complete", "cleanup"], {
+    cwd: repo, env: { ...agent.env, ...hangEnv(flag, hangOn) }, stdout: "ignore", stderr: "ignore",
   });
-  for (let i = 0; i < 600 && !existsSync(`${flag}.hanging`); i++) await Bun.sleep(50);
-  expect(existsSync(`${flag}.hanging`)).toBe(true);
+  await waitFor(`git to hang on ${hangOn} in the cleanup`, () => existsSync(`${flag}.hanging`), 30_000, { whileRunning: proc });
   proc.kill("SIGKILL");
   await proc.exited;
   const sleeper = Number(readFileSync(`${flag}.hanging`, "utf8"));

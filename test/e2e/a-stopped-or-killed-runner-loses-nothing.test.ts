@@ -5,9 +5,11 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive } from "../../src/proc/pid.ts";
-import { baseEnv, CLI, fakeAgent, wtLoop } from "../helpers/cli.ts";
+import { collect, fakeAgent, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { AGENT_FILE, expectIntact, HANG_ON, hangEnv, ralphStashes, record, userWorkRepo, type Mode, type Point } from "../checkpoint/user-work.ts";
 
 
@@ -16,14 +18,6 @@ function script(point: Point, repo: string, flag: string): object[] {
   if (point === "checkpoint") return [COMPLETE()];
   if (point === "accept") return [COMPLETE({ write: mine })];
   return [{ promise: "FAILED: no", write: mine }];
-}
-
-async function waitFor(path: string, proc: { exitCode: number | null }) {
-  for (let i = 0; i < 600 && !existsSync(path); i++) {
-    if (proc.exitCode !== null) throw new Error("the loop ended before the hang");
-    await Bun.sleep(50);
-  }
-  if (!existsSync(path)) throw new Error(`never hung: ${path}`);
 }
 
 describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
@@ -35,17 +29,17 @@ describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
       if (point === "checkpoint") writeFileSync(flag, "");
       const agent = fakeAgent(script(point, repo, flag), tempDir("fake-agent-"));
       const args = ["--checkpoint", mode, "--command-timeout", "4", "--on-complete", "cleanup", ...(point === "cleanup" || point === "revert" ? ["--max-retries", point === "cleanup" ? "1" : "2"] : [])];
-      const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", ...args], {
-        cwd: repo, env: baseEnv({ ...agent.env, ...hangEnv(flag, HANG_ON[point][mode]) }), stdout: "ignore", stderr: "ignore",
+      const proc = spawnWtLoop(["start", "--terminal", "inline", ...args], {
+        cwd: repo, env: { ...agent.env, ...hangEnv(flag, HANG_ON[point][mode]) }, stdout: "ignore", stderr: "ignore",
       });
-      await waitFor(`${flag}.hanging`, proc);
+      await waitFor(`git to hang in the ${point}`, () => existsSync(`${flag}.hanging`), 30_000, { whileRunning: proc });
       proc.kill(signal);
       const code = await proc.exited;
       const sleeper = Number(readFileSync(`${flag}.hanging`, "utf8"));
       if (isAlive(sleeper)) process.kill(sleeper, "SIGKILL"); // the hung git's sleep, orphaned by SIGKILL
       rmSync(flag);
       if (signal === "SIGTERM") expect(code).toBe(point === "cleanup" ? 2 : 4); // cleanup runs after the loop ended stuck
-      const first = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+      const first = readState(repo);
       if (signal === "SIGTERM" && point !== "cleanup") expect([first.completion === "cleanup", first.error]).toEqual([false, expect.stringContaining("timed out")]); // the harness failed under the stop: keep
 
       const again = await runLoop(repo, [COMPLETE()], ["--checkpoint", mode, "--on-complete", "cleanup"]);
@@ -84,7 +78,7 @@ test("status says when a completion was interrupted, and wt-loop stop finishes i
   expect(stop.code).toBe(0);
   expect(stop.stdout).toContain("Finished the previous loop's interrupted cleanup");
   expect(ralphStashes(repo)).toEqual([]);
-  expect(JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"))).toMatchObject({ completing: null, completion: "cleanup" });
+  expect(readState(repo)).toMatchObject({ completing: null, completion: "cleanup" });
   expectIntact(repo, before);
 });
 
@@ -92,19 +86,20 @@ test("while a live runner is in its cleanup, status says so and stop waits for i
   const repo = userWorkRepo();
   const flag = join(tempDir("hang-"), "hang.flag");
   const agent = fakeAgent([{ promise: "FAILED: no", write: { [flag]: "" } }], tempDir("fake-agent-"));
-  const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--checkpoint", "stash", "--max-retries", "1", "--on-complete", "cleanup"], {
-    cwd: repo, env: baseEnv({ ...agent.env, ...hangEnv(flag, "drop") }), stdout: "ignore", stderr: "ignore",
+  const proc = spawnWtLoop(["start", "--terminal", "inline", "--checkpoint", "stash", "--max-retries", "1", "--on-complete", "cleanup"], {
+    cwd: repo, env: { ...agent.env, ...hangEnv(flag, "drop") }, stdout: "ignore", stderr: "ignore",
   });
-  for (let i = 0; i < 300 && !existsSync(`${flag}.hanging`); i++) await Bun.sleep(100);
-  expect(existsSync(`${flag}.hanging`)).toBe(true);
+  await waitFor("git to hang in the cleanup", () => existsSync(`${flag}.hanging`), 30_000, { whileRunning: proc });
   const s = await wtLoop(["status"], { cwd: repo });
   expect(s.stdout).toContain("Completion: the cleanup is under way");
-  const stopping = wtLoop(["stop", "--wait", "30"], { cwd: repo });
-  await Bun.sleep(1000);
+  const stopping = spawnWtLoop(["stop", "--wait", "30"], { cwd: repo });
+  const stopOut = collect(stopping.stdout);
+  // Said once stop has read the state and signalled the runner: only then may the slow call end.
+  await waitFor("stop to signal the runner", () => stopOut.text().includes("is finishing its completion step"), 30_000, { whileRunning: stopping });
   process.kill(Number(readFileSync(`${flag}.hanging`, "utf8")), "SIGKILL"); // the slow git call ends (it fails)
-  const stop = await stopping;
-  expect(stop.stdout).not.toContain("No loop is running");
-  expect(stop.stdout).toContain("is finishing its completion step");
-  expect(stop.stdout).toContain("The loop is stuck");
+  await stopping.exited;
+  const stopText = await stopOut.done;
+  expect(stopText).not.toContain("No loop is running");
+  expect(stopText).toContain("The loop is stuck");
   expect(await proc.exited).toBe(2);
 }, 60_000);

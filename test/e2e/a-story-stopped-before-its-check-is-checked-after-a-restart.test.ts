@@ -5,11 +5,13 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, CLI, ROOT, testPath, wtLoop } from "../helpers/cli.ts";
+import { hangEnv } from "../checkpoint/user-work.ts";
+import { spawnWtLoop, wtLoop } from "../helpers/cli.ts";
+import { readState as state } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const TWO = "## 1. First\n- [ ] 1.1 a\n\n## 2. Second\n- [ ] 2.1 b\n";
-const state = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
 
 /** An agent that ticks the boxes of the story its prompt names and claims COMPLETE; each prompt saved as prompt-N.txt. */
 function tickingAgent(dir: string): string {
@@ -32,8 +34,8 @@ describe("a story stopped before its check", () => {
     // The first verify run hangs until the loop is stopped; the later ones pass.
     const verify = `if [ -f ${dir}/verified-once ]; then exit 0; fi; touch ${dir}/verified-once; sleep 300`;
     const args = ["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", tickingAgent(dir), "--verify", verify];
-    const first = Bun.spawn([process.execPath, CLI, ...args], { cwd: repo, env: baseEnv({}), stdout: "ignore", stderr: "ignore" });
-    for (let i = 0; i < 400 && !existsSync(join(dir, "verified-once")); i++) await Bun.sleep(25);
+    const first = spawnWtLoop(args, { cwd: repo, stdout: "ignore", stderr: "ignore" });
+    await waitFor("the first verify run", () => existsSync(join(dir, "verified-once")), 30_000, { whileRunning: first });
     expect((await wtLoop(["stop"], { cwd: repo })).code).toBe(0);
     expect(await first.exited).toBe(4);
     expect(state(repo).iterations.map((i: { outcome: string }) => i.outcome)).toEqual(["stopped"]);
@@ -54,11 +56,11 @@ describe("a story stopped before its check", () => {
     const dir = tempDir("agent-");
     const agent = tickingAgent(dir);
     // The first run ticks its box, then hangs; the runner is killed meanwhile.
-    const first = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd",
+    const first = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd",
       `if [ ! -f ${dir}/hung ]; then touch ${dir}/hung; sed -i 's/- \\[ \\] 1\\./- [x] 1./' tasks.md; touch ${dir}/ticked; exec sleep 300; fi; ${agent}`], {
-      cwd: repo, env: baseEnv({}), stdout: "ignore", stderr: "ignore",
+      cwd: repo, stdout: "ignore", stderr: "ignore",
     });
-    for (let i = 0; i < 400 && !existsSync(join(dir, "ticked")); i++) await Bun.sleep(25);
+    await waitFor("the agent to tick its box", () => existsSync(join(dir, "ticked")), 30_000, { whileRunning: first });
     first.kill("SIGKILL");
     await first.exited;
     const again = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent], { cwd: repo });
@@ -97,10 +99,9 @@ describe("a story stopped before its check", () => {
     expect((await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", `sh ${failing}`, "--max-retries", "1"], { cwd: repo })).code).toBe(2);
     const flag = join(dir, "hang.flag");
     writeFileSync(flag, "");
-    const hanging = { PATH: `${join(ROOT, "test/fixtures/git-hang")}:${testPath()}`, REAL_GIT: Bun.which("git")!, FAKE_GIT_HANG: flag, FAKE_GIT_HANG_ON: "write-tree" }; // the first checkpoint's write-tree hangs
-    const second = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--agent-cmd", tickingAgent(dir)], { cwd: repo, env: baseEnv(hanging), stdout: "ignore", stderr: "ignore" });
-    for (let i = 0; i < 400 && !existsSync(`${flag}.hanging`); i++) await Bun.sleep(25);
-    expect(existsSync(`${flag}.hanging`)).toBe(true);
+    const hanging = hangEnv(flag, "write-tree"); // the first checkpoint's write-tree hangs
+    const second = spawnWtLoop(["start", "--terminal", "inline", "--agent-cmd", tickingAgent(dir)], { cwd: repo, env: hanging, stdout: "ignore", stderr: "ignore" });
+    await waitFor("the first checkpoint's write-tree to hang", () => existsSync(`${flag}.hanging`), 30_000, { whileRunning: second });
     expect((await wtLoop(["stop"], { cwd: repo })).code).toBe(0);
     await second.exited;
     expect(state(repo)).toMatchObject({ status: "stopped", iterations: [], unchecked_story: "1" });

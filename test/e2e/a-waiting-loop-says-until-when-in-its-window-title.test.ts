@@ -3,12 +3,13 @@
 // Claude Code against the scripted API; the window is a detached tmux window, as `start` opens it
 // on a machine without a display.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { NODE_BIN, testPath, wtLoop } from "../helpers/cli.ts";
 import { apiError, claudeEnv, startModelServer, type ModelServer } from "../helpers/model-server.ts";
 import { refuseTimes } from "../helpers/scripted-server.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { clockTime } from "../../src/term/format.ts";
 
 const socketDir = tempDir("tmux-sock-");
@@ -42,12 +43,12 @@ describe("the window title of a waiting loop", () => {
     // The reset plus the scaled margin (15 ms): the title names the minute of the reset.
     const until = `[waiting until ${clockTime(reset * 1000 + 15)}]`;
     const seen: string[] = []; // each title of the loop's pane, in order, once
-    const state = () => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
-    for (let i = 0; i < 600 && state().status !== "done"; i++) {
+    const state = () => readState(repo);
+    await waitFor("the loop to be done", () => {
       const t = titles().split("\n").find((l) => l.startsWith("Ralph: repo"));
       if (t && seen.at(-1) !== t) seen.push(t);
-      await Bun.sleep(25);
-    }
+      return state().status === "done";
+    }, 60_000, { every: 25 });
     const waiting = seen.indexOf(`Ralph: repo ${until}`);
     expect(waiting).toBeGreaterThanOrEqual(0);
     expect(seen.slice(waiting + 1)).toContain("Ralph: repo [1/30]");

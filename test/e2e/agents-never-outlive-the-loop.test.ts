@@ -5,26 +5,22 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive } from "../../src/proc/pid.ts";
-import { baseEnv, buildBinary, CLI, fakeAgent, wtLoop } from "../helpers/cli.ts";
+import { buildBinary, fakeAgent, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
+import { deliver, waitFor, waitGone } from "../helpers/wait.ts";
 
 /** A loop whose first agent run leaves a setsid grandchild and hangs. */
 async function startHanging(repo: string, bin?: string, step: object = {}) {
   const agent = fakeAgent([{ hangSec: 300, setsidGrandchild: true, ...step }], tempDir("fake-agent-"));
-  const proc = Bun.spawn([...(bin ? [bin] : [process.execPath, CLI]), "start", "--terminal", "inline", "--on-complete", "keep"], {
-    cwd: repo, env: baseEnv(agent.env), stdout: "ignore", stderr: "ignore",
-  });
-  const statePath = join(repo, ".claude/loop-state.json");
+  const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep"], { cwd: repo, bin, env: agent.env, stdout: "ignore", stderr: "ignore" });
   const pidFile = join(agent.dir, "setsid.pid");
-  for (let i = 0; i < 600; i++) {
-    await Bun.sleep(50);
-    if (!existsSync(pidFile) || !existsSync(statePath)) continue;
-    const s = JSON.parse(readFileSync(statePath, "utf8"));
-    if (s.agent_pid) return { proc, agentPid: s.agent_pid as number, grandchild: Number(readFileSync(pidFile, "utf8")) };
-  }
-  proc.kill("SIGKILL");
-  throw new Error("the agent never started");
+  const agentPid = await waitFor("the agent to start and leave its setsid grandchild", () => readFileSync(pidFile, "utf8").trim() && (readState(repo).agent_pid as number), 30_000, { whileRunning: proc }).catch((e) => {
+    proc.kill("SIGKILL");
+    throw e;
+  });
+  return { proc, agentPid, grandchild: Number(readFileSync(pidFile, "utf8")), agentDir: agent.dir };
 }
 
 const TASKS = "## 1. One\n- [ ] 1.1 a\n";
@@ -42,27 +38,21 @@ describe("no agent process outlives the loop", () => {
   test("an iteration timeout: the attempt's setsid grandchild is gone before the next attempt starts", async () => {
     const repo = makeRepo({ "tasks.md": TASKS });
     const agent = fakeAgent([{ hangSec: 300, setsidGrandchild: true }, { hangSec: 300 }], tempDir("fake-agent-"));
-    const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep", "--iteration-timeout", "0.02"], {
-      cwd: repo, env: baseEnv(agent.env), stdout: "ignore", stderr: "ignore",
-    });
+    const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--iteration-timeout", "0.02"], { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
     const count = join(agent.dir, "count");
-    for (let i = 0; i < 1200 && !(existsSync(count) && readFileSync(count, "utf8") === "2"); i++) await Bun.sleep(25);
+    await waitFor("the second attempt to start", () => readFileSync(count, "utf8") === "2", 30_000, { whileRunning: proc });
     const grandchild = Number(readFileSync(join(agent.dir, "setsid.pid"), "utf8"));
     expect(isAlive(grandchild)).toBe(false);
     await wtLoop(["stop"], { cwd: repo });
     expect(await proc.exited).toBe(4);
-    const s = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
-    expect(s.iterations[0].outcome).toBe("timeout");
+    expect(readState(repo).iterations[0].outcome).toBe("timeout");
   }, 60_000);
 
   test("force-quit (three stop requests): the runner exits at once and the agent's setsid grandchild with it", async () => {
     const repo = makeRepo({ "tasks.md": TASKS });
     const run = await startHanging(repo, undefined, { ignoreTerm: true }); // a graceful stop would take the whole grace
-    await Bun.sleep(500); // the fake installs its SIGTERM handler right after writing setsid.pid
-    for (let i = 0; i < 3; i++) {
-      run.proc.kill("SIGTERM");
-      await Bun.sleep(150); // signals sent at once would merge into one
-    }
+    await waitFor("the agent to ignore SIGTERM", () => existsSync(join(run.agentDir, "ignoring-term")));
+    for (let i = 0; i < 3; i++) await deliver(run.proc.pid, "SIGTERM");
     expect(await run.proc.exited).toBe(130);
     expect(isAlive(run.grandchild)).toBe(false);
     expect(isAlive(run.agentPid)).toBe(false);
@@ -74,17 +64,14 @@ describe("no agent process outlives the loop", () => {
     const pidFile = join(dir, "verify.pid");
     const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
     const verify = `setsid -f sh -c 'echo $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}; exec sleep 300'; sleep 300`;
-    const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep", "--verify", verify], {
-      cwd: repo, env: baseEnv(agent.env), stdout: "ignore", stderr: "ignore",
-    });
-    for (let i = 0; i < 600 && !existsSync(pidFile); i++) await Bun.sleep(50);
+    const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--verify", verify], { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
+    await waitFor("the verify command's setsid grandchild", () => existsSync(pidFile), 30_000, { whileRunning: proc });
     const grandchild = Number(readFileSync(pidFile, "utf8"));
     expect(isAlive(grandchild)).toBe(true);
     expect((await wtLoop(["stop", "--force"], { cwd: repo })).code).toBe(0);
     await proc.exited;
-    for (let i = 0; i < 100 && isAlive(grandchild); i++) await Bun.sleep(50);
-    expect(isAlive(grandchild)).toBe(false);
-    expect(JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")).status).toBe("stopped");
+    await waitGone("the verify command's setsid grandchild", grandchild, 5000);
+    expect(readState(repo).status).toBe("stopped");
   }, 60_000);
 
   test.each([["status"], ["stop"], ["start"]])(

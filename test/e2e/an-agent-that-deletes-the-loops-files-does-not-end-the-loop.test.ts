@@ -5,8 +5,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, CLI, readEvents, wtLoop } from "../helpers/cli.ts";
+import { readEvents, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { readState } from "../helpers/fixtures.ts";
 
 describe.each([["branch"], ["stash"]])("an agent that deletes the loop's files (%s checkpoints)", (mode) => {
   test("`git clean -fdx` in the first attempt: the second attempt runs, its events are logged, the lock and state are back while it runs", async () => {
@@ -28,7 +30,7 @@ echo '<promise>COMPLETE</promise>'
     const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", `sh ${script}`], { cwd: repo });
     expect(r.stderr).not.toContain("    at ");
     expect(r.code).toBe(0);
-    const state = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+    const state = readState(repo);
     expect(state.status).toBe("done");
     expect(state.iterations.map((i: { outcome: string }) => i.outcome)).toEqual(["failed", "complete"]);
     for (const it of state.iterations) expect(existsSync(it.log_file)).toBe(true);
@@ -48,15 +50,18 @@ echo '<promise>COMPLETE</promise>'
     const repo = makeRepo({ "tasks.md": "## 1. Only\n- [ ] 1.1 do it\n" });
     const dir = tempDir("cleaning-agent-");
     const script = join(dir, "agent.sh");
-    writeFileSync(script, `cat >/dev/null\ngit clean -fdxq\ntouch ${dir}/cleaned\nsleep 3\necho '<promise>FAILED: slow</promise>'\n`);
-    const first = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", `sh ${script}`, "--max", "1"], {
-      cwd: repo, env: baseEnv({}), stdout: "ignore", stderr: "ignore",
+    // It keeps running until the test says so (the file "go"), or 30 s at most.
+    const waitGo = `for i in $(seq 600); do [ -e ${dir}/go ] && break; sleep 0.05; done`;
+    writeFileSync(script, `cat >/dev/null\ngit clean -fdxq\ntouch ${dir}/cleaned\n${waitGo}\necho '<promise>FAILED: slow</promise>'\n`);
+    const first = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", `sh ${script}`, "--max", "1"], {
+      cwd: repo, stdout: "ignore", stderr: "ignore",
     });
-    for (let i = 0; i < 400 && !existsSync(join(dir, "cleaned")); i++) await Bun.sleep(25);
+    await waitFor("the agent's git clean", () => existsSync(join(dir, "cleaned")), 30_000, { whileRunning: first });
     expect(existsSync(join(repo, ".claude/loop-state.json"))).toBe(false); // the clean took it
     const second = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", "true"], { cwd: repo });
     expect(second.code).toBe(1);
     expect(second.stderr).toContain("one loop runs per worktree");
+    writeFileSync(join(dir, "go"), "");
     expect(await first.exited).toBe(2); // its own end: --max 1, stuck
   }, 60_000);
 });

@@ -5,9 +5,9 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { wtLoop } from "../helpers/cli.ts";
+import { ONE_STORY, readState as state } from "../helpers/fixtures.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
-const ONE_STORY = "## 1. Only story\n- [ ] 1.1 Do it\n";
 
 /** Runs a loop whose `command` agent runs `body` and then reports FAILED (one attempt: --max-retries 1 keeps its changes; 2 reverts it). */
 async function run(repo: string, mode: string, body: string, extra: string[] = []) {
@@ -19,7 +19,6 @@ async function run(repo: string, mode: string, body: string, extra: string[] = [
   );
 }
 
-const state = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
 
 describe.each([["branch"], ["stash"]])("%s checkpoints", (mode) => {
   test("an emptied info/exclude: the user's file it ignored and the loop's own files survive the revert", async () => {

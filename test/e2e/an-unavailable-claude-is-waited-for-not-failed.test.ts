@@ -5,16 +5,16 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, NODE_BIN, baseEnv, readEvents, readJson, testPath, wtLoop } from "../helpers/cli.ts";
+import { NODE_BIN, readEvents, readJson, spawnWtLoop, testPath, wtLoop } from "../helpers/cli.ts";
+import { GREET_AND_BYE as TASKS, readState } from "../helpers/fixtures.ts";
 import { apiError, claudeEnv, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import { refuseTimes, type Refuse } from "../helpers/scripted-server.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
-import { isAlive } from "../../src/proc/pid.ts";
+import { waitFor, waitGone } from "../helpers/wait.ts";
 
 let server: ModelServer | undefined;
 afterEach(() => server?.stop());
 
-const TASKS = "# Tasks\n\n## 1. Greeting\n- [ ] 1.1 Write greet.txt\n\n## 2. Farewell\n- [ ] 2.1 Write bye.txt\n";
 const SCALE = "0.001";
 
 const story = (repo: string, file: string, task: string): Turn[] => [
@@ -156,17 +156,12 @@ describe("an unavailable Claude Code is waited for, not failed", () => {
 async function startWaiting(repo: string) {
   server = startModelServer([[{ text: "<promise>COMPLETE</promise>" }]], refuseTimes(Infinity, always, hard429()));
   // Unscaled: the first wait is the real 30 s, far longer than the test takes.
-  const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep"], {
-    cwd: repo, env: baseEnv({ ...env(), WT_LOOP_WAIT_SCALE: undefined }), stdout: "pipe", stderr: "pipe",
+  const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep"], { cwd: repo, env: { ...env(), WT_LOOP_WAIT_SCALE: undefined } });
+  const state = await waitFor("the loop to wait for the agent", () => readState(repo).waiting && readState(repo), 30_000, { whileRunning: proc }).catch((e) => {
+    proc.kill("SIGKILL");
+    throw e;
   });
-  const statePath = join(repo, ".claude/loop-state.json");
-  for (let i = 0; i < 300; i++) {
-    await Bun.sleep(100);
-    const s = existsSync(statePath) ? readJson(statePath) : null;
-    if (s?.waiting) return { proc, state: s, output: new Response(proc.stdout).text() };
-  }
-  proc.kill("SIGKILL");
-  throw new Error("the loop never started waiting");
+  return { proc, state, output: new Response(proc.stdout).text() };
 }
 
 describe("a wait on an unavailable agent, on a bad day", () => {
@@ -193,7 +188,7 @@ describe("a wait on an unavailable agent, on a bad day", () => {
     const run = await startWaiting(repo);
     process.kill(run.state.runner_pid, "SIGKILL");
     await run.proc.exited;
-    for (let i = 0; i < 50 && isAlive(run.state.runner_pid); i++) await Bun.sleep(100);
+    await waitGone("the killed runner", run.state.runner_pid, 5000);
     const status = await wtLoop(["status", "--json"], { cwd: repo });
     const s = JSON.parse(status.stdout);
     expect(s).toMatchObject({ status: "stopped", waiting: null, runner_pid: null });

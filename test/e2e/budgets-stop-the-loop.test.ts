@@ -3,16 +3,15 @@
 // restart is refused (the budget is spent), a restart with a higher budget continues, and an agent
 // that reports no cost cannot take --max-cost.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { wtLoop } from "../helpers/cli.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
-import { fakeAgent } from "../helpers/cli.ts";
+import { fakeAgent, wtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 import { formatCost, formatTokens } from "../../src/term/format.ts";
 
 const FOUR = "# Tasks\n\n## 1. A\n- [ ] 1.1 a\n\n## 2. B\n- [ ] 2.1 b\n\n## 3. C\n- [ ] 3.1 c\n\n## 4. D\n- [ ] 4.1 d\n";
-const readState = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
 /** What the fake claude reports per run (test/fixtures/bin/claude): input + output + cache read + cache creation. */
 const TOKENS_PER_RUN = 100 + 40 + 30 + 20;
 

@@ -1,10 +1,12 @@
 // The single binary a user installs: built with `bun run build`'s flags and run as a process.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { NOT_IN_WORKTREE } from "../../src/errors.ts";
 import { buildBinary, fakeAgent, ROOT, testPath, wtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 let bin = "";
 beforeAll(() => {
@@ -52,10 +54,8 @@ describe("the compiled binary", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Started a loop in repo (fake-term)");
     // The final box is printed after the state's last write: wait for the box.
-    const logText = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
-    for (let i = 0; i < 300 && !logText().includes("Loop done"); i++) await Bun.sleep(100);
-    expect(logText()).toContain("Loop done");
-    expect(JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")).status).toBe("done");
+    await waitFor("the final box in the terminal", () => readFileSync(log, "utf8").includes("Loop done"));
+    expect(readState(repo).status).toBe("done");
   }, 60_000);
 
   test("stop --force knows the binary's own runner and agent (by command line and start time) and kills them", async () => {
@@ -64,9 +64,8 @@ describe("the compiled binary", () => {
     const runner = Bun.spawn([bin, "start", "--terminal", "inline", "--on-complete", "keep"], {
       cwd: repo, env: { ...process.env, ...agent.env, PATH: testPath(), NO_COLOR: "1" }, stdin: "ignore", stdout: "ignore", stderr: "ignore",
     });
-    const state = () => (existsSync(join(repo, ".claude/loop-state.json")) ? JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")) : {});
-    for (let i = 0; i < 600 && !(state().status === "running" && state().agent_started); i++) await Bun.sleep(50);
-    const s = state();
+    const state = () => readState(repo);
+    const s = await waitFor("the binary's loop to start its agent", () => state().status === "running" && state().agent_started && state(), 30_000, { whileRunning: runner });
     expect(s).toMatchObject({ status: "running", runner_pid: runner.pid, agent_started: expect.any(String) });
     const r = await wtLoop(["stop", "--force"], { cwd: repo, bin });
     expect(r.stdout).toContain(`Killed the loop (runner pid ${runner.pid}, agent group ${s.agent_pid})`);
@@ -87,7 +86,7 @@ describe("the compiled binary", () => {
     expect(git(repo, "log", "--format=%s", "-2").split("\n")).toEqual(["checkpoint: story 2 — Command line", "checkpoint: story 1 — Greeting function"]);
     expect(readFileSync(join(repo, "openspec/changes/add-greeting/tasks.md"), "utf8")).not.toContain("- [ ]");
     expect(readFileSync(join(repo, "greet.js"), "utf8")).toContain("Hello");
-    const state = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+    const state = readState(repo);
     expect(state).toMatchObject({ status: "done", stories_completed: 2, agent: "demo" });
   }, 60_000);
 });

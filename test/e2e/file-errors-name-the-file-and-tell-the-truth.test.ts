@@ -1,12 +1,12 @@
 // Disk full, immutable files, folders in the way: the error names the file and the operation, no
 // stack trace is printed, and the state left behind tells the truth (or is corrected by the next command).
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, wtLoop } from "../helpers/cli.ts";
+import { ONE_STORY, readState } from "../helpers/fixtures.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
-const ONE_STORY = "## 1. Only story\n- [ ] 1.1 Do it\n";
 // chattr +i gives EPERM even to root; the flag is always taken off again so the temp dir can go.
 const immutable: string[] = [];
 const chattr = (flag: "+i" | "-i", path: string) => {
@@ -39,7 +39,6 @@ function agent(body = ""): string[] {
   return ["--agent", "command", "--agent-cmd", `sh ${script}`, "--on-complete", "keep"];
 }
 
-const readState = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
 
 /** The run failed on `file` with `code`, said so in one line, and left a state that is not `running`/`starting` for long. */
 async function expectTruthfulFailure(repo: string, r: { code: number; stderr: string; stdout: string }, file: string, code: string) {

@@ -10,6 +10,7 @@ import { loopPaths } from "../../src/state/paths.ts";
 import { baseEnv, CLI, fakeAgent, readEvents } from "../helpers/cli.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const startInline = (repo: string, steps: object[]) => {
   const agent = fakeAgent(steps, tempDir("fake-agent-"));
@@ -33,7 +34,7 @@ describe("followLoop", () => {
     let waited = 0;
     const follow = followLoop(loopPaths(repo), { onWaiting: () => waited++ });
     const seen = collect(follow);
-    await Bun.sleep(300); // following before the loop exists
+    await waitFor("followLoop to wait for a loop", () => waited > 0); // following before the loop exists
     const run = startInline(repo, [COMPLETE({ messages: ["one"] }), COMPLETE({ messages: ["two"] })]);
     expect(await run.exited).toBe(0);
     const events = await seen;
@@ -49,17 +50,10 @@ describe("followLoop", () => {
     const run = startInline(repo, [{ hangSec: 300, messages: ["working"] }]);
     const statePath = join(repo, ".claude/loop-state.json");
     const follow = followLoop(loopPaths(repo));
-    let agentPid = 0;
-    // Killed once the agent is at work (its message is in the log and its pid in the state).
-    const events = await collect(follow, (e) => {
-      if (e.type === "StoryEvent" && e.event.type === "Message" && !agentPid) {
-        for (let i = 0; i < 100 && !agentPid; i++) {
-          agentPid = existsSync(statePath) ? (JSON.parse(readFileSync(statePath, "utf8")).agent_pid ?? 0) : 0;
-          if (!agentPid) Bun.sleepSync(50);
-        }
-        run.kill("SIGKILL");
-      }
-    });
+    const seen = collect(follow);
+    await waitFor("the agent at work", () => existsSync(statePath) && JSON.parse(readFileSync(statePath, "utf8")).agent_pid);
+    run.kill("SIGKILL");
+    const events = await seen;
     await run.exited;
     const ending = await follow.ending;
     expect(ending.status).toBe("stopped");
@@ -85,8 +79,7 @@ describe("monitor, through followLoop", () => {
     const reading = (async () => {
       for await (const chunk of monitor.stdout) out += new TextDecoder().decode(chunk);
     })();
-    for (let i = 0; i < 600 && !out.includes("working"); i++) await Bun.sleep(50);
-    expect(out).toContain("working");
+    await waitFor("monitor to show the agent's message", () => out.includes("working"));
     run.kill("SIGKILL");
     await run.exited;
     expect(await monitor.exited).toBe(4);

@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 import { readEvents } from "../helpers/cli.ts";
+import { TWO_STORIES as TWO } from "../helpers/fixtures.ts";
 
-const TWO = "# Tasks\n\n## 1. A\n- [ ] 1.1 a\n\n## 2. B\n- [ ] 2.1 b\n";
 
 describe("git clean -fdx during the loop", () => {
   const once = `${tempDir()}/cleaned`; // the first run cleans, the second is left to write its log

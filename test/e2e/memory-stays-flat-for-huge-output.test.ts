@@ -3,8 +3,10 @@
 import { expect, test } from "bun:test";
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, CLI, fakeAgent, wtLoop } from "../helpers/cli.ts";
+import { fakeAgent, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { readState } from "../helpers/fixtures.ts";
 
 function tail(path: string): string {
   const fd = openSync(path, "r");
@@ -18,19 +20,19 @@ const peakKb = (pid: number) => Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(
 test("a 50 MB single-line message: the runner's peak RSS stays under 100 MB, the logs keep the whole message", async () => {
   const repo = makeRepo({ "tasks.md": "## 1. One\n- [ ] 1.1 a\n" });
   const agent = fakeAgent([{ hugeMessageMB: 50, write: { [join(repo, "after-the-huge-one.txt")]: "x" }, hangSec: 300 }], tempDir("fake-agent-"));
-  const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep"], {
-    cwd: repo, env: baseEnv(agent.env), stdout: "ignore", stderr: "ignore",
-  });
+  const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep"], { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
   const events = join(repo, ".claude/loop-events.jsonl");
   // The tool call after the huge message is logged only once the huge one has been read, logged and shown.
   const logged = () => existsSync(events) && statSync(events).size > 50 << 20 && tail(events).includes("after-the-huge-one.txt");
   let peak = 0;
-  for (let i = 0; i < 2400 && !logged(); i++) {
-    await Bun.sleep(50);
+  const sample = () => {
     peak = Math.max(peak, peakKb(proc.pid) || 0);
-  }
-  peak = Math.max(peak, peakKb(proc.pid));
-  expect(logged()).toBe(true);
+  };
+  await waitFor("the message after the huge one to be logged", () => {
+    sample();
+    return logged();
+  }, 120_000, { whileRunning: proc });
+  sample();
   await wtLoop(["stop"], { cwd: repo });
   await proc.exited;
   console.log(`peak RSS of the runner: ${(peak / 1024).toFixed(1)} MB`);
@@ -40,6 +42,6 @@ test("a 50 MB single-line message: the runner's peak RSS stays under 100 MB, the
   expect(text.startsWith("start:lorem ipsum \"quoted\" \\ dolor é ")).toBe(true);
   expect(text.endsWith(":end")).toBe(true);
   expect(text.length).toBeGreaterThan(50 * 1024 * 1024 * 0.9);
-  const logFile = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")).iterations[0].log_file;
+  const logFile = readState(repo).iterations[0].log_file;
   expect(statSync(logFile).size).toBeGreaterThan(50 * 1024 * 1024);
 }, 120_000);

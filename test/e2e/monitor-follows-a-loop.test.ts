@@ -1,25 +1,26 @@
 // A user follows a loop from another terminal with `wt-loop monitor`.
 import { describe, expect, test } from "bun:test";
-import { baseEnv, CLI, fakeAgent } from "../helpers/cli.ts";
+import { collect, fakeAgent, spawnWtLoop } from "../helpers/cli.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
 import { sampleState } from "../helpers/state.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { writeState } from "../../src/state/store.ts";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const spawnCli = (args: string[], cwd: string, env: Record<string, string> = {}) =>
-  Bun.spawn([process.execPath, CLI, ...args], { cwd, env: baseEnv(env), stdout: "pipe", stderr: "pipe" });
+const spawnCli = (args: string[], cwd: string, env: Record<string, string> = {}) => spawnWtLoop(args, { cwd, env });
 
 describe("monitor", () => {
   test("waits for a loop, shows what run shows, and exits with the loop's exit code", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const monitor = spawnCli(["monitor"], repo);
-    await Bun.sleep(500);
+    const monitorOut = collect(monitor.stdout);
+    await waitFor("monitor to wait for a loop", () => monitorOut.text().startsWith("Waiting for loop to start..."), 30_000, { whileRunning: monitor });
     const agent = fakeAgent([COMPLETE({ messages: ["hello from story 1"] }), { promise: "FAILED: cannot", messages: ["story 2 says hi"] }], tempDir("fake-agent-"));
     const run = spawnCli(["start", "--terminal", "inline", "--max-retries", "1"], repo, agent.env);
     const [runOut, runCode] = await Promise.all([new Response(run.stdout).text(), run.exited]);
-    const [monOut, monCode] = await Promise.all([new Response(monitor.stdout).text(), monitor.exited]);
+    const [monOut, monCode] = await Promise.all([monitorOut.done, monitor.exited]);
     expect(runCode).toBe(2);
     expect(monCode).toBe(2);
     expect(monOut.startsWith("Waiting for loop to start...")).toBe(true);

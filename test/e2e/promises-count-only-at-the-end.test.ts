@@ -3,9 +3,10 @@
 import { expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, CLI, fakeAgent, wtLoop } from "../helpers/cli.ts";
+import { fakeAgent, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
 import { runLoop } from "../helpers/loop.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 test("manual mode: a promise quoted in a code block, followed by 'I could NOT finish', is not done", async () => {
   const repo = makeRepo();
@@ -31,10 +32,8 @@ test("1 MB of unclosed promises: a stop right after the agent exits is honoured 
   const junk = "<promise>FAILED: ".repeat(65_000);
   // The first run ends with the junk (the old regex then blocked the runner for 30-40 s); the retry hangs.
   const agent = fakeAgent([{ messages: [junk], final: junk, promise: null }, { hangSec: 300 }], tempDir("fake-agent-"));
-  const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep", "--stall-threshold", "5"], {
-    cwd: repo, env: baseEnv(agent.env), stdout: "ignore", stderr: "ignore",
-  });
-  for (let i = 0; i < 1200 && !existsSync(join(agent.dir, "done")); i++) await Bun.sleep(25);
+  const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--stall-threshold", "5"], { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
+  await waitFor("the first agent run to end", () => existsSync(join(agent.dir, "done")), 30_000, { whileRunning: proc });
   const t0 = Date.now();
   expect((await wtLoop(["stop"], { cwd: repo })).stdout).toContain("The loop is stopped");
   expect(await proc.exited).toBe(4);

@@ -3,10 +3,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../src/proc/pid.ts";
 import { NODE_BIN, readEvents, readJson, testPath, wtLoop } from "../helpers/cli.ts";
 import { claudeEnv, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
 import { git, makeRepo, openspecFiles, tempDir } from "../helpers/repo.ts";
+import { waitGone } from "../helpers/wait.ts";
 
 let server: ModelServer | undefined;
 afterEach(() => server?.stop());
@@ -122,9 +122,6 @@ describe("the real Claude Code binary under wt-loop", () => {
     expect(r.state.iterations[0]).toMatchObject({ outcome: "timeout", timed_out: true });
     const started = readFileSync(pids, "utf8").trim().split("\n").map(Number);
     expect(started).toHaveLength(3); // the background tail, Claude's shell, and the shell's parent (Claude Code)
-    for (const pid of started) {
-      for (let i = 0; i < 50 && isAlive(pid); i++) await Bun.sleep(100);
-      expect(isAlive(pid)).toBe(false);
-    }
+    for (const pid of started) await waitGone("a process the agent started", pid, 5000);
   }, 300_000);
 });

@@ -5,12 +5,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { NODE_BIN, readJson, testPath, wtLoop } from "../helpers/cli.ts";
 import { claudeEnv, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { GREET_AND_BYE as TWO } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 
 let server: ModelServer | undefined;
 afterEach(() => server?.stop());
 
-const TWO = "# Tasks\n\n## 1. Greeting\n- [ ] 1.1 Write greet.txt\n\n## 2. Farewell\n- [ ] 2.1 Write bye.txt\n";
 
 /** A story done the way a model would: write the file, tick the box, promise. */
 function story(repo: string, file: string, content: string, open: string): Turn[] {

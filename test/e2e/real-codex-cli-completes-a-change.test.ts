@@ -5,12 +5,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { NODE_BIN, readJson, testPath, wtLoop } from "../helpers/cli.ts";
 import { codexEnv, startResponsesServer, type CodexTurn, type ResponsesServer } from "../helpers/responses-server.ts";
+import { GREET_AND_BYE as TASKS } from "../helpers/fixtures.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
 let server: ResponsesServer | undefined;
 afterEach(() => server?.stop());
 
-const TASKS = "# Tasks\n\n## 1. Greeting\n- [ ] 1.1 Write greet.txt\n\n## 2. Farewell\n- [ ] 2.1 Write bye.txt\n";
 const story = (file: string, task: string): CodexTurn[] => [
   { cmd: `echo ${file} > ${file} && sed -i 's/- \\[ \\] ${task}/- [x] ${task}/' tasks.md` },
   { text: `Done: ${file} written and ticked.\n<promise>COMPLETE</promise>` },

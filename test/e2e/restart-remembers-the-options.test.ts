@@ -5,9 +5,9 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { wtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 
-const readState = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
 
 describe("restart remembers the options", () => {
   test("after stuck, a plain start runs the same agent command with the same options; a given option overrides", async () => {

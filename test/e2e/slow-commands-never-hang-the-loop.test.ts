@@ -1,13 +1,13 @@
 // A git call that hangs ends the loop (a harness failure: nothing reverted) after --command-timeout, and a stop
 // is honoured while it runs (SPEC §6).
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, CLI, fakeAgent, ROOT, testPath } from "../helpers/cli.ts";
+import { fakeAgent, ROOT, spawnWtLoop, testPath } from "../helpers/cli.ts";
+import { ONE_STORY, readState } from "../helpers/fixtures.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
-
-const ONE_STORY = "## 1. Only story\n- [ ] 1.1 Do it\n";
+import { waitFor } from "../helpers/wait.ts";
 const hangEnv = (repo: string) => ({
   PATH: `${join(ROOT, "test/fixtures/git-hang")}:${testPath()}`,
   REAL_GIT: Bun.which("git")!,
@@ -31,18 +31,14 @@ describe("slow commands", () => {
   test("a stop while a git call hangs is honoured at once", async () => {
     const repo = makeRepo({ "tasks.md": ONE_STORY });
     const agent = fakeAgent([{ promise: "COMPLETE", write: { [join(repo, "hang.flag")]: "" } }], tempDir("fake-agent-"));
-    const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--command-timeout", "120"], {
-      cwd: repo, env: baseEnv({ ...agent.env, ...hangEnv(repo) }), stdout: "pipe", stderr: "pipe",
-    });
-    // Wait until the agent has finished, i.e. the loop is inside the hanging snapshot.
-    while (!existsSync(join(agent.dir, "done"))) await Bun.sleep(100);
-    await Bun.sleep(500);
+    const proc = spawnWtLoop(["start", "--terminal", "inline", "--command-timeout", "120"], { cwd: repo, env: { ...agent.env, ...hangEnv(repo) } });
+    // The fake git names the hanging call: the loop is inside the snapshot after the agent's run.
+    await waitFor("the git call to hang", () => existsSync(join(repo, "hang.flag.hanging")), 30_000, { whileRunning: proc });
     const t0 = Date.now();
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(4);
     expect(Date.now() - t0).toBeLessThan(30_000); // far below the 120 s command timeout
-    const s = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
-    expect(s.status).toBe("stopped");
+    expect(readState(repo).status).toBe("stopped");
     expect(existsSync(join(repo, "hang.flag"))).toBe(true); // in-progress changes stay
   }, 60_000);
 });

@@ -1,11 +1,13 @@
 // `start` with no display and no tmux client: the loop runs in a detached tmux session and the user
 // is told how to attach; with no usable terminal at all, a clear error and no `starting` state.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fakeAgent, wtLoop } from "../helpers/cli.ts";
 import { COMPLETE } from "../helpers/loop.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { HAS_TMUX, testWithTmux } from "../helpers/tmux.ts";
 
 // A private tmux socket directory: `tmux new-session` without -L then still never touches the
@@ -25,9 +27,7 @@ describe("start without a display", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Started a loop in repo (tmux-detached)");
     expect(r.stdout).toContain("Attach with: tmux attach -t ralph-repo");
-    const statePath = join(repo, ".claude/loop-state.json");
-    for (let i = 0; i < 300 && JSON.parse(readFileSync(statePath, "utf8")).status !== "done"; i++) await Bun.sleep(100);
-    expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("done");
+    await waitFor("the loop in the tmux session to be done", () => readState(repo).status === "done");
   }, 60_000);
 
   test("no usable terminal: an error suggesting --terminal inline, and no state left behind", async () => {

@@ -7,6 +7,7 @@ import { State } from "../../src/state/schema.ts";
 import { wtLoop } from "../helpers/cli.ts";
 import { makeRepo } from "../helpers/repo.ts";
 import { sampleIteration, sampleState } from "../helpers/state.ts";
+import { readState } from "../helpers/fixtures.ts";
 
 async function repoWithState(over = {}) {
   const repo = makeRepo();
@@ -55,7 +56,7 @@ describe("status", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`runner (pid ${dead}) is no longer alive`);
     expect(r.stdout).toContain("Loop in repo: stopped");
-    expect(JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")).status).toBe("stopped");
+    expect(readState(repo).status).toBe("stopped");
   });
 
   test("a corrupt state file: one paragraph naming the file and fields, exit 1, the file untouched", async () => {

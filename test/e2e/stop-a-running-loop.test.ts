@@ -3,36 +3,25 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../src/proc/pid.ts";
-import { baseEnv, CLI, fakeAgent, wtLoop } from "../helpers/cli.ts";
+import { fakeAgent, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { waitFor, waitGone } from "../helpers/wait.ts";
 
 /** Starts `wt-loop start --terminal inline` in the background; story 1 completes, story 2 hangs. */
 async function startHanging(repo: string) {
   const agent = fakeAgent([COMPLETE({ write: { [join(repo, "one.txt")]: "1" } }), { hangSec: 300, grandchild: true, write: { [join(repo, "wip.txt")]: "in progress" } }], tempDir("fake-agent-"));
-  const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep"], {
-    cwd: repo, env: baseEnv(agent.env), stdout: "pipe", stderr: "pipe",
-  });
-  const statePath = join(repo, ".claude/loop-state.json");
+  const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep"], { cwd: repo, env: agent.env });
   const grandchildFile = join(agent.dir, "grandchild.pid");
-  for (let i = 0; i < 300; i++) {
-    await Bun.sleep(100);
-    if (existsSync(grandchildFile) && existsSync(statePath)) {
-      const s = JSON.parse(readFileSync(statePath, "utf8"));
-      if (s.agent_pid && s.current_iteration === 2) {
-        const output = new Response(proc.stdout).text();
-        return { proc, state: s, grandchild: Number(readFileSync(grandchildFile, "utf8")), output };
-      }
-    }
-  }
-  proc.kill("SIGKILL");
-  throw new Error("the loop never reached its second iteration");
-}
-
-async function gone(pid: number) {
-  for (let i = 0; i < 100 && isAlive(pid); i++) await Bun.sleep(100);
-  return !isAlive(pid);
+  const state = await waitFor("the loop's second iteration to run its agent", () => {
+    const s = existsSync(grandchildFile) && readState(repo);
+    return s && s.agent_pid && s.current_iteration === 2 && s;
+  }, 30_000, { whileRunning: proc }).catch((e) => {
+    proc.kill("SIGKILL");
+    throw e;
+  });
+  return { proc, state, grandchild: Number(readFileSync(grandchildFile, "utf8")), output: new Response(proc.stdout).text() };
 }
 
 describe("stopping a running loop", () => {
@@ -43,9 +32,9 @@ describe("stopping a running loop", () => {
     expect(stop.code).toBe(0);
     expect(stop.stdout).toContain("The loop is stopped");
     expect(await run.proc.exited).toBe(4);
-    expect(await gone(run.state.agent_pid)).toBe(true);
-    expect(await gone(run.grandchild)).toBe(true);
-    const s = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+    await waitGone("the agent", run.state.agent_pid);
+    await waitGone("the agent's grandchild", run.grandchild);
+    const s = readState(repo);
     expect(s).toMatchObject({ status: "stopped", runner_pid: null, completion: "keep" });
     expect(s.iterations.at(-1).outcome).toBe("stopped");
     expect(git(repo, "log", "--format=%s", "-1")).toBe("checkpoint: story 1 — First story");
@@ -60,9 +49,9 @@ describe("stopping a running loop", () => {
     expect(stop.code).toBe(0);
     expect(stop.stdout).toContain("Killed the loop");
     expect(await run.proc.exited).toBe(137);
-    expect(await gone(run.state.agent_pid)).toBe(true);
-    expect(await gone(run.grandchild)).toBe(true);
-    expect(JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")).status).toBe("stopped");
+    await waitGone("the agent", run.state.agent_pid);
+    await waitGone("the agent's grandchild", run.grandchild);
+    expect(readState(repo).status).toBe("stopped");
   }, 60_000);
 
   test("a runner killed with SIGKILL: status reports it, nothing is lost, a new start continues the branch", async () => {
@@ -102,7 +91,7 @@ describe("stopping a running loop", () => {
     const r = await runLoop(repo, [COMPLETE({ stubbornGrandchild: true })]);
     expect(r.code).toBe(0);
     const pid = Number(readFileSync(join(r.agentDir, "stubborn.pid"), "utf8"));
-    expect(await gone(pid)).toBe(true);
+    await waitGone("the leftover that ignores SIGTERM", pid);
   }, 60_000);
 
   test("stop with no loop running says so", async () => {

@@ -4,8 +4,10 @@
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SLOW_STOP_VAR } from "../../src/loop/stop.ts";
 import { isAlive } from "../../src/proc/pid.ts";
 import { buildBinary, fakeAgent, ROOT, testPath } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
 import { describeWithTmux, Tmux } from "../helpers/tmux.ts";
@@ -20,7 +22,6 @@ beforeAll(() => {
 let tmux: Tmux;
 afterEach(() => tmux?.kill());
 
-const readState = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
 const envFor = (steps: object[]) => {
   const agent = fakeAgent(steps, tempDir("fake-agent-"));
   return { env: { ...agent.env, PATH: `${binDir}:${testPath()}`, TERM: "xterm-256color" }, dir: agent.dir };
@@ -89,6 +90,7 @@ describeWithTmux("terminal experience in tmux", () => {
     Object.assign(env, {
       PATH: `${join(ROOT, "test/fixtures/git-hang")}:${env.PATH}`, REAL_GIT: Bun.which("git")!,
       FAKE_GIT_HANG: join(dir, "script.json"), FAKE_GIT_HANG_ON: "-d",
+      [SLOW_STOP_VAR]: "500", // the hint half a second into the stop, not 5 s
     });
     const pane = tmux.start(repo, env, "wt-loop start --terminal inline --on-complete cleanup --command-timeout 60");
     await tmux.waitFor("the agent", () => existsSync(join(dir, "prompt-1.txt")) && readState(repo).agent_pid);
@@ -107,7 +109,7 @@ describeWithTmux("terminal experience in tmux", () => {
     await tmux.waitFor("the prompt", () => tmux.capture(pane).includes("What should happen to the loop's branch?"));
     expect(tmux.capture(pane)).toContain("cleanup");
     tmux.keys(pane, "Down");
-    await Bun.sleep(300);
+    await tmux.waitFor("cleanup to be selected", () => tmux.capture(pane).includes("● cleanup"));
     tmux.keys(pane, "Enter");
     expect(await tmux.exitCode(pane)).toBe(0);
     expect(readState(repo).completion).toBe("cleanup");

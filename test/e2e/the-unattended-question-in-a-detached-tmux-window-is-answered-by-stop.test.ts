@@ -4,11 +4,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SLOW_STOP_VAR } from "../../src/loop/stop.ts";
 import { hasOwnRunner } from "../../src/proc/pid.ts";
 import { CLI, fakeAgent, testPath, wtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { Tmux } from "../helpers/tmux.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const socketDir = tempDir("tmux-sock-");
 const tmuxEnv = { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir };
@@ -16,16 +19,6 @@ afterEach(() => {
   Bun.spawnSync(["tmux", "kill-server"], { env: tmuxEnv, stderr: "ignore" });
 });
 
-const readState = (repo: string) => JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 45_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const v = probe();
-    if (v) return v;
-    await Bun.sleep(100);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 const paneTitles = () =>
   Bun.spawnSync(["tmux", "list-panes", "-a", "-F", "#{pane_title}"], { env: tmuxEnv, stderr: "ignore" }).stdout.toString();
 
@@ -39,7 +32,7 @@ async function startUnattended() {
   const s = await waitFor("the question to wait", () => {
     const s = readState(repo);
     return s.completion_pending && s;
-  });
+  }, 45_000);
   return { repo, env, s };
 }
 
@@ -59,7 +52,7 @@ describe("the unattended question in a detached tmux window is answered by stop"
     const status = await wtLoop(["status"], { cwd: repo, env });
     expect(status.stdout).toContain("done · waiting for the completion question");
     expect(status.stdout).toContain("wt-loop stop --cleanup");
-    await waitFor("the title to ask", () => paneTitles().includes("Ralph: repo [done · keep or cleanup?]"));
+    await waitFor("the title to ask", () => paneTitles().includes("Ralph: repo [done · keep or cleanup?]"), 45_000);
 
     const again = await wtLoop(["start", "--terminal", "inline"], { cwd: repo, env });
     expect(again.code).toBe(1);
@@ -102,14 +95,17 @@ describe("the unattended question in a detached tmux window is answered by stop"
     try {
       const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
       const agent = fakeAgent([{ hangSec: 300 }], tempDir("fake-agent-"));
-      const pane = tmux.start(repo, { ...agent.env, PATH: testPath(), TERM: "xterm-256color" }, `${process.execPath} ${CLI} start --terminal inline`);
+      // The slow-stop hint comes 300 ms after a stop that has not finished, not 5 s.
+      const env = { ...agent.env, PATH: testPath(), TERM: "xterm-256color", [SLOW_STOP_VAR]: "300" };
+      const pane = tmux.start(repo, env, `${process.execPath} ${CLI} start --terminal inline`);
       await tmux.waitFor("the agent", () => existsSync(join(agent.dir, "prompt-1.txt")) && readState(repo).agent_pid);
       tmux.keys(pane, "q");
       await tmux.waitFor("the question", () => tmux.capture(pane).includes("What should happen to the loop's branch?"));
       expect(readState(repo)).toMatchObject({ status: "stopped", completion_pending: true });
-      // The slow-stop hint would come 5 s after q: the stop is over, so it must not.
-      await Bun.sleep(6000);
-      expect(tmux.capture(pane)).not.toContain("Still stopping");
+      // A hint still due when the question shows would come under it: the stop is over, so it must not.
+      await Bun.sleep(1500);
+      const question = tmux.capture(pane);
+      expect(question.slice(question.indexOf("What should happen to the loop's branch?"))).not.toContain("Still stopping");
       const stop = await wtLoop(["stop"], { cwd: repo });
       expect(stop.stdout).toContain("answered keep");
       expect(await tmux.exitCode(pane)).toBe(4);

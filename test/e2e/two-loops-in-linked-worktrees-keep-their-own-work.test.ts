@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, tempDir } from "../helpers/repo.ts";
-import { addUserWork, expectIntact, ralphStashes, record, THREE_STORIES, userWorkRepo } from "../checkpoint/user-work.ts";
+import { addUserWork, expectIntact, ralphStashes, record, userWorkRepo } from "../checkpoint/user-work.ts";
+import { THREE_STORIES } from "../helpers/fixtures.ts";
 
 /** Per story: a failed attempt (reverted), then a completed one; each agent run takes a moment. */
 function script(wt: string, tag: string): object[] {

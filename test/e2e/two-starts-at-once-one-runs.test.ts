@@ -2,10 +2,11 @@
 // with a clear message and writes nothing (no archive, no state of its own). Repeated 20 times, each
 // round in the same worktree, so the previous round's record is there to be archived (once).
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fakeAgent, wtLoop } from "../helpers/cli.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
+import { readState } from "../helpers/fixtures.ts";
 
 const ROUNDS = 20;
 
@@ -26,7 +27,7 @@ describe("two starts at once: one runs", () => {
       expect(loser.stderr).not.toContain("    at "); // no stack trace
       expect(loser.stdout).toBe("");
       expect(winner.stdout).toContain("Loop done");
-      const state = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+      const state = readState(repo);
       expect(state).toMatchObject({ status: "done", runner_pid: null, completion: "keep" });
       // Only the winner archived the previous round's record.
       const archived = existsSync(runsDir) ? readdirSync(runsDir).filter((f) => f.endsWith(".json")) : [];

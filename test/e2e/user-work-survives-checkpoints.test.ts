@@ -3,10 +3,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ONE_STORY } from "../helpers/fixtures.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
 
-const ONE_STORY = "## 1. Only story\n- [ ] 1.1 Do it\n";
 
 /** A repo with a modified tracked file, a staged new file and an untracked file. */
 function dirtyRepo(tasks = ONE_STORY) {

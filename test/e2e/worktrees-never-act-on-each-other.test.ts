@@ -4,10 +4,10 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { wtLoop } from "../helpers/cli.ts";
+import { ONE_STORY } from "../helpers/fixtures.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
-const ONE_STORY = "## 1. Only story\n- [ ] 1.1 Do it\n";
 
 describe("worktrees never act on each other", () => {
   test("a loop in `proj ` writes its state in `proj `, and `proj` has none", async () => {

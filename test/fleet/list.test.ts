@@ -1,12 +1,12 @@
 // `wt-loop list`: every worktree of the repository with its loop — here one running, one done and one
 // whose runner was killed — for a person (one line each) and for programs (--json).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { wtLoop } from "../helpers/cli.ts";
 import { repoWithWorktrees, startHangingLoop } from "../helpers/fleet.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { tempDir } from "../helpers/repo.ts";
+import { readState } from "../helpers/fixtures.ts";
 
 let repo: ReturnType<typeof repoWithWorktrees>;
 let running: Awaited<ReturnType<typeof startHangingLoop>>;
@@ -39,7 +39,7 @@ describe("wt-loop list", () => {
     });
     expect(by["wt-dead"].loop).toMatchObject({ status: "stopped", runner_alive: false, runner_pid: deadPid });
     expect(by["wt-dead"].note).toContain(`pid ${deadPid}`);
-    const onDisk = JSON.parse(readFileSync(join(repo.wt["wt-dead"]!, ".claude/loop-state.json"), "utf8"));
+    const onDisk = readState(repo.wt["wt-dead"]!);
     expect(onDisk.status).toBe("stopped");
   }, 60_000);
 

@@ -1,14 +1,13 @@
 // `wt-loop mcp` driven by the MCP SDK's own client over stdio, as an MCP client (Claude Code, an
 // editor) drives it: initialize, tools/list, each tool, and the loops' state resources.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import pkg from "../../package.json" with { type: "json" };
 import { baseEnv, CLI, wtLoop } from "../helpers/cli.ts";
 import { repoWithWorktrees, startHangingLoop } from "../helpers/fleet.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
+import { readState as stateFile } from "../helpers/fixtures.ts";
 
 let repo: ReturnType<typeof repoWithWorktrees>;
 let running: Awaited<ReturnType<typeof startHangingLoop>>;
@@ -29,7 +28,6 @@ afterAll(async () => {
 });
 
 const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as any;
-const stateFile = (wt: string) => JSON.parse(readFileSync(join(wt, ".claude/loop-state.json"), "utf8"));
 
 describe("wt-loop mcp, through the SDK's client on stdio", () => {
   test("initialize: the server names itself and offers tools and resources", () => {

@@ -2,13 +2,14 @@
 // model server: the "model" calls mcp__wt-loop__loop_status, and the tool result the CLI sends back
 // to the model is the loop's state.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, NODE_BIN, baseEnv, testPath } from "../helpers/cli.ts";
 import { repoWithWorktrees } from "../helpers/fleet.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { claudeEnv, startModelServer, type ModelServer } from "../helpers/model-server.ts";
 import { tempDir } from "../helpers/repo.ts";
+import { readState } from "../helpers/fixtures.ts";
 
 let server: ModelServer | undefined;
 afterEach(() => server?.stop());
@@ -58,7 +59,7 @@ describe("the real Claude Code binary calls wt-loop's MCP server", () => {
     expect(results).toHaveLength(1);
     expect(results[0]!.is_error).toBeFalsy();
     const answer = JSON.parse(results[0]!.text);
-    const state = JSON.parse(readFileSync(join(repo.wt["wt-a"]!, ".claude/loop-state.json"), "utf8"));
+    const state = readState(repo.wt["wt-a"]!);
     expect(answer).toMatchObject({ worktree: repo.wt["wt-a"], name: "wt-a", state, summary: { status: "done", stories_completed: 2 } });
     const result = lines.find((l) => l.type === "result");
     expect(result).toMatchObject({ is_error: false, result: "The loop in wt-a is done." });

@@ -35,12 +35,33 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>;
 }
 
+type Io = "pipe" | "ignore";
+
+/** Starts wt-loop in the background (for a test that acts while it runs); `wtLoop` waits for its end. */
+export function spawnWtLoop<O extends Io = "pipe", E extends Io = "pipe">(
+  args: string[],
+  opts: { cwd: string; env?: Record<string, string | undefined>; bin?: string; stdout?: O; stderr?: E },
+) {
+  const argv = opts.bin ? [opts.bin, ...args] : [process.execPath, CLI, ...args];
+  return Bun.spawn(argv, { cwd: opts.cwd, env: baseEnv(opts.env), stdin: "ignore", stdout: opts.stdout ?? ("pipe" as O), stderr: opts.stderr ?? ("pipe" as E) });
+}
+
+/** Reads a stream as it comes: `text()` is what arrived so far (for `waitFor`), `done` all of it. */
+export function collect(stream: ReadableStream<Uint8Array>): { text: () => string; done: Promise<string> } {
+  let text = "";
+  const decoder = new TextDecoder();
+  const done = (async () => {
+    for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+    return (text += decoder.decode());
+  })();
+  return { text: () => text, done };
+}
+
 export async function wtLoop(
   args: string[],
   opts: { cwd: string; env?: Record<string, string | undefined>; bin?: string; timeoutMs?: number },
 ): Promise<CliResult> {
-  const argv = opts.bin ? [opts.bin, ...args] : [process.execPath, CLI, ...args];
-  const proc = Bun.spawn(argv, { cwd: opts.cwd, env: baseEnv(opts.env), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = spawnWtLoop(args, opts);
   const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs ?? 120_000);
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);

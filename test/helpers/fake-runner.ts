@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI } from "./cli.ts";
+import { waitFor } from "./wait.ts";
 
 export async function fakeRunner(worktree: string, command = "run") {
   const dir = join(worktree, ".fake-runner");
@@ -21,6 +22,6 @@ export async function fakeRunner(worktree: string, command = "run") {
       return "";
     }
   };
-  for (let i = 0; i < 200 && !cmdline().includes(CLI); i++) await Bun.sleep(10);
+  await waitFor("the fake runner to show its command line", () => cmdline().includes(CLI), 10_000, { every: 10 });
   return proc;
 }

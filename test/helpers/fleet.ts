@@ -1,9 +1,9 @@
 /** Several worktrees of one repository with loops in them, for the readers of every loop (list, MCP, status line). */
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../src/proc/pid.ts";
-import { baseEnv, CLI, fakeAgent } from "./cli.ts";
+import { fakeAgent, spawnWtLoop } from "./cli.ts";
+import { readState } from "./fixtures.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "./repo.ts";
+import { waitFor, waitGone } from "./wait.ts";
 
 /** A repository (worktree `main`) with linked worktrees named `names`, each on its own branch, beside it. */
 export function repoWithWorktrees(names: string[]): { main: string; wt: Record<string, string> } {
@@ -19,18 +19,17 @@ export function repoWithWorktrees(names: string[]): { main: string; wt: Record<s
 /** Starts `wt-loop start --terminal inline` in the background with an agent that hangs on story 1; resolves once it is running. */
 export async function startHangingLoop(worktree: string, extra: string[] = []) {
   const agent = fakeAgent([{ hangSec: 300 }], tempDir("fake-agent-"));
-  const proc = Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep", ...extra], {
-    cwd: worktree, env: baseEnv(agent.env), stdout: "ignore", stderr: "pipe", stdin: "ignore",
-  });
-  const statePath = join(worktree, ".claude/loop-state.json");
-  for (let i = 0; i < 600; i++) {
-    await Bun.sleep(100);
-    if (!existsSync(statePath)) continue;
-    const s = JSON.parse(readFileSync(statePath, "utf8"));
-    if (s.status === "running" && s.agent_pid) return { proc, state: s, stop: () => stopHard(proc.pid, s.agent_pid) };
+  const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", ...extra], { cwd: worktree, env: agent.env, stdout: "ignore" });
+  try {
+    const s = await waitFor(`the loop in ${worktree} to start its agent`, () => {
+      const s = readState(worktree);
+      return s.status === "running" && s.agent_pid && s;
+    }, 60_000, { whileRunning: proc });
+    return { proc, state: s, stop: () => stopHard(proc.pid, s.agent_pid) };
+  } catch (e) {
+    proc.kill("SIGKILL");
+    throw new Error(`${(e as Error).message}; its stderr: ${await new Response(proc.stderr).text()}`);
   }
-  proc.kill("SIGKILL");
-  throw new Error(`the loop in ${worktree} never started its agent: ${await new Response(proc.stderr).text()}`);
 }
 
 /** Kills a runner and its agent's group, as a closed window or `kill -9` would (and --no-orphans does for the agent). */
@@ -42,5 +41,5 @@ export async function stopHard(runner: number, agentGroup: number | null) {
       // already gone
     }
   }
-  for (let i = 0; i < 100 && isAlive(runner); i++) await Bun.sleep(50);
+  await waitGone("the killed runner", runner, 5000);
 }

@@ -6,6 +6,7 @@ import { describe, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./repo.ts";
+import { waitFor } from "./wait.ts";
 
 export const HAS_TMUX = Bun.which("tmux") !== null;
 export const TMUX_MISSING =
@@ -102,14 +103,11 @@ export class Tmux {
     this.tmux("send-keys", "-t", pane, ...keys);
   }
 
-  async waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 30_000): Promise<T> {
-    const end = Date.now() + timeoutMs;
-    while (Date.now() < end) {
-      const v = probe();
-      if (v) return v;
-      await Bun.sleep(100);
-    }
-    throw new Error(`timed out waiting for ${what}; panes: ${JSON.stringify(this.panes())}`);
+  /** `waitFor` that also says, when it times out, what every pane showed in its title. */
+  async waitFor<T>(what: string, probe: () => T | undefined | null | false | 0 | "", timeoutMs = 30_000): Promise<T> {
+    return waitFor(what, probe, timeoutMs, { every: 100 }).catch((e) => {
+      throw new Error(`${(e as Error).message}; panes: ${JSON.stringify(this.panes())}`);
+    });
   }
 
   kill(): void {

@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { CommandError, exec, start } from "../../src/proc/spawn.ts";
 import { readLines } from "../../src/proc/lines.ts";
 import { tempDir } from "../helpers/repo.ts";
-
-import { isAlive as alive } from "../../src/proc/pid.ts";
+import { waitGone } from "../helpers/wait.ts";
 
 describe("exec", () => {
   test("stdout, stdin, exit code", async () => {
@@ -30,8 +29,7 @@ describe("exec", () => {
     const err = await exec(["sh", "-c", `sleep 300 & echo $! > ${pidFile}; wait`], { cwd: d, timeoutMs: 300 }).catch((e) => e);
     expect(err.reason).toBe("timeout");
     const pid = Number(readFileSync(pidFile, "utf8"));
-    for (let i = 0; i < 50 && alive(pid); i++) await Bun.sleep(100);
-    expect(alive(pid)).toBe(false);
+    await waitGone("the grandchild", pid, 5000);
   });
   test("an abort signal stops the command", async () => {
     const ac = new AbortController();
@@ -46,8 +44,7 @@ describe("exec", () => {
     expect((await run.done).code).toBe(0);
     expect(existsSync(pidFile)).toBe(true);
     const pid = Number(readFileSync(pidFile, "utf8"));
-    for (let i = 0; i < 50 && alive(pid); i++) await Bun.sleep(100);
-    expect(alive(pid)).toBe(false);
+    await waitGone("the background child", pid, 5000);
   });
 });
 
@@ -63,8 +60,7 @@ describe("the agent's process group", () => {
     });
     expect((await run.done).code).toBe(0);
     const pid = Number(readFileSync(pidFile, "utf8"));
-    for (let i = 0; i < 100 && alive(pid); i++) await Bun.sleep(100);
-    expect(alive(pid)).toBe(false);
+    await waitGone("the leftover that ignores SIGTERM", pid);
     expect(readFileSync(join(d, "out.log"), "utf8")).toBe("out\n");
   });
 });

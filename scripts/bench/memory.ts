@@ -1,0 +1,52 @@
+/** Streaming memory: the peak RSS of `run` while the agent streams stream-json (stream-agent.ts). */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BIN, gitEnv, makeRepo, median, removeRepo, ROOT, runAlone, RUNS, work } from "./shared.ts";
+
+let repos = 0;
+
+/** Peak RSS in MB of one loop whose agent streams `mb` MB, `big` of them as 10 MB messages. */
+async function peakRss(mb: number, big: number): Promise<number> {
+  const repo = makeRepo(`stream-${mb}-${++repos}`, 10, 1);
+  const binDir = join(work, "stream-bin");
+  mkdirSync(binDir, { recursive: true });
+  writeFileSync(join(binDir, "claude"), `#!/bin/sh\nexec bun ${join(ROOT, "scripts/bench/stream-agent.ts")}\n`, { mode: 0o755 });
+  const proc = Bun.spawn([BIN, "start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "stream"], {
+    cwd: repo, env: { ...gitEnv, PATH: `${binDir}:${process.env.PATH}`, BENCH_STREAM_MB: String(mb), BENCH_BIG_MESSAGES: String(big) },
+    stdout: "ignore", stderr: "ignore",
+  });
+  let peak = 0;
+  const poll = setInterval(() => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"));
+      if (m) peak = Math.max(peak, Number(m[1]) / 1024);
+    } catch {
+      // exited
+    }
+  }, 20);
+  await proc.exited;
+  clearInterval(poll);
+  const state = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
+  if (state.status !== "done") throw new Error(`stream bench ended ${state.status}`);
+  removeRepo(repo);
+  return peak;
+}
+
+export async function streamingMemory(): Promise<Record<string, number>> {
+  console.log("3. Streaming memory: peak RSS of `run` while the agent streams stream-json");
+  const memory: Record<string, number> = {};
+  for (const [label, big] of [["1 KB messages only", false], ["half in 10 MB messages", true]] as const) {
+    const key = (mb: number) => `${mb}MB${big ? "_with_10MB_messages" : ""}`;
+    for (const mb of [20, 200]) {
+      const xs: number[] = [];
+      for (let i = 0; i < RUNS; i++) xs.push(await peakRss(mb, big ? mb / 20 : 0));
+      memory[key(mb)] = median(xs);
+    }
+    const [a, b] = [memory[key(20)]!, memory[key(200)]!];
+    const ok = a < 100 && b < 100;
+    console.log(`   ${label.padEnd(24)} 20 MB: ${a.toFixed(1)} MB   200 MB: ${b.toFixed(1)} MB   growth ${(b - a).toFixed(1)} MB   target < 100 MB, flat  ${ok ? "met" : "MISSED"}`);
+  }
+  return memory;
+}
+
+if (import.meta.main) await runAlone(streamingMemory);
