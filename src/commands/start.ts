@@ -6,7 +6,8 @@ import { layerOptions, setBy } from "../loop/config.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
-import { action, givenOptions, loopArgs, validate } from "./_args.ts";
+import { action, givenOptions, validate } from "./_args.ts";
+import { loopArgs } from "./_loop-args.ts";
 import { warn } from "../errors.ts";
 import { openLoopWindow, runInline } from "./_launch.ts";
 
