@@ -1,5 +1,5 @@
 /** Starting the loop: here (`inline`, `run`) or in a new terminal window running `wt-loop run`. */
-import { exitCodeFor, askCompletion, runPrepared } from "../loop/runner.ts";
+import { exitCodeFor, runPrepared } from "../loop/runner.ts";
 import { endedState } from "../loop/ending.ts";
 import { writeStarting, type Prepared } from "../loop/prepare.ts";
 import { selfArgv } from "../self.ts";
@@ -12,18 +12,18 @@ import { chooseLauncher, NO_TERMINAL, openWindow, withTmuxEnv } from "../term/wi
 import { UserError } from "../errors.ts";
 import { isFinal } from "../state/schema.ts";
 import { keepRunningWhenStdoutCloses } from "../term/stdout.ts";
-import { activityLine } from "../term/activity.ts";
+import { InlineView } from "../term/inline-view.ts";
 import { restoreWindowName } from "../term/title.ts";
 
 /** Runs the loop here, holding the worktree's lock until its completion step is over. */
 export async function runInline(state: State, source: StorySource, lock: Lock): Promise<number> {
   keepRunningWhenStdoutCloses();
-  const activity = activityLine(process.stdout);
+  const view = new InlineView();
   try {
-    const final = await runPrepared(state, source, { out: activity.out, onEvent: activity.event, ask: process.stdin.isTTY ? askCompletion : undefined, lock });
+    const final = await runPrepared(state, source, { view, lock });
     return isFinal(final.status) ? exitCodeFor(final.status) : 1;
   } finally {
-    activity.dispose();
+    view.dispose();
     lock.release();
     await restoreWindowName();
   }
