@@ -70,6 +70,16 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./config.ts").then((m) => m.default),
   },
   {
+    name: "trust", worktree: true, plainOutput: true, summary: "Trust this worktree's .wt-loop.json, so the commands it sets (verify, notify, agent-cmd) may run",
+    usage: "wt-loop trust [--show | --revoke]",
+    examples: [
+      ["wt-loop trust", "trust .wt-loop.json as it is now; a changed file needs trust again"],
+      ["wt-loop trust --show", "every trusted file, and whether it changed since"],
+      ["wt-loop trust --revoke", "stop trusting this worktree's .wt-loop.json"],
+    ],
+    load: () => import("./trust.ts").then((m) => m.default),
+  },
+  {
     name: "history", worktree: true, plainOutput: true, summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",
     examples: [
       ["wt-loop history", "every iteration of the current or last run"],

@@ -7,6 +7,7 @@ import { readState } from "../state/store.ts";
 import { table } from "../term/format.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
+import { fileTrust, trustLine, untrustedCommands } from "../loop/trust.ts";
 import { loopArgs } from "./_loop-args.ts";
 
 // The loop's flags say "what if I gave this": `wt-loop config --max 5` shows the flag winning.
@@ -21,11 +22,17 @@ export default defineCommand({
     const { json, ...given } = givenOptions("config", args, rawArgs, a);
     validate(LoopOptions, given);
     const wt = await resolveWorktree();
-    const layered = layerOptions(wt.path, given, await readState(loopPaths(wt.path).state));
+    const statePath = loopPaths(wt.path).state;
+    const previous = await readState(statePath);
+    const layered = layerOptions(wt.path, given, previous);
     const opts = validate(LoopOptions, layered.options);
+    const untrusted = untrustedCommands(layered, opts, previous, statePath);
     if (json) {
       const options = Object.fromEntries(shown.map((o) => [o.flag, { value: opts[o.key] ?? null, ...originJson(layered.origins[o.key]) }]));
-      console.log(JSON.stringify({ worktree: wt.path, files: layered.files, options }, null, 2));
+      const p = layered.files.project;
+      const project = { ...p, trusted: p.sha256 ? fileTrust(p.path, p.sha256) === "trusted" : null };
+      const refused = untrusted.flatMap((u) => u.commands.map((c) => ({ option: c.flag, value: c.value, source: u.source })));
+      console.log(JSON.stringify({ worktree: wt.path, files: { ...layered.files, project }, options, refused }, null, 2));
       return;
     }
     const rows = shown.map((o) => {
@@ -36,6 +43,10 @@ export default defineCommand({
     const file = (f: { path: string; found: boolean }) => `${f.path}${f.found ? "" : " (none)"}`;
     console.log(table(rows));
     console.log(`\nFiles: ${file(layered.files.project)}, ${file(layered.files.user)}. Flags win, then a restart's remembered options, then these files in this order.`);
+    const trust = trustLine(layered, untrusted);
+    if (trust) console.log(trust);
+    const remembered = untrusted.find((u) => u.why === "unsealed");
+    if (remembered) console.log(`${statePath} remembers commands no run of yours recorded; start would refuse ${remembered.commands.map((c) => c.flag).join(", ")}.`);
   }),
 });
 

@@ -10,6 +10,8 @@ import { action, givenOptions, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
 import { warn } from "../errors.ts";
 import { openLoopWindow, runInline } from "./_launch.ts";
+import { requireTrust } from "./_trust.ts";
+import { sealCommands, trustLine, untrustedCommands } from "../loop/trust.ts";
 
 const args = {
   task: { type: "positional", required: false, description: "The task, in words (used as the story when there is no tasks.md)" },
@@ -23,14 +25,19 @@ export default defineCommand({
     const given = givenOptions("start", args, rawArgs, a);
     const wt = await resolveWorktree();
     // Flags over the remembered run (a plain start after stuck/stalled/stopped) over the config files.
-    const layered = layerOptions(wt.path, given, await readState(loopPaths(wt.path).state));
+    const statePath = loopPaths(wt.path).state;
+    const previous = await readState(statePath);
+    const layered = layerOptions(wt.path, given, previous);
     const opts = validate(LoopOptions, layered.options);
+    const untrusted = untrustedCommands(layered, opts, previous, statePath);
+    if (!opts.dryRun) await requireTrust(untrusted, layered);
     const prepared = await prepareLoop(wt, opts, warn);
     if (layered.note) console.log(layered.note);
     if (opts.dryRun) {
-      console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
+      console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
       return 0;
     }
+    prepared.state.commands_seal = sealCommands(prepared.state);
     if (opts.terminal === "inline") {
       const { note, lock } = await writeStarting(prepared, "here");
       if (note) console.log(note);

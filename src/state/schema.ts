@@ -189,6 +189,13 @@ export const State = z.object({
     .describe(
       "the story whose last attempt left its work in the tree unaccepted (cut short by a stop, a failure of wt-loop or the runner's death, or the attempt the loop ended `stuck`/`stalled` on); its ticks were never accepted, so the next start attempts it first",
     ),
+  commands_seal: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "an HMAC, under a key in the user's config folder, of this worktree and the commands the loop runs (`agent_cmd`, `verify`, `notify`): a restart takes those commands only from a state whose seal is right, i.e. that this user's own run wrote; absent or null: none recorded",
+    ),
   max_wait_hours: z.number().positive().default(8).describe("`--max-wait`: hours one iteration may wait in all for an unavailable agent (8 in a state written before it existed)"),
   waiting: Waiting.nullable()
     .default(null)
