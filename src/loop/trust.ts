@@ -12,6 +12,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync, writeSync, constants } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { UserError } from "../errors.ts";
 import { writeFileSafe } from "../proc/safe-fs.ts";
 import type { State } from "../state/schema.ts";
 import type { Layered } from "./config.ts";
@@ -37,9 +38,17 @@ export function readTrusted(env: Env = process.env): TrustEntry[] {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw err;
   }
-  // A broken store trusts nothing: wt-loop asks again rather than guess.
-  const r = Store.safeParse(JSON.parse(text));
-  return r.success ? r.data.files : [];
+  // Neither guessed nor overwritten: trusting anew would drop every entry it holds.
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // reported below
+  }
+  const r = Store.safeParse(json);
+  if (!r.success)
+    throw new UserError(`${trustStorePath(env)} is not wt-loop's list of trusted files (broken JSON or another format). Fix it, or remove it and trust your project files again.`);
+  return r.data.files;
 }
 
 /** Written whole (temp file, rename), 0600, never through a link under the config folder. */

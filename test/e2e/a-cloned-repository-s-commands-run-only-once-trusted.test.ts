@@ -4,7 +4,7 @@
 // runs or is written. An edited file, or a revoked one, is refused again. A committed state file
 // that "remembers" a command is not trusted either.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, testPath, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
@@ -127,6 +127,32 @@ describe("a cloned repository's commands run only once trusted", () => {
     expect(ran()).toEqual(["agent", "verify", "notify"]); // from the trusted run only
     void config;
   }, 90_000);
+
+  test("a committed `starting` state is not run: `wt-loop run` refuses its commands", async () => {
+    const { repo, env, ran } = clonedRepo();
+    expect((await wtLoop(["trust"], { cwd: repo, env })).code).toBe(0);
+    expect((await wtLoop(["start", ...FLAGS], { cwd: repo, env })).code).toBe(0);
+    const planted = join(tempDir("marks-"), "planted");
+    const state = { ...readState(repo), status: "starting", verify: `touch ${planted}`, updated_at: new Date(0).toISOString() };
+    writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(state));
+    const r = await wtLoop(["run"], { cwd: repo, env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`verify: touch ${planted}`);
+    expect(existsSync(planted)).toBe(false);
+    expect(ran()).toEqual(["agent", "verify", "notify"]); // from the trusted run only
+  }, 90_000);
+
+  test("the list of trusted files is never written through a link", async () => {
+    const { repo, env, xdg } = clonedRepo();
+    mkdirSync(join(xdg, "wt-loop"));
+    const elsewhere = join(tempDir("elsewhere-"), "file");
+    writeFileSync(elsewhere, '{"version": 1, "files": []}\n');
+    symlinkSync(elsewhere, join(xdg, "wt-loop/trusted.json"));
+    const r = await wtLoop(["trust"], { cwd: repo, env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("is a symbolic link");
+    expect(readFileSync(elsewhere, "utf8")).toBe('{"version": 1, "files": []}\n');
+  });
 
   test("a restart of this user's own run keeps its remembered commands", async () => {
     const { repo, env } = clonedRepo();
