@@ -4,14 +4,15 @@
  */
 import { dirname } from "node:path";
 import { checkAgent } from "../agents/registry.ts";
-import { UserError, warn } from "../errors.ts";
+import { UserError } from "../errors.ts";
 import { loopPaths, refusePlantedLinks, type LoopFiles } from "../state/paths.ts";
 import { acquireLock, adoptLock, type Lock } from "../state/lock.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
 import type { State } from "../state/schema.ts";
-import { archiveRun, uncheckedStory, readState, writeState } from "../state/store.ts";
-import { ensureExcluded } from "../state/exclude.ts";
+import { archiveRun, readState, writeState } from "../state/store.ts";
+import { uncheckedStory } from "./ending.ts";
+import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
 import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
 import { checkpointPreflight } from "../checkpoint/strategy.ts";
@@ -30,9 +31,11 @@ export interface Prepared {
   source: StorySource;
   plan: Plan;
   previous: State | null;
+  /** What the user should know before the loop begins (said by the command, never written here). */
+  warnings: string[];
 }
 
-export const openSpecOptions = (cwd: string, commandTimeoutSec: number, signal?: AbortSignal) => ({
+export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (message: string) => void, signal?: AbortSignal) => ({
   cwd,
   timeoutMs: commandTimeoutSec * 1000,
   signal,
@@ -41,6 +44,8 @@ export const openSpecOptions = (cwd: string, commandTimeoutSec: number, signal?:
 
 export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prepared> {
   const previous = await readState(loopPaths(wt.path).state);
+  const warnings: string[] = [];
+  const warn = (message: string) => void warnings.push(message);
   refuseUnmeasurable(opts.agent, opts);
   // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
   if (!opts.dryRun) {
@@ -56,7 +61,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
     // says the cleanup is unfinished, or that the work is on the branch it deleted.
     if (previous && completing) await writeState(loopPaths(wt.path).state, previous);
   }
-  const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));
+  const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout, warn));
   checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null }, process.env.PATH, wt.path);
   const state = initialState(wt, opts, plan);
   // A restart that continues the loop continues its budget: what the earlier runs spent counts.
@@ -68,7 +73,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);
   }
-  return { state, source: plan.source, plan, previous };
+  return { state, source: plan.source, plan, previous, warnings };
 }
 
 export function refuseIfRunning(previous: State | null): void {
