@@ -12,14 +12,20 @@ import type { ProcessTable, ProcView } from "./procfs.ts";
 
 export const validPid = (pid: unknown): pid is number => typeof pid === "number" && Number.isSafeInteger(pid) && pid > 1;
 
-/** Alive and not a zombie (a dead process its parent has not reaped yet still answers kill 0). */
-export function aliveIn(view: ProcView, pid: number): boolean {
+/** A process has this pid (a zombie, or another program that reused the pid, too): all kill 0 tells. */
+export function pidInUse(pid: number): boolean {
   if (!validPid(pid)) return false;
   try {
     process.kill(pid, 0);
+    return true;
   } catch (err) {
     return (err as { code?: string }).code === "EPERM";
   }
+}
+
+/** Alive and not a zombie (a dead process its parent has not reaped yet still answers kill 0). */
+export function aliveIn(view: ProcView, pid: number): boolean {
+  if (!pidInUse(pid)) return false;
   const s = view.stat(pid);
   return s === null ? !view.readable : s.state !== "Z" && s.state !== "X";
 }

@@ -65,8 +65,12 @@ describe("without /proc (ps and lsof)", () => {
     mkdirSync(join(repo, ".claude"), { recursive: true });
     const planted = sampleState({ worktree_path: repo, worktree_name: "repo", status: "running", ended_at: null, completion: null, runner_pid: sleep.pid, runner_started: sleepStarted });
     writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(planted));
-    // The status bar shows the state as recorded: telling a runner there would cost a `ps` per refresh.
-    expect(await statusline(repo)).toStartWith("Ralph ");
+    // The status bar starts no `ps`: it sees only that the pid is in use, and shows the state as recorded.
+    expect(await statusline(repo)).toBe("Ralph 2/30 · story 2/2");
+    const gone = Bun.spawnSync(["true"]).pid;
+    writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify({ ...planted, runner_pid: gone }));
+    expect(await statusline(repo)).toBe("Ralph stopped (runner died)");
+    writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(planted));
     const stop = await wtLoop(["stop", "--force"], { cwd: repo, env: PS });
     expect(stop.stdout + stop.stderr).toContain("stale or foreign state file");
     expect(stop.stdout + stop.stderr).toContain("nothing was signalled");
