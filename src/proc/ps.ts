@@ -13,12 +13,15 @@ import { realpathSync } from "node:fs";
 import type { ProcessTable, Stat } from "./procfs.ts";
 
 const TIMEOUT_MS = 5000;
+const SYSTEM_PATH = "/bin:/usr/bin:/usr/sbin:/sbin";
 
 /** stdout of a query, or null when it could not be run (not installed, timed out). */
 function query(argv: string[]): string | null {
   try {
     const r = Bun.spawnSync(argv, {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin:/usr/sbin:/sbin", LC_ALL: "C", TZ: "UTC0" },
+      // The system's own first (macOS keeps lsof in /usr/sbin, which a PATH may lack; a `ps` earlier on
+      // the user's PATH is not the one to trust about which process is which).
+      env: { PATH: `${SYSTEM_PATH}:${process.env.PATH ?? ""}`, LC_ALL: "C", TZ: "UTC0" },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",
