@@ -13,10 +13,14 @@ export type { Claim, Owned } from "./owned.ts";
 export type ProcMode = "proc" | "ps";
 
 let table: ProcessTable = procfs;
+let current: ProcMode = "proc";
 
-/** Which table answers (`hasProcfs` picks at start); tests switch to run the same checks through both. */
-export function useProcessTable(mode: ProcMode): void {
+/** Which table answers (`hasProcfs` picks at start); tests switch to run the same checks through both. Returns the one before. */
+export function useProcessTable(mode: ProcMode): ProcMode {
+  const before = current;
   table = mode === "ps" ? psTable : procfs;
+  current = mode;
+  return before;
 }
 useProcessTable(hasProcfs ? "proc" : "ps");
 

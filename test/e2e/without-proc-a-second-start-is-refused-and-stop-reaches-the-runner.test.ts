@@ -58,9 +58,9 @@ describe("without /proc (ps and lsof)", () => {
     const repo = makeRepo();
     const sleep = Bun.spawn(["sleep", "300"], { cwd: repo, stdout: "ignore", stderr: "ignore" });
     started.push(sleep);
-    useProcessTable("ps");
+    const before = useProcessTable("ps");
     const sleepStarted = processStartTime(sleep.pid);
-    useProcessTable("proc");
+    useProcessTable(before);
     expect(sleepStarted).not.toBeNull();
     mkdirSync(join(repo, ".claude"), { recursive: true });
     const planted = sampleState({ worktree_path: repo, worktree_name: "repo", status: "running", ended_at: null, completion: null, runner_pid: sleep.pid, runner_started: sleepStarted });

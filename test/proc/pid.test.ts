@@ -17,8 +17,11 @@ const spawn = (argv: string[], cwd: string, detached = false) => {
 };
 
 describe.each(["proc", "ps"] as ProcMode[])("ownedBy (%s): the one answer to which processes wt-loop may signal", (mode) => {
-  beforeAll(() => useProcessTable(mode));
-  afterAll(() => useProcessTable("proc"));
+  let before: ProcMode;
+  beforeAll(() => {
+    before = useProcessTable(mode);
+  });
+  afterAll(() => useProcessTable(before));
 
   test("this worktree's runner counts only with its start time, and only for this worktree", async () => {
     const repo = makeRepo();

@@ -15,8 +15,11 @@ const deadPid = () => {
 
 // Through /proc (Linux) and through `ps`/`lsof` (what macOS has): a lock that is not held there lets a second run in.
 describe.each(["proc", "ps"] as ProcMode[])("the worktree's lock (%s)", (mode) => {
-  beforeAll(() => useProcessTable(mode));
-  afterAll(() => useProcessTable("proc"));
+  let before: ProcMode;
+  beforeAll(() => {
+    before = useProcessTable(mode);
+  });
+  afterAll(() => useProcessTable(before));
 
   test("a held lock refuses a second taker and names its holder", () => {
     const path = join(tempDir("lock-"), ".claude/loop.lock");
