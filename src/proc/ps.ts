@@ -6,8 +6,9 @@
  * pid, the command line and the folder still tells a runner from a process that reused its pid.
  *
  * Bun.spawnSync, not the spawn wrapper: every caller of the identity check is synchronous (the lock,
- * `ownedBy`'s users), and the wrapper's process-group machinery is for long runs; these are short
- * queries with a timeout, argv only, run with a fixed locale and zone so every reader gets the same text.
+ * `ownedBy`'s users), the wrapper has no sync form, and one there would import this file's importer
+ * (spawn.ts needs pid.ts). These are short queries: argv only, a timeout, a fixed locale and zone so
+ * every reader gets the same text.
  */
 import { realpathSync } from "node:fs";
 import type { ProcessTable, Stat } from "./procfs.ts";
