@@ -18,8 +18,7 @@ export default defineCommand({
     const repo = await createDemoRepo();
     console.log(`Demo repository: ${repo.path}\n`);
     const opts = LoopOptions.parse({ agent: "demo", change: repo.change, max: 10, iterationTimeout: 2, onComplete: "keep", terminal: "inline" });
-    const prepared = await prepareLoop({ path: repo.path, name: basename(repo.path) }, opts);
-    for (const w of prepared.warnings) warn(w);
+    const prepared = await prepareLoop({ path: repo.path, name: basename(repo.path) }, opts, warn);
     const { lock } = await writeStarting(prepared, "here");
     const code = await runInline(prepared.state, prepared.source, lock);
     const self = isCompiled() ? process.execPath : "wt-loop";

@@ -41,8 +41,7 @@ export default defineCommand({
     // A direct run continues nothing: flags over the config files.
     const layered = layerOptions(wt.path, given, null);
     const opts = validate(LoopOptions, layered.options);
-    const prepared = await prepareLoop(wt, opts);
-    for (const w of prepared.warnings) warn(w);
+    const prepared = await prepareLoop(wt, opts, warn);
     if (opts.dryRun) {
       console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
       return 0;

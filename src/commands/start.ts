@@ -25,8 +25,7 @@ export default defineCommand({
     // Flags over the remembered run (a plain start after stuck/stalled/stopped) over the config files.
     const layered = layerOptions(wt.path, given, await readState(loopPaths(wt.path).state));
     const opts = validate(LoopOptions, layered.options);
-    const prepared = await prepareLoop(wt, opts);
-    for (const w of prepared.warnings) warn(w);
+    const prepared = await prepareLoop(wt, opts, warn);
     if (layered.note) console.log(layered.note);
     if (opts.dryRun) {
       console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));

@@ -31,8 +31,6 @@ export interface Prepared {
   source: StorySource;
   plan: Plan;
   previous: State | null;
-  /** What the user should know before the loop begins (said by the command, never written here). */
-  warnings: string[];
 }
 
 export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (message: string) => void, signal?: AbortSignal) => ({
@@ -42,10 +40,13 @@ export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (m
   warn,
 });
 
-export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prepared> {
+/**
+ * `warn` is told what the user should know as it is found (this module writes nothing to the
+ * terminal): at once, because a refusal further on (a spent budget) must not swallow a note about
+ * what was already done (a dead runner's cleanup finished).
+ */
+export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (message: string) => void): Promise<Prepared> {
   const previous = await readState(loopPaths(wt.path).state);
-  const warnings: string[] = [];
-  const warn = (message: string) => void warnings.push(message);
   refuseUnmeasurable(opts.agent, opts);
   // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
   if (!opts.dryRun) {
@@ -73,7 +74,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);
   }
-  return { state, source: plan.source, plan, previous, warnings };
+  return { state, source: plan.source, plan, previous };
 }
 
 export function refuseIfRunning(previous: State | null): void {

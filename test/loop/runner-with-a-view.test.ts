@@ -17,7 +17,7 @@ const SLOW = "echo working on it; sleep 30";
 async function runWith(view: RecordingView, agentCmd: string, extra: Record<string, unknown> = {}): Promise<{ state: State; repo: string }> {
   const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
   const opts = LoopOptions.parse({ agent: "command", agentCmd, terminal: "inline", onComplete: "keep", max: 5, ...extra });
-  const prepared = await prepareLoop({ path: repo, name: "repo" }, opts);
+  const prepared = await prepareLoop({ path: repo, name: "repo" }, opts, (m) => view.warn(m));
   const { lock } = await writeStarting(prepared, "here");
   try {
     return { state: await runPrepared(prepared.state, prepared.source, { view, lock }), repo };
