@@ -4,7 +4,7 @@ import { describePlan } from "../loop/dry-run.ts";
 import { prepareLoop, writeStarting } from "../loop/prepare.ts";
 import { layerOptions, setBy } from "../loop/config.ts";
 import { loopPaths } from "../state/paths.ts";
-import { readState } from "../state/store.ts";
+import { previousRun } from "../loop/liveness.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
@@ -22,10 +22,12 @@ export default defineCommand({
   run: action(async ({ args: a, rawArgs }) => {
     const given = givenOptions("start", args, rawArgs, a);
     const wt = await resolveWorktree();
+    // A runner that died (kill -9) is recorded stopped first, as `status` would: its loop is then continued.
+    const previous = await previousRun(loopPaths(wt.path).state, given.dryRun === true, warn);
     // Flags over the remembered run (a plain start after stuck/stalled/stopped) over the config files.
-    const layered = layerOptions(wt.path, given, await readState(loopPaths(wt.path).state));
+    const layered = layerOptions(wt.path, given, previous);
     const opts = validate(LoopOptions, layered.options);
-    const prepared = await prepareLoop(wt, opts, warn);
+    const prepared = await prepareLoop(wt, opts, warn, previous);
     if (layered.note) print(layered.note);
     if (opts.dryRun) {
       print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
