@@ -6,12 +6,13 @@ import { UserError } from "../errors.ts";
 import type { Layered } from "../loop/config.ts";
 import { describeUntrusted, trustFile, untrustedAdvice, type Untrusted } from "../loop/trust.ts";
 import { askYes, canAskHere } from "../term/ask-yes.ts";
+import { print } from "../term/print.ts";
 
 export async function requireTrust(untrusted: Untrusted[], layered: Layered): Promise<void> {
   if (!untrusted.length) return;
   const text = describeUntrusted(untrusted);
   if (!canAskHere()) throw new UserError(`${text}\n${untrustedAdvice(untrusted)}`);
-  console.log(text);
+  print(text);
   const file = untrusted.find((u) => u.why !== "unsealed");
   const yes = await askYes(file ? `Trust ${file.source} and run these commands?` : "Run these commands?");
   if (!yes) throw new UserError(`Not trusted. ${untrustedAdvice(untrusted)}`);

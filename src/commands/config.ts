@@ -9,6 +9,7 @@ import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
 import { fileTrust, trustLine, untrustedCommands } from "../loop/trust.ts";
 import { loopArgs } from "./_loop-args.ts";
+import { print, printJson } from "../term/print.ts";
 
 // The loop's flags say "what if I gave this": `wt-loop config --max 5` shows the flag winning.
 const { "dry-run": _, ...flags } = loopArgs;
@@ -32,7 +33,7 @@ export default defineCommand({
       const p = layered.files.project;
       const project = { ...p, trusted: p.sha256 ? fileTrust(p.path, p.sha256) === "trusted" : null };
       const refused = untrusted.flatMap((u) => u.commands.map((c) => ({ option: c.flag, value: c.value, source: u.source })));
-      console.log(JSON.stringify({ worktree: wt.path, files: { ...layered.files, project }, options, refused }, null, 2));
+      printJson({ worktree: wt.path, files: { ...layered.files, project }, options, refused });
       return;
     }
     const rows = shown.map((o) => {
@@ -41,12 +42,12 @@ export default defineCommand({
       return [o.flag, originLabel(layered.origins[o.key]), value];
     });
     const file = (f: { path: string; found: boolean }) => `${f.path}${f.found ? "" : " (none)"}`;
-    console.log(table(rows));
-    console.log(`\nFiles: ${file(layered.files.project)}, ${file(layered.files.user)}. Flags win, then a restart's remembered options, then these files in this order.`);
+    print(table(rows));
+    print(`\nFiles: ${file(layered.files.project)}, ${file(layered.files.user)}. Flags win, then a restart's remembered options, then these files in this order.`);
     const trust = trustLine(layered, untrusted);
-    if (trust) console.log(trust);
+    if (trust) print(trust);
     const remembered = untrusted.find((u) => u.why === "unsealed");
-    if (remembered) console.log(`${statePath} remembers commands no run of yours recorded; start would refuse ${remembered.commands.map((c) => c.flag).join(", ")}.`);
+    if (remembered) print(`${statePath} remembers commands no run of yours recorded; start would refuse ${remembered.commands.map((c) => c.flag).join(", ")}.`);
   }),
 });
 

@@ -9,11 +9,11 @@ import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
-import { warn } from "../errors.ts";
 import { runInline } from "./_launch.ts";
 import { requireTrust } from "./_trust.ts";
 import { describeUntrusted, sealCommands, trustLine, unsealedCommands, untrustedAdvice, untrustedCommands } from "../loop/trust.ts";
 import { UserError } from "../errors.ts";
+import { print, warn } from "../term/print.ts";
 
 const args = {
   task: { type: "positional", required: false, description: "The task, when run directly without `start`" },
@@ -51,7 +51,7 @@ export default defineCommand({
     if (!opts.dryRun) await requireTrust(untrusted, layered);
     const prepared = await prepareLoop(wt, opts, warn);
     if (opts.dryRun) {
-      console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
+      print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
       return 0;
     }
     prepared.state.commands_seal = sealCommands(prepared.state);

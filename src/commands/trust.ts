@@ -6,6 +6,7 @@ import { configPaths, PROJECT_FILE, readConfigFile } from "../loop/config-file.t
 import { COMMAND_OPTIONS, readTrusted, revokeFile, trustFile, trustStorePath } from "../loop/trust.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
+import { print } from "../term/print.ts";
 
 const args = {
   show: { type: "boolean", description: "List the trusted project files, and whether each still has the content you trusted" },
@@ -21,7 +22,7 @@ export default defineCommand({
     if (a.show) return show();
     const path = configPaths((await resolveWorktree()).path).project;
     if (a.revoke) {
-      console.log(revokeFile(path) ? `Revoked: ${path} is no longer trusted.` : `${path} was not trusted; nothing changed.`);
+      print(revokeFile(path) ? `Revoked: ${path} is no longer trusted.` : `${path} was not trusted; nothing changed.`);
       return;
     }
     // Checked whole first: a file wt-loop would refuse is not worth trusting.
@@ -29,17 +30,17 @@ export default defineCommand({
     if (!file) throw new UserError(`There is no ${PROJECT_FILE} in this worktree (${path}): nothing to trust.`);
     trustFile(path, file.sha256);
     const commands = COMMAND_OPTIONS.filter((o) => typeof file.values[o.key] === "string").map((o) => `  ${o.flag}: ${file.values[o.key]}`);
-    console.log(`Trusted ${path} as it is now (sha256 ${file.sha256.slice(0, 12)}…); a change to it needs \`wt-loop trust\` again.`);
-    console.log(commands.length ? `wt-loop will run its commands:\n${commands.join("\n")}` : "It sets no command.");
+    print(`Trusted ${path} as it is now (sha256 ${file.sha256.slice(0, 12)}…); a change to it needs \`wt-loop trust\` again.`);
+    print(commands.length ? `wt-loop will run its commands:\n${commands.join("\n")}` : "It sets no command.");
   }),
 });
 
 function show(): void {
   const entries = readTrusted();
-  if (!entries.length) return console.log(`No project file is trusted (${trustStorePath()}).`);
+  if (!entries.length) return print(`No project file is trusted (${trustStorePath()}).`);
   for (const e of entries) {
     const now = existsSync(e.path) ? createHash("sha256").update(readFileSync(e.path)).digest("hex") : null;
     const state = now === null ? "missing" : now === e.sha256 ? "trusted" : "changed since, not trusted";
-    console.log(`${e.path}  ${e.trusted_at}  ${state}`);
+    print(`${e.path}  ${e.trusted_at}  ${state}`);
   }
 }
