@@ -11,7 +11,7 @@ import { appendLogSafe } from "./safe-fs.ts";
 
 export const KILL_GRACE_MS = 2000;
 /** After a command and all we could end of it are gone, how long its pipes may still bring its last output. */
-const PIPE_DRAIN_MS = 250;
+const PIPE_DRAIN_MS = 1000;
 
 export type EndReason = "exit" | "timeout" | "aborted";
 
