@@ -8,8 +8,8 @@ import { previousRun } from "../loop/liveness.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
-import { warn } from "../errors.ts";
 import { openLoopWindow, runInline } from "./_launch.ts";
+import { print, warn } from "../term/print.ts";
 
 const args = {
   task: { type: "positional", required: false, description: "The task, in words (used as the story when there is no tasks.md)" },
@@ -28,14 +28,14 @@ export default defineCommand({
     const layered = layerOptions(wt.path, given, previous);
     const opts = validate(LoopOptions, layered.options);
     const prepared = await prepareLoop(wt, opts, warn, previous);
-    if (layered.note) console.log(layered.note);
+    if (layered.note) print(layered.note);
     if (opts.dryRun) {
-      console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
+      print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
       return 0;
     }
     if (opts.terminal === "inline") {
       const { note, lock } = await writeStarting(prepared, "here");
-      if (note) console.log(note);
+      if (note) print(note);
       return runInline(prepared.state, prepared.source, lock);
     }
     return openLoopWindow(prepared);

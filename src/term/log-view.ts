@@ -4,10 +4,12 @@ import type { IterationLog } from "../loop/run-log.ts";
 import type { State } from "../state/schema.ts";
 import { between, field, formatDuration, plural, utcDateTime } from "./format.ts";
 import { fieldWidth } from "./history-view.ts";
+import { inertDeep } from "./inert.ts";
 import { renderEvent } from "./render.ts";
 
 /** The fields of the state are bounded (`field`): `log --json` has them whole. */
-export function runHeader(s: State, width = fieldWidth()): string[] {
+export function runHeader(state: State, width = fieldWidth()): string[] {
+  const s = inertDeep(state);
   return [
     `Run started ${utcDateTime(s.started_at)} · ${s.status} · ${s.stories_completed}/${s.stories_total} stories · ` +
       `${plural(s.iterations.length, "iteration")} · ${formatDuration(between(s.started_at, s.ended_at))}`,
@@ -16,7 +18,8 @@ export function runHeader(s: State, width = fieldWidth()): string[] {
   ];
 }
 
-export function renderIteration(it: IterationLog, color: boolean, worktree: string, width = fieldWidth()): string[] {
+export function renderIteration(iteration: IterationLog, color: boolean, worktree: string, width = fieldWidth()): string[] {
+  const it = inertDeep(iteration); // renderEvent makes its events inert again: a no-op, nothing is copied
   const lines = it.events.flatMap((e) => renderEvent(e, { color }));
   if (!it.events.some((e) => e.type === "StoryProgress"))
     lines.unshift("", `━━ iteration ${it.n} · story ${field(it.story_id ?? "-", width)}. ${field(it.story_title ?? "", width)} · attempt ${it.attempt ?? "-"}`);

@@ -5,6 +5,7 @@
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, LoopEvent } from "../loop/events.ts";
 import { paint } from "./color.ts";
+import { inertDeep } from "./inert.ts";
 import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural, truncate } from "./format.ts";
 import { sumTokens } from "../state/schema.ts";
 
@@ -29,7 +30,9 @@ export { useColor } from "./color.ts";
 /** A title or reason from the event log, which can be as big as the state it came from: its start, and where the rest is. */
 const bounded = (text: string, width = 500, firstLine = true) => truncate(text, width, { rest: "`wt-loop log --json` has all", firstLine });
 
-export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
+export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
+  // Everything in an event may have come from the agent or the tasks file: inert before it is coloured.
+  const e = inertDeep(event);
   const bold = paint(o.color, "1");
   const dim = paint(o.color, "2");
   const red = paint(o.color, "31");

@@ -3,9 +3,11 @@ import { budgetLabel } from "../loop/budget.ts";
 import type { State } from "../state/schema.ts";
 import { between, clockTime, field, formatDuration, formatTokens, formatTotalCost, table } from "./format.ts";
 import { fieldWidth, historyRows } from "./history-view.ts";
+import { inertDeep } from "./inert.ts";
 
 /** Every field is bounded (`field`): a state may hold a 20 MB task; `status --json` has it whole. */
-export function renderStatus(s: State, now = Date.now(), width = fieldWidth()): string {
+export function renderStatus(state: State, now = Date.now(), width = fieldWidth()): string {
+  const s = inertDeep(state); // titles, the task, reasons: from files and the agent
   const f = (text: string) => field(text, width);
   const story = s.current_story
     ? `${s.current_story.index}/${s.stories_total} ${f(s.current_story.id)}. ${f(s.current_story.title)} (attempt ${s.current_story.attempt}/${s.max_retries})`
