@@ -98,8 +98,13 @@ export class LineSplitter {
  */
 export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void, stop?: Promise<unknown>): Promise<void> {
   const lines = new LineSplitter(onLine);
+  if (!stop) {
+    // Any async iterable of chunks (run-log.ts reads a file stream this way).
+    for await (const chunk of stream) lines.push(chunk);
+    return lines.end();
+  }
   const reader = stream.getReader();
-  void stop?.then(() => reader.cancel().catch(() => {}));
+  void stop.then(() => reader.cancel().catch(() => {}));
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
