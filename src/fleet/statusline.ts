@@ -6,9 +6,11 @@
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { hasOwnRunner } from "../proc/pid.ts";
+import { ownedIn, pidInUse } from "../proc/owned.ts";
+import { hasProcfs, procfs } from "../proc/procfs.ts";
 import { spent } from "../loop/budget.ts";
 import { clockTime, formatCost, formatTokens } from "../term/format.ts";
+import { print } from "../term/print.ts";
 
 /** Claude Code's status line input: `workspace.current_dir` (and `cwd`, its older name), as documented. */
 export function dirFromInput(text: string, fallback: string): string {
@@ -61,8 +63,18 @@ function budgetPart(s: StateLike): string {
 
 const FINAL = ["done", "stuck", "stalled", "stopped"];
 
+/**
+ * The runner is alive as ours (/proc); where telling that needs a `ps` per refresh (macOS), only that
+ * its pid is in use: a runner that died shows so, a pid reused since reads as the state recorded it.
+ */
+function runnerAlive(s: StateLike): boolean {
+  if (typeof s.runner_pid !== "number") return false;
+  if (!hasProcfs) return pidInUse(s.runner_pid);
+  return ownedIn(procfs, { runner_pid: s.runner_pid, runner_started: s.runner_started ?? null, worktree_path: s.worktree_path ?? "" }).runner !== null;
+}
+
 export function statusLine(s: StateLike): string {
-  const alive = typeof s.runner_pid === "number" && hasOwnRunner({ runner_pid: s.runner_pid, runner_started: s.runner_started ?? null, worktree_path: s.worktree_path ?? "" });
+  const alive = runnerAlive(s);
   switch (s.status) {
     case "starting":
       return "Ralph starting";
@@ -99,5 +111,5 @@ export function statusLineFor(dir: string): string {
 export async function statusLineMain(): Promise<void> {
   const input = process.stdin.isTTY ? "" : await Bun.stdin.text();
   const line = statusLineFor(dirFromInput(input, process.cwd()));
-  if (line) process.stdout.write(line + "\n");
+  if (line) print(line);
 }

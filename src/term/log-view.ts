@@ -3,9 +3,11 @@ import { relative } from "node:path";
 import type { IterationLog } from "../loop/run-log.ts";
 import type { State } from "../state/schema.ts";
 import { between, formatDuration, plural, utcDateTime } from "./format.ts";
+import { inertDeep } from "./inert.ts";
 import { renderEvent } from "./render.ts";
 
-export function runHeader(s: State): string[] {
+export function runHeader(state: State): string[] {
+  const s = inertDeep(state);
   return [
     `Run started ${utcDateTime(s.started_at)} · ${s.status} · ${s.stories_completed}/${s.stories_total} stories · ` +
       `${plural(s.iterations.length, "iteration")} · ${formatDuration(between(s.started_at, s.ended_at))}`,
@@ -14,7 +16,8 @@ export function runHeader(s: State): string[] {
   ];
 }
 
-export function renderIteration(it: IterationLog, color: boolean, worktree: string): string[] {
+export function renderIteration(iteration: IterationLog, color: boolean, worktree: string): string[] {
+  const it = inertDeep(iteration); // renderEvent makes its events inert again: a no-op, nothing is copied
   const lines = it.events.flatMap((e) => renderEvent(e, { color }));
   if (!it.events.some((e) => e.type === "StoryProgress"))
     lines.unshift("", `━━ iteration ${it.n} · story ${it.story_id ?? "-"}. ${it.story_title ?? ""} · attempt ${it.attempt ?? "-"}`);

@@ -10,6 +10,7 @@ import { basename } from "node:path";
 import { errorMessage } from "../errors.ts";
 import { exec } from "../proc/spawn.ts";
 import { isFinal, type Status } from "../state/schema.ts";
+import { inertLine } from "./inert.ts";
 
 /** What happened: `final` status reached, `question` (keep/cleanup) open, `waiting` on a usage limit. */
 export type NoticeKind = "final" | "question" | "waiting";
@@ -48,7 +49,8 @@ export function noticeText(n: Notice): { title: string; body: string } {
 }
 
 const clean = (s: string, max = 200) => {
-  const flat = s.replace(/[\x00-\x1f\x7f;]/g, " ").trim();
+  // `;` separates OSC 777's fields; a control character (C1's ST too) would end the sequence.
+  const flat = inertLine(s).replace(/;/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 

@@ -5,6 +5,7 @@
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, LoopEvent } from "../loop/events.ts";
 import { paint } from "./color.ts";
+import { inertDeep } from "./inert.ts";
 import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural } from "./format.ts";
 import { sumTokens } from "../state/schema.ts";
 
@@ -26,7 +27,9 @@ export const SHOWN_MESSAGE = 64 * 1024;
 
 export { useColor } from "./color.ts";
 
-export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
+export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
+  // Everything in an event may have come from the agent or the tasks file: inert before it is coloured.
+  const e = inertDeep(event);
   const bold = paint(o.color, "1");
   const dim = paint(o.color, "2");
   const red = paint(o.color, "31");

@@ -3,8 +3,10 @@ import { budgetLabel } from "../loop/budget.ts";
 import type { State } from "../state/schema.ts";
 import { between, clockTime, formatDuration, formatTokens, formatTotalCost, table } from "./format.ts";
 import { historyRows } from "./history-view.ts";
+import { inertDeep } from "./inert.ts";
 
-export function renderStatus(s: State, now = Date.now()): string {
+export function renderStatus(state: State, now = Date.now()): string {
+  const s = inertDeep(state); // titles, the task, reasons: from files and the agent
   const story = s.current_story
     ? `${s.current_story.index}/${s.stories_total} ${s.current_story.id}. ${s.current_story.title} (attempt ${s.current_story.attempt}/${s.max_retries})`
     : `${s.stories_completed}/${s.stories_total} complete`;

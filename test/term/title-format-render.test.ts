@@ -6,7 +6,7 @@ import { renderEvent, useColor } from "../../src/term/render.ts";
 describe("titles", () => {
   test("OSC 0 with control characters neutralized", () => {
     expect(osc0("Ralph: wt [1/30]")).toBe("\x1b]0;Ralph: wt [1/30]\x07");
-    expect(osc0("a\x07b\x1bc")).toBe("\x1b]0;a b c\x07");
+    expect(osc0("a\x07b\x1bc\x9cd\ne")).toBe("\x1b]0;a^Gb^[c\\x9cd e\x07");
   });
   test("written only to a TTY", () => {
     const out: string[] = [];
