@@ -8,7 +8,7 @@ import { RUN_TAG_VAR } from "../proc/contain.ts";
 import { ConsumerError, start, type EndReason } from "../proc/spawn.ts";
 import type { AgentPromise } from "./promise.ts";
 import { LONG_LINE, LongJsonLine, LongPlainLine } from "./long-line.ts";
-import { promiseOf, spillOf, withSpills } from "./spill.ts";
+import { promiseOf, withSpills, type Spill } from "./spill.ts";
 import type { AgentAdapter, AgentCall } from "./adapter.ts";
 import type { DoneEvent, MessageEvent, StreamEvent, UnavailableEvent } from "./stream.ts";
 
@@ -44,10 +44,19 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
   const refused = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, refused.signal]) : refused.signal;
   let lastMessage: MessageEvent | null = null; // the final text when the agent ended without a Done
-  const handle = (events: StreamEvent[]) => {
+  // The spills of the last message and of the Done: their promises are read from the scan of the whole text.
+  let messageSpills: Spill[] = [];
+  let doneSpills: Spill[] = [];
+  const handle = (events: StreamEvent[], spills: Spill[] = []) => {
     for (const e of events) {
-      if (e.type === "Message") lastMessage = e;
-      if (e.type === "Done") result.done = e;
+      if (e.type === "Message") {
+        lastMessage = e;
+        messageSpills = spills;
+      }
+      if (e.type === "Done") {
+        result.done = e;
+        doneSpills = spills;
+      }
       if (e.type === "Unavailable") {
         result.unavailable = e;
         if (e.kind === "auth") refused.abort();
@@ -77,7 +86,7 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
         limit: LONG_LINE,
         sink: adapter.plainText
           ? new LongPlainLine(opts.logPath, (line) => handle(parser.line(line)))
-          : new LongJsonLine(opts.logPath, (line, spills) => handle(withSpills(parser.line(line), spills))),
+          : new LongJsonLine(opts.logPath, (line, spills) => handle(withSpills(parser.line(line), spills), spills)),
       },
     });
     opts.onStart?.(proc.pid);
@@ -92,8 +101,8 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
       }
     }
     const done = result.done;
-    const final = done && (done.final_text || spillOf(done)) ? done : lastMessage;
-    result.promise = final ? promiseOf(final) : null;
+    if (done && (done.final_text || done.spilled)) result.promise = promiseOf(done, doneSpills);
+    else result.promise = lastMessage ? promiseOf(lastMessage, messageSpills) : null;
   } catch (err) {
     // A parser, the renderer or the event log failed: wt-loop's failure, not the agent's (whose
     // processes are all gone by now). Never a silent no_signal.

@@ -1,11 +1,11 @@
 /**
  * Spilled texts: a Message's text or a Done's final text too long to hold (see long-line.ts). The
- * event carries the text's head; its spill says where the whole of it is, and the event log copies
- * it from there.
+ * event carries the text's head and, as data (`spilled`), where the whole of it is; the event log
+ * copies it from there.
  */
 import { appendFileSync, closeSync, openSync, readSync } from "node:fs";
 import { findPromise, type AgentPromise } from "./promise.ts";
-import type { StreamEvent } from "./stream.ts";
+import type { Spilled, StreamEvent } from "./stream.ts";
 
 export interface Spill {
   /** The iteration log, and the byte range of the string's JSON-escaped content in it. */
@@ -25,12 +25,11 @@ export const HEAD_CHARS = 64 * 1024;
 export const SENTINEL = "\u0000wt-loop-long:";
 const SENTINEL_RE = /\u0000wt-loop-long:(\d+)/g;
 
-const spills = new WeakMap<object, Spill>();
+/** The spill of `found` an event's `spilled` facts name, for the promise its text ends with. */
+export const spillOf = (event: { spilled?: Spilled }, found: Spill[]): Spill | undefined =>
+  event.spilled && found.find((s) => s.path === event.spilled!.path && s.start === event.spilled!.start);
 
-/** The spill a Message (its text) or a Done (its final text) stands for, if its text was too long to hold. */
-export const spillOf = (event: object): Spill | undefined => spills.get(event);
-
-/** Gives the parser's events of a reduced line their spills back. */
+/** Gives the parser's events of a reduced line their spills back, as their `spilled` facts. */
 export function withSpills(events: StreamEvent[], found: Spill[]): StreamEvent[] {
   // A sentinel inside a longer text (an adapter that joins pieces) can only be shown by its head.
   const heads = (text: string) => text.replace(SENTINEL_RE, (_, i: string) => `${found[Number(i)]?.head ?? ""}[…]`);
@@ -44,16 +43,16 @@ export function withSpills(events: StreamEvent[], found: Spill[]): StreamEvent[]
     const exact = /^\u0000wt-loop-long:(\d+)$/.exec(text);
     const spill = exact ? found[Number(exact[1])] : undefined;
     const shown = spill ? spill.head : text.includes(SENTINEL) ? heads(text) : text;
-    if (spill) spills.set(e, spill);
+    if (spill) e.spilled = { chars: spill.chars, path: spill.path, start: spill.start, end: spill.end };
     if (e.type === "Message") e.text = shown;
     else e.final_text = shown;
   }
   return events;
 }
 
-/** The promise that ends an event's text: a spill's, or the text's own. */
-export function promiseOf(event: { text: string } | { final_text: string }): AgentPromise | null {
-  const spill = spillOf(event);
+/** The promise that ends an event's text: its spill's (found by the event's `spilled` facts), or the text's own. */
+export function promiseOf(event: ({ text: string } | { final_text: string }) & { spilled?: Spilled }, found: Spill[]): AgentPromise | null {
+  const spill = spillOf(event, found);
   return spill ? spill.promise() : findPromise("text" in event ? event.text : event.final_text);
 }
 
@@ -62,12 +61,13 @@ const MARK_JSON = JSON.stringify(MARK).slice(1, -1);
 const COPY = 1 << 20;
 
 /**
- * Appends an event-log record whose StoryEvent carries a spill: the text's bytes are copied from the
- * iteration log, a megabyte at a time. False when the record has no spill (the caller writes it).
+ * Appends an event-log record whose StoryEvent's text was spilled: the text's bytes are copied from
+ * the iteration log, a megabyte at a time, and the `spilled` facts are kept beside it. False when
+ * the record has no spilled text (the caller writes it).
  */
 export function appendSpilled(fd: number, record: { type: string; event?: unknown }): boolean {
   const event = record.type === "StoryEvent" ? (record.event as StreamEvent) : null;
-  const spill = event && spillOf(event);
+  const spill = event && (event.type === "Message" || event.type === "Done") ? event.spilled : undefined;
   if (!event || !spill) return false;
   const field = event.type === "Done" ? "final_text" : "text";
   const [before, after] = JSON.stringify({ ...record, event: { ...event, [field]: MARK } }).split(MARK_JSON) as [string, string];

@@ -5,9 +5,27 @@
 import { z } from "zod";
 import { Tokens } from "../state/schema.ts";
 
+/**
+ * A text too long to hold (agents/long-line.ts): the event's text is only its head; the whole of it
+ * is the JSON-escaped byte range `start`–`end` of the iteration log at `path`. The event log holds
+ * the whole text, with these facts beside it.
+ */
+export const Spilled = z.object({
+  chars: z.number().int().nonnegative().describe("the whole text's length (UTF-16 units)"),
+  path: z.string().describe("the iteration log that holds the whole text"),
+  start: z.number().int().nonnegative().describe("where the text's JSON-escaped bytes begin in that log"),
+  end: z.number().int().nonnegative().describe("where they end"),
+});
+export type Spilled = z.infer<typeof Spilled>;
+
+const spilled = Spilled.optional().describe(
+  "present when the text was too long to hold in memory (a huge single-line message): its length and where the whole of it is in the iteration log; the event log holds the whole text anyway",
+);
+
 export const MessageEvent = z.object({
   type: z.literal("Message").describe("Text the agent wrote."),
   text: z.string().describe("the whole message, never truncated"),
+  spilled,
 });
 export const ToolUseEvent = z.object({
   type: z.literal("ToolUse").describe("The agent called a tool."),
@@ -22,6 +40,7 @@ export const DoneEvent = z.object({
   cost_usd: z.number().nonnegative().nullable().describe("cost in US dollars; null for agents that report none"),
   is_error: z.boolean().describe("the agent reported its run as an error"),
   errors: z.array(z.string()).describe("the errors it reported"),
+  spilled,
 });
 
 /** The agent CLI retries an API call by itself (Claude's `api_retry`, Codex's "Reconnecting… n/m"); shown, not acted on. */

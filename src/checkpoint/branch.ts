@@ -6,6 +6,7 @@
  * index the user had is staged again.
  */
 import { UserError } from "../errors.ts";
+import { changedFiles } from "./changed-files.ts";
 import type { Git } from "./git.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, setIndex, takeSnapshot } from "./snapshot.ts";
@@ -75,7 +76,9 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
       untouched = !violation && !dirty && head === info.sha;
       const gone = deletedIgnored(git.ctx.cwd, ignored);
       ignored = ignored.filter((p) => !gone.includes(p)); // told once
-      return { progress: head !== info.sha || dirty, commits: violation ? [] : await git.commitsBetween(info.sha, head), violation, deletedIgnored: gone };
+      // A clean tree is its HEAD's tree; only a dirty one needs a snapshot.
+      const files = untouched ? [] : await changedFiles(git, info.sha, dirty ? await git.snapshot() : head);
+      return { progress: head !== info.sha || dirty, commits: violation ? [] : await git.commitsBetween(info.sha, head), violation, deletedIgnored: gone, files };
     },
 
     async accept(message, since) {

@@ -5,6 +5,7 @@
  * brings it back by hand. Each entry is named by its object id only (stash-ref.ts); a revert
  * restores the snapshot (never `stash pop`), a completed story drops exactly its entry.
  */
+import { changedFiles } from "./changed-files.ts";
 import type { Git } from "./git.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
@@ -67,10 +68,12 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
       const i = need();
       const { violation, head } = await refsViolation(git, refs, i.sha);
       // The tree is not clean at a stash checkpoint: compare whole-tree snapshots instead.
-      const progress = head !== i.sha || (await git.snapshot()) !== current?.snap.full;
+      const now = await git.snapshot();
+      const progress = head !== i.sha || now !== current?.snap.full;
+      const files = current ? await changedFiles(git, current.snap.full, now) : [];
       const gone = deletedIgnored(git.ctx.cwd, ignored);
       ignored = ignored.filter((p) => !gone.includes(p)); // told once
-      return { progress, commits: violation ? [] : await git.commitsBetween(i.sha, head), violation, deletedIgnored: gone };
+      return { progress, commits: violation ? [] : await git.commitsBetween(i.sha, head), violation, deletedIgnored: gone, files };
     },
 
     async accept(_message, since) {

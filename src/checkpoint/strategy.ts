@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { UserError } from "../errors.ts";
+import type { ChangedFile } from "./changed-files.ts";
 import type { Git } from "./git.ts";
 import { assumeUnchanged } from "./snapshot.ts";
 
@@ -51,6 +52,8 @@ export interface Changes {
   violation: string | null;
   /** Ignored files or folders of the user's that the attempt deleted: no checkpoint holds them (snapshot.ts deletedIgnored). */
   deletedIgnored: string[];
+  /** Every path changed since the checkpoint (committed or not), for the iteration's record. */
+  files: ChangedFile[];
 }
 
 /**

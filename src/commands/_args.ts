@@ -1,19 +1,14 @@
 /**
- * Shared pieces of the commands: the loop's option definitions (spread into `start` and `run`),
- * strict option checking (citty accepts unknown flags silently), and the error boundary that turns
+ * Shared pieces of the commands: strict option checking (citty accepts unknown flags silently), and the error boundary that turns
  * a UserError into its message and an exit code instead of a stack trace.
  */
 import type { ArgsDef } from "citty";
 import type { z } from "zod";
 import { describeIoError, ExitCode, HarnessError, UserError } from "../errors.ts";
 import { CommandError } from "../proc/spawn.ts";
-import { camel, FLAGS, helpText, kebab, valueHint } from "../loop/option-table.ts";
+import { camel, kebab } from "../term/format.ts";
 import { didYouMean, nearest, orList } from "../term/suggest.ts";
 
-/** The loop's flags, as citty reads them, generated from the options table (loop/options.ts). */
-export const loopArgs: ArgsDef = Object.fromEntries(
-  FLAGS.map((o) => [o.flag, { type: o.kind === "boolean" ? "boolean" : "string", valueHint: valueHint(o), description: helpText(o) }]),
-);
 
 /**
  * Rejects options the command does not define and extra positional arguments, then returns the

@@ -1,5 +1,6 @@
 /** Starting the loop: here (`inline`, `run`) or in a new terminal window running `wt-loop run`. */
-import { exitCodeFor, askCompletion, runPrepared } from "../loop/runner.ts";
+import { exitCodeFor, runPrepared } from "../loop/runner.ts";
+import { endedState } from "../loop/ending.ts";
 import { writeStarting, type Prepared } from "../loop/prepare.ts";
 import { selfArgv } from "../self.ts";
 import { loopPaths } from "../state/paths.ts";
@@ -11,18 +12,18 @@ import { chooseLauncher, NO_TERMINAL, openWindow, withTmuxEnv } from "../term/wi
 import { UserError } from "../errors.ts";
 import { isFinal } from "../state/schema.ts";
 import { keepRunningWhenStdoutCloses } from "../term/stdout.ts";
-import { activityLine } from "../term/activity.ts";
+import { InlineView } from "../term/inline-view.ts";
 import { restoreWindowName } from "../term/title.ts";
 
 /** Runs the loop here, holding the worktree's lock until its completion step is over. */
 export async function runInline(state: State, source: StorySource, lock: Lock): Promise<number> {
   keepRunningWhenStdoutCloses();
-  const activity = activityLine(process.stdout);
+  const view = new InlineView();
   try {
-    const final = await runPrepared(state, source, { out: activity.out, onEvent: activity.event, ask: process.stdin.isTTY ? askCompletion : undefined, lock });
+    const final = await runPrepared(state, source, { view, lock });
     return isFinal(final.status) ? exitCodeFor(final.status) : 1;
   } finally {
-    activity.dispose();
+    view.dispose();
     lock.release();
     await restoreWindowName();
   }
@@ -46,7 +47,7 @@ export async function openLoopWindow(p: Prepared): Promise<number> {
     await openWindow(launch, s.worktree_path);
   } catch (err) {
     // The window never opened: leave no `starting` state or lock behind to block the next start.
-    await writeState(loopPaths(s.worktree_path).state, { ...s, status: "stopped", reason: (err as Error).message, ended_at: new Date().toISOString() });
+    await writeState(loopPaths(s.worktree_path).state, endedState(s, { status: "stopped", reason: (err as Error).message }));
     lock.release();
     throw err;
   }

@@ -6,7 +6,8 @@ import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { table } from "../term/format.ts";
 import { resolveWorktree } from "../worktree.ts";
-import { action, givenOptions, loopArgs, validate } from "./_args.ts";
+import { action, givenOptions, validate } from "./_args.ts";
+import { loopArgs } from "./_loop-args.ts";
 
 // The loop's flags say "what if I gave this": `wt-loop config --max 5` shows the flag winning.
 const { "dry-run": _, ...flags } = loopArgs;

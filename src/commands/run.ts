@@ -7,7 +7,9 @@ import { layerOptions, setBy } from "../loop/config.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
-import { action, givenOptions, loopArgs, validate } from "./_args.ts";
+import { action, givenOptions, validate } from "./_args.ts";
+import { loopArgs } from "./_loop-args.ts";
+import { warn } from "../errors.ts";
 import { runInline } from "./_launch.ts";
 
 const args = {
@@ -29,7 +31,7 @@ export default defineCommand({
     if (state?.status === "starting" && Object.keys(given).length === 0) {
       const lock = await reserve(paths, state.started_at, true);
       try {
-        const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec));
+        const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec, warn));
         return runInline(state, source, lock);
       } catch (err) {
         lock.release();
@@ -39,7 +41,7 @@ export default defineCommand({
     // A direct run continues nothing: flags over the config files.
     const layered = layerOptions(wt.path, given, null);
     const opts = validate(LoopOptions, layered.options);
-    const prepared = await prepareLoop(wt, opts);
+    const prepared = await prepareLoop(wt, opts, warn);
     if (opts.dryRun) {
       console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
       return 0;

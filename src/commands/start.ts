@@ -6,7 +6,9 @@ import { layerOptions, setBy } from "../loop/config.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
-import { action, givenOptions, loopArgs, validate } from "./_args.ts";
+import { action, givenOptions, validate } from "./_args.ts";
+import { loopArgs } from "./_loop-args.ts";
+import { warn } from "../errors.ts";
 import { openLoopWindow, runInline } from "./_launch.ts";
 
 const args = {
@@ -23,7 +25,7 @@ export default defineCommand({
     // Flags over the remembered run (a plain start after stuck/stalled/stopped) over the config files.
     const layered = layerOptions(wt.path, given, await readState(loopPaths(wt.path).state));
     const opts = validate(LoopOptions, layered.options);
-    const prepared = await prepareLoop(wt, opts);
+    const prepared = await prepareLoop(wt, opts, warn);
     if (layered.note) console.log(layered.note);
     if (opts.dryRun) {
       console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));

@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { correctDeadRunner } from "../state/store.ts";
+import { correctDeadRunner } from "../loop/liveness.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
 import { renderStatus } from "../term/status-view.ts";

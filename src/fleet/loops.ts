@@ -11,7 +11,8 @@ import { CommandError, exec } from "../proc/spawn.ts";
 import { loopPaths } from "../state/paths.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
 import { isFinal, Status, type State } from "../state/schema.ts";
-import { correctDeadRunner, readState } from "../state/store.ts";
+import { readState } from "../state/store.ts";
+import { correctDeadRunner } from "../loop/liveness.ts";
 import { spent } from "../loop/budget.ts";
 
 export const LoopSummary = z.object({

@@ -6,7 +6,8 @@
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { hasOwnRunner } from "../proc/pid.ts";
+import { ownedIn, pidInUse } from "../proc/owned.ts";
+import { hasProcfs, procfs } from "../proc/procfs.ts";
 import { spent } from "../loop/budget.ts";
 import { clockTime, formatCost, formatTokens } from "../term/format.ts";
 
@@ -61,8 +62,18 @@ function budgetPart(s: StateLike): string {
 
 const FINAL = ["done", "stuck", "stalled", "stopped"];
 
+/**
+ * The runner is alive as ours (/proc); where telling that needs a `ps` per refresh (macOS), only that
+ * its pid is in use: a runner that died shows so, a pid reused since reads as the state recorded it.
+ */
+function runnerAlive(s: StateLike): boolean {
+  if (typeof s.runner_pid !== "number") return false;
+  if (!hasProcfs) return pidInUse(s.runner_pid);
+  return ownedIn(procfs, { runner_pid: s.runner_pid, runner_started: s.runner_started ?? null, worktree_path: s.worktree_path ?? "" }).runner !== null;
+}
+
 export function statusLine(s: StateLike): string {
-  const alive = typeof s.runner_pid === "number" && hasOwnRunner({ runner_pid: s.runner_pid, runner_started: s.runner_started ?? null, worktree_path: s.worktree_path ?? "" });
+  const alive = runnerAlive(s);
   switch (s.status) {
     case "starting":
       return "Ralph starting";

@@ -11,7 +11,7 @@ import { UserError } from "../errors.ts";
 import { didYouMean, nearest, orList } from "../term/suggest.ts";
 import { jsonErrorAt } from "./json-position.ts";
 import { NONE } from "./options.ts";
-import { OPTIONS, type OptionInfo } from "./option-table.ts";
+import { OPTIONS, valueJsonSchema, type OptionInfo } from "./option-table.ts";
 
 export type ConfigScope = "project" | "user";
 
@@ -96,7 +96,8 @@ const expected = (o: OptionInfo) => {
 export function configJsonSchema(): Record<string, unknown> {
   const properties: Record<string, unknown> = { $schema: { type: "string", description: "The JSON Schema this file follows (editors use it)" } };
   for (const o of settable("user")) {
-    const value = o.removable ? { anyOf: [o.json, { const: NONE }] } : o.json;
+    const json = valueJsonSchema(o);
+    const value = o.removable ? { anyOf: [json, { const: NONE }] } : json;
     const only = o.meta.file === "user" ? " (only in the user file)" : "";
     properties[o.flag] = { ...value, description: `${o.meta.help}${only}`, ...(o.default === undefined ? {} : { default: o.default }) };
   }

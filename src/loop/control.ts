@@ -1,12 +1,16 @@
 /**
- * Stopping a loop from any terminal (`wt-loop stop`): the signal, the wait for the runner to end,
- * and the force-kill. A runner that waits on its completion question is still a runner: the stop
- * answers the question (keep, or cleanup with `--cleanup`) and waits for it to finish.
+ * Stopping a loop from outside its runner (`wt-loop stop`, the MCP server's stop_loop): the signal,
+ * the wait for the runner to end, and the force-kill. A runner that waits on its completion question
+ * is still a runner: the stop answers the question (keep, or cleanup with `--cleanup`) and waits for
+ * it to finish. A completion whose runner died is finished here.
  */
+import { Git } from "../checkpoint/git.ts";
+import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
 import { UserError } from "../errors.ts";
-import { ownedBy, signalQuietly } from "../proc/pid.ts";
+import { hasOwnRunner, ownedBy, signalQuietly } from "../proc/pid.ts";
 import type { Completion, State } from "../state/schema.ts";
-import { correctDeadRunner, readState } from "../state/store.ts";
+import { readState, writeState } from "../state/store.ts";
+import { correctDeadRunner } from "./liveness.ts";
 import { ANSWER_SIGNALS } from "./stop.ts";
 
 export interface StopRequest {
@@ -27,6 +31,12 @@ const POLL_MS = 200;
 const NOTE_EVERY_MS = 5000;
 
 export async function stopLoop(path: string, state: State, req: StopRequest, say: (line: string) => void): Promise<void> {
+  if (state.completing && !hasOwnRunner(state)) {
+    // The runner died during its completion: finish it now (checkpoint/resume.ts), then record that.
+    const git = new Git({ cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000 });
+    for (const line of await resumeAfterDeadRunner(git, state)) say(line);
+    return writeState(path, state);
+  }
   const note = await correctDeadRunner(path, state);
   if (note) return say(note);
   const owned = ownedBy(state);

@@ -8,6 +8,7 @@ import { runAgent } from "../agents/run-agent.ts";
 import { remeasured } from "../checkpoint/strategy.ts";
 import { emitQuietly, finish, type Ending } from "./finish.ts";
 import { plural } from "../term/format.ts";
+import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
 import { runTag } from "../proc/contain.ts";
 import { processStartTime } from "../proc/pid.ts";
@@ -15,6 +16,7 @@ import { CommandError } from "../proc/spawn.ts";
 import { sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
 import { loadStories } from "../stories/source.ts";
 import { describeStories, isComplete, missingFromPlan, type Story } from "../stories/story.ts";
+import type { LoopEvent } from "./events.ts";
 import type { LoopDeps } from "./ports.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
@@ -67,9 +69,14 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
   let retryReason: string | undefined;
   let noProgress = 0;
 
+  let announced = false;
   while (true) {
     if (deps.signal.aborted) return { status: "stopped", reason: "Stopped by the user" };
     const stories = await loadStories(deps.source);
+    if (!announced) {
+      announced = true;
+      deps.emit(loopStarted(state, stories));
+    }
     refreshCounts(state, stories);
     // Someone removed a story of the plan between iterations (an agent's removal is rejected and
     // reverted in judge): the plan cannot be done, and guessing what was meant would be worse.
@@ -125,7 +132,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     state.total_cost_usd += it.cost ?? 0;
     deps.emit({
       type: "IterationEnd", story_id: next.id, iteration: n, outcome: rec.outcome, reason: rec.reason, duration_ms: it.durationMs,
-      turns: it.turns, tokens: it.tokens, cost_usd: it.cost, commits: it.commits,
+      turns: it.turns, tokens: it.tokens, cost_usd: it.cost, commits: it.commits, files: it.files,
     });
     await save();
 
@@ -169,6 +176,7 @@ interface AttemptResult {
   commits: string[];
   violation: string | null;
   deletedIgnored: string[];
+  files: ChangedFile[];
   tokens: State["tokens"];
   cost: number | null;
   turns: number | null;
@@ -188,7 +196,7 @@ async function attemptStory(
 ): Promise<AttemptResult> {
   const { checkpoint } = deps;
   const res: AttemptResult = {
-    result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [],
+    result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [], files: [],
     tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0,
   };
   const t0 = performance.now();
@@ -291,6 +299,16 @@ function addRefusedSpending(res: AttemptResult, spent: Spent): void {
   res.tokens = { ...res.tokens };
   for (const k of ["input", "output", "cache_read", "cache_creation"] as const) res.tokens[k] += spent.tokens[k];
   if (spent.cost_usd !== null) res.cost = (res.cost ?? 0) + spent.cost_usd;
+}
+
+/** The plan as the loop begins, for a view that lists every story before the agent gets to it. */
+function loopStarted(state: State, stories: Story[]): LoopEvent {
+  return {
+    type: "LoopStarted", worktree: state.worktree_name, change: state.change, tasks_file: state.tasks_file,
+    done_criteria: state.done_criteria, checkpoint: state.checkpoint, max_iterations: state.max_iterations,
+    max_retries: state.max_retries, verify: state.verify ?? null,
+    stories: stories.map((s) => ({ id: s.id, title: s.title, tasks: s.tasks.length, done: s.tasks.filter((t) => t.done).length })),
+  };
 }
 
 function refreshCounts(state: State, stories: Story[]) {

@@ -4,7 +4,7 @@
  */
 import type { FinalStatus, Completion, State } from "../state/schema.ts";
 import { errorMessage, thenSentence, UserError } from "../errors.ts";
-import { uncheckedStory } from "../state/store.ts";
+import { endedState } from "./ending.ts";
 import type { CompletionChoice, LoopDeps } from "./ports.ts";
 import type { LoopEvent } from "./events.ts";
 
@@ -34,11 +34,10 @@ export function emitQuietly(deps: LoopDeps, event: LoopEvent): void {
  * `completion_pending` and the runner (still `runner_pid`) holds the worktree; `wt-loop stop` answers it.
  */
 export async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>): Promise<State> {
-  state.unchecked_story = uncheckedStory(state); // before current_story goes
-  Object.assign(state, { status: ending.status, reason: ending.reason, error: ending.error ?? null, current_story: null, agent_pid: null, agent_started: null, waiting: null });
-  state.stop_reason = ending.status === "stopped" ? (ending.stopReason ?? "user") : null;
+  const stopReason = ending.status === "stopped" ? (ending.stopReason ?? "user") : undefined;
+  // The runner still holds the loop: its completion step (and perhaps its question) follows.
+  Object.assign(state, endedState(state, { ...ending, stopReason }), { runner_pid: state.runner_pid });
   if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;
-  state.ended_at = new Date().toISOString();
   deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);
   // After a failure of the harness the completion is `keep`, asked of nobody: the reason says where the work is.
   const decided: CompletionChoice | null = !state.checkpoint_sha

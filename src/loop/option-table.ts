@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import type { State } from "../state/schema.ts";
+import { kebab } from "../term/format.ts";
 import { LoopOptions, NONE, type OptionKey, type OptionMeta } from "./options.ts";
 
-export const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-export const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+export { camel, kebab } from "../term/format.ts";
 
 export interface OptionInfo {
   key: OptionKey;
@@ -18,8 +18,6 @@ export interface OptionInfo {
   schema: z.ZodType;
   /** The value when nothing sets it (undefined: none). */
   default: unknown;
-  /** The JSON Schema of a value, without its default and help. */
-  json: Record<string, unknown>;
   kind: "boolean" | "integer" | "number" | "string";
   choices?: string[];
   /** `none` takes a remembered or configured value away. */
@@ -37,15 +35,21 @@ function core(schema: z.ZodType): z.ZodType {
 }
 
 function info(key: OptionKey, schema: z.ZodType): OptionInfo {
-  const { $schema: _, ...json } = z.toJSONSchema(core(schema), { unrepresentable: "any" }) as Record<string, unknown>;
-  const choices = Array.isArray(json.enum) ? json.enum.map(String) : undefined;
+  const c = core(schema);
+  const choices = c instanceof z.ZodEnum ? c.options.map(String) : undefined;
+  const kind = c instanceof z.ZodNumber ? (c.isInt ? "integer" : "number") : c instanceof z.ZodBoolean ? "boolean" : "string";
   const none = schema.safeParse(NONE);
   return {
-    key, flag: kebab(key), meta: schema.meta() as unknown as OptionMeta, schema, json,
+    key, flag: kebab(key), meta: schema.meta() as unknown as OptionMeta, schema,
     default: schema instanceof z.ZodDefault ? schema.def.defaultValue : undefined,
-    kind: choices ? "string" : (json.type as OptionInfo["kind"]), choices,
-    removable: none.success && none.data === undefined,
+    kind, choices, removable: none.success && none.data === undefined,
   };
+}
+
+/** The JSON Schema of an option's value, without its default and help (for the config file's schema). */
+export function valueJsonSchema(o: OptionInfo): Record<string, unknown> {
+  const { $schema: _, ...json } = z.toJSONSchema(core(o.schema), { unrepresentable: "any" }) as Record<string, unknown>;
+  return json;
 }
 
 export const OPTIONS: OptionInfo[] = Object.entries(LoopOptions.shape).map(([k, s]) => info(k as OptionKey, s as z.ZodType));

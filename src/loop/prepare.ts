@@ -4,14 +4,15 @@
  */
 import { dirname } from "node:path";
 import { checkAgent } from "../agents/registry.ts";
-import { UserError, warn } from "../errors.ts";
+import { UserError } from "../errors.ts";
 import { loopPaths, refusePlantedLinks, type LoopFiles } from "../state/paths.ts";
 import { acquireLock, adoptLock, type Lock } from "../state/lock.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
 import type { State } from "../state/schema.ts";
-import { archiveRun, uncheckedStory, readState, writeState } from "../state/store.ts";
-import { ensureExcluded } from "../state/exclude.ts";
+import { archiveRun, readState, writeState } from "../state/store.ts";
+import { uncheckedStory } from "./ending.ts";
+import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
 import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
 import { checkpointPreflight } from "../checkpoint/strategy.ts";
@@ -32,14 +33,19 @@ export interface Prepared {
   previous: State | null;
 }
 
-export const openSpecOptions = (cwd: string, commandTimeoutSec: number, signal?: AbortSignal) => ({
+export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (message: string) => void, signal?: AbortSignal) => ({
   cwd,
   timeoutMs: commandTimeoutSec * 1000,
   signal,
   warn,
 });
 
-export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prepared> {
+/**
+ * `warn` is told what the user should know as it is found (this module writes nothing to the
+ * terminal): at once, because a refusal further on (a spent budget) must not swallow a note about
+ * what was already done (a dead runner's cleanup finished).
+ */
+export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (message: string) => void): Promise<Prepared> {
   const previous = await readState(loopPaths(wt.path).state);
   refuseUnmeasurable(opts.agent, opts);
   // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
@@ -56,7 +62,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions): Promise<Prep
     // says the cleanup is unfinished, or that the work is on the branch it deleted.
     if (previous && completing) await writeState(loopPaths(wt.path).state, previous);
   }
-  const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout));
+  const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout, warn));
   checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null }, process.env.PATH, wt.path);
   const state = initialState(wt, opts, plan);
   // A restart that continues the loop continues its budget: what the earlier runs spent counts.

@@ -24,6 +24,8 @@ export const ANSWER_SIGNALS = { keep: "SIGTERM", cleanup: "SIGUSR2" } as const s
 export interface StopControl {
   /** One stop request (a key press or a signal). */
   press(source: string): void;
+  /** A force-quit asked for at once (a view's own force key), without the three presses. */
+  force(): void;
   /** The completion answer a remote stop gave, or null. */
   readonly answer: Completion | null;
   /** Resolves with the answer of the first remote stop request (now or later). */
@@ -48,17 +50,18 @@ export function stopControl(opts: {
   let answer: Completion | null = null;
   const waiting: ((c: Completion) => void)[] = [];
   const exit = opts.exit ?? ((code: number) => process.exit(code));
+  const force = () => {
+    opts.forceQuit();
+    opts.say("Force-quit: the agent was killed and the loop ended without its normal cleanup. `wt-loop status` shows what is left.");
+    exit(130);
+  };
   const press = (source: string) => {
     if (settled) return;
     const now = Date.now();
     stamps.push(now);
     while (stamps.length && now - stamps[0]! > FORCE_WINDOW_MS) stamps.shift();
     // After the slow-stop hint the first request still counts, so "q twice more" is enough.
-    if (stamps.length + (hinted ? 1 : 0) >= 3) {
-      opts.forceQuit();
-      opts.say("Force-quit: the agent was killed and the loop ended without its normal cleanup. `wt-loop status` shows what is left.");
-      exit(130);
-    }
+    if (stamps.length + (hinted ? 1 : 0) >= 3) force();
     if (opts.controller.signal.aborted) return;
     opts.say(`Stopping (${source}): the agent is being stopped; completed stories stay committed. Press q three times to force-quit.`);
     opts.controller.abort();
@@ -82,6 +85,9 @@ export function stopControl(opts: {
   process.on(ANSWER_SIGNALS.cleanup, onUsr2);
   return {
     press,
+    force: () => {
+      if (!settled) force();
+    },
     get answer() {
       return answer;
     },

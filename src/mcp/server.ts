@@ -14,8 +14,9 @@ import { findWorktree, type Target } from "../fleet/target.ts";
 import { LoggedEvent } from "../loop/events.ts";
 import { loopPaths } from "../state/paths.ts";
 import { Iteration, State } from "../state/schema.ts";
-import { correctDeadRunner, readState } from "../state/store.ts";
-import { stopLoop } from "./stop.ts";
+import { readState } from "../state/store.ts";
+import { correctDeadRunner } from "../loop/liveness.ts";
+import { stopTool } from "./stop.ts";
 
 const worktreeArg = z
   .string()
@@ -139,7 +140,7 @@ export function createServer(cwd: string): McpServer {
     },
     async ({ worktree, force }) => {
       const t = await findWorktree(cwd, worktree);
-      const r = await stopLoop(t.path, force);
+      const r = await stopTool(t, force);
       const after = await readState(loopPaths(t.path).state).catch(() => null);
       return result({ worktree: t.path, exit_code: r.code, output: r.output, status: after?.status ?? null });
     },

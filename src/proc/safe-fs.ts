@@ -6,7 +6,7 @@
  * created with O_EXCL under random names. Node has no openat, so a link swapped in between the check
  * and the open of a folder is not caught; the last component always is (O_NOFOLLOW).
  */
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, rmSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { UserError } from "../errors.ts";
@@ -103,6 +103,8 @@ export function writeFileSafe(root: string, path: string, data: string): void {
   try {
     try {
       writeSync(fd, data);
+      // On disk before the rename gives it the name: else a crash can leave an empty or torn file there.
+      fsyncSync(fd);
     } finally {
       closeSync(fd);
     }

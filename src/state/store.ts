@@ -1,18 +1,13 @@
 /**
- * Reading and writing the loop's files: the state (atomic: temp file + rename, so a reader never
- * sees half a file), the append-only event log, and the archive of earlier runs.
+ * Reading and writing the loop's state file (atomic: temp file, fsync, rename, so a reader never
+ * sees half a file, nor an empty one after a crash), and archiving a run's state and event log.
  */
-import { appendFileSync, closeSync, fstatSync, openSync, readFileSync } from "node:fs";
-import { copyContent } from "../proc/lines.ts";
+import { closeSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { copyContent } from "../proc/lines.ts";
 import { loopRoot, makeDir, openSafe, renameSafe, writeFileSafe } from "../proc/safe-fs.ts";
 import { io, ioSync, UserError } from "../errors.ts";
 import { runFiles, type LoopFiles } from "./paths.ts";
-import type { LoopEvent } from "../loop/events.ts";
-import { appendSpilled } from "../agents/spill.ts";
-import { endRunLeftovers } from "../proc/contain.ts";
-import { ownedBy } from "../proc/pid.ts";
-import { isFinal } from "./final.ts";
 import type { State } from "./schema.ts";
 import { checkState } from "./state-check.gen.ts";
 
@@ -121,127 +116,6 @@ export async function archiveRun(paths: LoopFiles, previous: State): Promise<str
     }
   });
   return files.archivedState;
-}
-
-const SLICE = 1 << 20;
-
-/** The append-only event log: one JSON object per line, each with the time it happened. */
-export class EventLog {
-  private fd: number;
-  constructor(readonly path: string) {
-    this.fd = this.open();
-  }
-  private open(): number {
-    // Checked on every open: the repository may have committed a link here, an agent may plant one.
-    return ioSync("open", this.path, () => openSafe(loopRoot(this.path), this.path, "append"));
-  }
-  /**
-   * A `git clean -fdx` (the agent's, a --verify command's) removes the ignored `.claude/`: events
-   * written to the unlinked file would reach no reader. A new file takes its place, with everything
-   * written so far (on Linux the deleted file is still readable through /proc/self/fd; elsewhere the
-   * new file starts empty). One fstat per event; the copy only after a deletion.
-   */
-  private reclaim(): void {
-    if (fstatSync(this.fd).nlink > 0) return;
-    ioSync("open", this.path, () => {
-      // The new file first: when it cannot be made (a file where `.claude/` was) the old descriptor
-      // stays this log's, closed once by close(), not twice.
-      const fd = this.open();
-      try {
-        // Ours is write-only; /proc/self/fd reopens the deleted file for reading (Linux only: elsewhere
-        // what was logged before the deletion is gone with the file).
-        const old = openSync(`/proc/self/fd/${this.fd}`, "r");
-        try {
-          copyContent(old, fd);
-        } finally {
-          closeSync(old);
-        }
-      } catch {
-        // not Linux
-      }
-      closeSync(this.fd);
-      this.fd = fd;
-    });
-  }
-  append(event: LoopEvent): void {
-    this.reclaim();
-    ioSync("append to", this.path, () => this.write(event));
-  }
-  private write(event: LoopEvent): void {
-    // Written in slices (substrings share the JSON's storage): a message of megabytes is then
-    // encoded a megabyte at a time rather than copied whole once more.
-    const record = { ts: new Date().toISOString(), ...event };
-    // A message too long to hold was scanned, not kept: its text is copied from the iteration log.
-    if (appendSpilled(this.fd, record)) return;
-    const json = JSON.stringify(record);
-    for (let i = 0; i < json.length; i += SLICE) appendFileSync(this.fd, json.length <= SLICE ? json : json.slice(i, i + SLICE));
-    appendFileSync(this.fd, "\n");
-  }
-  close(): void {
-    closeSync(this.fd);
-  }
-}
-
-/** What to tell the user when a state names a live process that is not ours: it was not touched. */
-export const staleNote = (s: State, pid: number) =>
-  `The state names pid ${pid}, which is not a wt-loop runner of ${s.worktree_path} or its agent (a stale or foreign state file): ` +
-  "nothing was signalled. If a loop of yours runs here, stop it in its window; otherwise nothing needs doing (`wt-loop start` begins afresh).";
-
-/**
- * A `running` state whose runner is gone (crash, kill -9, closed window) is corrected to `stopped`
- * on disk, so readers are not told a dead loop is alive. Returns the note to show, or null.
- */
-export async function correctDeadRunner(path: string, state: State): Promise<string | null> {
-  const owned = ownedBy(state);
-  if (owned.runner !== null) return null;
-  // A live process the state names that is not ours: the state is stale (or planted); its runner is
-  // not alive as ours, so it is corrected like a dead one — and that process is left alone.
-  const stale = owned.foreign !== null ? `${staleNote(state, owned.foreign)} ` : "";
-  if (isFinal(state.status) && (state.completion_pending || state.runner_pid !== null)) {
-    // Ended, then died in its completion step (or while its question waited): the loop's status
-    // stands; the branch stays as the completion left it.
-    await endRunLeftovers(state.worktree_path, state.started_at);
-    const during = state.completion_pending ? "while its completion question waited" : "during its completion step";
-    const note = `${stale ? `${stale}The` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) died ${during}; the`} loop stays ${state.status}, its work on ${state.checkpoint_branch ?? "the current branch"}.`;
-    Object.assign(state, { completion_pending: false, runner_pid: null, agent_pid: null, agent_started: null, updated_at: new Date().toISOString() });
-    await writeState(path, state);
-    return note;
-  }
-  if (state.status !== "running") return null;
-  // Its agent's processes (orphans now, in whatever group) would go on editing the tree.
-  await endRunLeftovers(state.worktree_path, state.started_at);
-  const note = `${stale ? `${stale}Its` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its`} state was corrected from running to stopped.`;
-  Object.assign(
-    state,
-    asStopped(state, `${note} Work it committed is on ${state.checkpoint_branch ?? "the current branch"}; anything in progress is still in the working tree.`),
-  );
-  await writeState(path, state);
-  return note;
-}
-
-/** The state of a loop that ended `stopped` without its runner's normal ending. */
-export function asStopped(state: State, reason: string): State {
-  const now = new Date().toISOString();
-  return {
-    ...state, status: "stopped", reason, runner_pid: null, agent_pid: null, agent_started: null, current_story: null, waiting: null, ended_at: now, updated_at: now,
-    unchecked_story: uncheckedStory(state),
-  };
-}
-
-/**
- * The story whose last attempt's work is in the tree unaccepted (state `unchecked_story`): one in
- * flight that was never recorded (the runner died, or wt-loop failed during it), or a recorded attempt
- * that was not accepted and not reverted — `stopped`, or the one a loop ended `stuck`/`stalled` on,
- * whose tree is left to look at; else the one this run took over from the previous and has not
- * checked yet. Tasks criteria only: a manual loop's one story is never done by ticks.
- */
-export function uncheckedStory(s: State): string | null {
-  const last = s.iterations.at(-1);
-  if (s.done_criteria !== "tasks") return null;
-  if (s.current_story && (last?.n ?? 0) < s.current_iteration) return s.current_story.id;
-  if (last && last.outcome !== "complete" && last.outcome !== "unavailable") return last.story_id;
-  // Otherwise the one this run took over and has not checked yet (the engine clears it on acceptance).
-  return s.unchecked_story ?? null;
 }
 
 /** writeState for a process about to exit (a force-quit): synchronous, still atomic. */

@@ -46,3 +46,7 @@ export function clockTime(ms: number, now = Date.now()): string {
   const hm = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
   return ms - now < 20 * 3_600_000 ? hm : `${d.toLocaleDateString("en-US", { month: "short", day: "numeric" })} ${hm}`;
 }
+
+/** `maxRetries` ↔ `max-retries`: an option's key in code and its name on the command line and in files. */
+export const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+export const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

@@ -23,7 +23,8 @@ export interface Notice {
 }
 
 export interface NotifyDeps {
-  out: { isTTY?: boolean; write(s: string): unknown };
+  /** The terminal's own channel (bell, OSC): the view's `notice`, which knows whether there is a terminal. */
+  terminal(title: string, body: string): void;
   env: Record<string, string | undefined>;
   platform: NodeJS.Platform;
   which(bin: string): string | null;
@@ -74,13 +75,7 @@ export function notifyEnv(n: Notice): Record<string, string> {
 /** Sends one notice on every channel there is; resolves when the commands have finished (bounded). */
 export async function notify(n: Notice, d: NotifyDeps): Promise<void> {
   const { title, body } = noticeText(n);
-  if (d.out.isTTY) {
-    try {
-      d.out.write(terminalNotice(title, body, Boolean(d.env.TMUX)));
-    } catch {
-      // the terminal went away: the other channels still try
-    }
-  }
+  d.terminal(title, body);
   const runs: Promise<void>[] = [];
   const run = (what: string, argv: string[], env = d.env) =>
     runs.push(
@@ -108,16 +103,14 @@ const hasDisplay = (env: Record<string, string | undefined>) => Boolean(env.DISP
 export function loopNotifier(
   loop: { worktree_path: string; notify: string | null; command_timeout_sec: number },
   statePath: string,
-  over: Partial<NotifyDeps> = {},
+  over: Partial<NotifyDeps> & Pick<NotifyDeps, "terminal" | "warn">,
 ) {
   const deps: NotifyDeps = {
-    out: process.stdout,
     env: process.env,
     platform: process.platform,
     which: (b) => Bun.which(b),
     command: loop.notify,
     timeoutMs: loop.command_timeout_sec * 1000,
-    warn: (m) => process.stderr.write(`warning: ${m}\n`),
     ...over,
   };
   // One after the other: a --notify command sees `final` before `question`, as they happened.

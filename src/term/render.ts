@@ -2,7 +2,6 @@
  * The one renderer of loop events, shared by `run` and `monitor` so both show the same thing.
  * Colour only when asked for (a TTY without NO_COLOR); the text is the same either way.
  */
-import { spillOf } from "../agents/spill.ts";
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, LoopEvent } from "../loop/events.ts";
 import { paint } from "./color.ts";
@@ -35,6 +34,8 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
   const cyan = paint(o.color, "36");
   if (o.story && "story_id" in e && e.story_id !== o.story) return [];
   switch (e.type) {
+    case "LoopStarted":
+      return []; // the line stream shows each story as the loop reaches it
     case "StoryProgress":
       return [
         "",
@@ -48,7 +49,7 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
           // A terminal cannot show megabytes usefully, and copying them to show them is what made
           // memory grow: show the head of a huge message and say where the whole of it is.
           const head = ev.text.length > SHOWN_MESSAGE ? ev.text.slice(0, SHOWN_MESSAGE) : ev.text;
-          const rest = (spillOf(ev)?.chars ?? ev.text.length) - head.length; // a spilled text holds only its head
+          const rest = (ev.spilled?.chars ?? ev.text.length) - head.length; // a spilled text holds only its head
           const lines = [`  ${head.replaceAll("\n", "\n  ")}`];
           if (rest > 0) lines.push(dim(`  … ${formatTokens(rest)} more characters (the whole message is in .claude/loop-events.jsonl and .claude/logs/)`));
           return lines;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { claudeParser } from "../../src/agents/claude.ts";
 import { command } from "../../src/agents/command.ts";
 import { LongJsonLine, LongPlainLine } from "../../src/agents/long-line.ts";
-import { appendSpilled, promiseOf, spillOf, withSpills } from "../../src/agents/spill.ts";
+import { appendSpilled, promiseOf, withSpills, type Spill } from "../../src/agents/spill.ts";
 import type { StreamEvent } from "../../src/agents/stream.ts";
 import { LineSplitter } from "../../src/proc/lines.ts";
 import { tempDir } from "../helpers/repo.ts";
@@ -25,12 +25,18 @@ function scan(lines: string[], size: number, plain = false) {
   const bytes = readFileSync(path);
   const parser = plain ? command.parser() : claudeParser();
   const events: StreamEvent[] = [];
+  const found: Spill[] = [];
   const onLine = (l: string) => events.push(...parser.line(l));
-  const sink = plain ? new LongPlainLine(path, onLine) : new LongJsonLine(path, (l, spills) => events.push(...withSpills(parser.line(l), spills)));
+  const sink = plain
+    ? new LongPlainLine(path, onLine)
+    : new LongJsonLine(path, (l, spills) => {
+        found.push(...spills);
+        events.push(...withSpills(parser.line(l), spills));
+      });
   const splitter = new LineSplitter(onLine, { limit: 1000, sink });
   for (let i = 0; i < bytes.length; i += size) splitter.push(bytes.subarray(i, i + size));
   splitter.end();
-  return { events, d, path };
+  return { events, d, path, found };
 }
 
 /** The event-log record of `e`, written and read back. */
@@ -46,29 +52,33 @@ function logged(d: string, e: StreamEvent): any {
 describe("a long JSON line, cut into pieces of any size", () => {
   const text = big(300_000, "All done.\n<promise>COMPLETE</promise>\n");
   test.each([1, 3, 7, 4096, 65_536, 1 << 20])("pieces of %i bytes: the message, its length, its head and its promise", (size) => {
-    const { events, d } = scan(["short line, not JSON", assistant("before"), assistant(text), result("the end")], size);
+    const { events, d, path, found } = scan(["short line, not JSON", assistant("before"), assistant(text), result("the end")], size);
     expect(events.map((e) => e.type)).toEqual(["Message", "Message", "Done"]);
     const m = events[1]!;
-    const spill = spillOf(m)!;
-    expect(spill.chars).toBe(text.length);
-    expect(m.type === "Message" && m.text).toBe(text.slice(0, 64 * 1024));
-    expect(promiseOf(m as never)).toEqual({ kind: "complete" });
-    expect(logged(d, m).event).toEqual({ type: "Message", text });
-    expect(spillOf(events[0]!)).toBeUndefined();
+    if (m.type !== "Message") throw new Error("not a message");
+    // The facts are data on the event: a copy of it (what a view may keep) still has them.
+    const spilled = structuredClone(m).spilled!;
+    expect(spilled).toMatchObject({ chars: text.length, path });
+    // The byte range is the string's JSON-escaped content in the iteration log.
+    expect(JSON.parse(`"${readFileSync(path).subarray(spilled.start, spilled.end).toString("utf8")}"`)).toBe(text);
+    expect(m.text).toBe(text.slice(0, 64 * 1024));
+    expect(promiseOf(m, found)).toEqual({ kind: "complete" });
+    expect(logged(d, m).event).toEqual({ type: "Message", text, spilled });
+    expect(events[0]).toEqual({ type: "Message", text: "before" });
   });
 
   test("a huge result line: the Done's final text is spilled, its promise found, its log entry whole", () => {
     const final = big(200_000, "```\n<promise>COMPLETE</promise>\n```\nI could NOT finish.");
-    const { events, d } = scan([result(final)], 4096);
+    const { events, d, found } = scan([result(final)], 4096);
     const done = events[0]!;
     expect(done.type).toBe("Done");
-    expect(promiseOf(done as never)).toBeNull();
+    expect(promiseOf(done as never, found)).toBeNull();
     expect(logged(d, done).event.final_text).toBe(final);
   });
 
   test("a promise in a code fence at the end of a long message is not a promise", () => {
-    const { events } = scan([assistant(big(200_000, "```\n<promise>COMPLETE</promise>\n"))], 65_536);
-    expect(promiseOf(events[0] as never)).toBeNull();
+    const { events, found } = scan([assistant(big(200_000, "```\n<promise>COMPLETE</promise>\n"))], 65_536);
+    expect(promiseOf(events[0] as never, found)).toBeNull();
   });
 
   test("a long line that is not valid JSON is skipped (it stays in the iteration log)", () => {

@@ -79,7 +79,9 @@ describe("an unavailable Claude Code is waited for, not failed", () => {
 
   test("a reset time in the refusal's text is honoured: the next run comes after it", async () => {
     const repo = makeRepo({ "tasks.md": "## 1. Greeting\n- [ ] 1.1 Write greet.txt\n" });
-    const reset = Math.floor(Date.now() / 1000) + 3; // seconds: the form's own resolution
+    // Seconds (the form's own resolution), far enough ahead that the refusal still comes before the
+    // reset on a loaded machine: a reset already passed is rightly waited out by backoff instead.
+    const reset = Math.floor(Date.now() / 1000) + 12;
     const r = await loop(repo, [story(repo, "greet.txt", "1.1 Write greet.txt")], refuseTimes(1, always, hard429(`Claude AI usage limit reached|${reset}`)));
     expect(r.state.status).toBe("done");
     const [wait] = r.events.filter((e) => e.type === "Waiting");

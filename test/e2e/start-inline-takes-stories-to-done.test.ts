@@ -44,7 +44,7 @@ describe("start --terminal inline: tasks.md to done", () => {
 
     for (const e of r.events) expect(LoggedEvent.safeParse(e).success).toBe(true);
     const types = r.events.map((e) => e.type);
-    expect(types[0]).toBe("StoryProgress");
+    expect(types.slice(0, 2)).toEqual(["LoopStarted", "StoryProgress"]); // the plan first
     expect(types.at(-1)).toBe("Complete");
     expect(r.events.at(-1)).toMatchObject({ status: "done", stories_completed: 2, stories_total: 2 });
     expect(r.events.filter((e) => e.type === "StoryEvent" && e.event.type === "Message").map((e) => e.event.text)).toContain("Working on story 1");

@@ -15,7 +15,7 @@ import type { LoopDeps } from "../../src/loop/ports.ts";
 import type { LoopEvent } from "../../src/loop/events.ts";
 import { LoopOptions } from "../../src/loop/options.ts";
 import { initialState, makePlan } from "../../src/loop/plan.ts";
-import { ensureExcluded } from "../../src/state/exclude.ts";
+import { ensureExcluded } from "../../src/checkpoint/exclude.ts";
 import { runPaths } from "../../src/state/paths.ts";
 import type { State } from "../../src/state/schema.ts";
 import { tempDir } from "./repo.ts";

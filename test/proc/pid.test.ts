@@ -1,7 +1,8 @@
 // Which pids wt-loop treats as its own: a state or lock file can name any process, so only this
 // worktree's runner (pid, start time and command line all matching) and that runner's agent count.
-import { afterAll, describe, expect, test } from "bun:test";
-import { ownedBy, processStartTime, signalQuietly } from "../../src/proc/pid.ts";
+// Every check runs twice: through /proc (Linux) and through `ps`/`lsof` (what macOS has).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ownedBy, processStartTime, signalQuietly, useProcessTable, type ProcMode } from "../../src/proc/pid.ts";
 import { fakeRunner } from "../helpers/fake-runner.ts";
 import { makeRepo } from "../helpers/repo.ts";
 
@@ -15,13 +16,19 @@ const spawn = (argv: string[], cwd: string, detached = false) => {
   return p;
 };
 
-describe("ownedBy: the one answer to which processes wt-loop may signal", () => {
+describe.each(["proc", "ps"] as ProcMode[])("ownedBy (%s): the one answer to which processes wt-loop may signal", (mode) => {
+  let before: ProcMode;
+  beforeAll(() => {
+    before = useProcessTable(mode);
+  });
+  afterAll(() => useProcessTable(before));
+
   test("this worktree's runner counts only with its start time, and only for this worktree", async () => {
     const repo = makeRepo();
     const runner = await fakeRunner(repo);
     started.push(runner);
     const t = processStartTime(runner.pid);
-    expect(t).not.toBeNull();
+    expect(t).toMatch(mode === "ps" ? /^\w{3} \w{3} \d{1,2} \d\d:\d\d:\d\d \d{4}$/ : /^\d+$/); // lstart text, or clock ticks
     expect(ownedBy({ runner_pid: runner.pid, runner_started: t, worktree_path: repo })).toEqual({ runner: runner.pid, agentGroup: null, foreign: null });
     expect(ownedBy({ runner_pid: runner.pid, runner_started: null, worktree_path: repo })).toEqual({ runner: null, agentGroup: null, foreign: runner.pid });
     expect(ownedBy({ runner_pid: runner.pid, runner_started: "1", worktree_path: repo })).toMatchObject({ runner: null });

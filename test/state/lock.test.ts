@@ -1,10 +1,10 @@
 // The worktree's lock: exclusive, names its holder, taken over only when stale, handed over from
 // `start` to the `run` of the same run.
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { acquireLock, adoptLock, isHeld, readLock } from "../../src/state/lock.ts";
-import { processStartTime } from "../../src/proc/pid.ts";
+import { processStartTime, useProcessTable, type ProcMode } from "../../src/proc/pid.ts";
 import { fakeRunner } from "../helpers/fake-runner.ts";
 import { tempDir } from "../helpers/repo.ts";
 
@@ -13,7 +13,14 @@ const deadPid = () => {
   return p.pid;
 };
 
-describe("the worktree's lock", () => {
+// Through /proc (Linux) and through `ps`/`lsof` (what macOS has): a lock that is not held there lets a second run in.
+describe.each(["proc", "ps"] as ProcMode[])("the worktree's lock (%s)", (mode) => {
+  let before: ProcMode;
+  beforeAll(() => {
+    before = useProcessTable(mode);
+  });
+  afterAll(() => useProcessTable(before));
+
   test("a held lock refuses a second taker and names its holder", () => {
     const path = join(tempDir("lock-"), ".claude/loop.lock");
     const first = acquireLock(path, "run-1", "/nonexistent");

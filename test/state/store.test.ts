@@ -2,8 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../src/errors.ts";
-import { State } from "../../src/state/schema.ts";
-import { correctDeadRunner, readState, writeState } from "../../src/state/store.ts";
+import { readState, writeState } from "../../src/state/store.ts";
 import { tempDir } from "../helpers/repo.ts";
 import { sampleState } from "../helpers/state.ts";
 
@@ -48,38 +47,6 @@ describe("state file", () => {
     const path = join(tempDir(), "s.json");
     await expect(writeState(path, { ...sampleState(), current_iteration: -1 })).rejects.toThrow("invalid loop state: current_iteration is not a number in range");
   });
-
-  test("a running state whose runner is dead is corrected to stopped on disk", async () => {
-    const path = join(tempDir(), "s.json");
-    const dead = Bun.spawnSync(["true"]).pid; // exited already
-    const s = sampleState({ status: "running", runner_pid: dead, runner_started: "1" });
-    await writeState(path, s);
-    const note = await correctDeadRunner(path, s);
-    expect(note).toContain(`pid ${dead}`);
-    const after = State.parse(JSON.parse(readFileSync(path, "utf8")));
-    expect(after.status).toBe("stopped");
-    expect(after.runner_pid).toBeNull();
-  });
-
-  test("a loop that ended and whose runner died while its completion question waited keeps its status; the question is cleared", async () => {
-    const path = join(tempDir(), "s.json");
-    const dead = Bun.spawnSync(["true"]).pid;
-    const s = sampleState({ status: "done", completion: null, completion_pending: true, runner_pid: dead, runner_started: "1" });
-    await writeState(path, s);
-    expect(await correctDeadRunner(path, s)).toContain("while its completion question waited");
-    const after = State.parse(JSON.parse(readFileSync(path, "utf8")));
-    expect(after).toMatchObject({ status: "done", completion_pending: false, runner_pid: null, ended_at: s.ended_at });
-  });
-
-  test("a running state whose runner is alive is left alone", async () => {
-    const d = tempDir();
-    const path = join(d, ".claude/loop-state.json");
-    const { processStartTime } = await import("../../src/proc/pid.ts");
-    const s = sampleState({ worktree_path: d, status: "running", runner_pid: process.pid, runner_started: processStartTime(process.pid) });
-    await writeState(path, s);
-    expect(await correctDeadRunner(path, s)).toBeNull();
-    expect((await readState(path))!.status).toBe("running");
-  });
 });
 
 describe("a state file that is not this worktree's own", () => {
@@ -119,5 +86,28 @@ describe("a state file that is not this worktree's own", () => {
     expect(s.tokens.input).toBe(800);
     expect(s.change).toBe("add-auth");
     expect(readFileSync(path, "utf8")).toBe(JSON.stringify(seed)); // read, not rewritten
+  });
+});
+
+describe("a state write is on disk before it takes the state's name", () => {
+  // Seen from the kernel (strace): without an fsync, a crash after the rename can leave an empty or
+  // torn loop-state.json, which the next command refuses to read.
+  test.each(["writeState", "writeStateSync"] as const)("%s: the temp file is fsynced, then renamed", async (fn) => {
+    const d = tempDir();
+    const trace = join(tempDir("strace-"), "trace.txt");
+    const store = join(import.meta.dir, "../../src/state/store.ts");
+    const { sampleState } = await import("../helpers/state.ts");
+    const state = JSON.stringify(sampleState({ worktree_path: d }));
+    const code = `const m = await import(${JSON.stringify(store)}); await m.${fn}(${JSON.stringify(join(d, ".claude/loop-state.json"))}, ${state});`;
+    const r = Bun.spawnSync(["strace", "-f", "-e", "trace=openat,fsync,fdatasync,rename,renameat,renameat2", "-o", trace, process.execPath, "-e", code]);
+    expect(r.exitCode).toBe(0);
+    const lines = readFileSync(trace, "utf8").split("\n");
+    const open = lines.findIndex((l) => /openat\(.*loop-state\.json\.[^"]*\.tmp".*= \d+$/.test(l));
+    expect(open).toBeGreaterThan(-1);
+    const fd = /= (\d+)$/.exec(lines[open]!)![1];
+    const sync = lines.findIndex((l, i) => i > open && new RegExp(`f(data)?sync\\(${fd}\\) += 0`).test(l));
+    const rename = lines.findIndex((l) => /rename(at2?)?\(.*loop-state\.json\.[^"]*\.tmp"/.test(l));
+    expect(sync).toBeGreaterThan(open);
+    expect(rename).toBeGreaterThan(sync);
   });
 });

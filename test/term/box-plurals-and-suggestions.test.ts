@@ -45,7 +45,7 @@ describe("the final box", () => {
 
   test("an iteration's summary: 1 commit, 1 turn", () => {
     const [line] = renderEvent(
-      { type: "IterationEnd", story_id: "1", iteration: 1, outcome: "complete", reason: null, duration_ms: 0, turns: 1, tokens: { input: 1, output: 0, cache_read: 0, cache_creation: 0 }, cost_usd: null, commits: ["a"] },
+      { type: "IterationEnd", story_id: "1", iteration: 1, outcome: "complete", reason: null, duration_ms: 0, turns: 1, tokens: { input: 1, output: 0, cache_read: 0, cache_creation: 0 }, cost_usd: null, commits: ["a"], files: [] },
       { color: false },
     );
     expect(line).toContain("1 turn · 1 token ·");

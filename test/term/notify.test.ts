@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { notify, terminalNotice } from "../../src/term/notify.ts";
+import { InlineView } from "../../src/term/inline-view.ts";
 import { CLI, fakeAgent, testPath } from "../helpers/cli.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
@@ -112,16 +113,20 @@ describe("the notice on a terminal", () => {
     expect(terminalNotice("T", "B", true)).toBe("\x07\x1bPtmux;\x1b\x1b]777;notify;T;B\x07\x1b\\\x1bPtmux;\x1b\x1b]9;T: B\x07\x1b\\");
   });
 
-  test("written only when the output is a TTY", async () => {
-    const notice = { kind: "final" as const, status: "done", worktree: "/w/wt", statePath: "/w/wt/.claude/loop-state.json", reason: "All done" };
-    const deps = (isTTY: boolean, out: string[]) => ({
-      out: { isTTY, write: (s: string) => out.push(s) }, env: {}, platform: "linux" as const, which: () => null, command: null, timeoutMs: 5000, warn: () => {},
-    });
+  test("written only when the output is a TTY (the inline view's notice)", () => {
+    const view = (isTTY: boolean, out: string[]) => new InlineView({ out: { isTTY, write: (s: string) => out.push(s) }, env: {} });
     const tty: string[] = [];
-    await notify(notice, deps(true, tty));
+    view(true, tty).notice("Ralph: wt [done]", "All done");
     expect(tty.join("")).toStartWith("\x07\x1b]777;notify;Ralph: wt [done];All done\x07");
     const piped: string[] = [];
-    await notify(notice, deps(false, piped));
+    view(false, piped).notice("Ralph: wt [done]", "All done");
     expect(piped).toEqual([]);
+  });
+
+  test("notify hands the terminal's channel its title and body", async () => {
+    const notice = { kind: "final" as const, status: "done", worktree: "/w/wt", statePath: "/w/wt/.claude/loop-state.json", reason: "All done" };
+    const got: string[][] = [];
+    await notify(notice, { terminal: (t, b) => got.push([t, b]), env: {}, platform: "linux", which: () => null, command: null, timeoutMs: 5000, warn: () => {} });
+    expect(got).toEqual([["Ralph: wt [done]", "All done"]]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Git } from "../../src/checkpoint/git.ts";
-import { ensureExcluded } from "../../src/state/exclude.ts";
+import { ensureExcluded } from "../../src/checkpoint/exclude.ts";
 import { EXCLUDE_LINES } from "../../src/state/paths.ts";
 import { git, makeRepo, tempDir, write } from "../helpers/repo.ts";
 

@@ -2,9 +2,9 @@
 import { closeSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { openSafe, writeFileSafe } from "../proc/safe-fs.ts";
-import type { Git } from "../checkpoint/git.ts";
+import type { Git } from "./git.ts";
 import { io } from "../errors.ts";
-import { EXCLUDE_LINES } from "./paths.ts";
+import { EXCLUDE_LINES } from "../state/paths.ts";
 
 const MARKER = "# wt-loop: the loop's own files (state, events, logs, learnings)";
 

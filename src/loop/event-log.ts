@@ -1,0 +1,68 @@
+/**
+ * The append-only event log (`.claude/loop-events.jsonl`): one JSON object per line, each with the
+ * time it happened. What `monitor`, `log` and the MCP server read back (events.ts parseLoggedEvent).
+ */
+import { appendFileSync, closeSync, fstatSync, openSync } from "node:fs";
+import { appendSpilled } from "../agents/spill.ts";
+import { ioSync } from "../errors.ts";
+import { copyContent } from "../proc/lines.ts";
+import { loopRoot, openSafe } from "../proc/safe-fs.ts";
+import type { LoopEvent } from "./events.ts";
+
+const SLICE = 1 << 20;
+
+export class EventLog {
+  private fd: number;
+  constructor(readonly path: string) {
+    this.fd = this.open();
+  }
+  private open(): number {
+    // Checked on every open: the repository may have committed a link here, an agent may plant one.
+    return ioSync("open", this.path, () => openSafe(loopRoot(this.path), this.path, "append"));
+  }
+  /**
+   * A `git clean -fdx` (the agent's, a --verify command's) removes the ignored `.claude/`: events
+   * written to the unlinked file would reach no reader. A new file takes its place, with everything
+   * written so far (on Linux the deleted file is still readable through /proc/self/fd; elsewhere the
+   * new file starts empty). One fstat per event; the copy only after a deletion.
+   */
+  private reclaim(): void {
+    if (fstatSync(this.fd).nlink > 0) return;
+    ioSync("open", this.path, () => {
+      // The new file first: when it cannot be made (a file where `.claude/` was) the old descriptor
+      // stays this log's, closed once by close(), not twice.
+      const fd = this.open();
+      try {
+        // Ours is write-only; /proc/self/fd reopens the deleted file for reading (Linux only: elsewhere
+        // what was logged before the deletion is gone with the file).
+        const old = openSync(`/proc/self/fd/${this.fd}`, "r");
+        try {
+          copyContent(old, fd);
+        } finally {
+          closeSync(old);
+        }
+      } catch {
+        // not Linux
+      }
+      closeSync(this.fd);
+      this.fd = fd;
+    });
+  }
+  append(event: LoopEvent): void {
+    this.reclaim();
+    ioSync("append to", this.path, () => this.write(event));
+  }
+  private write(event: LoopEvent): void {
+    // Written in slices (substrings share the JSON's storage): a message of megabytes is then
+    // encoded a megabyte at a time rather than copied whole once more.
+    const record = { ts: new Date().toISOString(), ...event };
+    // A message too long to hold was scanned, not kept: its text is copied from the iteration log.
+    if (appendSpilled(this.fd, record)) return;
+    const json = JSON.stringify(record);
+    for (let i = 0; i < json.length; i += SLICE) appendFileSync(this.fd, json.length <= SLICE ? json : json.slice(i, i + SLICE));
+    appendFileSync(this.fd, "\n");
+  }
+  close(): void {
+    closeSync(this.fd);
+  }
+}
