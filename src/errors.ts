@@ -85,10 +85,5 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** A warning on stderr: something the user should know that does not stop the command. */
-export function warn(message: string): void {
-  process.stderr.write(`warning: ${message}\n`);
-}
-
 /** "A. B": `first`'s own full stop (if any) dropped, so a message that ends in one is not followed by "..". */
 export const thenSentence = (first: string, next: string) => `${first.replace(/\.+$/, "")}. ${next}`;

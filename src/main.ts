@@ -6,6 +6,7 @@
 import pkg from "../package.json" with { type: "json" };
 import { commandNames, findCommand, type CommandInfo } from "./commands/_catalog.ts";
 import { guardStdout } from "./term/stdout.ts";
+import { print as printOut, printError } from "./term/print.ts";
 
 // Help and suggestions are loaded only when shown: a command's start-up pays for neither.
 const helpText = () => import("./commands/_help.ts");
@@ -64,10 +65,10 @@ async function showCommandHelp(info: CommandInfo): Promise<void> {
 }
 
 function print(text: string): void {
-  console.log(text); // console.log, not process.stdout: see guardStdout below
+  printOut(text); // console.log, not process.stdout: see guardStdout below
 }
 
 function fail(message: string): void {
-  console.error(message);
+  printError(message); // it may quote what the user typed
   process.exitCode = 1;
 }

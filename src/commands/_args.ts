@@ -8,6 +8,7 @@ import { describeIoError, ExitCode, HarnessError, UserError } from "../errors.ts
 import { CommandError } from "../proc/spawn.ts";
 import { camel, kebab } from "../term/format.ts";
 import { didYouMean, nearest, orList } from "../term/suggest.ts";
+import { printError } from "../term/print.ts";
 
 
 /**
@@ -80,18 +81,18 @@ export function action<A>(fn: (ctx: A) => Promise<number | void>): (ctx: A) => P
     } catch (err) {
       // Plain text on stderr: a user error is advice to read (and sometimes an exact contract), not a log line.
       if (err instanceof UserError) {
-        console.error(err.message);
+        printError(err.message);
         process.exitCode = err.exitCode;
       } else if (err instanceof CommandError || err instanceof HarnessError) {
-        console.error(err.message);
+        printError(err.message);
         process.exitCode = ExitCode.usage;
       } else if (describeIoError(err)) {
         // A disk full, a permission, a folder in the way: the environment, not a bug of ours.
-        console.error(describeIoError(err));
+        printError(describeIoError(err)!);
         process.exitCode = ExitCode.usage;
       } else {
-        console.error("wt-loop hit an unexpected error (a bug; please report it with this output):");
-        console.error(err);
+        printError("wt-loop hit an unexpected error (a bug; please report it with this output):");
+        printError(Bun.inspect(err));
         process.exitCode = ExitCode.usage;
       }
     }

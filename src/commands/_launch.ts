@@ -14,6 +14,7 @@ import { isFinal } from "../state/schema.ts";
 import { keepRunningWhenStdoutCloses } from "../term/stdout.ts";
 import { InlineView } from "../term/inline-view.ts";
 import { restoreWindowName } from "../term/title.ts";
+import { print } from "../term/print.ts";
 
 /** Runs the loop here, holding the worktree's lock until its completion step is over. */
 export async function runInline(state: State, source: StorySource, lock: Lock): Promise<number> {
@@ -51,9 +52,9 @@ export async function openLoopWindow(p: Prepared): Promise<number> {
     lock.release();
     throw err;
   }
-  if (note) console.log(note);
+  if (note) print(note);
   const stories = p.plan.source.kind === "manual" ? "1 (the task)" : `${p.plan.stories.length} from ${p.plan.tasksFile}`;
-  console.log(
+  print(
     [
       `Started a loop in ${s.worktree_name} (${launch.terminal}).`,
       `  Task:    ${s.task.split("\n")[0]}`,

@@ -3,6 +3,7 @@ import { UserError } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
+import { printJson } from "../term/print.ts";
 
 /**
  * With `json`, "no loop" is also printed on stdout as a JSON object (`{"loop": null, …}`), so a
@@ -14,7 +15,7 @@ export async function requireState(opts: { json?: boolean } = {}) {
   const state = await readState(path);
   if (!state) {
     const message = `No loop has run in ${wt.name} yet (no ${path}). Start one with \`wt-loop start\`.`;
-    if (opts.json) console.log(JSON.stringify({ loop: null, worktree_path: wt.path, state_file: path, message }, null, 2));
+    if (opts.json) printJson({ loop: null, worktree_path: wt.path, state_file: path, message });
     throw new UserError(message);
   }
   return { wt, path, state };

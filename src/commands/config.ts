@@ -8,6 +8,7 @@ import { table } from "../term/format.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
+import { print, printJson } from "../term/print.ts";
 
 // The loop's flags say "what if I gave this": `wt-loop config --max 5` shows the flag winning.
 const { "dry-run": _, ...flags } = loopArgs;
@@ -25,7 +26,7 @@ export default defineCommand({
     const opts = validate(LoopOptions, layered.options);
     if (json) {
       const options = Object.fromEntries(shown.map((o) => [o.flag, { value: opts[o.key] ?? null, ...originJson(layered.origins[o.key]) }]));
-      console.log(JSON.stringify({ worktree: wt.path, files: layered.files, options }, null, 2));
+      printJson({ worktree: wt.path, files: layered.files, options });
       return;
     }
     const rows = shown.map((o) => {
@@ -34,8 +35,8 @@ export default defineCommand({
       return [o.flag, originLabel(layered.origins[o.key]), value];
     });
     const file = (f: { path: string; found: boolean }) => `${f.path}${f.found ? "" : " (none)"}`;
-    console.log(table(rows));
-    console.log(`\nFiles: ${file(layered.files.project)}, ${file(layered.files.user)}. Flags win, then a restart's remembered options, then these files in this order.`);
+    print(table(rows));
+    print(`\nFiles: ${file(layered.files.project)}, ${file(layered.files.user)}. Flags win, then a restart's remembered options, then these files in this order.`);
   }),
 });
 

@@ -3,11 +3,11 @@ import { LoopOptions } from "../loop/options.ts";
 import { prepareLoop, writeStarting } from "../loop/prepare.ts";
 import { createDemoRepo } from "../demo/repo.ts";
 import { action, givenOptions } from "./_args.ts";
-import { warn } from "../errors.ts";
 import { runInline } from "./_launch.ts";
 import { basename } from "node:path";
 import { isCompiled } from "../self.ts";
 import { skipMissingCliWarning } from "../stories/openspec.ts";
+import { print, warn } from "../term/print.ts";
 
 export default defineCommand({
   meta: { name: "demo" },
@@ -16,13 +16,13 @@ export default defineCommand({
     givenOptions("demo", {}, rawArgs, args);
     skipMissingCliWarning();
     const repo = await createDemoRepo();
-    console.log(`Demo repository: ${repo.path}\n`);
+    print(`Demo repository: ${repo.path}\n`);
     const opts = LoopOptions.parse({ agent: "demo", change: repo.change, max: 10, iterationTimeout: 2, onComplete: "keep", terminal: "inline" });
     const prepared = await prepareLoop({ path: repo.path, name: basename(repo.path) }, opts, warn);
     const { lock } = await writeStarting(prepared, "here");
     const code = await runInline(prepared.state, prepared.source, lock);
     const self = isCompiled() ? process.execPath : "wt-loop";
-    console.log(
+    print(
       `\nThe demo repository is ${repo.path}: see its history with \`git -C ${repo.path} log --oneline\`, ` +
         `and the loop with \`cd ${repo.path} && ${self} history\`.`,
     );

@@ -6,6 +6,7 @@ import { historyRows, outputWidth, runsTable, totalsLine } from "../term/history
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
+import { print, printJson } from "../term/print.ts";
 
 const args = {
   json: { type: "boolean", description: "Print the iterations and totals as JSON (reasons whole)" },
@@ -21,23 +22,23 @@ export default defineCommand({
     const { state } = await requireState();
     const totals = totalsOf(state.iterations);
     if (a.json) {
-      console.log(JSON.stringify({ iterations: state.iterations, totals }, null, 2));
+      printJson({ iterations: state.iterations, totals });
       return;
     }
     if (!state.iterations.length) {
-      console.log(`No iterations yet (status: ${state.status}).`);
+      print(`No iterations yet (status: ${state.status}).`);
       return;
     }
-    console.log(historyRows(state.iterations, outputWidth()).join("\n"));
-    console.log(`\n${totalsLine(totals)}`);
+    print(historyRows(state.iterations, outputWidth()).join("\n"));
+    print(`\n${totalsLine(totals)}`);
   }),
 });
 
 async function listRuns(json: boolean): Promise<void> {
   const wt = await resolveWorktree();
   const runs = await archivedRunSummaries(loopPaths(wt.path));
-  if (json) return console.log(JSON.stringify({ runs }, null, 2));
-  if (!runs.length) return console.log(`No archived runs in ${wt.name} (a run is archived when the next one starts).`);
-  console.log(runsTable(runs, outputWidth()));
-  console.log("\nShow one with `wt-loop log --run <run>`.");
+  if (json) return printJson({ runs });
+  if (!runs.length) return print(`No archived runs in ${wt.name} (a run is archived when the next one starts).`);
+  print(runsTable(runs, outputWidth()));
+  print("\nShow one with `wt-loop log --run <run>`.");
 }

@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import { listLoops } from "../fleet/loops.ts";
 import { renderList } from "../fleet/table.ts";
 import { action, givenOptions } from "./_args.ts";
+import { print, printJson } from "../term/print.ts";
 
 const args = { json: { type: "boolean", description: "Print the worktrees and their loops as JSON" } } as const;
 
@@ -11,6 +12,7 @@ export default defineCommand({
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("list", args, rawArgs, a);
     const entries = await listLoops();
-    console.log(a.json ? JSON.stringify(entries, null, 2) : renderList(entries));
+    if (a.json) printJson(entries);
+    else print(renderList(entries));
   }),
 });

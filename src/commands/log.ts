@@ -8,6 +8,7 @@ import { iterationJson, renderIteration, runHeader } from "../term/log-view.ts";
 import { useColor } from "../term/render.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
+import { print, printJson } from "../term/print.ts";
 
 const args = {
   story: { type: "string", valueHint: "id", description: "Only this story's iterations" },
@@ -26,16 +27,16 @@ export default defineCommand({
     const files = await findRun(loopPaths(wt.path), a.run);
     const its = await readRunLog(files, { story: a.story, iteration: a.iteration ? Number(a.iteration) : undefined });
     if (a.json) {
-      console.log(JSON.stringify({ run: runSummary(files.state), iterations: its.map(iterationJson) }, null, 2));
+      printJson({ run: runSummary(files.state), iterations: its.map(iterationJson) });
       return;
     }
-    console.log(runHeader(files.state).join("\n"));
+    print(runHeader(files.state).join("\n"));
     if (!its.length) {
       const what = a.iteration ? `No iteration ${a.iteration}${a.story ? ` of story ${a.story}` : ""}` : a.story ? `No iteration of story ${a.story}` : "No iterations yet";
-      console.log(`\n${what} in this run.`);
+      print(`\n${what} in this run.`);
       return a.story || a.iteration ? 1 : 0;
     }
     const color = useColor(stdoutInfo());
-    for (const it of its) console.log(renderIteration(it, color, wt.path).join("\n"));
+    for (const it of its) print(renderIteration(it, color, wt.path).join("\n"));
   }),
 });

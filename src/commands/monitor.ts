@@ -5,6 +5,7 @@ import { loopPaths } from "../state/paths.ts";
 import { InlineView } from "../term/inline-view.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
+import { print } from "../term/print.ts";
 
 const args = { story: { type: "string", valueHint: "id", description: "Show only this story's messages" } } as const;
 
@@ -17,7 +18,7 @@ export default defineCommand({
     // On a terminal the activity line counts down a wait on an unavailable agent. Its messages go
     // with the loop's lines: monitor's output is all about the loop.
     const view = new InlineView({ story: a.story, messages: "out" });
-    const follow = followLoop(loopPaths(wt.path), { onWaiting: () => console.log("Waiting for loop to start...") });
+    const follow = followLoop(loopPaths(wt.path), { onWaiting: () => print("Waiting for loop to start...") });
     // Ctrl-C ends the view, never the loop: say so, so nobody wonders whether they just stopped it.
     let left = false;
     const leave = () => {

@@ -9,8 +9,8 @@ import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
-import { warn } from "../errors.ts";
 import { runInline } from "./_launch.ts";
+import { print, warn } from "../term/print.ts";
 
 const args = {
   task: { type: "positional", required: false, description: "The task, when run directly without `start`" },
@@ -43,7 +43,7 @@ export default defineCommand({
     const opts = validate(LoopOptions, layered.options);
     const prepared = await prepareLoop(wt, opts, warn);
     if (opts.dryRun) {
-      console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
+      print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
       return 0;
     }
     const { lock } = await writeStarting(prepared, "here");

@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
 import { SCHEMA_KINDS, schemaText, type SchemaKind } from "../loop/json-schema.ts";
 import { action, givenOptions } from "./_args.ts";
+import { write } from "../term/print.ts";
 
 const args = {
   file: { type: "positional", required: false, valueHint: "state|events|config", description: "Which file's schema: the state file (default), a line of the event log, or the config file" },
@@ -14,6 +15,6 @@ export default defineCommand({
     givenOptions("schema", args, rawArgs, a);
     const kind = (a.file ?? "state") as SchemaKind;
     if (!SCHEMA_KINDS.includes(kind)) throw new UserError(`wt-loop schema takes state, events or config, got '${a.file}'.`);
-    process.stdout.write(schemaText(kind));
+    write(schemaText(kind));
   }),
 });

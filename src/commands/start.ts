@@ -4,12 +4,12 @@ import { describePlan } from "../loop/dry-run.ts";
 import { prepareLoop, writeStarting } from "../loop/prepare.ts";
 import { layerOptions, setBy } from "../loop/config.ts";
 import { loopPaths } from "../state/paths.ts";
-import { readState } from "../state/store.ts";
+import { previousRun } from "../loop/liveness.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
-import { warn } from "../errors.ts";
 import { openLoopWindow, runInline } from "./_launch.ts";
+import { print, warn } from "../term/print.ts";
 
 const args = {
   task: { type: "positional", required: false, description: "The task, in words (used as the story when there is no tasks.md)" },
@@ -22,18 +22,20 @@ export default defineCommand({
   run: action(async ({ args: a, rawArgs }) => {
     const given = givenOptions("start", args, rawArgs, a);
     const wt = await resolveWorktree();
+    // A runner that died (kill -9) is recorded stopped first, as `status` would: its loop is then continued.
+    const previous = await previousRun(loopPaths(wt.path).state, given.dryRun === true, warn);
     // Flags over the remembered run (a plain start after stuck/stalled/stopped) over the config files.
-    const layered = layerOptions(wt.path, given, await readState(loopPaths(wt.path).state));
+    const layered = layerOptions(wt.path, given, previous);
     const opts = validate(LoopOptions, layered.options);
-    const prepared = await prepareLoop(wt, opts, warn);
-    if (layered.note) console.log(layered.note);
+    const prepared = await prepareLoop(wt, opts, warn, previous);
+    if (layered.note) print(layered.note);
     if (opts.dryRun) {
-      console.log(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
+      print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
       return 0;
     }
     if (opts.terminal === "inline") {
       const { note, lock } = await writeStarting(prepared, "here");
-      if (note) console.log(note);
+      if (note) print(note);
       return runInline(prepared.state, prepared.source, lock);
     }
     return openLoopWindow(prepared);

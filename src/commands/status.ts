@@ -3,6 +3,7 @@ import { correctDeadRunner } from "../loop/liveness.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
 import { renderStatus } from "../term/status-view.ts";
+import { print, printError, printJson } from "../term/print.ts";
 
 const args = { json: { type: "boolean", description: "Print the validated state file as JSON" } } as const;
 
@@ -14,11 +15,11 @@ export default defineCommand({
     const { path, state } = await requireState({ json: Boolean(a.json) });
     const note = await correctDeadRunner(path, state);
     if (a.json) {
-      console.log(JSON.stringify(state, null, 2));
-      if (note) console.error(note);
+      printJson(state);
+      if (note) printError(note);
       return;
     }
-    if (note) console.log(`Note: ${note}\n`);
-    console.log(renderStatus(state));
+    if (note) print(`Note: ${note}\n`);
+    print(renderStatus(state));
   }),
 });

@@ -3,6 +3,7 @@ import { UserError } from "../errors.ts";
 import { stopLoop } from "../loop/control.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
+import { print } from "../term/print.ts";
 
 const args = {
   force: { type: "boolean", description: "Kill the loop and its agent at once instead of stopping gracefully" },
@@ -22,6 +23,6 @@ export default defineCommand({
     if (!Number.isFinite(waitSec) || waitSec <= 0) throw new UserError(`Invalid option: --wait must be a number of seconds greater than 0 (got '${a.wait}').`);
     if (a.force && a.cleanup) throw new UserError("Invalid option: --force kills the loop without its completion step, so it cannot --cleanup. Use one of them.");
     const { path, state } = await requireState();
-    await stopLoop(path, state, { force: !!a.force, waitSec, answer: a.cleanup ? "cleanup" : "keep" }, (l) => console.log(l));
+    await stopLoop(path, state, { force: !!a.force, waitSec, answer: a.cleanup ? "cleanup" : "keep" }, (l) => print(l));
   }),
 });

@@ -1,5 +1,6 @@
 /** `wt-loop list` for humans: one line per worktree, then the notes and problems. */
 import { clockTime, formatCost, formatDuration, table } from "../term/format.ts";
+import { inertDeep } from "../term/inert.ts";
 import type { LoopSummary, WorktreeLoop } from "./loops.ts";
 
 export function statusLabel(l: LoopSummary): string {
@@ -19,7 +20,8 @@ function runnerLabel(e: WorktreeLoop): string {
   return l.runner_alive ? `alive (pid ${l.runner_pid})` : `gone (pid ${l.runner_pid})`;
 }
 
-export function renderList(entries: WorktreeLoop[]): string {
+export function renderList(worktrees: WorktreeLoop[]): string {
+  const entries = inertDeep(worktrees); // names, branches, notes: from the file system and the state files
   const head = ["", "WORKTREE", "BRANCH", "STATUS", "STORY", "ITERATION", "ELAPSED", "COST", "RUNNER"];
   const rows = entries.map((e) => {
     const mark = e.current ? "*" : "";

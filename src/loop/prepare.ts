@@ -11,6 +11,7 @@ import { endRunLeftovers } from "../proc/contain.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
 import type { State } from "../state/schema.ts";
 import { archiveRun, readState, writeState } from "../state/store.ts";
+import { previousRun } from "./liveness.ts";
 import { uncheckedStory } from "./ending.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
@@ -43,10 +44,11 @@ export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (m
 /**
  * `warn` is told what the user should know as it is found (this module writes nothing to the
  * terminal): at once, because a refusal further on (a spent budget) must not swallow a note about
- * what was already done (a dead runner's cleanup finished).
+ * what was already done (a dead runner's cleanup finished). `known`: the previous run as the caller
+ * already read it with `previousRun` (`start` layers its options over it); else it is read here.
  */
-export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (message: string) => void): Promise<Prepared> {
-  const previous = await readState(loopPaths(wt.path).state);
+export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (message: string) => void, known?: State | null): Promise<Prepared> {
+  const previous = known !== undefined ? known : await previousRun(loopPaths(wt.path).state, opts.dryRun, warn);
   refuseUnmeasurable(opts.agent, opts);
   // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
   if (!opts.dryRun) {

@@ -17,6 +17,7 @@ import { Iteration, State } from "../state/schema.ts";
 import { readState } from "../state/store.ts";
 import { correctDeadRunner } from "../loop/liveness.ts";
 import { stopTool } from "./stop.ts";
+import { capAnswer, Capped } from "./cap.ts";
 
 const worktreeArg = z
   .string()
@@ -29,11 +30,13 @@ const LoopStatus = z.object({
   state: State,
   summary: LoopSummary,
   note: z.string().nullable(),
+  capped: Capped,
 });
 const LoopHistory = z.object({
   worktree: z.string(),
   iterations: z.array(Iteration),
   totals: z.object({ iterations: z.number(), duration_ms: z.number(), commits: z.number(), tokens: z.number(), cost_usd: z.number(), timed_out: z.number(), unavailable_runs: z.number(), waited_ms: z.number() }),
+  capped: Capped,
 });
 const LoopLog = z.object({
   worktree: z.string(),
@@ -41,6 +44,7 @@ const LoopLog = z.object({
   events: z.array(LoggedEvent),
   more: z.boolean(),
   clipped: z.boolean(),
+  capped: Capped,
 });
 const StopResult = z.object({ worktree: z.string(), exit_code: z.number(), output: z.string(), status: z.string().nullable() });
 
@@ -66,10 +70,10 @@ export function createServer(cwd: string): McpServer {
     {
       title: "List loops",
       description: "Every worktree of the repository with its wt-loop loop: status, story k/n, iteration i/max, elapsed time, cost, runner alive. Same JSON as `wt-loop list --json`.",
-      outputSchema: { loops: z.array(WorktreeLoop) },
+      outputSchema: { loops: z.array(WorktreeLoop), capped: Capped },
       annotations: readOnly,
     },
-    async () => result({ loops: await listLoops(cwd) }),
+    async () => result(capAnswer({ loops: await listLoops(cwd) }, "`wt-loop list --json` in the repository has all")),
   );
 
   server.registerTool(
@@ -85,7 +89,7 @@ export function createServer(cwd: string): McpServer {
       const t = await findWorktree(cwd, worktree);
       const { path, state } = await loopState(t);
       const note = await correctDeadRunner(path, state);
-      return result({ worktree: t.path, name: t.name, state, summary: summarize(state), note });
+      return result(capAnswer({ worktree: t.path, name: t.name, state, summary: summarize(state), note }, rest("status", path)));
     },
   );
 
@@ -100,8 +104,8 @@ export function createServer(cwd: string): McpServer {
     },
     async ({ worktree }) => {
       const t = await findWorktree(cwd, worktree);
-      const { state } = await loopState(t);
-      return result({ worktree: t.path, iterations: state.iterations, totals: totalsOf(state.iterations) });
+      const { path, state } = await loopState(t);
+      return result(capAnswer({ worktree: t.path, iterations: state.iterations, totals: totalsOf(state.iterations) }, rest("history", path)));
     },
   );
 
@@ -124,7 +128,7 @@ export function createServer(cwd: string): McpServer {
       const t = await findWorktree(cwd, worktree);
       const { state } = await loopState(t);
       const r = await recentEvents(loopPaths(t.path).events, { storyId: story, since: state.started_at, limit, maxChars: max_chars });
-      return result({ worktree: t.path, ...r });
+      return result(capAnswer({ worktree: t.path, ...r }, `\`wt-loop log --json\` in ${t.path} has all`));
     },
   );
 
@@ -169,5 +173,8 @@ export function createServer(cwd: string): McpServer {
   );
   return server;
 }
+
+/** Where an answer's cut values are whole: the command's --json, or the state file itself. */
+const rest = (command: string, stateFile: string) => `\`wt-loop ${command} --json\` in the worktree, or its state file ${stateFile}, has all`;
 
 export const stateUri = (name: string) => `wt-loop://state/${encodeURIComponent(name)}`;

@@ -37,8 +37,26 @@ export const plural = (n: number, noun: string, many = `${noun}s`) => `${formatT
 /** "2026-11-23 07:50:01 UTC": a date and time a reader in any time zone can read unambiguously. */
 export const utcDateTime = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 
-/** `text` cut to `width` characters, ending in "…" when cut. */
-export const truncate = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`);
+/**
+ * `text` cut to `width` characters, ending in "…" when cut. With `more`, the cut also says how many
+ * characters were left out and where the whole value is (`more.rest`, e.g. "--json has all"), and
+ * with `more.firstLine` only the first line is kept: a field of a state can hold megabytes (a task
+ * pasted whole, a failure reason with a tool's output), and a reader wants its start, not all of it.
+ */
+export function truncate(text: string, width: number, more?: { rest: string; firstLine?: boolean }): string {
+  if (!more) return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+  const end = more.firstLine ? text.indexOf("\n") : -1;
+  const line = end === -1 ? text : text.slice(0, end);
+  const kept = line.length <= width ? line : line.slice(0, Math.max(0, width - 1));
+  if (kept.length === text.length) return text;
+  return `${kept}… (${formatTokens(text.length - kept.length)} more characters; ${more.rest})`;
+}
+
+/** How wide a field of human output may be when it is not on a terminal (a script reads --json). */
+const PIPED_FIELD_WIDTH = 300;
+
+/** A field of human output (`status`, `log`, `history`): its first line, cut to the terminal's width. */
+export const field = (text: string, width = PIPED_FIELD_WIDTH) => truncate(text, width, { rest: "--json has all", firstLine: true });
 
 /** A time of day to show (the local clock), with the date when it is not within the next 20 hours. */
 export function clockTime(ms: number, now = Date.now()): string {

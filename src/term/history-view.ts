@@ -2,7 +2,8 @@
 import type { Totals } from "../loop/totals.ts";
 import type { Iteration } from "../state/schema.ts";
 import { stdoutInfo } from "./color.ts";
-import { between, formatCost, formatDuration, formatTokens, formatTotalCost, plural, table, truncate, utcDateTime } from "./format.ts";
+import { inertDeep } from "./inert.ts";
+import { between, field, formatCost, formatDuration, formatTokens, formatTotalCost, plural, table, truncate, utcDateTime } from "./format.ts";
 
 /** The terminal's width; unlimited when piped (a script gets whole lines). */
 export const outputWidth = () => {
@@ -10,12 +11,16 @@ export const outputWidth = () => {
   return out.isTTY ? (out.columns ?? 100) : Number.POSITIVE_INFINITY;
 };
 
+/** How much of one field (a task, a reason) human output shows: the terminal's width, else 300. */
+export const fieldWidth = () => Math.max(40, Math.min(outputWidth(), 300));
+
 /** `--verify`'s column: how the command ended and how long it took ("-" where it did not run). */
 const verifyCell = (v: Iteration["verify"]) =>
   !v ? "-" : `${v.timed_out ? "timed out" : v.exit_code === 0 ? "passed" : v.exit_code === null ? "stopped" : `exit ${v.exit_code}`} ${formatDuration(v.duration_ms)}`;
 
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
-export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
+export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
+  const its = inertDeep(iterations); // reasons come from the agent
   // The verify column only for loops that ran one (`--verify`: its log file is in `--json`); the
   // `unavailable` column only when the agent's service refused some run (most loops never wait).
   const verified = its.some((i) => i.verify);
@@ -34,7 +39,7 @@ export function historyRows(its: Iteration[], width = Number.POSITIVE_INFINITY):
     i.timed_out ? "yes" : "no",
     ...(verified ? [verifyCell(i.verify)] : []),
     ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
-    i.outcome === "complete" ? "" : (i.reason?.replace(/\s+/g, " ") ?? ""),
+    i.outcome === "complete" ? "" : field(i.reason ?? "", fieldWidth()),
   ]);
   return table([head, ...rows]).split("\n").map((l) => truncate(l, width));
 }
@@ -48,6 +53,6 @@ interface RunRow { run: string; started_at: string | null; status: string | null
 
 /** The archived runs, one row each, cut to `width`. */
 export function runsTable(runs: RunRow[], width: number): string {
-  const rows = runs.map((r) => [r.run, r.started_at ? utcDateTime(r.started_at) : "-", r.status ?? "unreadable", String(r.iterations ?? "-"), r.stories ?? "-", r.reason ?? ""]);
+  const rows = inertDeep(runs).map((r) => [r.run, r.started_at ? utcDateTime(r.started_at) : "-", r.status ?? "unreadable", String(r.iterations ?? "-"), r.stories ?? "-", field(r.reason ?? "", fieldWidth())]);
   return table([["run", "started", "status", "iterations", "stories", "reason"], ...rows]).split("\n").map((l) => truncate(l, width)).join("\n");
 }

@@ -8,6 +8,7 @@ import type { LoopEvent } from "../loop/events.ts";
 import type { KeyIntent, View } from "../loop/view.ts";
 import type { Completion, FinalStatus } from "../state/schema.ts";
 import { activityLine, type Activity, type Out } from "./activity.ts";
+import { forTerminal } from "./inert.ts";
 import { listenKeys } from "./keys.ts";
 import { terminalNotice } from "./notify.ts";
 import { renderEvent, useColor } from "./render.ts";
@@ -42,7 +43,7 @@ export class InlineView implements View {
   event(e: LoopEvent): void {
     this.activity.event(e);
     const lines = renderEvent(e, { color: this.color, story: this.o.story });
-    if (lines.length) this.activity.out.write(lines.join("\n") + "\n");
+    if (lines.length) this.activity.out.write(forTerminal(lines.join("\n")) + "\n");
   }
 
   title(title: string): void {
@@ -50,11 +51,11 @@ export class InlineView implements View {
   }
 
   say(message: string): void {
-    this.messages.write(`\n${message}\n`);
+    this.messages.write(`\n${forTerminal(message)}\n`);
   }
 
   warn(message: string): void {
-    this.messages.write(`warning: ${message}\n`);
+    this.messages.write(`warning: ${forTerminal(message)}\n`);
   }
 
   notice(title: string, body: string): void {

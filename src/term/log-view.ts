@@ -2,25 +2,30 @@
 import { relative } from "node:path";
 import type { IterationLog } from "../loop/run-log.ts";
 import type { State } from "../state/schema.ts";
-import { between, formatDuration, plural, utcDateTime } from "./format.ts";
+import { between, field, formatDuration, plural, utcDateTime } from "./format.ts";
+import { fieldWidth } from "./history-view.ts";
+import { inertDeep } from "./inert.ts";
 import { renderEvent } from "./render.ts";
 
-export function runHeader(s: State): string[] {
+/** The fields of the state are bounded (`field`): `log --json` has them whole. */
+export function runHeader(state: State, width = fieldWidth()): string[] {
+  const s = inertDeep(state);
   return [
     `Run started ${utcDateTime(s.started_at)} · ${s.status} · ${s.stories_completed}/${s.stories_total} stories · ` +
       `${plural(s.iterations.length, "iteration")} · ${formatDuration(between(s.started_at, s.ended_at))}`,
-    `Task: ${s.task.split("\n")[0]}`,
-    ...(s.reason ? [`Reason: ${s.reason}`] : []),
+    `Task: ${field(s.task, width)}`,
+    ...(s.reason ? [`Reason: ${field(s.reason, width)}`] : []),
   ];
 }
 
-export function renderIteration(it: IterationLog, color: boolean, worktree: string): string[] {
+export function renderIteration(iteration: IterationLog, color: boolean, worktree: string, width = fieldWidth()): string[] {
+  const it = inertDeep(iteration); // renderEvent makes its events inert again: a no-op, nothing is copied
   const lines = it.events.flatMap((e) => renderEvent(e, { color }));
   if (!it.events.some((e) => e.type === "StoryProgress"))
-    lines.unshift("", `━━ iteration ${it.n} · story ${it.story_id ?? "-"}. ${it.story_title ?? ""} · attempt ${it.attempt ?? "-"}`);
+    lines.unshift("", `━━ iteration ${it.n} · story ${field(it.story_id ?? "-", width)}. ${field(it.story_title ?? "", width)} · attempt ${it.attempt ?? "-"}`);
   const r = it.record;
   if (r && !it.events.some((e) => e.type === "IterationEnd"))
-    lines.push(`  ◆ iteration ${it.n}: outcome ${r.outcome} · ${formatDuration(between(r.started, r.ended))}`, ...(r.reason ? [`    reason: ${r.reason}`] : []));
+    lines.push(`  ◆ iteration ${it.n}: outcome ${r.outcome} · ${formatDuration(between(r.started, r.ended))}`, ...(r.reason ? [`    reason: ${field(r.reason, width)}`] : []));
   if (!it.events.some((e) => e.type === "StoryEvent")) lines.push("  (no agent events in the event log)");
   if (!r) lines.push("  (still running)");
   if (r?.log_file) lines.push(`  raw agent output: ${relative(worktree, r.log_file) || r.log_file}`);

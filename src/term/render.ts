@@ -5,7 +5,8 @@
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, LoopEvent } from "../loop/events.ts";
 import { paint } from "./color.ts";
-import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural } from "./format.ts";
+import { inertDeep } from "./inert.ts";
+import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural, truncate } from "./format.ts";
 import { sumTokens } from "../state/schema.ts";
 
 export interface RenderOptions {
@@ -26,7 +27,12 @@ export const SHOWN_MESSAGE = 64 * 1024;
 
 export { useColor } from "./color.ts";
 
-export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
+/** A title or reason from the event log, which can be as big as the state it came from: its start, and where the rest is. */
+const bounded = (text: string, width = 500, firstLine = true) => truncate(text, width, { rest: "`wt-loop log --json` has all", firstLine });
+
+export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
+  // Everything in an event may have come from the agent or the tasks file: inert before it is coloured.
+  const e = inertDeep(event);
   const bold = paint(o.color, "1");
   const dim = paint(o.color, "2");
   const red = paint(o.color, "31");
@@ -39,7 +45,7 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
     case "StoryProgress":
       return [
         "",
-        bold(`━━ ${e.worktree} · story ${e.index}/${e.total}: ${e.story_id}. ${e.title}`),
+        bold(`━━ ${e.worktree} · story ${e.index}/${e.total}: ${e.story_id}. ${bounded(e.title)}`),
         dim(`   iteration ${e.iteration}/${e.max_iterations} · attempt ${e.attempt}/${e.max_retries} · ${e.completed}/${e.total} stories complete`),
       ];
     case "StoryEvent": {
@@ -81,7 +87,7 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
         e.commits.length ? plural(e.commits.length, "commit") : null,
       ].filter(Boolean);
       const lines = [(ok ? green : e.outcome === "stopped" ? dim : red)(`  ◆ iteration ${e.iteration}: ${parts.join(" · ")}`)];
-      if (e.reason) lines.push(dim(`    reason: ${e.reason}`));
+      if (e.reason) lines.push(dim(`    reason: ${bounded(e.reason)}`));
       return lines;
     }
     case "VerifyStart":
@@ -96,14 +102,14 @@ export function renderEvent(e: LoopEvent, o: RenderOptions): string[] {
     case "Waiting": {
       const until = Date.parse(e.until);
       return [
-        red(`⏸ The agent is unavailable: ${e.reason}`),
+        red(`⏸ The agent is unavailable: ${bounded(e.reason)}`),
         dim(`   Waiting ${formatDuration(until - Date.parse(e.since))}, until ${clockTime(until, Date.parse(e.since))}; then story ${e.story_id}, attempt ${e.attempt} again (not counted as an attempt). \`wt-loop stop\` ends the wait.`),
       ];
     }
     case "Complete": {
       const tint = e.status === "done" ? green : e.status === "stopped" ? cyan : red;
       const box = drawBox(`Loop ${e.status}${e.stop_reason === "budget" ? " (budget)" : ""}`, [
-        e.reason,
+        bounded(e.reason, 2000, false),
         "",
         `${e.stories_completed}/${plural(e.stories_total, "story", "stories")} complete · ${plural(e.iterations, "iteration")} · ` +
           `${plural(e.total_tokens, "token")} · ${formatTotalCost(e.total_cost_usd)} · ${formatDuration(e.duration_ms)}`,

@@ -3,10 +3,11 @@
  * too, because OSC there only sets the pane title.
  */
 import { start } from "../proc/spawn.ts";
+import { inertLine } from "./inert.ts";
 
 export function osc0(title: string): string {
-  // A control character inside the title would end the sequence early or start another.
-  return `\x1b]0;${title.replace(/[\x00-\x1f\x7f]/g, " ")}\x07`;
+  // A control character inside the title (ESC, BEL, C1's ST) would end the sequence early or start another.
+  return `\x1b]0;${inertLine(title)}\x07`;
 }
 
 export function setTitle(
@@ -15,7 +16,7 @@ export function setTitle(
   env: Record<string, string | undefined> = process.env,
 ): void {
   if (out.isTTY) out.write(osc0(title));
-  if (env.TMUX && env.TMUX_PANE) tmuxInOrder(["rename-window", "-t", env.TMUX_PANE, title]);
+  if (env.TMUX && env.TMUX_PANE) tmuxInOrder(["rename-window", "-t", env.TMUX_PANE, inertLine(title)]);
 }
 
 // tmux calls run one after another: a rename that landed after the restore below would turn the

@@ -104,8 +104,8 @@ describe("the completion question in a real terminal", () => {
 
 describe("the notice on a terminal", () => {
   test("bell, OSC 777 and OSC 9; control characters and ';' cannot break out of the sequence", () => {
-    expect(terminalNotice("Ralph: wt [done]", "All 2 stories;\x1b]0;x", false)).toBe(
-      "\x07\x1b]777;notify;Ralph: wt [done];All 2 stories  ]0 x\x07\x1b]9;Ralph: wt [done]: All 2 stories  ]0 x\x07",
+    expect(terminalNotice("Ralph: wt [done]", "All 2 stories;\x1b]0;x\x9c", false)).toBe(
+      "\x07\x1b]777;notify;Ralph: wt [done];All 2 stories ^[]0 x\\x9c\x07\x1b]9;Ralph: wt [done]: All 2 stories ^[]0 x\\x9c\x07",
     );
   });
 

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { osc0, setTitle } from "../../src/term/title.ts";
-import { formatCost, formatDuration, formatTokens } from "../../src/term/format.ts";
+import { field, formatCost, formatDuration, formatTokens, truncate } from "../../src/term/format.ts";
 import { renderEvent, useColor } from "../../src/term/render.ts";
 
 describe("titles", () => {
   test("OSC 0 with control characters neutralized", () => {
     expect(osc0("Ralph: wt [1/30]")).toBe("\x1b]0;Ralph: wt [1/30]\x07");
-    expect(osc0("a\x07b\x1bc")).toBe("\x1b]0;a b c\x07");
+    expect(osc0("a\x07b\x1bc\x9cd\ne")).toBe("\x1b]0;a^Gb^[c\\x9cd e\x07");
   });
   test("written only to a TTY", () => {
     const out: string[] = [];
@@ -26,6 +26,18 @@ describe("format", () => {
     expect(formatCost(0.0014)).toBe("$0.0014");
     expect(formatCost(null)).toBe("-");
   });
+  test.each([
+    ["short", 10, "short"],
+    ["0123456789abc", 10, "012345678…"],
+  ])("truncate(%p, %p) → %p", (text, width, out) => expect(truncate(text, width)).toBe(out));
+  test.each([
+    ["short", 10, "short"],
+    ["0123456789abc", 10, "012345678… (4 more characters; --json has all)"],
+    ["first\nsecond", 10, "first… (7 more characters; --json has all)"],
+    ["x".repeat(2_000_000), 5, "xxxx… (1,999,996 more characters; --json has all)"],
+  ])("field(%p, %p): the first line, cut, saying what is left out", (text, width, out) => expect(field(text, width)).toBe(out));
+  test("a cut value keeps more than its first line when asked", () =>
+    expect(truncate("ab\ncdefgh", 6, { rest: "see x" })).toBe("ab\ncd… (4 more characters; see x)"));
 });
 
 describe("render", () => {
