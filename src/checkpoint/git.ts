@@ -18,7 +18,7 @@ let tempIndexes = 0;
 
 /**
  * Answers that do not change while a loop runs, per worktree: a git process each costs ~2–3 ms and
- * these were asked on every attempt (README "Performance").
+ * these were asked on every attempt (docs/performance.md).
  */
 const gitPaths = new Map<string, Promise<string>>();
 const identities = new Map<string, Promise<Record<string, string>>>();

@@ -1,6 +1,6 @@
 /**
  * Every command's name, one-line summary, usage and examples, in one light module: `wt-loop --help`
- * and the "did you mean" of a mistyped command need no command module loaded (start-up, README
+ * and the "did you mean" of a mistyped command need no command module loaded (start-up, docs/performance.md
  * "Performance"). The command's options come from its own module, loaded for its help.
  */
 import type { CommandDef } from "citty";
