@@ -54,8 +54,10 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
 
     async ensure() {
       untouched = false;
-      refs = await readRefs(git); // every attempt starts here; changes() compares with it
-      ignored = [...new Set([...ignored, ...(await ignoredPaths(git))])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
+      // Two reads of their own, at once: each is a git process, and an iteration's cost over plain git is mostly these.
+      const [at, present] = await Promise.all([readRefs(git), ignoredPaths(git)]);
+      refs = at; // every attempt starts here; changes() compares with it
+      ignored = [...new Set([...ignored, ...present])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
     },
 
     async revert() {
@@ -69,10 +71,12 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
     },
 
     async changes() {
-      const violation = refs ? (await refsViolation(git, refs, info.sha)).violation : null;
       // The checkpoint is a clean tree at info.sha, so progress is "HEAD moved or the tree is dirty",
-      // and the changed paths are the agent's commits' and then the tree's.
-      const { head, dirty, files: inTree } = await treeStatus(git);
+      // and the changed paths are the agent's commits' and then the tree's (the refs and the status read at once).
+      const [violation, { head, dirty, files: inTree }] = await Promise.all([
+        refs ? refsViolation(git, refs, info.sha).then((r) => r.violation) : null,
+        treeStatus(git),
+      ]);
       untouched = !violation && !dirty && head === info.sha;
       const gone = deletedIgnored(git.ctx.cwd, ignored);
       ignored = ignored.filter((p) => !gone.includes(p)); // told once
