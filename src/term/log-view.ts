@@ -1,6 +1,7 @@
 /** What `log` shows of a run: its summary lines, then each iteration's events as the loop's window showed them. */
 import { relative } from "node:path";
 import type { IterationLog } from "../loop/run-log.ts";
+import { runTimeMs, storiesKnown } from "../state/run-time.ts";
 import type { State } from "../state/schema.ts";
 import { between, field, formatDuration, plural, utcDateTime } from "./format.ts";
 import { fieldWidth } from "./history-view.ts";
@@ -10,9 +11,10 @@ import { renderEvent } from "./render.ts";
 /** The fields of the state are bounded (`field`): `log --json` has them whole. */
 export function runHeader(state: State, width = fieldWidth()): string[] {
   const s = inertDeep(state);
+  const ran = runTimeMs(s);
   return [
-    `Run started ${utcDateTime(s.started_at)} · ${s.status} · ${s.stories_completed}/${s.stories_total} stories · ` +
-      `${plural(s.iterations.length, "iteration")} · ${formatDuration(between(s.started_at, s.ended_at))}`,
+    `Run started ${utcDateTime(s.started_at)} · ${s.status} · ${storiesKnown(s) ? `${s.stories_completed}/${s.stories_total}` : "unknown"} stories · ` +
+      `${plural(s.iterations.length, "iteration")} · ${ran === null ? "run time unknown" : formatDuration(ran)}`,
     `Task: ${field(s.task, width)}`,
     ...(s.reason ? [`Reason: ${field(s.reason, width)}`] : []),
   ];
