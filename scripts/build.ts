@@ -1,5 +1,5 @@
 /**
- * Builds dist/wt-loop, a single binary. The flags matter (reference/toolchain.md §1):
+ * Builds dist/wt-loop, a single binary. The flags matter:
  * - no .env / bunfig.toml autoload: wt-loop runs inside users' repositories and passes its
  *   environment to agents, so a repository's .env must not leak into it;
  * - --no-orphans baked in: when wt-loop exits, every process it started goes with it;

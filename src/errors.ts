@@ -1,5 +1,5 @@
 /**
- * Errors a user should see as a message, not a stack trace, and the exit codes of SPEC §11.
+ * Errors a user should see as a message, not a stack trace, and the exit codes in docs/commands.md.
  */
 
 export const ExitCode = {

@@ -1,6 +1,6 @@
 /**
  * The command line's front door: version, help, and finding the command, before any command module
- * is loaded — so `--version`, `--help` and a typo cost only this file (start-up, README
+ * is loaded — so `--version`, `--help` and a typo cost only this file (start-up, docs/performance.md
  * "Performance"). The command itself is loaded on demand and parsed by citty.
  */
 import pkg from "../package.json" with { type: "json" };

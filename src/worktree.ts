@@ -1,4 +1,4 @@
-/** Which worktree a command acts on: the one containing the current directory (SPEC §2). */
+/** Which worktree a command acts on: the one containing the current directory (docs/commands.md). */
 import { basename } from "node:path";
 import { NOT_IN_WORKTREE, UserError } from "./errors.ts";
 import { CommandError, exec } from "./proc/spawn.ts";

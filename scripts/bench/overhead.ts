@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, gitEnv, makeRepo, median, ms, removeRepo, runAlone, RUNS, time, work } from "./shared.ts";
+import { BIN, gitEnv, makeRepo, measure, median, ms, removeRepo, runAlone, RUNS, work } from "./shared.ts";
 
 export const SIZES = (process.env.BENCH_SIZES ?? "1000,10000,50000").split(",").map(Number);
 const STORIES = 25; // 50 iterations
@@ -56,35 +56,42 @@ rm -f out.txt
   return path;
 }
 
-/** ms per iteration of a whole wt-loop run (`bin`) on a fresh repository of `files` files. */
-export function wtLoopRun(bin: string, strategy: "branch" | "stash", files: number): number {
+type PerIteration = { ms: number; cpuMs: number };
+const perIteration = (m: PerIteration): PerIteration => ({ ms: m.ms / ITERATIONS, cpuMs: m.cpuMs / ITERATIONS });
+
+/** Wall and CPU ms per iteration of a whole wt-loop run (`bin`) on a fresh repository of `files` files. */
+export function wtLoopRun(bin: string, strategy: "branch" | "stash", files: number): PerIteration {
   const repo = makeRepo(`loop-${strategy}-${files}-${++scripts}`, files, STORIES);
   const args = [bin, "start", "--terminal", "inline", "--agent", "command", "--agent-cmd", `sh ${agentScript(join(work, `count-${scripts}`))}`,
     "--checkpoint", strategy, "--on-complete", "keep", "--max", String(ITERATIONS)];
-  const t = time(args, repo, { ...gitEnv, OPENSPEC_TELEMETRY: "0" });
+  const t = measure(args, repo, { ...gitEnv, OPENSPEC_TELEMETRY: "0" });
   const state = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
   if (state.status !== "done" || state.iterations.length !== ITERATIONS) throw new Error(`bench loop ended ${state.status} after ${state.iterations.length}`);
   removeRepo(repo);
-  return t / ITERATIONS;
+  return perIteration(t);
 }
 
-/** ms per iteration of the same work in plain git. */
-export function rawGitRun(strategy: "branch" | "stash", files: number): number {
+/** The same per iteration for the work in plain git. */
+export function rawGitRun(strategy: "branch" | "stash", files: number): PerIteration {
   const repo = makeRepo(`raw-${strategy}-${files}-${++scripts}`, files, STORIES);
-  const t = time(["sh", baselineScript(strategy, agentScript(join(work, `count-${scripts}`)))], repo, gitEnv);
+  const t = measure(["sh", baselineScript(strategy, agentScript(join(work, `count-${scripts}`)))], repo, gitEnv);
   removeRepo(repo);
-  return t / ITERATIONS;
+  return perIteration(t);
 }
 
 export function loopOverhead(strategy: "branch" | "stash", files: number) {
-  const ours: number[] = [];
-  const raw: number[] = [];
+  const ours: PerIteration[] = [];
+  const raw: PerIteration[] = [];
   for (let run = 0; run < RUNS; run++) {
     if (run % 2) raw.push(rawGitRun(strategy, files));
     ours.push(wtLoopRun(BIN, strategy, files));
     if (!(run % 2)) raw.push(rawGitRun(strategy, files));
   }
-  return { strategy, files, wt_loop_ms_per_iteration: median(ours), raw_git_ms_per_iteration: median(raw), ratio: median(ours) / median(raw) };
+  const med = (xs: PerIteration[], k: keyof PerIteration) => median(xs.map((x) => x[k]));
+  return {
+    strategy, files, wt_loop_ms_per_iteration: med(ours, "ms"), raw_git_ms_per_iteration: med(raw, "ms"), ratio: med(ours, "ms") / med(raw, "ms"),
+    wt_loop_cpu_ms_per_iteration: med(ours, "cpuMs"), raw_git_cpu_ms_per_iteration: med(raw, "cpuMs"), cpu_ratio: med(ours, "cpuMs") / med(raw, "cpuMs"),
+  };
 }
 
 export function overheads() {
@@ -95,6 +102,7 @@ export function overheads() {
       const r = loopOverhead(strategy, files);
       loops.push(r);
       console.log(`   ${strategy.padEnd(6)} ${String(files).padStart(6)} files   wt-loop ${ms(r.wt_loop_ms_per_iteration).padStart(9)}/iter   raw git ${ms(r.raw_git_ms_per_iteration).padStart(9)}/iter   ${r.ratio.toFixed(2)}×   target ≤ 1.5×  ${r.ratio <= 1.5 ? "met" : "MISSED"}`);
+      console.log(`   ${"".padEnd(19)} CPU     ${ms(r.wt_loop_cpu_ms_per_iteration).padStart(9)}/iter   raw git ${ms(r.raw_git_cpu_ms_per_iteration).padStart(9)}/iter   ${r.cpu_ratio.toFixed(2)}×`);
     }
   return loops;
 }

@@ -20,14 +20,21 @@ export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Ma
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
 export const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" };
 
-/** Wall time of one run of `argv`, in ms; a failure stops the benchmark. */
-export function time(argv: string[], cwd: string, env: Record<string, string | undefined> = process.env): number {
+/**
+ * One run of `argv`: its wall time and the CPU time (user + system, in ms) of it and every process
+ * it waited for. On a machine others load, the wall time grows with their work; the CPU time barely does.
+ * A failure stops the benchmark.
+ */
+export function measure(argv: string[], cwd: string, env: Record<string, string | undefined> = process.env): { ms: number; cpuMs: number } {
   const t0 = performance.now();
   const r = Bun.spawnSync(argv, { cwd, env, stdout: "ignore", stderr: "pipe" });
   const dt = performance.now() - t0;
   if (r.exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${r.exitCode}: ${r.stderr}`);
-  return dt;
+  return { ms: dt, cpuMs: Number(r.resourceUsage.cpuTime.total) / 1000 };
 }
+
+/** Wall time of one run of `argv`, in ms. */
+export const time = (argv: string[], cwd: string, env: Record<string, string | undefined> = process.env) => measure(argv, cwd, env).ms;
 
 export function git(cwd: string, ...args: string[]): string {
   const r = Bun.spawnSync(["git", ...args], { cwd, env: gitEnv, stdout: "pipe", stderr: "pipe" });

@@ -1,6 +1,6 @@
 /**
  * An agent adapter knows one agent CLI: how to call it and how to read its output. It knows
- * nothing of git, the loop or the terminal (SPEC §7).
+ * nothing of git, the loop or the terminal (docs/agents.md).
  */
 import { resetTimeIn } from "./reset-time.ts";
 import type { StreamEvent, UnavailableEvent } from "./stream.ts";
@@ -41,7 +41,7 @@ export function parseJsonLine(line: string): unknown {
 }
 
 /**
- * How an adapter says a run met an unavailable service or refused credentials (SPEC issue 12): the
+ * How an adapter says a run met an unavailable service or refused credentials (docs/agents.md): the
  * engine sees only this, never an agent's own error format. `auth` names what the user must do.
  */
 export const unavailable = (reason: string, resetAt: Date | null = null): UnavailableEvent => ({

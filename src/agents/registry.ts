@@ -43,7 +43,7 @@ export function plainProgram(cmd: string): string | null {
 }
 
 /**
- * A clear error before the loop starts when the agent's program is missing (SPEC §7). `cwd` is the
+ * A clear error before the loop starts when the agent's program is missing (docs/agents.md). `cwd` is the
  * worktree, where the agent runs (a relative --agent-cmd path is found from there).
  */
 export function checkAgent(name: AgentName, call: Pick<AgentCall, "agentCmd">, pathEnv = process.env.PATH, cwd = process.cwd()): void {

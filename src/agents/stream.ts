@@ -1,5 +1,5 @@
 /**
- * What every agent's output is normalized into (SPEC §7). Adapters produce these; the renderer,
+ * What every agent's output is normalized into (docs/agents.md). Adapters produce these; the renderer,
  * the outcome classifier and the event log consume them and know nothing of any agent's format.
  */
 import { z } from "zod";

@@ -6,7 +6,7 @@
  * index the user had is staged again.
  */
 import { UserError } from "../errors.ts";
-import { changedFiles } from "./changed-files.ts";
+import { committedChanges, composeChanges, treeStatus } from "./changed-files.ts";
 import type { Git } from "./git.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, setIndex, takeSnapshot } from "./snapshot.ts";
@@ -54,8 +54,10 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
 
     async ensure() {
       untouched = false;
-      refs = await readRefs(git); // every attempt starts here; changes() compares with it
-      ignored = [...new Set([...ignored, ...(await ignoredPaths(git))])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
+      // Two reads of their own, at once: each is a git process, and an iteration's cost over plain git is mostly these.
+      const [at, present] = await Promise.all([readRefs(git), ignoredPaths(git)]);
+      refs = at; // every attempt starts here; changes() compares with it
+      ignored = [...new Set([...ignored, ...present])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
     },
 
     async revert() {
@@ -69,14 +71,16 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
     },
 
     async changes() {
-      const violation = refs ? (await refsViolation(git, refs, info.sha)).violation : null;
-      // The checkpoint is a clean tree at info.sha, so progress is "HEAD moved or the tree is dirty".
-      const { head, dirty } = await git.headAndDirty();
+      // The checkpoint is a clean tree at info.sha, so progress is "HEAD moved or the tree is dirty",
+      // and the changed paths are the agent's commits' and then the tree's (the refs and the status read at once).
+      const [violation, { head, dirty, files: inTree }] = await Promise.all([
+        refs ? refsViolation(git, refs, info.sha).then((r) => r.violation) : null,
+        treeStatus(git),
+      ]);
       untouched = !violation && !dirty && head === info.sha;
       const gone = deletedIgnored(git.ctx.cwd, ignored);
       ignored = ignored.filter((p) => !gone.includes(p)); // told once
-      // A clean tree is its HEAD's tree; only a dirty one needs a snapshot.
-      const files = untouched ? [] : await changedFiles(git, info.sha, dirty ? await git.snapshot() : head);
+      const files = untouched ? [] : composeChanges(await committedChanges(git, info.sha, head), inTree);
       return { progress: head !== info.sha || dirty, commits: violation ? [] : await git.commitsBetween(info.sha, head), violation, deletedIgnored: gone, files };
     },
 

@@ -1,4 +1,4 @@
-/** Keeps the loop's own files out of git (SPEC §3): added once to `info/exclude`, idempotently. */
+/** Keeps the loop's own files out of git (docs/files.md): added once to `info/exclude`, idempotently. */
 import { closeSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { openSafe, writeFileSafe } from "../proc/safe-fs.ts";

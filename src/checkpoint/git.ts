@@ -2,7 +2,7 @@
  * Typed git calls: argv arrays through the one spawn wrapper, under the command timeout and the
  * loop's stop signal. Checkpoint commits never run the user's hooks or ask for a signing passphrase.
  */
-import { copyFile, rm, stat, utimes } from "node:fs/promises";
+import { copyFile, readFile, rm, stat, utimes } from "node:fs/promises";
 import { resolve } from "node:path";
 import { CommandError, exec, type ExecResult } from "../proc/spawn.ts";
 
@@ -18,7 +18,7 @@ let tempIndexes = 0;
 
 /**
  * Answers that do not change while a loop runs, per worktree: a git process each costs ~2–3 ms and
- * these were asked on every attempt (README "Performance").
+ * these were asked on every attempt (docs/performance.md).
  */
 const gitPaths = new Map<string, Promise<string>>();
 const identities = new Map<string, Promise<Record<string, string>>>();
@@ -133,14 +133,27 @@ export class Git {
     return r.code === 0 ? r.stdout.trim() : null;
   }
 
-  /** `git add -A` + a checkpoint commit (hooks and signing off, identity filled in when unset). */
+  /** `git add -A` + a checkpoint commit (hooks and signing off, identity filled in when unset); returns the commit. */
   async commitAll(message: string): Promise<string> {
     await this.run(["add", "-A"]);
     await this.run(
       ["-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "--allow-empty", "-m", message],
       { env: await this.identity() },
     );
-    return (await this.head())!;
+    return (await this.headFromFiles()) ?? (await this.head())!;
+  }
+
+  /**
+   * HEAD read from the files git just wrote, with no process: `HEAD` names the branch and a commit
+   * writes the branch's loose ref file, which wins over `packed-refs`. Null when that is not how
+   * this repository keeps refs (a reftable, a ref only packed): then git is asked.
+   */
+  private async headFromFiles(): Promise<string | null> {
+    const read = (path: string) => readFile(path, "utf8").then((t) => t.trim(), () => "");
+    const head = await read(await this.gitPath("HEAD"));
+    const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
+    const sha = ref ? await read(await this.gitPath(ref)) : head;
+    return OBJECT_ID.test(sha) ? sha : null;
   }
 
   /** HEAD and whether the tree (untracked files included) differs from it, in one `git status`. */

@@ -26,8 +26,8 @@ export interface RefsAt {
  * The user's stash entries: `refs/stash` is shared by every worktree, and an agent's `git stash` or
  * `stash clear` reaches them. `git stash list` reads `refs/stash` and its reflog, and git replaces
  * those files (lock file + rename) on every change: while their inode, size, mtime and ctime are those of
- * the last listing, the list is the same and no git process is needed (two per attempt, README
- * "Performance"). A reftable repository keeps refs elsewhere: git is asked every time.
+ * the last listing, the list is the same and no git process is needed (two per attempt,
+ * docs/performance.md). A reftable repository keeps refs elsewhere: git is asked every time.
  */
 const lastListing = new Map<string, { stamp: string; entries: Map<string, string> }>();
 

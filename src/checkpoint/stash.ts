@@ -36,8 +36,10 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
 
     async ensure(storyId) {
       const i = need();
-      refs = await readRefs(git); // every attempt starts here; changes() compares with it
-      ignored = [...new Set([...ignored, ...(await ignoredPaths(git))])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
+      // Two reads of their own, at once: each is a git process, and an iteration's cost over plain git is mostly these.
+      const [at, present] = await Promise.all([readRefs(git), ignoredPaths(git)]);
+      refs = at; // every attempt starts here; changes() compares with it
+      ignored = [...new Set([...ignored, ...present])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
       if (current?.story === storyId) return;
       i.sha = refs.head;
       const snap = await takeSnapshot(git, i.sha); // only objects are written: a stop may cut it short

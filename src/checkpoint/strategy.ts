@@ -1,5 +1,5 @@
 /**
- * A checkpoint strategy (SPEC §5) saves the worktree before a story's attempts, puts it back after
+ * A checkpoint strategy (docs/how-it-works.md) saves the worktree before a story's attempts, puts it back after
  * a failed one, keeps a completed story's work, and ends the loop with cleanup or keep. The engine
  * sees only this interface; `branch.ts` and `stash.ts` know nothing of each other.
  */
@@ -32,7 +32,7 @@ export interface Checkpoint {
    */
   revert(): Promise<string[]>;
   /**
-   * What an attempt left since the checkpoint (SPEC §6 "progress": a new commit or a change in the
+   * What an attempt left since the checkpoint ("progress" in docs/how-it-works.md: a new commit or a change in the
    * working tree), measured before any revert. An attempt always starts at the checkpoint.
    */
   changes(): Promise<Changes>;

@@ -72,7 +72,7 @@ const nearestChoice = (v: string, choices: string[]) => {
   return n ? ` (did you mean ${n}?)` : "";
 };
 
-/** The error boundary of every command: user errors print their message; exit codes per SPEC §11. */
+/** The error boundary of every command: user errors print their message; exit codes in docs/commands.md. */
 export function action<A>(fn: (ctx: A) => Promise<number | void>): (ctx: A) => Promise<void> {
   return async (ctx) => {
     try {

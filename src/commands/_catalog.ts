@@ -1,6 +1,6 @@
 /**
  * Every command's name, one-line summary, usage and examples, in one light module: `wt-loop --help`
- * and the "did you mean" of a mistyped command need no command module loaded (start-up, README
+ * and the "did you mean" of a mistyped command need no command module loaded (start-up, docs/performance.md
  * "Performance"). The command's options come from its own module, loaded for its help.
  */
 import type { CommandDef } from "citty";
@@ -68,6 +68,16 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop config --max 5 --json", "what a start with --max 5 would use, as JSON"],
     ],
     load: () => import("./config.ts").then((m) => m.default),
+  },
+  {
+    name: "trust", worktree: true, plainOutput: true, summary: "Trust this worktree's .wt-loop.json, so the commands it sets (verify, notify, agent-cmd) may run",
+    usage: "wt-loop trust [--show | --revoke]",
+    examples: [
+      ["wt-loop trust", "trust .wt-loop.json as it is now; a changed file needs trust again"],
+      ["wt-loop trust --show", "every trusted file, and whether it changed since"],
+      ["wt-loop trust --revoke", "stop trusting this worktree's .wt-loop.json"],
+    ],
+    load: () => import("./trust.ts").then((m) => m.default),
   },
   {
     name: "history", worktree: true, plainOutput: true, summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",

@@ -7,6 +7,7 @@ import { readState } from "../state/store.ts";
 import { table } from "../term/format.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
+import { fileTrust, trustLine, untrustedCommands } from "../loop/trust.ts";
 import { loopArgs } from "./_loop-args.ts";
 import { print, printJson } from "../term/print.ts";
 
@@ -22,11 +23,17 @@ export default defineCommand({
     const { json, ...given } = givenOptions("config", args, rawArgs, a);
     validate(LoopOptions, given);
     const wt = await resolveWorktree();
-    const layered = layerOptions(wt.path, given, await readState(loopPaths(wt.path).state));
+    const statePath = loopPaths(wt.path).state;
+    const previous = await readState(statePath);
+    const layered = layerOptions(wt.path, given, previous);
     const opts = validate(LoopOptions, layered.options);
+    const untrusted = untrustedCommands(layered, opts, previous, statePath);
     if (json) {
       const options = Object.fromEntries(shown.map((o) => [o.flag, { value: opts[o.key] ?? null, ...originJson(layered.origins[o.key]) }]));
-      printJson({ worktree: wt.path, files: layered.files, options });
+      const p = layered.files.project;
+      const project = { ...p, trusted: p.sha256 ? fileTrust(p.path, p.sha256) === "trusted" : null };
+      const refused = untrusted.flatMap((u) => u.commands.map((c) => ({ option: c.flag, value: c.value, source: u.source })));
+      printJson({ worktree: wt.path, files: { ...layered.files, project }, options, refused });
       return;
     }
     const rows = shown.map((o) => {
@@ -37,6 +44,10 @@ export default defineCommand({
     const file = (f: { path: string; found: boolean }) => `${f.path}${f.found ? "" : " (none)"}`;
     print(table(rows));
     print(`\nFiles: ${file(layered.files.project)}, ${file(layered.files.user)}. Flags win, then a restart's remembered options, then these files in this order.`);
+    const trust = trustLine(layered, untrusted);
+    if (trust) print(trust);
+    const remembered = untrusted.find((u) => u.why === "unsealed");
+    if (remembered) print(`${statePath} remembers commands no run of yours recorded; start would refuse ${remembered.commands.map((c) => c.flag).join(", ")}.`);
   }),
 });
 

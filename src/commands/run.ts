@@ -10,6 +10,9 @@ import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
 import { runInline } from "./_launch.ts";
+import { requireTrust } from "./_trust.ts";
+import { describeUntrusted, sealCommands, trustLine, unsealedCommands, untrustedAdvice, untrustedCommands } from "../loop/trust.ts";
+import { UserError } from "../errors.ts";
 import { print, warn } from "../term/print.ts";
 
 const args = {
@@ -29,6 +32,9 @@ export default defineCommand({
     // The loop `start` prepared: its options are in the state, so `run` needs none; its lock was
     // reserved by `start` for this run.
     if (state?.status === "starting" && Object.keys(given).length === 0) {
+      // `start` sealed the commands of the state it wrote; a committed `starting` state is not its.
+      const unsealed = unsealedCommands(state, paths.state);
+      if (unsealed.length) throw new UserError(`${describeUntrusted(unsealed)}\n${untrustedAdvice(unsealed)}`);
       const lock = await reserve(paths, state.started_at, true);
       try {
         const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec, warn));
@@ -41,11 +47,14 @@ export default defineCommand({
     // A direct run continues nothing: flags over the config files.
     const layered = layerOptions(wt.path, given, null);
     const opts = validate(LoopOptions, layered.options);
+    const untrusted = untrustedCommands(layered, opts, null, paths.state);
+    if (!opts.dryRun) await requireTrust(untrusted, layered);
     const prepared = await prepareLoop(wt, opts, warn);
     if (opts.dryRun) {
-      print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
+      print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
       return 0;
     }
+    prepared.state.commands_seal = sealCommands(prepared.state);
     const { lock } = await writeStarting(prepared, "here");
     return runInline(prepared.state, prepared.source, lock);
   }),

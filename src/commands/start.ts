@@ -9,6 +9,8 @@ import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
 import { openLoopWindow, runInline } from "./_launch.ts";
+import { requireTrust } from "./_trust.ts";
+import { sealCommands, trustLine, untrustedCommands } from "../loop/trust.ts";
 import { print, warn } from "../term/print.ts";
 
 const args = {
@@ -27,12 +29,15 @@ export default defineCommand({
     // Flags over the remembered run (a plain start after stuck/stalled/stopped) over the config files.
     const layered = layerOptions(wt.path, given, previous);
     const opts = validate(LoopOptions, layered.options);
+    const untrusted = untrustedCommands(layered, opts, previous, loopPaths(wt.path).state);
+    if (!opts.dryRun) await requireTrust(untrusted, layered);
     const prepared = await prepareLoop(wt, opts, warn, previous);
     if (layered.note) print(layered.note);
     if (opts.dryRun) {
-      print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins)));
+      print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
       return 0;
     }
+    prepared.state.commands_seal = sealCommands(prepared.state);
     if (opts.terminal === "inline") {
       const { note, lock } = await writeStarting(prepared, "here");
       if (note) print(note);

@@ -1,7 +1,7 @@
 /**
  * Every loop of a repository at a glance: its worktrees (one `git worktree list`) and each one's
  * state file (one read each). What `list`, the MCP server and other readers show; its JSON shape
- * (`WorktreeLoop`) is documented in the README and is the `list --json` / `list_loops` output.
+ * (`WorktreeLoop`) is documented in docs/integrations.md and is the `list --json` / `list_loops` output.
  */
 import { realpathSync } from "node:fs";
 import { basename, sep } from "node:path";

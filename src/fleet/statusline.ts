@@ -10,6 +10,7 @@ import { ownedIn, pidInUse } from "../proc/owned.ts";
 import { hasProcfs, procfs } from "../proc/procfs.ts";
 import { spent } from "../loop/budget.ts";
 import { clockTime, formatCost, formatTokens } from "../term/format.ts";
+import { inertLine } from "../term/inert.ts";
 import { print } from "../term/print.ts";
 
 /** Claude Code's status line input: `workspace.current_dir` (and `cwd`, its older name), as documented. */
@@ -111,5 +112,5 @@ export function statusLineFor(dir: string): string {
 export async function statusLineMain(): Promise<void> {
   const input = process.stdin.isTTY ? "" : await Bun.stdin.text();
   const line = statusLineFor(dirFromInput(input, process.cwd()));
-  if (line) print(line);
+  if (line) print(inertLine(line)); // one line, whatever an unvalidated state file holds
 }

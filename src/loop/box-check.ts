@@ -1,5 +1,5 @@
 /**
- * The harness's check of a COMPLETE in `tasks` mode (SPEC §5): the story's boxes are ticked in the
+ * The harness's check of a COMPLETE in `tasks` mode (docs/how-it-works.md): the story's boxes are ticked in the
  * tasks file and no story of the plan is gone. Run on the agent's tree, and again on the tree a
  * --verify command left (its changes are part of the candidate: it may un-tick or delete as well).
  */

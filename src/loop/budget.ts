@@ -1,5 +1,5 @@
 /**
- * Budgets (issue 12): `--max-cost USD` and `--max-tokens N` for the whole loop — its earlier runs
+ * Budgets (docs/verify-and-budgets.md): `--max-cost USD` and `--max-tokens N` for the whole loop — its earlier runs
  * included, when a restart after `stuck`, `stalled` or `stopped` continues it. Checked after every
  * iteration; once spending reaches a limit the loop ends `stopped` with the reason `budget`.
  */
@@ -7,7 +7,7 @@ import { UserError } from "../errors.ts";
 import type { AgentName, State } from "../state/schema.ts";
 import { formatCost, formatTokens } from "../term/format.ts";
 
-/** What each agent reports (README "Agents"): a budget needs the figure it counts. */
+/** What each agent reports (docs/agents.md): a budget needs the figure it counts. */
 const REPORTS: Record<AgentName, { cost: boolean; tokens: boolean }> = {
   claude: { cost: true, tokens: true },
   codex: { cost: false, tokens: true },

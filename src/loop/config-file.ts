@@ -4,6 +4,7 @@
  * before anything is done: every bad key or value is named with the file, so a team's typo never
  * becomes a silent default.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -20,13 +21,17 @@ export interface ConfigFile {
   scope: ConfigScope;
   /** The values it sets, in `LoopOptions` keys, as written (each checked against its option). */
   values: Record<string, unknown>;
+  /** The sha256 of the text read: what `wt-loop trust` records, of exactly what was applied. */
+  sha256: string;
 }
 
 export const PROJECT_FILE = ".wt-loop.json";
 
+/** `$XDG_CONFIG_HOME`, or `~/.config`: the user's config folder, which holds wt-loop's own folder. */
+export const configBase = (env: Record<string, string | undefined> = process.env) => env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
+
 export function configPaths(worktree: string, env: Record<string, string | undefined> = process.env): Record<ConfigScope, string> {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
-  return { project: join(worktree, PROJECT_FILE), user: join(base, "wt-loop", "config.json") };
+  return { project: join(worktree, PROJECT_FILE), user: join(configBase(env), "wt-loop", "config.json") };
 }
 
 /** The options a file of this scope may set (the keys of its JSON Schema). */
@@ -61,7 +66,7 @@ export function readConfigFile(path: string, scope: ConfigScope): ConfigFile | n
   }
   if (problems.length === 1) throw new UserError(`${path}: ${problems[0]}. Nothing was written.`);
   if (problems.length) throw new UserError(`${path} has ${problems.length} mistakes; nothing was written:\n${problems.map((p) => `  ${p}`).join("\n")}`);
-  return { path, scope, values };
+  return { path, scope, values, sha256: createHash("sha256").update(text).digest("hex") };
 }
 
 function keyProblem(key: string, o: OptionInfo | undefined, scope: ConfigScope): string {

@@ -24,7 +24,7 @@ export interface Layered {
   origins: Record<OptionKey, Origin>;
   /** The restart's "Continuing the previous loop…" sentence, or null. */
   note: string | null;
-  files: Record<ConfigScope, { path: string; found: boolean }>;
+  files: Record<ConfigScope, { path: string; found: boolean; sha256: string | null }>;
 }
 
 /**
@@ -54,7 +54,10 @@ export function layerOptions(worktree: string, given: Record<string, unknown>, p
     options,
     origins,
     note: remembered && previous ? continuingNote(previous, remembered, given) : null,
-    files: { project: { path: paths.project, found: project !== null }, user: { path: paths.user, found: user !== null } },
+    files: {
+      project: { path: paths.project, found: project !== null, sha256: project?.sha256 ?? null },
+      user: { path: paths.user, found: user !== null, sha256: user?.sha256 ?? null },
+    },
   };
 }
 

@@ -9,8 +9,8 @@ import { isComplete } from "../stories/story.ts";
 import type { Plan } from "./plan.ts";
 import { buildPrompt } from "./prompt.ts";
 
-/** `setBy`: where the options that are not defaults came from (loop/config.ts `setBy`). */
-export function describePlan(state: State, plan: Plan, setBy: string[] = []): string {
+/** `setBy`: where the options that are not defaults came from (loop/config.ts `setBy`); `trust`: whether the project file is trusted. */
+export function describePlan(state: State, plan: Plan, setBy: string[] = [], trust: string | null = null): string {
   const rel = (f: string) => relative(state.worktree_path, f);
   const out: string[] = [`Dry run in ${state.worktree_name} — nothing was written and nothing started.`, ""];
   out.push(`Task:      ${state.task}`);
@@ -41,6 +41,7 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = []): st
   const budget = budgetLabel(state);
   if (budget) out.push(`Budget:    ${budget} (spent of each limit, over every run of this loop; stops at the limit)`);
   out.push(`Options:   ${setBy.length ? `the defaults, except from ${setBy.join(" · ")}` : "the defaults"}`);
+  if (trust) out.push(`Trust:     ${trust}`);
   const first = plan.stories.find((s) => !isComplete(s));
   if (first) {
     const prompt = buildPrompt({

@@ -1,5 +1,5 @@
 /**
- * The loop (SPEC §5–§6): for each iteration, take the first incomplete story, run the agent on it,
+ * The loop (docs/how-it-works.md): for each iteration, take the first incomplete story, run the agent on it,
  * check its claim, then keep its work (checkpoint) or revert and retry, until done, stuck, stalled
  * or stopped. Everything it touches comes in through `LoopDeps`, so tests drive it with real git
  * repositories and real agent programs.
@@ -237,7 +237,7 @@ async function attemptStory(
     // cleaned as if they were its work; one that ran `git clean -fdx` deleted them.
     step = "putting back the loop's own files";
     await deps.reclaimFiles();
-    // Progress is measured before any revert (SPEC §6).
+    // Progress is measured before any revert (docs/how-it-works.md).
     step = "measuring what the attempt changed";
     remeasured(res, await checkpoint.changes());
     step = "judging and keeping the attempt's work";
@@ -256,7 +256,7 @@ async function attemptStory(
 }
 
 /**
- * Checks the agent's claim and keeps the work when it stands (SPEC §5). `res` already carries the
+ * Checks the agent's claim and keeps the work when it stands (docs/how-it-works.md). `res` already carries the
  * attempt's changes (progress, commits), which `accept` builds on.
  */
 async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * What the engine tells the world (SPEC §10): one discriminated union that `run` and `monitor`
+ * What the engine tells the world (docs/reference/events.md): one discriminated union that `run` and `monitor`
  * render and `loop-events.jsonl` stores. Message content is never truncated here.
  */
 import { z } from "zod";

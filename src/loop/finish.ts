@@ -1,5 +1,5 @@
 /**
- * How a loop ends (SPEC §5, §10): the final status, the completion step (cleanup or keep, perhaps
+ * How a loop ends (docs/how-it-works.md): the final status, the completion step (cleanup or keep, perhaps
  * asked of the user) and the Complete event. Split from engine.ts, which decides *that* it ends.
  */
 import type { FinalStatus, Completion, State } from "../state/schema.ts";

@@ -25,6 +25,11 @@ export interface OptionMeta {
   file?: "both" | "user" | "none";
   /** Not a flag: the command's positional argument. */
   positional?: boolean;
+  /**
+   * Its value is a command wt-loop runs: from a project file it runs only once the file is trusted,
+   * and a restart takes it only from a state this user's own run wrote (loop/trust.ts).
+   */
+  runsCommand?: boolean;
 }
 const opt = <T extends z.ZodType>(schema: T, meta: OptionMeta): T => schema.meta({ ...meta }) as T;
 
@@ -62,6 +67,7 @@ export const NONE = "none";
 const removable = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === NONE ? undefined : v), schema.optional());
 
 const remembered = true;
+const runsCommand = true;
 export const LoopOptions = z.strictObject({
   task: opt(z.string().optional(), { help: "The task, in words", positional: true, state: "task", remembered, file: "none" }),
   change: opt(z.string().min(1, { error: "--change needs a change name" }).optional(), {
@@ -82,7 +88,7 @@ export const LoopOptions = z.strictObject({
   // `demo` is the demo's own agent: it works as a value but is not offered.
   agent: opt(AgentName.default("claude"), { hint: "claude|codex|gemini|command", help: "Agent CLI to run", state: "agent", remembered }),
   agentCmd: opt(z.string().min(1, { error: "--agent-cmd needs a command" }).optional(), {
-    hint: "cmd", help: "Program run by --agent command (prompt on stdin; run with sh -c)", state: "agent_cmd", remembered,
+    hint: "cmd", help: "Program run by --agent command (prompt on stdin; run with sh -c)", state: "agent_cmd", remembered, runsCommand,
   }),
   model: opt(z.string().min(1).optional(), { hint: "name", help: "Model passed through to the agent", defaultText: "the agent's own", state: "model", remembered }),
   checkpoint: opt(CheckpointKind.default("branch"), { help: "Checkpoint strategy", state: "checkpoint", remembered }),
@@ -96,10 +102,10 @@ export const LoopOptions = z.strictObject({
     state: "terminal", file: "user",
   }),
   notify: opt(removable(z.string().min(1, { error: "--notify needs a command" })), {
-    hint: "cmd", help: "Command run (sh -c) when the loop ends or waits for you; WT_LOOP_STATUS, WT_LOOP_STATE… in its environment", state: "notify", remembered,
+    hint: "cmd", help: "Command run (sh -c) when the loop ends or waits for you; WT_LOOP_STATUS, WT_LOOP_STATE… in its environment", state: "notify", remembered, runsCommand,
   }),
   verify: opt(removable(z.string().min(1, { error: "--verify needs a command" })), {
-    hint: "cmd", help: "Command run (sh -c) after each COMPLETE; a non-zero exit rejects the attempt", defaultText: "none", state: "verify", remembered,
+    hint: "cmd", help: "Command run (sh -c) after each COMPLETE; a non-zero exit rejects the attempt", defaultText: "none", state: "verify", remembered, runsCommand,
   }),
   verifyTimeout: opt(positive("verify-timeout", 60_000, "minutes").default(10), {
     hint: "min", help: "Limit of one --verify run, in minutes", state: "verify_timeout_min", remembered,

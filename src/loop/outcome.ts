@@ -1,5 +1,5 @@
 /**
- * How an agent run ended (SPEC §5 table). Only the agent's own final message counts: a promise that
+ * How an agent run ended (docs/how-it-works.md). Only the agent's own final message counts: a promise that
  * appeared in a tool result or a file it read never reaches it.
  */
 import type { AgentRun } from "../agents/run-agent.ts";

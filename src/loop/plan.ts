@@ -1,5 +1,5 @@
 /**
- * Deciding what a loop will do, before anything is written (SPEC §4): which stories, from where,
+ * Deciding what a loop will do, before anything is written (docs/how-it-works.md): which stories, from where,
  * with which done criteria and task text. `start`, `run` and `--dry-run` all go through here.
  */
 import { relative, sep } from "node:path";

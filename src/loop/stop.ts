@@ -1,5 +1,5 @@
 /**
- * Stopping `run` (SPEC §6). Every stop request — `q` or Ctrl-C in the terminal, SIGINT or SIGTERM
+ * Stopping `run` (docs/how-it-works.md). Every stop request — `q` or Ctrl-C in the terminal, SIGINT or SIGTERM
  * (what `wt-loop stop` sends) — is one "press": the first stops the loop gracefully; if it has not
  * finished 5 s later the user is told to press q twice more to force it; three presses within 3 s
  * force-quit at once. A request from another terminal (SIGTERM: keep, SIGUSR2: cleanup, what

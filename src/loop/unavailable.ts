@@ -1,5 +1,5 @@
 /**
- * Agent unavailable ≠ attempt failed (issue 12). A run the agent's service refused — a usage or rate
+ * Agent unavailable ≠ attempt failed (docs/agents.md). A run the agent's service refused — a usage or rate
  * limit, overload, the network, a 5xx — is not an attempt and not a no-progress iteration: its partial
  * changes are reverted and the same attempt is made again after a wait, until the reset time the
  * agent gave (plus a margin) or else an exponential backoff, within `--max-wait` hours in all.

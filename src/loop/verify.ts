@@ -1,5 +1,5 @@
 /**
- * `--verify CMD` (issue 12): after an attempt's COMPLETE stands (its boxes ticked, or in manual
+ * `--verify CMD` (docs/verify-and-budgets.md): after an attempt's COMPLETE stands (its boxes ticked, or in manual
  * mode), CMD runs through `sh -c` in the worktree, contained like an agent run — its own process
  * group, the run's tag in its environment, the runner a subreaper — so a command that hangs, and
  * everything it started (a `setsid` server included), ends at `--verify-timeout` or on a stop.

@@ -92,9 +92,24 @@ export class LineSplitter {
   }
 }
 
-export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
+/**
+ * The lines of a pipe, until its writers close it or `stop` resolves: then our end is closed and
+ * whatever was not read by then is dropped (a process that outlived its command still holds the pipe).
+ */
+export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void, stop?: Promise<unknown>): Promise<void> {
   const lines = new LineSplitter(onLine);
-  for await (const chunk of stream) lines.push(chunk);
+  if (!stop) {
+    // Any async iterable of chunks (run-log.ts reads a file stream this way).
+    for await (const chunk of stream) lines.push(chunk);
+    return lines.end();
+  }
+  const reader = stream.getReader();
+  void stop.then(() => reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    lines.push(value);
+  }
   lines.end();
 }
 

@@ -94,12 +94,12 @@ export function openSafe(root: string, path: string, mode: OpenMode): number {
   return guarded(path, () => openSync(path, FLAGS[mode] | O_NOFOLLOW, 0o644));
 }
 
-/** Writes `path` whole, atomically: a fresh temp file (random name, O_EXCL), then a rename over it. */
-export function writeFileSafe(root: string, path: string, data: string): void {
+/** Writes `path` whole, atomically: a fresh temp file (random name, O_EXCL, `mode`), then a rename over it. */
+export function writeFileSafe(root: string, path: string, data: string, mode = 0o644): void {
   makeDir(root, dirname(path));
   refuseLinks(root, path);
   const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  const fd = guarded(tmp, () => openSync(tmp, FLAGS.create | O_NOFOLLOW, 0o644));
+  const fd = guarded(tmp, () => openSync(tmp, FLAGS.create | O_NOFOLLOW, mode));
   try {
     try {
       writeSync(fd, data);

@@ -10,6 +10,8 @@ import { closeSync } from "node:fs";
 import { appendLogSafe } from "./safe-fs.ts";
 
 export const KILL_GRACE_MS = 2000;
+/** After a command and all we could end of it are gone, how long its pipes may still bring its last output. */
+const PIPE_DRAIN_MS = 1000;
 
 export type EndReason = "exit" | "timeout" | "aborted";
 
@@ -153,12 +155,25 @@ export function start(argv: string[], opts: StartOptions): Running {
   };
   opts.signal?.addEventListener("abort", onAbort, { once: true });
 
+  // The leader's exit, then (unless the group is to be left) the end of all of it that we can find.
+  // Whatever the leader left behind (a dev server, a sleeping grandchild) would keep our pipes open
+  // and outlive the loop: end it all, and go on only once it is gone (a late write of a killed
+  // attempt must not land in the revert or the next attempt).
+  const settled = proc.exited.then(async (code) => {
+    if (!opts.keepGroup) kill();
+    await ended;
+    return code;
+  });
+  // We wait for the command, not for its pipes: a process we could not find (a `setsid` grandchild of
+  // an uncontained command, or anywhere without /proc) may hold them open for as long as it lives.
+  // Unref'd: the timer alone must not keep a finished command line alive.
+  const pipesDone = settled.then(() => new Promise((r) => setTimeout(r, PIPE_DRAIN_MS).unref()));
   const read = (stream: unknown, file: string | undefined, onLine?: (line: string) => void, longLines?: LongLines) =>
     file
       ? onLine
         ? tailLines(file, onLine, proc.exited, longLines)
         : Promise.resolve()
-      : readLines(stream as ReadableStream<Uint8Array>, onLine ?? (() => {}));
+      : readLines(stream as ReadableStream<Uint8Array>, onLine ?? (() => {}), pipesDone);
   // A consumer of the output that throws (a parser, a renderer, the event log) is never swallowed:
   // the run is ended at once (nothing would read the rest) and `done` rejects with the consumer's error.
   let failure: { error: unknown } | undefined;
@@ -172,12 +187,8 @@ export function start(argv: string[], opts: StartOptions): Running {
     consume(read(proc.stderr, opts.stderrFile, opts.onStderr)),
   ]);
   const done = (async () => {
-    const code = await proc.exited;
-    // Whatever the leader left behind (a dev server, a sleeping grandchild) would keep our pipes open
-    // and outlive the loop: end it all, and go on only once it is gone (a late write of a killed
-    // attempt must not land in the revert or the next attempt).
-    if (!opts.keepGroup) kill();
-    await Promise.all([reading, ended]);
+    const code = await settled;
+    await reading;
     running.delete(target);
     clearTimeout(timeout);
     opts.signal?.removeEventListener("abort", onAbort);
@@ -194,7 +205,7 @@ export interface ExecResult {
 }
 
 /** Runs a short command to completion; a non-zero exit, a timeout or a stop throws CommandError. */
-export async function exec(argv: string[], opts: SpawnOptions & { allowFailure?: boolean }): Promise<ExecResult> {
+export async function exec(argv: string[], opts: SpawnOptions & Pick<StartOptions, "contain"> & { allowFailure?: boolean }): Promise<ExecResult> {
   const out: string[] = [];
   const err: string[] = [];
   const run = start(argv, { ...opts, onStdout: (l) => out.push(l), onStderr: (l) => err.push(l) });

@@ -1,5 +1,5 @@
 /**
- * The state format's constants that readers need without loading zod (start-up, README
+ * The state format's constants that readers need without loading zod (start-up, docs/performance.md
  * "Performance"); state/schema.ts re-exports them.
  */
 export const SCHEMA_VERSION = 1;

@@ -1,4 +1,4 @@
-/** Where the loop keeps its files (SPEC §3): under `<worktree>/.claude/`, the lock aside. */
+/** Where the loop keeps its files (docs/files.md): under `<worktree>/.claude/`, the lock aside. */
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { refuseLinks } from "../proc/safe-fs.ts";

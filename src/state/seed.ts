@@ -1,6 +1,6 @@
 /**
  * State files in the seed's format: wt-tools' bash wt-loop writes `.claude/loop-state.json` with the
- * fields of SPEC §9 but no `schema_version` (and `terminal_pid`, `total_input_tokens`… of its own).
+ * fields of our state file but no `schema_version` (and `terminal_pid`, `total_input_tokens`… of its own).
  * Such a file must not block wt-loop: it is read as a loop that ran here (status, history) and
  * archived as it is by the next `start`.
  */
@@ -8,7 +8,7 @@ import { z } from "zod";
 import { SCHEMA_VERSION, State, Status, ZERO_TOKENS, type Iteration } from "./schema.ts";
 
 // Built on first use: almost every state has a schema_version, and start-up should not pay for
-// this schema (README "Performance").
+// this schema (docs/performance.md).
 let built: ReturnType<typeof build> | null = null;
 const seedState = () => (built ??= build());
 

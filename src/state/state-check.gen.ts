@@ -64,6 +64,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   if (v["spent_before"] !== undefined) out["spent_before"] = o11(v["spent_before"], p + ".spent_before");
   if (v["stop_reason"] !== undefined) out["stop_reason"] = (v["stop_reason"] === null ? null : ((v["stop_reason"] === "user" || v["stop_reason"] === "budget") ? v["stop_reason"] : fail(p + ".stop_reason", "one of \"user\", \"budget\"")));
   if (v["unchecked_story"] !== undefined) out["unchecked_story"] = (v["unchecked_story"] === null ? null : ((typeof v["unchecked_story"] === "string") ? v["unchecked_story"] : fail(p + ".unchecked_story", "a string")));
+  if (v["commands_seal"] !== undefined) out["commands_seal"] = (v["commands_seal"] === null ? null : ((typeof v["commands_seal"] === "string") ? v["commands_seal"] : fail(p + ".commands_seal", "a string")));
   out["max_wait_hours"] = (v["max_wait_hours"] === undefined ? 8 : ((typeof v["max_wait_hours"] === "number") && (Number.isFinite(v["max_wait_hours"])) && (v["max_wait_hours"] > 0) ? v["max_wait_hours"] : fail(p + ".max_wait_hours", "a number in range")));
   out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o12(v["waiting"], p + ".waiting")));
   return out;

@@ -1,5 +1,5 @@
 /**
- * OpenSpec changes (SPEC §4 item 1). The `openspec` CLI is asked which changes are active and where a
+ * OpenSpec changes (docs/how-it-works.md). The `openspec` CLI is asked which changes are active and where a
  * change's context files are; without the CLI the files are read directly (one warning says so).
  * Telemetry is always off: wt-loop never makes a network call on the user's behalf.
  */

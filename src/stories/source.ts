@@ -1,5 +1,5 @@
 /**
- * Where a loop's stories come from, decided once at start (SPEC §4) and re-read after every
+ * Where a loop's stories come from, decided once at start (docs/how-it-works.md) and re-read after every
  * iteration: the agent ticks the boxes, the harness reads them back from the file.
  */
 import { readFile } from "node:fs/promises";

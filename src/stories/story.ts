@@ -1,5 +1,5 @@
 /**
- * Stories (SPEC §4): the `## ` sections of a tasks.md, each with its checkbox tasks. A section
+ * Stories (docs/how-it-works.md): the `## ` sections of a tasks.md, each with its checkbox tasks. A section
  * without a single checkbox is prose, not work, and makes no story.
  */
 import { parseTaskLine, type Task } from "./checkbox.ts";

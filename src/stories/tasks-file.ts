@@ -1,5 +1,5 @@
 /**
- * Finding a tasks.md (SPEC §4 item 2): `<worktree>/tasks.md`, else the shallowest one at depth ≤ 3,
+ * Finding a tasks.md (docs/how-it-works.md): `<worktree>/tasks.md`, else the shallowest one at depth ≤ 3,
  * then by path, skipping `archive/`, `node_modules/` and `.git/` — the same choice on every machine.
  */
 import { readdir } from "node:fs/promises";

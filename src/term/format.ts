@@ -10,7 +10,7 @@ export function formatDuration(ms: number): string {
   return `${h}h ${String(m % 60).padStart(2, "0")}m`;
 }
 
-/** "1,234,567". Not toLocaleString: its first call loads ICU, ~1.5 ms of every `status` (README "Performance"). */
+/** "1,234,567". Not toLocaleString: its first call loads ICU, ~1.5 ms of every `status` (docs/performance.md). */
 export const formatTokens = (n: number) =>
   Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ",") : n.toLocaleString("en-US");
 

@@ -1,5 +1,5 @@
 /**
- * Keys in `run` (SPEC §6): `q` and Ctrl-C (which raw mode delivers as a byte, not as SIGINT) ask the
+ * Keys in `run` (docs/how-it-works.md): `q` and Ctrl-C (which raw mode delivers as a byte, not as SIGINT) ask the
  * loop to stop. Raw mode is restored however `run` ends, even on process.exit.
  */
 export function listenKeys(onStop: (key: string) => void, stdin: NodeJS.ReadStream = process.stdin): { dispose(): void } {

@@ -8,6 +8,7 @@
  */
 import { basename } from "node:path";
 import { errorMessage } from "../errors.ts";
+import { RUN_TAG_VAR, runTag } from "../proc/contain.ts";
 import { exec } from "../proc/spawn.ts";
 import { isFinal, type Status } from "../state/schema.ts";
 import { inertLine } from "./inert.ts";
@@ -31,6 +32,8 @@ export interface NotifyDeps {
   which(bin: string): string | null;
   /** `--notify CMD`, or null. */
   command: string | null;
+  /** The loop run's tag (proc/contain.ts): the command and all it starts are ended with it, as an agent's are. */
+  runTag?: string;
   timeoutMs: number;
   warn(message: string): void;
 }
@@ -79,9 +82,9 @@ export async function notify(n: Notice, d: NotifyDeps): Promise<void> {
   const { title, body } = noticeText(n);
   d.terminal(title, body);
   const runs: Promise<void>[] = [];
-  const run = (what: string, argv: string[], env = d.env) =>
+  const run = (what: string, argv: string[], env = d.env, contain?: { tag: string }) =>
     runs.push(
-      exec(argv, { cwd: n.worktree, env, timeoutMs: d.timeoutMs }).then(
+      exec(argv, { cwd: n.worktree, env, timeoutMs: d.timeoutMs, contain }).then(
         () => {},
         (err) => d.warn(`${what} failed: ${errorMessage(err)}`),
       ),
@@ -91,7 +94,10 @@ export async function notify(n: Notice, d: NotifyDeps): Promise<void> {
     // Title and body as arguments, never spliced into the script.
     run("osascript", [desktop, "-e", "on run argv", "-e", "display notification (item 2 of argv) with title (item 1 of argv)", "-e", "end run", title, body]);
   else if (desktop) run("notify-send", [desktop, "--app-name=wt-loop", title, body]);
-  if (d.command) run(`The --notify command (${d.command})`, ["sh", "-c", d.command], { ...d.env, ...notifyEnv(n) });
+  // The user's command is contained like an agent run: what it leaves behind (a `setsid` child) is
+  // ended when it exits, and neither holds the finished loop (and its lock) nor outlives it.
+  const tag = d.runTag ? { [RUN_TAG_VAR]: d.runTag } : {};
+  if (d.command) run(`The --notify command (${d.command})`, ["sh", "-c", d.command], { ...d.env, ...notifyEnv(n), ...tag }, d.runTag ? { tag: d.runTag } : undefined);
   await Promise.all(runs);
 }
 
@@ -103,7 +109,7 @@ const hasDisplay = (env: Record<string, string | undefined>) => Boolean(env.DISP
  * finish before the process (and --no-orphans) would end them.
  */
 export function loopNotifier(
-  loop: { worktree_path: string; notify: string | null; command_timeout_sec: number },
+  loop: { worktree_path: string; started_at: string; notify: string | null; command_timeout_sec: number },
   statePath: string,
   over: Partial<NotifyDeps> & Pick<NotifyDeps, "terminal" | "warn">,
 ) {
@@ -112,6 +118,7 @@ export function loopNotifier(
     platform: process.platform,
     which: (b) => Bun.which(b),
     command: loop.notify,
+    runTag: runTag(loop.worktree_path, loop.started_at),
     timeoutMs: loop.command_timeout_sec * 1000,
     ...over,
   };

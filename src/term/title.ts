@@ -1,5 +1,5 @@
 /**
- * Terminal titles (SPEC §8): OSC 0 only when stdout is a terminal; inside tmux the window is renamed
+ * Terminal titles (docs/terminals-and-notifications.md): OSC 0 only when stdout is a terminal; inside tmux the window is renamed
  * too, because OSC there only sets the pane title.
  */
 import { start } from "../proc/spawn.ts";

@@ -1,5 +1,5 @@
 /**
- * Opening `wt-loop run` in a new terminal (SPEC §8). `chooseLauncher` is pure — environment in,
+ * Opening `wt-loop run` in a new terminal (docs/terminals-and-notifications.md). `chooseLauncher` is pure — environment in,
  * command line out — so every terminal's exact command line is tested even where it is not installed.
  */
 import { UserError } from "../errors.ts";
@@ -73,7 +73,7 @@ function launcherFor(name: string, e: LaunchEnv): Launch | null {
   }
 }
 
-/** The detection order of SPEC §8; null when nothing usable is found. */
+/** The detection order of docs/terminals-and-notifications.md; null when nothing usable is found. */
 export function chooseLauncher(e: LaunchEnv): Launch | null {
   const has = (bin: string) => e.which(bin) !== null;
   const pick = (name: string, bin = name) => (has(bin) ? launcherFor(name, e) : null);

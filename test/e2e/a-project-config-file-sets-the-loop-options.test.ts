@@ -47,6 +47,8 @@ describe("a project config file sets the loop options", () => {
   test("a real loop keeps the file's values in its state", async () => {
     const repo = makeRepo();
     project(repo, { "max-retries": 1, "stall-threshold": 4, notify: "true" });
+    // Its notify command runs only once the file is trusted (a-cloned-repository-s-commands-run-only-once-trusted).
+    expect((await wtLoop(["trust"], { cwd: repo })).code).toBe(0);
     const r = await wtLoop(["start", "Write the thing", ...SILENT], { cwd: repo });
     expect(r.code).toBe(2);
     expect(readState(repo)).toMatchObject({ status: "stuck", max_retries: 1, stall_threshold: 4, notify: "true", max_iterations: 30 });

@@ -25,7 +25,9 @@ const titles = () => Bun.spawnSync(["tmux", "list-panes", "-a", "-F", "#{pane_ti
 describe("the window title of a waiting loop", () => {
   test("says [waiting until HH:MM] while the agent's usage limit lasts, then the iteration again", async () => {
     const repo = makeRepo({ "tasks.md": "## 1. Greeting\n- [ ] 1.1 Write greet.txt\n" });
-    const reset = Math.floor(Date.now() / 1000) + 4;
+    // Far enough ahead that the refusal comes before the reset on a loaded machine (a reset already
+    // passed is waited out by backoff, with no reset time to show).
+    const reset = Math.floor(Date.now() / 1000) + 12;
     server = startModelServer(
       [[
         { tool: "Write", input: { file_path: join(repo, "greet.txt"), content: "hi\n" } },

@@ -2,21 +2,18 @@
 // running loop would do): followLoop gives the logged events as they come and how the loop ended,
 // also when its runner died without a word.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { followLoop } from "../../src/loop/follow-loop.ts";
 import type { Logged } from "../../src/loop/events.ts";
 import { loopPaths } from "../../src/state/paths.ts";
-import { baseEnv, CLI, fakeAgent, readEvents } from "../helpers/cli.ts";
+import { collect as collectOutput, fakeAgent, readEvents, spawnWtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const startInline = (repo: string, steps: object[]) => {
   const agent = fakeAgent(steps, tempDir("fake-agent-"));
-  return Bun.spawn([process.execPath, CLI, "start", "--terminal", "inline", "--on-complete", "keep"], {
-    cwd: repo, env: baseEnv(agent.env), stdin: "ignore", stdout: "ignore", stderr: "ignore",
-  });
+  return spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep"], { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
 };
 
 async function collect(follow: AsyncIterable<Logged>, onEach: (e: Logged) => void = () => {}): Promise<Logged[]> {
@@ -48,10 +45,9 @@ describe("followLoop", () => {
   test("a runner killed with SIGKILL: the dead runner is noticed and corrected, and the follow ends with a note", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const run = startInline(repo, [{ hangSec: 300, messages: ["working"] }]);
-    const statePath = join(repo, ".claude/loop-state.json");
     const follow = followLoop(loopPaths(repo));
     const seen = collect(follow);
-    await waitFor("the agent at work", () => existsSync(statePath) && JSON.parse(readFileSync(statePath, "utf8")).agent_pid);
+    await waitFor("the agent at work", () => readState(repo).agent_pid);
     run.kill("SIGKILL");
     const events = await seen;
     await run.exited;
@@ -59,7 +55,7 @@ describe("followLoop", () => {
     expect(ending.status).toBe("stopped");
     expect(ending.note).toContain("is no longer alive; its state was corrected from running to stopped");
     expect(events.some((e) => e.type === "Complete")).toBe(false);
-    expect(JSON.parse(readFileSync(statePath, "utf8")).status).toBe("stopped");
+    expect(readState(repo).status).toBe("stopped");
   }, 60_000);
 
   test("stop() while waiting for a loop ends the follow at once, with no status", async () => {
@@ -74,17 +70,13 @@ describe("monitor, through followLoop", () => {
   test("its loop's runner is killed: monitor says so, the state is corrected, and monitor exits 4 (stopped)", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const run = startInline(repo, [{ hangSec: 300, messages: ["working"] }]);
-    const monitor = Bun.spawn([process.execPath, CLI, "monitor"], { cwd: repo, env: baseEnv(), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-    let out = "";
-    const reading = (async () => {
-      for await (const chunk of monitor.stdout) out += new TextDecoder().decode(chunk);
-    })();
-    await waitFor("monitor to show the agent's message", () => out.includes("working"));
+    const monitor = spawnWtLoop(["monitor"], { cwd: repo });
+    const out = collectOutput(monitor.stdout);
+    await waitFor("monitor to show the agent's message", () => out.text().includes("working"), 30_000, { whileRunning: monitor });
     run.kill("SIGKILL");
     await run.exited;
     expect(await monitor.exited).toBe(4);
-    await reading;
-    expect(out).toContain("is no longer alive; its state was corrected from running to stopped");
-    expect(JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8")).status).toBe("stopped");
+    expect(await out.done).toContain("is no longer alive; its state was corrected from running to stopped");
+    expect(readState(repo).status).toBe("stopped");
   }, 60_000);
 });

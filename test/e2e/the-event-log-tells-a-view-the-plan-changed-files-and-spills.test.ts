@@ -42,6 +42,18 @@ describe("the event log tells a view", () => {
     expect(ends[1].files).toEqual([{ path: "tasks.md", status: "modified" }]);
   }, 60_000);
 
+  test("an agent that commits, then changes more: the commits' paths and the tree's, as one list", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES, "keep.txt": "keep\n" });
+    const r = await runLoop(repo, [COMPLETE({ write: { "made.txt": "m\n" }, commit: "agent's own commit", git: [["rm", "-q", "keep.txt"]] }), COMPLETE()]);
+    expect(r.code).toBe(0);
+    const ends = r.events.filter((e) => e.type === "IterationEnd");
+    expect(byPath(ends[0].files)).toEqual([
+      { path: "keep.txt", status: "deleted" },
+      { path: "made.txt", status: "added" },
+      { path: "tasks.md", status: "modified" },
+    ]);
+  }, 60_000);
+
   test("a failed attempt's files are told before it is reverted", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const r = await runLoop(repo, [{ promise: "FAILED: cannot", write: { "half.txt": "half\n" } }, COMPLETE(), COMPLETE()]);

@@ -28,11 +28,24 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     TMUX: undefined,
     TMUX_PANE: undefined,
     NODE_ENV: undefined,
-    // The user's own ~/.config/wt-loop/config.json must not change what a test sees (a test sets its own).
-    XDG_CONFIG_HOME: join(ROOT, "test/fixtures/no-user-config"),
+    // The user's own ~/.config/wt-loop (config.json, trusted files) must not change what a test sees
+    // (a test sets its own), and a loop's seal key is written there.
+    XDG_CONFIG_HOME: testConfigHome(),
     ...extra,
   };
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>;
+}
+
+let configHome: string | null = null;
+/** An empty config folder of this test process's own. */
+function testConfigHome(): string {
+  const { mkdtempSync, rmSync } = require("node:fs") as typeof import("node:fs");
+  if (!configHome) {
+    const made = mkdtempSync(join(require("node:os").tmpdir(), "wt-loop-xdg-"));
+    process.on("exit", () => rmSync(made, { recursive: true, force: true }));
+    configHome = made;
+  }
+  return configHome;
 }
 
 type Io = "pipe" | "ignore";

@@ -5,6 +5,8 @@ import { CommandError, exec, start } from "../../src/proc/spawn.ts";
 import { readLines } from "../../src/proc/lines.ts";
 import { tempDir } from "../helpers/repo.ts";
 import { waitGone } from "../helpers/wait.ts";
+import { isAlive, signalQuietly } from "../../src/proc/pid.ts";
+import { RUN_TAG_VAR } from "../../src/proc/contain.ts";
 
 describe("exec", () => {
   test("stdout, stdin, exit code", async () => {
@@ -46,6 +48,35 @@ describe("exec", () => {
     const pid = Number(readFileSync(pidFile, "utf8"));
     await waitGone("the background child", pid, 5000);
   });
+});
+
+describe("a process that leaves the group and keeps our pipes", () => {
+  // A `setsid` grandchild of an uncontained command (or any escapee where there is no /proc) holds
+  // the command's stdout open as long as it lives: exec waits for the command, not for it.
+  const strayLine = (pidFile: string) =>
+    `(setsid sh -c 'echo $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}; exec sleep 60' &); while [ ! -s ${pidFile} ]; do sleep 0.05; done; echo last words`;
+
+  test("uncontained: exec returns with the command's output once it exits; the stray is left (ended here by the test)", async () => {
+    const d = tempDir();
+    const pidFile = join(d, "pid");
+    const result = await Promise.race([exec(["sh", "-c", strayLine(pidFile)], { cwd: d }), Bun.sleep(30_000).then(() => "still waiting" as const)]);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    try {
+      expect(result).toMatchObject({ code: 0, stdout: "last words" });
+      expect(isAlive(pid)).toBe(true); // not ours to end: nothing said it belongs to the command
+    } finally {
+      signalQuietly(pid, "SIGKILL");
+    }
+  }, 60_000);
+
+  test("contained (the run's tag in its environment): it is ended with the command", async () => {
+    const d = tempDir();
+    const pidFile = join(d, "pid");
+    const tag = `test-${process.pid}-${Date.now()}`;
+    const result = await exec(["sh", "-c", strayLine(pidFile)], { cwd: d, env: { ...process.env, [RUN_TAG_VAR]: tag }, contain: { tag } });
+    expect(result.stdout).toBe("last words");
+    await waitGone("the contained stray", Number(readFileSync(pidFile, "utf8")));
+  }, 60_000);
 });
 
 describe("the agent's process group", () => {

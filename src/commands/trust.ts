@@ -1,0 +1,46 @@
+import { defineCommand } from "citty";
+import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { UserError } from "../errors.ts";
+import { configPaths, PROJECT_FILE, readConfigFile } from "../loop/config-file.ts";
+import { COMMAND_OPTIONS, readTrusted, revokeFile, trustFile, trustStorePath } from "../loop/trust.ts";
+import { resolveWorktree } from "../worktree.ts";
+import { action, givenOptions } from "./_args.ts";
+import { print } from "../term/print.ts";
+
+const args = {
+  show: { type: "boolean", description: "List the trusted project files, and whether each still has the content you trusted" },
+  revoke: { type: "boolean", description: "Stop trusting this worktree's .wt-loop.json" },
+} as const;
+
+export default defineCommand({
+  meta: { name: "trust" },
+  args,
+  run: action(async ({ args: a, rawArgs }) => {
+    givenOptions("trust", args, rawArgs, a);
+    if (a.show && a.revoke) throw new UserError("Give --show or --revoke, not both.");
+    if (a.show) return show();
+    const path = configPaths((await resolveWorktree()).path).project;
+    if (a.revoke) {
+      print(revokeFile(path) ? `Revoked: ${path} is no longer trusted.` : `${path} was not trusted; nothing changed.`);
+      return;
+    }
+    // Checked whole first: a file wt-loop would refuse is not worth trusting.
+    const file = readConfigFile(path, "project");
+    if (!file) throw new UserError(`There is no ${PROJECT_FILE} in this worktree (${path}): nothing to trust.`);
+    trustFile(path, file.sha256);
+    const commands = COMMAND_OPTIONS.filter((o) => typeof file.values[o.key] === "string").map((o) => `  ${o.flag}: ${file.values[o.key]}`);
+    print(`Trusted ${path} as it is now (sha256 ${file.sha256.slice(0, 12)}…); a change to it needs \`wt-loop trust\` again.`);
+    print(commands.length ? `wt-loop will run its commands:\n${commands.join("\n")}` : "It sets no command.");
+  }),
+});
+
+function show(): void {
+  const entries = readTrusted();
+  if (!entries.length) return print(`No project file is trusted (${trustStorePath()}).`);
+  for (const e of entries) {
+    const now = existsSync(e.path) ? createHash("sha256").update(readFileSync(e.path)).digest("hex") : null;
+    const state = now === null ? "missing" : now === e.sha256 ? "trusted" : "changed since, not trusted";
+    print(`${e.path}  ${e.trusted_at}  ${state}`);
+  }
+}
