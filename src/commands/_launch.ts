@@ -15,6 +15,7 @@ import { keepRunningWhenStdoutCloses } from "../term/stdout.ts";
 import { InlineView } from "../term/inline-view.ts";
 import { restoreWindowName } from "../term/title.ts";
 import { print } from "../term/print.ts";
+import { plural } from "../term/format.ts";
 
 /** Runs the loop here, holding the worktree's lock until its completion step is over. */
 export async function runInline(state: State, source: StorySource, lock: Lock): Promise<number> {
@@ -60,7 +61,7 @@ export async function openLoopWindow(p: Prepared): Promise<number> {
       `  Task:    ${s.task.split("\n")[0]}`,
       `  Stories: ${stories}`,
       `  Agent:   ${s.agent}${s.model ? ` (${s.model})` : ""}`,
-      `  Limits:  ${s.max_iterations} iterations, ${s.max_retries} attempts per story, ${s.iteration_timeout_min} min per run`,
+      `  Limits:  ${plural(s.max_iterations, "iteration")}, ${plural(s.max_retries, "attempt")} per story, ${s.iteration_timeout_min} min per run`,
       ...(launch.hint ? [`  ${launch.hint}`] : []),
       "",
       "Follow it with `wt-loop monitor`, check it with `wt-loop status`, stop it with `wt-loop stop`.",

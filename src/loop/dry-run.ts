@@ -8,6 +8,7 @@ import type { State } from "../state/schema.ts";
 import { isComplete } from "../stories/story.ts";
 import type { Plan } from "./plan.ts";
 import { buildPrompt } from "./prompt.ts";
+import { plural } from "../term/format.ts";
 
 /** `setBy`: where the options that are not defaults came from (loop/config.ts `setBy`); `trust`: whether the project file is trusted. */
 export function describePlan(state: State, plan: Plan, setBy: string[] = [], trust: string | null = null): string {
@@ -32,7 +33,7 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
   out.push(
     "",
     `Agent:     ${argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")}${adapterFor(state.agent).promptInArgv ? "" : " < prompt"}`,
-    `Limits:    ${state.max_iterations} iterations · ${state.max_retries} attempts per story · stalled after ${state.stall_threshold} without progress · ` +
+    `Limits:    ${plural(state.max_iterations, "iteration")} · ${plural(state.max_retries, "attempt")} per story · stalled after ${plural(state.stall_threshold, "iteration")} without progress · ` +
       `${state.iteration_timeout_min} min per agent run · ${state.command_timeout_sec} s per command`,
     `Checkpoint: ${state.checkpoint === "branch" ? `branch ${loopBranchName(state.change ?? state.worktree_name)}` : "stash"} · at the end: ${state.on_complete}`,
   );

@@ -91,12 +91,12 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     const unchecked = stories.find((s) => s.id === state.unchecked_story);
     const next = unchecked ?? stories.find((s) => !isComplete(s));
     if (!next || (!unchecked && state.done_criteria === "tasks" && stories.every(isComplete)))
-      return { status: "done", reason: `All ${stories.length} stories are complete` };
+      return { status: "done", reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete` };
     // After every iteration (done wins: nothing more would be spent); a failed attempt was reverted first.
     const overBudget = budgetReached(state);
     if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
     if (state.current_iteration >= state.max_iterations)
-      return { status: "stuck", reason: `Reached the maximum of ${state.max_iterations} iterations before the work was done` };
+      return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done` };
 
     if (next.id !== storyId) [storyId, attempt, retryReason] = [next.id, 0, unchecked ? UNCHECKED : undefined];
     attempt++;
@@ -152,7 +152,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
       ending = { status: "stuck", reason: `Story ${next.id} "${next.title}" failed after ${plural(attempt, "attempt")}. Last reason: ${why}` };
       deps.emit({ type: "Error", message: ending.reason });
     } else if (noProgress >= state.stall_threshold)
-      ending = { status: "stalled", reason: `No progress in the last ${noProgress} iterations (no new commit, no change in the working tree)` };
+      ending = { status: "stalled", reason: `No progress in the last ${plural(noProgress, "iteration")} (no new commit, no change in the working tree)` };
     // A loop that ends on a failed attempt leaves its tree to look at, but never a branch the agent
     // moved or a stash entry it dropped: an attempt that touched refs is reverted even then.
     if (ending && !it.violation) return ending;

@@ -12,5 +12,6 @@ export const paint = (on: boolean, code: string) => (s: string) => (on ? `\x1b[$
  */
 export function stdoutInfo(): { isTTY: boolean; columns?: number } {
   const { isatty } = require("node:tty") as typeof import("node:tty");
-  return isatty(1) ? { isTTY: true, columns: process.stdout.columns } : { isTTY: false };
+  // A terminal may report 0 columns (a pty nobody sized): that is no width, not a width of 0.
+  return isatty(1) ? { isTTY: true, columns: process.stdout.columns || undefined } : { isTTY: false };
 }

@@ -8,7 +8,7 @@ import { between, field, formatCost, formatDuration, formatTokens, formatTotalCo
 /** The terminal's width; unlimited when piped (a script gets whole lines). */
 export const outputWidth = () => {
   const out = stdoutInfo();
-  return out.isTTY ? (out.columns ?? 100) : Number.POSITIVE_INFINITY;
+  return out.isTTY ? (out.columns ?? 80) : Number.POSITIVE_INFINITY;
 };
 
 /** How much of one field (a task, a reason) human output shows: the terminal's width, else 300. */
@@ -32,7 +32,8 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
     String(i.attempt),
     i.outcome,
     utcDateTime(i.started).slice(0, -4),
-    formatDuration(between(i.started, i.ended)),
+    // A wait for the agent's service (a usage limit) is part of the iteration's time: said, not hidden.
+    formatDuration(between(i.started, i.ended)) + (i.unavailable?.waited_ms ? ` incl. ${formatDuration(i.unavailable.waited_ms)} waiting` : ""),
     String(i.commits.length),
     formatTokens(i.tokens_used),
     formatCost(i.cost_usd),
@@ -45,9 +46,9 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
 }
 
 export const totalsLine = (t: Totals) =>
-  `Total: ${plural(t.iterations, "iteration")} · ${formatDuration(t.duration_ms)} · ${plural(t.commits, "commit")} · ` +
+  `Total: ${plural(t.iterations, "iteration")} · ${formatDuration(t.duration_ms)}${t.waited_ms ? ` (incl. ${formatDuration(t.waited_ms)} waiting for the agent)` : ""} · ${plural(t.commits, "commit")} · ` +
   `${formatTokens(t.tokens)} tokens · ${formatTotalCost(t.cost_usd)} · ${t.timed_out} timed out` +
-  (t.unavailable_runs ? ` · ${plural(t.unavailable_runs, "run")} refused by the agent's service, ${formatDuration(t.waited_ms)} waited` : "");
+  (t.unavailable_runs ? ` · ${plural(t.unavailable_runs, "run")} refused by the agent's service` : "");
 
 interface RunRow { run: string; started_at: string | null; status: string | null; iterations: number | null; stories: string | null; reason: string | null }
 

@@ -134,7 +134,7 @@ describe.each([["branch"], ["stash"]])("failed attempts with %s checkpoints", (s
     const r = await runLoop(repo, [COMPLETE()], ["--max", "1"]);
     expect(r.code).toBe(2);
     expect(r.state).toMatchObject({ status: "stuck", current_iteration: 1 });
-    expect(r.state.reason).toContain("maximum of 1 iterations");
+    expect(r.state.reason).toContain("maximum of 1 iteration");
   });
 
   test("manual mode: a no_signal run that changed files is committed as progress; COMPLETE ends it", async () => {
