@@ -50,7 +50,7 @@ test("killed while the agent runs, then restarts: the end message counts every e
   const repo = userWorkRepo();
   const before = record(repo);
   const started = join(tempDir("agent-"), "started");
-  const runner = await killedRun(repo, [{ hangSec: 300, write: { [started]: "" } }], {}, () => existsSync(started), "the agent to start");
+  const runner = await killedRun(repo, [{ hangSec: 300, write: { [join(repo, AGENT_FILE)]: "killed attempt\n", [started]: "" } }], {}, () => existsSync(started), "the agent to start");
   expect(readState(repo)).toMatchObject({ status: "running", runner_pid: runner });
   mine.push(readState(repo).agent_pid!);
   expect(ralphStashes(repo)).toHaveLength(1);
@@ -66,6 +66,6 @@ test("killed while the agent runs, then restarts: the end message counts every e
   const done = await runLoop(repo, [COMPLETE()], ["--on-complete", "cleanup"]);
   expect([done.code, done.state.status]).toEqual([0, "done"]);
   expect(ralphStashes(repo)).toEqual(left);
-  expect(done.state.completion_message).toContain("2 checkpoint stash(es) of earlier loops here stay");
+  expect(done.state.completion_message).toContain("2 checkpoint stash(es) of earlier loops stay");
   expectIntact(repo, before);
 }, 120_000);
