@@ -1,14 +1,14 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
-import { readRunLog, runSummary } from "../loop/run-log.ts";
+import { runSummary, streamRunLog } from "../loop/run-log.ts";
 import { loopPaths } from "../state/paths.ts";
 import { findRun } from "../state/run-files.ts";
 import { stdoutInfo } from "../term/color.ts";
-import { iterationJson, renderIteration, runHeader } from "../term/log-view.ts";
+import { iterationJsonPrinter, iterationPrinter, runHeader } from "../term/log-view.ts";
 import { useColor } from "../term/render.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions } from "./_args.ts";
-import { print, printJson } from "../term/print.ts";
+import { print, printJsonText } from "../term/print.ts";
 
 const args = {
   story: { type: "string", valueHint: "id", description: "Only this story's iterations" },
@@ -25,18 +25,19 @@ export default defineCommand({
     if (a.iteration !== undefined && !/^[1-9]\d*$/.test(a.iteration)) throw new UserError(`--iteration must be an iteration number (1, 2, …), got '${a.iteration}'.`);
     const wt = await resolveWorktree();
     const files = await findRun(loopPaths(wt.path), a.run);
-    const its = await readRunLog(files, { story: a.story, iteration: a.iteration ? Number(a.iteration) : undefined });
+    const sel = { story: a.story, iteration: a.iteration ? Number(a.iteration) : undefined };
     if (a.json) {
-      printJson({ run: runSummary(files.state), iterations: its.map(iterationJson) });
+      const printer = iterationJsonPrinter(printJsonText, runSummary(files.state));
+      await streamRunLog(files, sel, printer);
+      printer.finish();
       return;
     }
     print(runHeader(files.state).join("\n"));
-    if (!its.length) {
+    const shown = await streamRunLog(files, sel, iterationPrinter(print, useColor(stdoutInfo()), wt.path));
+    if (!shown) {
       const what = a.iteration ? `No iteration ${a.iteration}${a.story ? ` of story ${a.story}` : ""}` : a.story ? `No iteration of story ${a.story}` : "No iterations yet";
       print(`\n${what} in this run.`);
       return a.story || a.iteration ? 1 : 0;
     }
-    const color = useColor(stdoutInfo());
-    for (const it of its) print(renderIteration(it, color, wt.path).join("\n"));
   }),
 });

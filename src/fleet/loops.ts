@@ -12,6 +12,7 @@ import { loopPaths } from "../state/paths.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
 import { isFinal, Status, type State } from "../state/schema.ts";
 import { readState } from "../state/store.ts";
+import { runTimeMs } from "../state/run-time.ts";
 import { correctDeadRunner } from "../loop/liveness.ts";
 import { spent } from "../loop/budget.ts";
 
@@ -31,7 +32,8 @@ export const LoopSummary = z.object({
   max_iterations: z.number(),
   started_at: z.string(),
   ended_at: z.string().nullable(),
-  elapsed_ms: z.number(),
+  /** How long the loop ran (so far); null when its state does not know (a wt-tools state's end). */
+  elapsed_ms: z.number().nullable(),
   total_tokens: z.number(),
   total_cost_usd: z.number(),
   runner_pid: z.number().nullable(),
@@ -108,7 +110,7 @@ export function summarize(s: State, now = Date.now()): LoopSummary {
     max_iterations: s.max_iterations,
     started_at: s.started_at,
     ended_at: s.ended_at,
-    elapsed_ms: Math.max(0, (s.ended_at ? Date.parse(s.ended_at) : now) - Date.parse(s.started_at)),
+    elapsed_ms: runTimeMs(s, now),
     total_tokens: s.total_tokens,
     total_cost_usd: s.total_cost_usd,
     runner_pid: s.runner_pid,

@@ -1,6 +1,7 @@
 /** `wt-loop list` for humans: one line per worktree, then the notes and problems. */
 import { clockTime, formatCost, formatDuration, table } from "../term/format.ts";
 import { inertDeep } from "../term/inert.ts";
+import { storiesKnown } from "../state/run-time.ts";
 import type { LoopSummary, WorktreeLoop } from "./loops.ts";
 
 export function statusLabel(l: LoopSummary): string {
@@ -11,7 +12,8 @@ export function statusLabel(l: LoopSummary): string {
 }
 
 /** `k/n`: the story being worked on while it runs, else the stories completed. */
-export const storyLabel = (l: LoopSummary) => `${l.story ? l.story.index : l.stories_completed}/${l.stories_total}`;
+export const storyLabel = (l: LoopSummary) =>
+  storiesKnown(l) || l.story ? `${l.story ? l.story.index : l.stories_completed}/${l.stories_total}` : "unknown";
 
 function runnerLabel(e: WorktreeLoop): string {
   const l = e.loop!;
@@ -31,7 +33,7 @@ export function renderList(worktrees: WorktreeLoop[]): string {
     if (!l) return [mark, e.name, branch, "no loop"];
     return [
       mark, e.name, branch, statusLabel(l), storyLabel(l), `${l.iteration}/${l.max_iterations}`,
-      formatDuration(l.elapsed_ms), formatCost(l.total_cost_usd), runnerLabel(e),
+      l.elapsed_ms === null ? "unknown" : formatDuration(l.elapsed_ms), formatCost(l.total_cost_usd), runnerLabel(e),
     ];
   });
   const lines = [table([head, ...rows])];

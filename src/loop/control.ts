@@ -12,6 +12,7 @@ import type { Completion, State } from "../state/schema.ts";
 import { readState, writeState } from "../state/store.ts";
 import { correctDeadRunner } from "./liveness.ts";
 import { ANSWER_SIGNALS } from "./stop.ts";
+import { field } from "../term/format.ts";
 
 export interface StopRequest {
   force: boolean;
@@ -71,7 +72,7 @@ export async function stopLoop(path: string, state: State, req: StopRequest, say
     if (!alive()) {
       const now = (await readState(path)) ?? state;
       if (await correctDeadRunner(path, now)) return say("The loop's runner exited; its state is now stopped.");
-      return say(`The loop is ${now.status}: ${now.reason ?? ""}`);
+      return say(`The loop is ${now.status}: ${field(now.reason ?? "")}`);
     }
     if (Date.now() - lastNote > NOTE_EVERY_MS) {
       lastNote = Date.now();

@@ -11,6 +11,7 @@ import { readState } from "../state/store.ts";
 import { correctDeadRunner } from "./liveness.ts";
 import { parseLoggedEvent, type Logged } from "./events.ts";
 import { followLines } from "./follow.ts";
+import { field } from "../term/format.ts";
 
 /** How a follow ended: the loop's final status (null: stopped following first), and what to tell the user. */
 export interface FollowEnding {
@@ -71,7 +72,7 @@ export function followLoop(paths: Pick<LoopFiles, "state" | "events">, o: { onWa
       if (s.started_at !== since) return follower.stop(); // a newer loop replaced this one
       if (isFinal(s.status) && s.runner_pid === null) {
         finalSince ||= Date.now();
-        if (Date.now() - finalSince > NO_COMPLETE_GRACE_MS) endWith(s.status, `The loop ended ${s.status}: ${s.reason ?? ""}`);
+        if (Date.now() - finalSince > NO_COMPLETE_GRACE_MS) endWith(s.status, `The loop ended ${s.status}: ${field(s.reason ?? "")}`);
       }
     }, WATCH_MS);
     try {

@@ -10,14 +10,23 @@ import type { LoopFiles } from "../state/paths.ts";
 import { archivedRuns, findRun, type FoundRun } from "../state/run-files.ts";
 import { parseLoggedEvent, type Logged } from "./events.ts";
 
-export interface IterationLog {
+/** An iteration as the log shows it, before its events. */
+export interface IterationHead {
   n: number;
   story_id: string | null;
   story_title: string | null;
   attempt: number | null;
   /** From the state; null while the iteration is still running. */
   record: Iteration | null;
-  events: Logged[];
+  /** Opened by its StoryProgress event (the first event handed over), not only recorded in the state. */
+  announced: boolean;
+}
+
+/** Receives the selected iterations in order, each one's events between `begin` and `end`. */
+export interface RunLogSink {
+  begin(it: IterationHead): void;
+  event(e: Logged): void;
+  end(it: IterationHead): void;
 }
 
 export interface Selection {
@@ -25,29 +34,55 @@ export interface Selection {
   iteration?: number;
 }
 
-/** Reads the run's events (streaming: a log of hundreds of megabytes is not loaded whole) and groups them. */
-export async function readRunLog(files: FoundRun, sel: Selection = {}): Promise<IterationLog[]> {
-  const byN = new Map<number, IterationLog>();
+/**
+ * Reads the run's events and hands each selected iteration to `sink` as it is read: nothing is kept
+ * but the iteration being read, so a log of hundreds of megabytes costs no more memory than a small
+ * one. Iterations the state records but the event log does not (deleted, never written) are handed
+ * over, without events, in their place by number. Returns how many iterations were handed over.
+ */
+export async function streamRunLog(files: FoundRun, sel: Selection, sink: RunLogSink): Promise<number> {
   const { state } = files;
-  for (const it of state.iterations) byN.set(it.n, { n: it.n, story_id: it.story_id, story_title: it.story_title, attempt: it.attempt, record: it, events: [] });
-  let current: IterationLog | null = null;
-  // No event log (deleted, or never written): the state's record of each iteration is still shown.
+  const records = new Map(state.iterations.map((it) => [it.n, it]));
+  const pendingRecords = [...state.iterations].sort((a, b) => a.n - b.n);
+  let count = 0;
+  let open: IterationHead | null = null;
+  let openSelected = false;
+  const selected = (h: IterationHead) => (sel.story === undefined || h.story_id === sel.story) && (sel.iteration === undefined || h.n === sel.iteration);
+  const begin = (h: IterationHead) => {
+    open = h;
+    openSelected = selected(h);
+    if (openSelected) (count++, sink.begin(h));
+  };
+  const close = () => {
+    if (open && openSelected) sink.end(open);
+    open = null;
+  };
+  /** The state's iterations numbered below `n` that no event announced: shown where they belong. */
+  const recordsBefore = (n: number) => {
+    while (pendingRecords.length && pendingRecords[0]!.n < n) {
+      const r = pendingRecords.shift()!;
+      begin({ n: r.n, story_id: r.story_id, story_title: r.story_title, attempt: r.attempt, record: r, announced: false });
+      close();
+    }
+  };
   if (existsSync(files.events))
     await readLines(createReadStream(files.events) as unknown as ReadableStream<Uint8Array>, (line) => {
       const e = parseLoggedEvent(line);
       if (!e) return;
       if (files.window && (e.ts < files.window.from || (files.window.until && e.ts > files.window.until))) return;
-      if (e.type === "StoryProgress") {
-        current = byN.get(e.iteration) ?? { n: e.iteration, story_id: e.story_id, story_title: e.title, attempt: e.attempt, record: null, events: [] };
-        byN.set(e.iteration, current);
+      if (e.type === "StoryProgress" && (open as IterationHead | null)?.n !== e.iteration) {
+        close();
+        recordsBefore(e.iteration);
+        if (pendingRecords[0]?.n === e.iteration) pendingRecords.shift();
+        begin({ n: e.iteration, story_id: e.story_id, story_title: e.title, attempt: e.attempt, record: records.get(e.iteration) ?? null, announced: true });
       }
-      if (e.type === "Complete") return; // the run's end: the state's summary says it
-      current?.events.push(e);
-      if (e.type === "IterationEnd") current = null;
+      if (e.type === "Complete" || !open) return; // Complete: the run's end, which the state's summary says
+      if (openSelected) sink.event(e);
+      if (e.type === "IterationEnd") close();
     });
-  return [...byN.values()]
-    .sort((a, b) => a.n - b.n)
-    .filter((i) => (sel.story === undefined || i.story_id === sel.story) && (sel.iteration === undefined || i.n === sel.iteration));
+  close();
+  recordsBefore(Infinity);
+  return count;
 }
 
 /** The run's end, if it ended: the last Complete event is what the final box showed. */

@@ -46,7 +46,7 @@ const LoopLog = z.object({
   clipped: z.boolean(),
   capped: Capped,
 });
-const StopResult = z.object({ worktree: z.string(), exit_code: z.number(), output: z.string(), status: z.string().nullable() });
+const StopResult = z.object({ worktree: z.string(), exit_code: z.number(), output: z.string(), status: z.string().nullable(), capped: Capped });
 
 /** A tool result: the JSON as text (for clients that read text) and as structured content. */
 const result = <T extends Record<string, unknown>>(value: T) => ({
@@ -146,7 +146,7 @@ export function createServer(cwd: string): McpServer {
       const t = await findWorktree(cwd, worktree);
       const r = await stopTool(t, force);
       const after = await readState(loopPaths(t.path).state).catch(() => null);
-      return result({ worktree: t.path, exit_code: r.code, output: r.output, status: after?.status ?? null });
+      return result(capAnswer({ worktree: t.path, exit_code: r.code, output: r.output, status: after?.status ?? null }, rest("status", loopPaths(t.path).state)));
     },
   );
 

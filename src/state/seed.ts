@@ -4,8 +4,11 @@
  * Such a file must not block wt-loop: it is read as a loop that ran here (status, history) and
  * archived as it is by the next `start`.
  */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
-import { SCHEMA_VERSION, State, Status, ZERO_TOKENS, type Iteration } from "./schema.ts";
+import { isComplete, parseStories } from "../stories/story.ts";
+import { SCHEMA_VERSION, State, Status, ZERO_TOKENS, isFinal, type Iteration } from "./schema.ts";
 
 // Built on first use: almost every state has a schema_version, and start-up should not pay for
 // this schema (docs/performance.md).
@@ -55,6 +58,24 @@ const iso = (s: string, fallback: string) => (Number.isNaN(Date.parse(s)) ? fall
 const count = (n: number | undefined) => Math.max(0, Math.round(n ?? 0));
 const atLeast1 = (n: number, d: number) => (Number.isInteger(n) && n > 0 ? n : d);
 
+/**
+ * The stories of the tasks file wt-tools worked from: its change's tasks.md, else the worktree's own.
+ * The seed's state holds no story counts; without a readable file they stay unknown (0 of 0).
+ */
+function seedStories(worktree: string, change: string | null) {
+  const candidates = [...(change ? [join(worktree, "openspec", "changes", change, "tasks.md")] : []), join(worktree, "tasks.md")];
+  for (const [i, file] of candidates.entries()) {
+    if (!existsSync(file)) continue;
+    try {
+      const stories = parseStories(readFileSync(file, "utf8"));
+      if (stories.length) return { source: change && i === 0 ? ("openspec" as const) : ("tasks-file" as const), tasksFile: file, total: stories.length, completed: stories.filter(isComplete).length };
+    } catch {
+      // unreadable: the stories stay unknown rather than keep the state from being read
+    }
+  }
+  return null;
+}
+
 /** The seed's state as a schema-valid State of this worktree (unknown statuses read as stopped). */
 export function fromSeed(json: unknown, worktreePath: string): State {
   const s = seedState().parse(json);
@@ -70,17 +91,21 @@ export function fromSeed(json: unknown, worktreePath: string): State {
       cost_usd: null, turns: null, exit_code: null, log_file: i.log_file,
     };
   });
+  // wt-tools kept no end time: an ended loop ran until its last iteration ended, as far as anyone knows.
+  const endedAt = isFinal(status) ? (iterations.at(-1)?.ended ?? null) : null;
+  const stories = s.done_criteria === "manual" ? null : seedStories(worktreePath, s.change);
   const sum = (k: keyof typeof ZERO_TOKENS) => iterations.reduce((a, i) => a + i.tokens[k], 0);
   // Parsed, so that the fields wt-tools never had take the state schema's defaults.
   return State.parse({
     schema_version: SCHEMA_VERSION, worktree_name: s.worktree_name, worktree_path: worktreePath, status,
     current_iteration: count(s.current_iteration), max_iterations: atLeast1(s.max_iterations, Math.max(1, iterations.length)),
-    started_at: started, updated_at: iterations.at(-1)?.ended ?? started, ended_at: null, task: s.task, iterations,
+    started_at: started, updated_at: iterations.at(-1)?.ended ?? started, ended_at: endedAt, task: s.task, iterations,
     done_criteria: s.done_criteria === "manual" ? "manual" : "tasks", stall_threshold: atLeast1(s.stall_threshold, 2),
     iteration_timeout_min: s.iteration_timeout_min > 0 ? s.iteration_timeout_min : 45, total_tokens: count(s.total_tokens),
     tokens: { input: sum("input"), output: sum("output"), cache_read: sum("cache_read"), cache_creation: sum("cache_creation") },
     total_cost_usd: 0, max_retries: 3, command_timeout_sec: 30, agent: "claude", agent_cmd: null, model: s.model, checkpoint: "branch",
-    on_complete: "keep", terminal: "auto", source: "manual", change: s.change, tasks_file: null, stories_total: 0, stories_completed: 0, planned_stories: [],
+    on_complete: "keep", terminal: "auto", source: stories?.source ?? "manual", change: s.change, tasks_file: stories?.tasksFile ?? null,
+    stories_total: stories?.total ?? 0, stories_completed: stories?.completed ?? 0, planned_stories: [],
     current_story: null, runner_pid: status === "running" || status === "starting" ? s.terminal_pid : null, runner_started: null, agent_pid: null,
     checkpoint_branch: null, original_branch: null, original_commit: null, checkpoint_sha: null, completion: null, completion_message: null, completion_pending: false,
     reason: known.success ? "Written by wt-tools' wt-loop (a state file without schema_version)" : `Written by wt-tools' wt-loop with status '${s.status}'`,

@@ -18,8 +18,11 @@ export const write = (text: string) => process.stdout.write(forTerminal(text));
  * `--json` output. JSON.stringify escapes U+0000–U+001F but not DEL or the C1 controls (U+0080–U+009F),
  * which some terminals act on: they are escaped too (`\u009b`), which a JSON reader reads as the same string.
  */
-export const printJson = (value: unknown) =>
-  console.log(JSON.stringify(value, null, 2).replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+export const printJson = (value: unknown) => printJsonText(JSON.stringify(value, null, 2));
+
+/** Lines of a JSON document written piece by piece (`log --json`), escaped as `printJson` escapes. */
+export const printJsonText = (text: string) =>
+  console.log(text.replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
 
 /** A warning on stderr: something the user should know that does not stop the command. */
 export const warn = (message: string) => printError(`warning: ${message}`);

@@ -1,7 +1,8 @@
 /** What `status` shows of a loop: where it is, what it spent, why it ended, its last iterations. */
 import { budgetLabel } from "../loop/budget.ts";
+import { runTimeMs, storiesKnown } from "../state/run-time.ts";
 import type { State } from "../state/schema.ts";
-import { between, clockTime, field, formatDuration, formatTokens, formatTotalCost, table } from "./format.ts";
+import { clockTime, field, formatDuration, formatTokens, formatTotalCost, table } from "./format.ts";
 import { fieldWidth, historyRows } from "./history-view.ts";
 import { inertDeep } from "./inert.ts";
 
@@ -11,14 +12,17 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
   const f = (text: string) => field(text, width);
   const story = s.current_story
     ? `${s.current_story.index}/${s.stories_total} ${f(s.current_story.id)}. ${f(s.current_story.title)} (attempt ${s.current_story.attempt}/${s.max_retries})`
-    : `${s.stories_completed}/${s.stories_total} complete`;
+    : storiesKnown(s)
+      ? `${s.stories_completed}/${s.stories_total} complete`
+      : "unknown (no tasks file was found)";
+  const ran = runTimeMs(s, now);
   const lines = [
     `Loop in ${s.worktree_name}: ${s.status}${s.stop_reason === "budget" ? " (budget)" : ""}${s.completion_pending ? " · waiting for the completion question" : ""}${s.runner_pid ? ` (runner pid ${s.runner_pid})` : ""}`,
     table([
       ["Task:", f(s.task)],
       ["Iteration:", `${s.current_iteration}/${s.max_iterations}`],
       ["Story:", story],
-      ["Elapsed:", formatDuration(between(s.started_at, s.ended_at, now))],
+      ["Elapsed:", ran === null ? "unknown (the state does not say when it ended)" : formatDuration(ran)],
       ["Tokens:", formatTokens(s.total_tokens)],
       ["Cost:", formatTotalCost(s.total_cost_usd)],
       ...(budgetLabel(s) ? [["Budget:", `${budgetLabel(s)} (all runs of this loop)`]] : []),
