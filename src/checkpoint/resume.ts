@@ -69,6 +69,16 @@ async function cleanUp(git: Git, s: State): Promise<string | { note: string; fin
   return `Finished the previous loop's interrupted cleanup: you are on ${back} with all its work as uncommitted changes; deleted ${branch} (it was at ${tip.slice(0, 12)}).`;
 }
 
+/**
+ * The stash entries a runner that died before its completion had recorded (some perhaps never
+ * stored, or dropped already): the next stash loop takes them over and drops them as its own. A loop
+ * that finished its completion (`keep`, a harness failure) left its entries to the user on purpose.
+ */
+export function stashesLeftBy(previous: State | null): string[] {
+  if (!previous || previous.checkpoint !== "stash" || previous.completion || previous.completing) return [];
+  return previous.checkpoint_stashes ?? [];
+}
+
 /** Is a git process working in `dir`? (Linux: /proc; elsewhere assume yes, and leave the lock.) */
 function gitRunningIn(dir: string): boolean {
   if (!existsSync("/proc/self/cwd")) return true;

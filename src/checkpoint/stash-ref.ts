@@ -47,6 +47,13 @@ export async function stashShas(git: Git): Promise<string[]> {
   return out.code === 0 ? out.stdout.split("\n").filter(Boolean) : [];
 }
 
+/** Every entry of `git stash list`, newest first: its commit and its reflog subject (`On main: …`). */
+export async function stashEntries(git: Git): Promise<{ sha: string; subject: string }[]> {
+  const out = await git.run(["stash", "list", "--format=%H %gs"], { allowFailure: true });
+  if (out.code !== 0) return [];
+  return out.stdout.split("\n").filter(Boolean).map((l) => ({ sha: l.slice(0, l.indexOf(" ")), subject: l.slice(l.indexOf(" ") + 1) }));
+}
+
 /** Adds the stash-shaped commit `sha` to `git stash list` with `message` as its reflog subject. */
 export function storeStash(git: Git, sha: string, message: string): Promise<void> {
   return withStashLock(git, async () => {

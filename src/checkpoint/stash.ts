@@ -4,15 +4,20 @@
  * as a stash entry `ralph:{name}:{story}`, so `git stash list` shows it and `git stash apply <sha>`
  * brings it back by hand. Each entry is named by its object id only (stash-ref.ts); a revert
  * restores the snapshot (never `stash pop`), a completed story drops exactly its entry.
+ *
+ * An entry is put in `info().stashes` (and the caller records it) before it is stored, and a new run
+ * takes over the entries a killed runner of this loop recorded (`earlier`): a kill at any point
+ * leaves no `ralph:` entry that no run knows of. An accepted story drops them all: the tree holds
+ * everything they held that the loop keeps, as after any accepted story.
  */
 import { changedFiles } from "./changed-files.ts";
 import type { Git } from "./git.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
-import { dropStash, stashShas, storeStash } from "./stash-ref.ts";
+import { dropStash, stashEntries, stashShas, storeStash } from "./stash-ref.ts";
 import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
-export function stashCheckpoint(git: Git, name: string): Checkpoint {
+export function stashCheckpoint(git: Git, name: string, earlier: string[] = []): Checkpoint {
   let info: CheckpointInfo | undefined;
   let keep: string[] = [];
   let refs: RefsAt;
@@ -30,11 +35,13 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
       const head = await requireCommit(git);
       keep = await assumeUnchanged(git);
       const snap = await takeSnapshot(git, head);
-      info = { branch: null, originalBranch: await git.branch(), originalCommit: head, sha: head, indexTree: snap.index, stashes: [] };
+      const listed = new Set(await stashShas(git));
+      const stashes = [...new Set(earlier)].filter((s) => listed.has(s)); // the rest was never stored, or dropped already
+      info = { branch: null, originalBranch: await git.branch(), originalCommit: head, sha: head, indexTree: snap.index, stashes };
       return info;
     },
 
-    async ensure(storyId) {
+    async ensure(storyId, recordIntent) {
       const i = need();
       // Two reads of their own, at once: each is a git process, and an iteration's cost over plain git is mostly these.
       const [at, present] = await Promise.all([readRefs(git), ignoredPaths(git)]);
@@ -49,8 +56,13 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
         const q = git.uninterruptible();
         const label = refs.symbolic ? refs.symbolic.replace(/^refs\/heads\//, "") : "(no branch)";
         stash = await stashCommit(q, snap, label, `${prefix}${storyId}`);
-        await storeStash(q, stash, `On ${label}: ${prefix}${storyId}`);
-        i.stashes.push(stash);
+        // The same snapshot in the same second is the same commit: a killed run may have stored it already.
+        const stored = i.stashes.includes(stash) && (await stashShas(q)).includes(stash);
+        if (!stored) {
+          if (!i.stashes.includes(stash)) i.stashes.push(stash);
+          await recordIntent?.();
+          await storeStash(q, stash, `On ${label}: ${prefix}${storyId}`);
+        }
       }
       current = { story: storyId, snap, stash };
     },
@@ -78,10 +90,11 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
 
     async accept(_message, since) {
       const i = need();
-      // The work stays in the tree; the next story's stash will hold it, so this one can go.
-      if (current?.stash) {
-        await dropStash(git.uninterruptible(), current.stash);
-        i.stashes = i.stashes.filter((s) => s !== current!.stash);
+      // The work stays in the tree; the next story's stash will hold it, so this one can go (and a
+      // killed run's, taken over: they hold the tree before attempts that this one now supersedes).
+      for (const sha of [...i.stashes]) {
+        await dropStash(git.uninterruptible(), sha);
+        i.stashes = i.stashes.filter((s) => s !== sha);
       }
       current = null;
       i.sha = (await git.head())!;
@@ -91,17 +104,22 @@ export function stashCheckpoint(git: Git, name: string): Checkpoint {
     async finish(choice) {
       const i = need();
       const q = git.uninterruptible(); // after a stop too: the completion runs whole or not at all
-      const listed = new Set(await stashShas(q));
-      const mine = i.stashes.filter((s) => listed.has(s));
+      const listed = await stashEntries(q);
+      const mine = i.stashes.filter((s) => listed.some((e) => e.sha === s));
+      // Counted from the list as it is, so the message never says "none left" while some are.
+      const older = listed.filter((e) => !i.stashes.includes(e.sha) && e.subject.includes(`: ${prefix}`)).length;
+      const others = older
+        ? ` ${older} checkpoint stash(es) of earlier loops stay (${prefix}… in git stash list): not this loop's, so not dropped.`
+        : "";
       if (choice === "keep")
         return mine.length
-          ? `Kept ${mine.length} checkpoint stash(es) named ${prefix}… (git stash list); \`git stash apply ${mine.at(-1)}\` brings the last one back.`
-          : "No checkpoint stash left.";
+          ? `Kept ${mine.length} checkpoint stash(es) named ${prefix}… (git stash list); \`git stash apply ${mine.at(-1)}\` brings the last one back.${others}`
+          : older ? `No checkpoint stash of this loop left.${others}` : "No checkpoint stash left.";
       for (const sha of mine) {
         await dropStash(q, sha);
         i.stashes = i.stashes.filter((s) => s !== sha);
       }
-      return `The loop's work is in the working tree; dropped ${mine.length} checkpoint stash(es) this loop made.`;
+      return `The loop's work is in the working tree; dropped ${mine.length} checkpoint stash(es) this loop made.${others}`;
     },
 
     rescue() {

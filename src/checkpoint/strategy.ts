@@ -18,14 +18,21 @@ export interface CheckpointInfo {
   sha: string;
   /** The tree of the index the user had at start: staged again by cleanup. */
   indexTree: string;
-  /** Stash mode: the stash commits this loop made and still holds (never another loop's or the user's). */
+  /**
+   * Stash mode: the stash commits this loop made and still holds (never another loop's or the user's),
+   * with those a killed runner of this loop had recorded: each is recorded before it is stored.
+   */
   stashes: string[];
 }
 
 export interface Checkpoint {
   init(): Promise<CheckpointInfo>;
-  /** Before an attempt at `storyId`: make sure its checkpoint exists (idempotent per story). */
-  ensure(storyId: string): Promise<void>;
+  /**
+   * Before an attempt at `storyId`: make sure its checkpoint exists (idempotent per story).
+   * `recordIntent` is awaited after a new stash entry is in `info().stashes` and before it is stored:
+   * the caller writes it down first, so a runner killed in between leaves no entry nobody knows of.
+   */
+  ensure(storyId: string, recordIntent?: () => Promise<void>): Promise<void>;
   /**
    * Back to the checkpoint: the attempt's files, commits and untracked files are gone, branches the
    * agent moved are put back. Returns notes naming commits taken off a branch (for the reason).

@@ -202,7 +202,10 @@ async function attemptStory(
   const t0 = performance.now();
   let step = "taking the checkpoint"; // what the harness was doing, for the reason of a harness failure
   try {
-    await checkpoint.ensure(story.id);
+    await checkpoint.ensure(story.id, async () => {
+      recordCheckpoint(state, checkpoint);
+      await deps.save(state);
+    });
     recordCheckpoint(state, checkpoint);
     await deps.save(state); // the checkpoint is in the state before the agent may touch anything
     step = "running the agent";

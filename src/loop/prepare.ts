@@ -15,7 +15,7 @@ import { previousRun } from "./liveness.ts";
 import { uncheckedStory } from "./ending.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
-import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
+import { resumeAfterDeadRunner, stashesLeftBy } from "../checkpoint/resume.ts";
 import { checkpointPreflight } from "../checkpoint/strategy.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree.ts";
@@ -71,6 +71,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   state.spent_before = carriedFrom(previous, rememberedOptions(previous) !== null);
   // The ticks of an attempt cut short before its check are still in the tree: that story goes first.
   state.unchecked_story = previous ? uncheckedStory(previous) : null;
+  if (state.checkpoint === "stash") state.checkpoint_stashes = stashesLeftBy(previous);
   refuseSpent(state);
   if (!opts.dryRun) {
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });

@@ -71,7 +71,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         paths,
         source,
         adapter: adapterFor(state.agent),
-        checkpoint: state.checkpoint === "branch" ? branchCheckpoint(git, name) : stashCheckpoint(git, name),
+        checkpoint: state.checkpoint === "branch" ? branchCheckpoint(git, name) : stashCheckpoint(git, name, state.checkpoint_stashes ?? []),
         env: { ...(o.env ?? process.env), OPENSPEC_TELEMETRY: "0" },
         signal: controller.signal,
         emit(event) {

@@ -1,0 +1,109 @@
+// Stash checkpoints and SIGKILL (a laptop losing power): every `ralph:` entry a loop stores is
+// findable by the next run, even when the runner dies right after `git stash store` and before its
+// state said so; a plain `wt-loop start` to done leaves no `ralph:` entry, the user's own stash is
+// untouched, and the end message counts what is really in `git stash list`.
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isAlive } from "../../src/proc/pid.ts";
+import { fakeAgent, spawnWtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
+import { COMPLETE, runLoop } from "../helpers/loop.ts";
+import { tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
+import { AGENT_FILE, expectIntact, hangEnv, ralphStashes, record, userWorkRepo } from "../checkpoint/user-work.ts";
+
+const mine: number[] = []; // processes this test started that a fix might not end: killed after each test
+afterEach(() => {
+  for (const pid of mine.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+});
+
+/** Starts a stash-mode loop and SIGKILLs its runner once `ready` holds; returns the dead runner's pid. */
+async function killedRun(repo: string, steps: object[], env: Record<string, string>, ready: () => boolean, what: string): Promise<number> {
+  const agent = fakeAgent(steps, tempDir("fake-agent-"));
+  const proc = spawnWtLoop(["start", "--terminal", "inline", "--checkpoint", "stash"], { cwd: repo, env: { ...agent.env, ...env }, stdout: "ignore", stderr: "ignore" });
+  await waitFor(what, ready, 30_000, { whileRunning: proc });
+  proc.kill("SIGKILL");
+  await proc.exited;
+  return proc.pid;
+}
+
+test("killed between `git stash store` and recording it: the next plain start finds the entry and ends with none left", async () => {
+  const repo = userWorkRepo();
+  const before = record(repo);
+  const flag = join(tempDir("hang-"), "hang.flag");
+  writeFileSync(flag, "");
+  // The store happens, then the fake git hangs: the runner has not yet seen it stored.
+  await killedRun(repo, [COMPLETE()], { ...hangEnv(flag, "store"), FAKE_GIT_HANG_AFTER: "1" }, () => existsSync(`${flag}.hanging`), "git stash store to have stored");
+  mine.push(Number(readFileSync(`${flag}.hanging`, "utf8")));
+  rmSync(flag);
+  expect(ralphStashes(repo)).toHaveLength(1); // the window is real: the entry is in the list
+
+  const again = await runLoop(repo, [COMPLETE()]);
+  expect([again.code, again.state.status]).toEqual([0, "done"]);
+  expect(ralphStashes(repo)).toEqual([]);
+  expect(again.state.completion_message).toBe("No checkpoint stash left.");
+  expectIntact(repo, before);
+}, 90_000);
+
+test("killed while the agent runs, then restarts: the end message counts every entry left, and a start to done drops them all", async () => {
+  const repo = userWorkRepo();
+  const before = record(repo);
+  const started = join(tempDir("agent-"), "started");
+  const runner = await killedRun(repo, [{ hangSec: 300, write: { [join(repo, AGENT_FILE)]: "killed attempt\n", [started]: "" } }], {}, () => existsSync(started), "the agent to start");
+  expect(readState(repo)).toMatchObject({ status: "running", runner_pid: runner });
+  mine.push(readState(repo).agent_pid!);
+  expect(ralphStashes(repo)).toHaveLength(1);
+
+  // A restart that ends stuck keeps its entries: the message names as many as the list holds.
+  const stuck = await runLoop(repo, [{ promise: "FAILED: no", write: { [join(repo, AGENT_FILE)]: "attempt\n" } }], ["--max-retries", "1"]);
+  expect([stuck.code, stuck.state.status, stuck.state.completion]).toEqual([2, "stuck", "keep"]);
+  const left = ralphStashes(repo);
+  expect(left).toHaveLength(2);
+  expect(stuck.state.completion_message).toContain(`Kept ${left.length} checkpoint stash(es)`);
+
+  // The kept entries are a finished loop's: a new loop leaves them; cleanup of its own drops only its own.
+  const done = await runLoop(repo, [COMPLETE()], ["--on-complete", "cleanup"]);
+  expect([done.code, done.state.status]).toEqual([0, "done"]);
+  expect(ralphStashes(repo)).toEqual(left);
+  expect(done.state.completion_message).toContain("2 checkpoint stash(es) of earlier loops stay");
+  expectIntact(repo, before);
+}, 120_000);
+
+/** mulberry32: a small seeded generator, so a failing run can be replayed with its seed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test("kills at random points (seeded), then starts to done: no ralph: entry left, the user's work and stash intact", async () => {
+  const seed = Number(process.env.KILL_SEED ?? Date.now() % 1_000_000);
+  console.log(`random kills: KILL_SEED=${seed}`);
+  const random = seeded(seed);
+  const repo = userWorkRepo("## 1. A\n- [ ] 1.1 a\n\n## 2. B\n- [ ] 2.1 b\n\n## 3. C\n- [ ] 3.1 c\n");
+  const before = record(repo);
+  // Each attempt changes the tree and takes a moment, so kills land in checkpoints, agents and accepts alike.
+  const steps = (n: number) => Array.from({ length: 6 }, (_, i) => COMPLETE({ hangSec: 1, write: { [join(repo, `work-${n}-${i}.txt`)]: `${n}.${i}\n` } }));
+  for (let kill = 0; kill < 4; kill++) {
+    const agent = fakeAgent(steps(kill), tempDir("fake-agent-"));
+    const proc = spawnWtLoop(["start", "--terminal", "inline", "--checkpoint", "stash"], { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
+    await Bun.sleep(300 + Math.floor(random() * 4000));
+    proc.kill("SIGKILL");
+    await proc.exited;
+    const pid = existsSync(join(repo, ".claude/loop-state.json")) ? readState(repo).agent_pid : null;
+    if (pid) mine.push(pid);
+  }
+  // Named each time: a kill before the first state was written leaves no options to remember.
+  let last = await runLoop(repo, steps(9), ["--checkpoint", "stash"]);
+  for (let i = 0; i < 3 && last.state.status !== "done"; i++) last = await runLoop(repo, steps(10 + i), ["--checkpoint", "stash"]);
+  expect([last.state.status, last.state.reason]).toEqual(["done", expect.any(String)]);
+  expect(readFileSync(join(repo, "tasks.md"), "utf8")).not.toContain("- [ ]");
+  expect(ralphStashes(repo)).toEqual([]);
+  expect(last.state.completion_message).toBe("No checkpoint stash left.");
+  expectIntact(repo, before);
+}, 120_000);
