@@ -3,7 +3,7 @@ import { LoopOptions } from "../loop/options.ts";
 import { describePlan } from "../loop/dry-run.ts";
 import { openSpecOptions, prepareLoop, reserve, writeStarting } from "../loop/prepare.ts";
 import { sourceFromState } from "../loop/plan.ts";
-import { layerOptions, setBy } from "../loop/config.ts";
+import { layerOptions, setBy, withOrigins } from "../loop/config.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
@@ -46,10 +46,18 @@ export default defineCommand({
     }
     // A direct run continues nothing: flags over the config files.
     const layered = layerOptions(wt.path, given, null);
-    const opts = validate(LoopOptions, layered.options);
+    const opts = (() => {
+      try {
+        return validate(LoopOptions, layered.options);
+      } catch (err) {
+        throw withOrigins(err, layered);
+      }
+    })();
     const untrusted = untrustedCommands(layered, opts, null, paths.state);
     if (!opts.dryRun) await requireTrust(untrusted, layered);
-    const prepared = await prepareLoop(wt, opts, warn);
+    const prepared = await prepareLoop(wt, opts, warn).catch((err) => {
+      throw withOrigins(err, layered); // e.g. an agent a config file names that is not installed
+    });
     if (opts.dryRun) {
       print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
       return 0;

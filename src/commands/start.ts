@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { LoopOptions } from "../loop/options.ts";
 import { describePlan } from "../loop/dry-run.ts";
 import { prepareLoop, writeStarting } from "../loop/prepare.ts";
-import { layerOptions, setBy } from "../loop/config.ts";
+import { layerOptions, setBy, withOrigins } from "../loop/config.ts";
 import { loopPaths } from "../state/paths.ts";
 import { previousRun } from "../loop/liveness.ts";
 import { resolveWorktree } from "../worktree.ts";
@@ -28,10 +28,18 @@ export default defineCommand({
     const previous = await previousRun(loopPaths(wt.path).state, given.dryRun === true, warn);
     // Flags over the remembered run (a plain start after stuck/stalled/stopped) over the config files.
     const layered = layerOptions(wt.path, given, previous);
-    const opts = validate(LoopOptions, layered.options);
+    const opts = (() => {
+      try {
+        return validate(LoopOptions, layered.options);
+      } catch (err) {
+        throw withOrigins(err, layered);
+      }
+    })();
     const untrusted = untrustedCommands(layered, opts, previous, loopPaths(wt.path).state);
     if (!opts.dryRun) await requireTrust(untrusted, layered);
-    const prepared = await prepareLoop(wt, opts, warn, previous);
+    const prepared = await prepareLoop(wt, opts, warn, previous).catch((err) => {
+      throw withOrigins(err, layered); // e.g. a remembered agent that is no longer installed
+    });
     if (layered.note) print(layered.note);
     if (opts.dryRun) {
       print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));

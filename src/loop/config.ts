@@ -8,7 +8,8 @@
 import type { State } from "../state/schema.ts";
 import { configPaths, PROJECT_FILE, readConfigFile, type ConfigFile, type ConfigScope } from "./config-file.ts";
 import type { LoopOptions, OptionKey } from "./options.ts";
-import { OPTIONS } from "./option-table.ts";
+import { UserError } from "../errors.ts";
+import { formatValue, OPTIONS } from "./option-table.ts";
 import { continuingNote, rememberedOptions } from "./restart.ts";
 
 export type Origin =
@@ -88,4 +89,25 @@ export function setBy(opts: LoopOptions, origins: Record<OptionKey, Origin>): st
     groups.set(label, [...(groups.get(label) ?? []), `--${o.flag}${opts[o.key] === undefined ? " none" : ""}`]);
   }
   return [...groups].map(([label, flags]) => `${label}: ${flags.join(", ")}`);
+}
+
+/**
+ * A refusal that names an option the user did not type (`--agent` remembered from the stopped run, or
+ * set in a config file) says where its value came from: otherwise "choose another with --agent" reads
+ * as a mistake in a command line that never had one. The error is returned with its message extended.
+ */
+export function withOrigins(err: unknown, layered: Pick<Layered, "options" | "origins">): unknown {
+  if (!(err instanceof UserError)) return err;
+  const named = OPTIONS.filter((o) => {
+    const from = layered.origins[o.key].from;
+    return (from === "remembered" || from === "file") && new RegExp(`--${o.flag}(?![\\w-])`).test(err.message);
+  });
+  if (!named.length) return err;
+  const said = named.map((o) => {
+    const origin = layered.origins[o.key];
+    const where = origin.from === "remembered" ? `remembered from the ${origin.status} run` : `set in ${originLabel(origin)}`;
+    return `--${o.flag} ${formatValue(layered.options[o.key])} was ${where}`;
+  });
+  err.message = `${err.message.trimEnd()} (${said.join("; ")}; a flag given on the command line replaces it.)`;
+  return err;
 }

@@ -149,7 +149,7 @@ export const State = z.object({
   checkpoint_stashes: z
     .array(z.string())
     .optional()
-    .describe("stash mode: the stash entries (object ids) this loop made and still holds; cleanup drops these and no others"),
+    .describe("stash mode: the stash entries (object ids) this loop holds — made by it (each recorded before it is stored), or taken over from a run whose runner died before its completion; cleanup drops these and no others"),
   index_tree: z.string().nullable().optional().describe("the tree of the index you had at start: what cleanup stages again"),
   completing: Completion.nullable()
     .optional()

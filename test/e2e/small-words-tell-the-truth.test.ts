@@ -44,3 +44,12 @@ testWithTmux("history in a terminal that reports a width of 0: the table at 80 c
   expect(screen).toMatch(/^#\s+story\s+attempt\s+outcome/m);
   expect(screen).toContain("Total: 2 iterations");
 }, 60_000);
+
+test("a remembered option that is refused says it was remembered, and how to choose another", async () => {
+  const repo = makeRepo({ "tasks.md": "## 1. Only story\n- [ ] 1.1 Do it\n" });
+  await writeState(join(repo, ".claude/loop-state.json"), sampleState({ worktree_path: repo, worktree_name: "repo", status: "stopped", agent: "codex", tasks_file: join(repo, "tasks.md") }));
+  const r = await wtLoop(["start", "--dry-run"], { cwd: repo, env: { PATH: "/usr/bin:/bin:" + join(import.meta.dir, "../fixtures/bin") } });
+  expect(r.code).not.toBe(0);
+  expect(r.stderr).toContain("not installed");
+  expect(r.stderr).toContain("--agent codex was remembered from the stopped run");
+});
