@@ -62,6 +62,10 @@ export default defineCommand({
       print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
       return 0;
     }
+    if (prepared.nothingToDo) {
+      print(prepared.nothingToDo);
+      return 0;
+    }
     prepared.state.commands_seal = sealCommands(prepared.state);
     const { lock } = await writeStarting(prepared, "here");
     return runInline(prepared.state, prepared.source, lock);

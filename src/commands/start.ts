@@ -45,6 +45,10 @@ export default defineCommand({
       print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
       return 0;
     }
+    if (prepared.nothingToDo) {
+      print(prepared.nothingToDo);
+      return 0;
+    }
     prepared.state.commands_seal = sealCommands(prepared.state);
     if (opts.terminal === "inline") {
       const { note, lock } = await writeStarting(prepared, "here");

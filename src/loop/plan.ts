@@ -106,6 +106,19 @@ export async function sourceFromState(
   }
 }
 
+/**
+ * Why a new loop has nothing to do: a tasks plan whose every story is complete, none of them waiting
+ * for the check an interrupted attempt never got (`unchecked`). Such a start writes nothing — no
+ * checkpoint branch holding the user's uncommitted work, no state — rather than a loop that ends
+ * `done` at once on a branch the user did not ask for. Null when there is work.
+ */
+export function nothingToDo(plan: Plan, worktree: string, unchecked: string | null): string | null {
+  if (plan.doneCriteria !== "tasks" || unchecked || !plan.tasksFile || !plan.stories.length || !plan.stories.every(isComplete)) return null;
+  const of = `${relative(worktree, plan.tasksFile)}${plan.change ? ` (change ${plan.change})` : ""}`;
+  const n = plan.stories.length;
+  return `Nothing to do: every story of ${of} is complete (${n}/${n}). Nothing was started or written; untick a story's boxes to have it done again.`;
+}
+
 /** The state a new loop starts from (status `starting`, nothing run yet). */
 export function initialState(wt: { path: string; name: string }, opts: LoopOptions, plan: Plan): State {
   const now = new Date().toISOString();

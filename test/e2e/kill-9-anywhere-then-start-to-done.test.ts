@@ -64,9 +64,7 @@ describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
     const random = seeded(seed);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
     // Every phase once, more at random; the completion last, as only a loop with stories left can be killed elsewhere.
-    // Not yet in branch mode: a start after a kill in the branch cleanup finishes it, then opens a new loop
-    // with nothing to do that leaves the user on a new ralph/ branch (a known defect, still open).
-    const atEnd: Phase[] = mode === "stash" ? ["completion"] : [];
+    const atEnd: Phase[] = ["completion"];
     const early: Phase[] = ["agent", "checkpoint", "verify"];
     while (early.length + atEnd.length < 6) early.push(pick(["agent", "checkpoint", "verify"] as const));
     for (let i = early.length - 1; i > 0; i--) {

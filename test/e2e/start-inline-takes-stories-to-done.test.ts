@@ -96,12 +96,14 @@ describe("start --terminal inline: tasks.md to done", () => {
     expect(git(repo, "branch", "--show-current")).toBe("main");
   });
 
-  test("a tasks.md whose stories are all ticked ends done at once, without running the agent", async () => {
+  test("a tasks.md whose stories are all ticked starts nothing: no agent run, no state, no branch", async () => {
     const repo = makeRepo({ "tasks.md": "## 1. A\n- [x] a\n" });
     const r = await runLoop(repo, [COMPLETE()]);
     expect(r.code).toBe(0);
     expect(r.calls()).toBe(0);
-    expect(r.state.status).toBe("done");
+    expect(r.stdout).toContain("Nothing to do: every story of tasks.md is complete (1/1)");
+    expect(r.state).toBeNull();
+    expect(git(repo, "branch", "--show-current")).toBe("main");
   });
 
   test("manual: no tasks.md, the task text is the story; the warning is printed", async () => {
