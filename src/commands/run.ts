@@ -1,19 +1,17 @@
 import { defineCommand } from "citty";
 import { LoopOptions } from "../loop/options.ts";
-import { describePlan } from "../loop/dry-run.ts";
-import { openSpecOptions, prepareLoop, reserve, writeStarting } from "../loop/prepare.ts";
+import { openSpecOptions, reserve, writeStarting } from "../loop/prepare.ts";
 import { sourceFromState } from "../loop/plan.ts";
-import { layerOptions, setBy, withOrigins } from "../loop/config.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
 import { runInline } from "./_launch.ts";
-import { requireTrust } from "./_trust.ts";
-import { describeUntrusted, sealCommands, trustLine, unsealedCommands, untrustedAdvice, untrustedCommands } from "../loop/trust.ts";
+import { prepareFromFlags } from "./_prepare.ts";
+import { describeUntrusted, unsealedCommands, untrustedAdvice } from "../loop/trust.ts";
 import { UserError } from "../errors.ts";
-import { print, warn } from "../term/print.ts";
+import { warn } from "../term/print.ts";
 
 const args = {
   task: { type: "positional", required: false, description: "The task, when run directly without `start`" },
@@ -45,28 +43,9 @@ export default defineCommand({
       }
     }
     // A direct run continues nothing: flags over the config files.
-    const layered = layerOptions(wt.path, given, null);
-    const opts = (() => {
-      try {
-        return validate(LoopOptions, layered.options);
-      } catch (err) {
-        throw withOrigins(err, layered);
-      }
-    })();
-    const untrusted = untrustedCommands(layered, opts, null, paths.state);
-    if (!opts.dryRun) await requireTrust(untrusted, layered);
-    const prepared = await prepareLoop(wt, opts, warn).catch((err) => {
-      throw withOrigins(err, layered); // e.g. an agent a config file names that is not installed
-    });
-    if (opts.dryRun) {
-      print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
-      return 0;
-    }
-    if (prepared.nothingToDo) {
-      print(prepared.nothingToDo);
-      return 0;
-    }
-    prepared.state.commands_seal = sealCommands(prepared.state);
+    const planned = await prepareFromFlags(wt, given, undefined);
+    if (typeof planned === "number") return planned;
+    const { prepared } = planned;
     const { lock } = await writeStarting(prepared, "here");
     return runInline(prepared.state, prepared.source, lock);
   }),

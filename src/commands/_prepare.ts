@@ -1,0 +1,51 @@
+/**
+ * What `start` and a direct `run` share before a loop is written: the flags layered over the
+ * remembered run and the config files, validated (a bad value names where it came from), the trust
+ * gate, the plan. A dry run, and a plan with nothing left to do, end here with their exit code.
+ */
+import { describePlan } from "../loop/dry-run.ts";
+import { layerOptions, setBy, withOrigins } from "../loop/config.ts";
+import { LoopOptions } from "../loop/options.ts";
+import { prepareLoop, type Prepared } from "../loop/prepare.ts";
+import { sealCommands, trustLine, untrustedCommands } from "../loop/trust.ts";
+import { loopPaths } from "../state/paths.ts";
+import type { State } from "../state/schema.ts";
+import { print, warn } from "../term/print.ts";
+import type { Worktree } from "../worktree.ts";
+import { validate } from "./_args.ts";
+import { requireTrust } from "./_trust.ts";
+
+/**
+ * `previous`: the run `start` read (and corrected), whose options a plain start continues; undefined
+ * for a direct `run`, which continues nothing (prepareLoop still reads it, to refuse a live runner).
+ */
+export async function prepareFromFlags(
+  wt: Worktree,
+  given: Record<string, unknown>,
+  previous: State | null | undefined,
+): Promise<{ prepared: Prepared; opts: LoopOptions } | number> {
+  const layered = layerOptions(wt.path, given, previous ?? null);
+  const opts = (() => {
+    try {
+      return validate(LoopOptions, layered.options);
+    } catch (err) {
+      throw withOrigins(err, layered);
+    }
+  })();
+  const untrusted = untrustedCommands(layered, opts, previous ?? null, loopPaths(wt.path).state);
+  if (!opts.dryRun) await requireTrust(untrusted, layered);
+  const prepared = await prepareLoop(wt, opts, warn, previous).catch((err) => {
+    throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
+  });
+  if (layered.note) print(layered.note);
+  if (opts.dryRun) {
+    print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
+    return 0;
+  }
+  if (prepared.nothingToDo) {
+    print(prepared.nothingToDo);
+    return 0;
+  }
+  prepared.state.commands_seal = sealCommands(prepared.state);
+  return { prepared, opts };
+}
