@@ -37,18 +37,24 @@ export const inertLine = (text: string) => inert(text).replace(/[\n\t]/g, " ");
 /** `value` with every string in it (deep: objects, arrays) made inert; the same value when it has none to change. */
 export function inertDeep<T>(value: T): T {
   if (typeof value === "string") return inert(value) as T;
+  // Copied only where something changed: a clean 500-iteration state costs a walk, not a copy
+  // (status pays this at start-up).
   if (Array.isArray(value)) {
-    const out = value.map(inertDeep);
-    return (out.some((v, i) => v !== value[i]) ? out : value) as T;
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const v = inertDeep(value[i]);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return (out ?? value) as T;
   }
   if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = inertDeep(v);
-      changed ||= out[k] !== v;
+    let out: Record<string, unknown> | null = null;
+    for (const k in value) {
+      const was = (value as Record<string, unknown>)[k];
+      const v = inertDeep(was);
+      if (v !== was) (out ??= { ...(value as Record<string, unknown>) })[k] = v;
     }
-    return (changed ? out : value) as T;
+    return (out ?? value) as T;
   }
   return value;
 }
