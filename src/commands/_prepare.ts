@@ -42,8 +42,8 @@ export async function prepareFromFlags(
     print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
     return 0;
   }
-  if (prepared.nothingToDo) {
-    print(prepared.nothingToDo);
+  if (prepared.finishedPlanNote) {
+    print(prepared.finishedPlanNote);
     return 0;
   }
   prepared.state.commands_seal = sealCommands(prepared.state);

@@ -6,7 +6,7 @@ import { loopBranchName } from "../checkpoint/strategy.ts";
 import { loopPaths } from "../state/paths.ts";
 import type { State } from "../state/schema.ts";
 import { isComplete } from "../stories/story.ts";
-import { nothingToDo, type Plan } from "./plan.ts";
+import { finishedPlanNote, type Plan } from "./plan.ts";
 import { buildPrompt } from "./prompt.ts";
 import { plural } from "../term/format.ts";
 
@@ -51,6 +51,6 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
       verify: state.verify,
     });
     out.push("", "First prompt:", "─".repeat(60), prompt.trimEnd(), "─".repeat(60));
-  } else out.push("", nothingToDo(plan, state.worktree_path, null) ?? "Every story is already complete: the loop would end done at once.");
+  } else out.push("", finishedPlanNote(plan, state.worktree_path, null) ?? "Every story is already complete: the loop would end done at once.");
   return out.join("\n");
 }

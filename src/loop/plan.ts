@@ -112,7 +112,7 @@ export async function sourceFromState(
  * checkpoint branch holding the user's uncommitted work, no state — rather than a loop that ends
  * `done` at once on a branch the user did not ask for. Null when there is work.
  */
-export function nothingToDo(plan: Plan, worktree: string, unchecked: string | null): string | null {
+export function finishedPlanNote(plan: Plan, worktree: string, unchecked: string | null): string | null {
   if (plan.doneCriteria !== "tasks" || unchecked || !plan.tasksFile || !plan.stories.length || !plan.stories.every(isComplete)) return null;
   const of = `${relative(worktree, plan.tasksFile)}${plan.change ? ` (change ${plan.change})` : ""}`;
   const n = plan.stories.length;

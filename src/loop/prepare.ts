@@ -20,7 +20,7 @@ import { checkpointPreflight } from "../checkpoint/strategy.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree.ts";
 import type { LoopOptions } from "./options.ts";
-import { initialState, makePlan, nothingToDo, type Plan } from "./plan.ts";
+import { initialState, makePlan, finishedPlanNote, type Plan } from "./plan.ts";
 import { carriedFrom, refuseSpent, refuseUnmeasurable } from "./budget.ts";
 import { rememberedOptions } from "./restart.ts";
 
@@ -33,7 +33,7 @@ export interface Prepared {
   plan: Plan;
   previous: State | null;
   /** Set when the plan has no work (every story complete): the caller writes nothing and says this. */
-  nothingToDo: string | null;
+  finishedPlanNote: string | null;
 }
 
 export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (message: string) => void, signal?: AbortSignal) => ({
@@ -75,12 +75,12 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   state.unchecked_story = previous ? uncheckedStory(previous) : null;
   if (state.checkpoint === "stash") state.checkpoint_stashes = stashesLeftBy(previous);
   refuseSpent(state);
-  const idle = nothingToDo(plan, wt.path, state.unchecked_story);
+  const idle = finishedPlanNote(plan, wt.path, state.unchecked_story);
   if (!opts.dryRun && !idle) {
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);
   }
-  return { state, source: plan.source, plan, previous, nothingToDo: idle };
+  return { state, source: plan.source, plan, previous, finishedPlanNote: idle };
 }
 
 export function refuseIfRunning(previous: State | null): void {
