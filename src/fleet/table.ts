@@ -6,6 +6,8 @@ import type { LoopSummary, WorktreeLoop } from "./loops.ts";
 
 export function statusLabel(l: LoopSummary): string {
   const status = l.stop_reason === "budget" ? `${l.status} (budget)` : l.status;
+  if (l.pause_requested) return `${status}, pausing after this iteration`;
+  if (l.status === "paused") return `${status}, \`wt-loop resume\` goes on`;
   if (l.waiting === "question") return `${status}, asking keep/cleanup`;
   if (l.waiting === "agent" && l.waiting_until) return `${status}, waiting for the agent until ${clockTime(Date.parse(l.waiting_until))}`;
   return status;
