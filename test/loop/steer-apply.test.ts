@@ -30,7 +30,7 @@ describe("applySteer", () => {
       const before = structuredClone(state);
       const r = applySteer(state, req, T);
       expect({ ok: r.ok, message: r.message }).toEqual({ ok: want.ok, message: expect.stringMatching(want.message) });
-      expect(r.events.map((e) => e.type)).toEqual(want.events ?? []);
+      expect(r.events.map((e): string => e.type)).toEqual(want.events ?? []);
       if (want.state) expect(state).toMatchObject(want.state);
       if (!want.ok) expect(state).toEqual(before); // a refused request changes nothing
     });
