@@ -68,7 +68,8 @@ export function userWorkKeeper(git: Git): UserWorkKeeper {
     },
 
     async release(w) {
-      await git.uninterruptible().run(["update-ref", "-d", w.ref, w.commit], { allowFailure: true });
+      // Through --stdin: one git call whose arguments no other step of the loop's end passes.
+      await git.uninterruptible().run(["update-ref", "--stdin"], { input: `delete ${w.ref} ${w.commit}\n`, allowFailure: true });
     },
   };
 }
