@@ -7,6 +7,7 @@ import { isComplete } from "../stories/story.ts";
 import type { Requirement } from "../stories/requirements.ts";
 import type { Action, Frame, Key, Line, ScreenModel, Tone } from "./frame.ts";
 import { storyCount, taskCount, type PreviewData } from "./select-data.ts";
+import { bodySize, layoutFor } from "./geometry.ts";
 import { fit, span, textLines, windowOf, wrap } from "./text.ts";
 
 export const PREVIEW_TABS = ["Tasks", "Scenarios", "Prompt"] as const;
@@ -80,11 +81,16 @@ export class PreviewModel implements ScreenModel {
   }
 
   private layout(): Frame["layout"] {
-    return this.cols < 60 || this.rows < 15 ? "compact" : "full";
+    return layoutFor(this.cols, this.rows, "full");
+  }
+
+  private body(): { cols: number; rows: number } {
+    const b = bodySize(this.layout(), this.cols, this.rows, HEADER_ROWS);
+    return { cols: Math.max(1, b.cols), rows: Math.max(1, b.rows) };
   }
 
   private bodyRows(): number {
-    return Math.max(1, this.rows - HEADER_ROWS - (this.layout() === "compact" ? 3 : 2));
+    return this.body().rows;
   }
 
   frame(_now: number): Frame {
@@ -92,7 +98,7 @@ export class PreviewModel implements ScreenModel {
     const s = storyCount(item.stories);
     const t = taskCount(item.stories);
     const scenarios = requirements.reduce((n, r) => n + r.scenarios.length, 0);
-    const body = this.tabLines().flatMap((l) => wrap(l, Math.max(1, this.cols - 1)));
+    const body = this.tabLines().flatMap((l) => wrap(l, this.body().cols));
     const win = windowOf(body, this.tops[this.tab]!, this.bodyRows());
     this.tops[this.tab] = win.top;
     return {

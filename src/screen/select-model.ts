@@ -10,6 +10,7 @@ import { isComplete } from "../stories/story.ts";
 import { formatCost, formatDuration } from "../term/format.ts";
 import type { Action, Frame, Key, Line, ListRow, ScreenModel, Tone } from "./frame.ts";
 import { storyCount, taskCount, type SelectionData, type WorkItem } from "./select-data.ts";
+import { bodySize, layoutFor } from "./geometry.ts";
 import { fit, span, windowOf, wrap } from "./text.ts";
 
 type Entry = { kind: "work"; item: WorkItem } | { kind: "loop"; loop: WorktreeLoop };
@@ -101,17 +102,15 @@ export class SelectModel implements ScreenModel {
   }
 
   private layout(): Frame["layout"] {
-    return this.cols < 60 || this.rows < 15 ? "compact" : "split";
+    return layoutFor(this.cols, this.rows, "split");
   }
 
   private bodyRows(): number {
-    return Math.max(1, this.rows - HEADER_ROWS - (this.layout() === "compact" ? 3 : 2));
+    return Math.max(1, bodySize(this.layout(), this.cols, this.rows, HEADER_ROWS).rows);
   }
 
   private bodyCols(): number {
-    if (this.layout() === "compact") return Math.max(1, this.cols - 1);
-    const list = Math.min(Math.max(22, Math.min(40, Math.floor(this.cols / 3))), this.cols - 2);
-    return Math.max(1, this.cols - list - 2);
+    return Math.max(1, bodySize(this.layout(), this.cols, this.rows, HEADER_ROWS).cols);
   }
 
   frame(now: number): Frame {
