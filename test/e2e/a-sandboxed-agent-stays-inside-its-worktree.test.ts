@@ -85,6 +85,13 @@ describe("--sandbox", () => {
     expect(out).toContain(".ssh/id_test: No such file or directory");
     expect(out).toMatch(/Connection refused/);
     expect(out).toContain("pong");
+    // The end summary, status and list say the loop ran sandboxed, and what it could reach.
+    const said = `on · network: the agent's API host and 127.0.0.1:${allowed.port}`;
+    expect(r.stdout).toContain(`Sandbox: ${said}`);
+    const status = (await wtLoop(["status"], { cwd: repo, env: { HOME: home } })).stdout;
+    expect(status).toContain("Sandbox:");
+    expect(status).toContain(said);
+    expect((await wtLoop(["list"], { cwd: repo, env: { HOME: home } })).stdout).toContain("done · sandbox");
   }, 120_000);
 
   test("missing tools: exit 1 before anything runs, naming the packages", async () => {
