@@ -39,6 +39,13 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
 
   let ending: Ending;
   try {
+    // First, before the checkpoint moves anything: what the user had stays reachable past the loop.
+    state.user_work = await harnessStep("keeping a snapshot of your work", () =>
+      deps.checkpoint.userWork.keep(state.user_work ?? null, state.started_at, async (w) => {
+        state.user_work = w;
+        await save();
+      }),
+    );
     const cp = await harnessStep("taking the initial checkpoint", () => deps.checkpoint.init());
     Object.assign(state, { checkpoint_branch: cp.branch, original_branch: cp.originalBranch, original_commit: cp.originalCommit, checkpoint_sha: cp.sha });
     await save();
