@@ -45,6 +45,10 @@ export const StoryProgress = z.object({
   attempt: z.number().int().positive().describe("attempt at this story, 1-based"),
   max_retries: z.number().int().positive().describe("`--max-retries`"),
   worktree: z.string().describe("the worktree's name"),
+  prompt_file: z
+    .string()
+    .optional()
+    .describe("the file this iteration's prompt is written to (`logs/<run>/iter-NNN.prompt.md`) before the agent starts; absent in logs written before prompts were kept"),
 });
 
 export const StoryEvent = z.object({
@@ -128,6 +132,7 @@ export const CompleteEvent = z.object({
     .nullable()
     .optional()
     .describe("why a `stopped` loop stopped, as the state's `stop_reason`: `budget` when `--max-cost` or `--max-tokens` was reached"),
+  sandbox: z.string().nullable().optional().describe("how the loop's `--sandbox` was set (`on · network: …`); null or absent: it ran without one"),
 });
 
 export const LoopEvent = z.discriminatedUnion("type", [LoopStarted, StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ErrorEvent, CompleteEvent, WaitingEvent]);
