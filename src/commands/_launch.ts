@@ -43,7 +43,7 @@ export async function runInline(state: State, source: StorySource, lock: Lock, o
 
 async function runScreen(renderer: CliRenderer, state: State, source: StorySource, lock: Lock): Promise<number> {
   // Loaded only on a terminal: the renderer and the screen's model are no part of a piped run.
-  const { runOnScreen } = await import("../screen/loop-screen.ts");
+  const { runOnScreen } = await import("../screen/on-screen.ts");
   try {
     const { code, after } = await runOnScreen(renderer, state, source, lock);
     renderer.destroy();

@@ -19,7 +19,7 @@ export default defineCommand({
     // The loop screen on a terminal (its own story list replaces --story); the line stream otherwise.
     const renderer = wantsScreen({ plain: a.plain || a.story !== undefined }) ? await openScreen() : null;
     if (renderer) {
-      const { monitorOnScreen } = await import("../screen/loop-screen.ts");
+      const { monitorOnScreen } = await import("../screen/on-screen.ts");
       try {
         const { code, after } = await monitorOnScreen(renderer, wt.path);
         renderer.destroy();

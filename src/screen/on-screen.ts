@@ -35,18 +35,22 @@ export async function runOnScreen(renderer: CliRenderer, state: State, source: S
   const screen = attachScreen(renderer, model);
   const said: string[] = [];
   const view = new ScreenView(screen, model, { mode: "run", statePath: loopPaths(state.worktree_path).state, worktree: state.worktree_path, onSay: (m) => said.push(m) });
-  // A force-quit exits the process from inside the runner: the library gives the terminal back on
-  // `exit`, then the warning is printed where it can be read.
-  const atExit = () => {
-    if (said.length) writeSync(2, `${forTerminal(said.at(-1)!)}\n`);
+  // A force-quit ends the process from inside the runner: the terminal is given back first, so its
+  // warning is printed where it can be read.
+  const exit = (code: number): never => {
+    renderer.destroy();
+    void renderer.closed.finally(() => {
+      if (said.length) writeSync(2, `${forTerminal(said.at(-1)!)}\n`);
+      process.exit(code);
+    });
+    return undefined as never; // the process ends as soon as the terminal is back
   };
-  process.on("exit", atExit);
   let remote = false; // `wt-loop stop` from another terminal: nobody may be here to close the result view
   const onRemote = () => void (remote = true);
   process.on("SIGTERM", onRemote);
   process.on("SIGUSR2", onRemote);
   try {
-    const final = await runPrepared(state, source, { view, lock });
+    const final = await runPrepared(state, source, { view, lock, exit });
     const code = isFinal(final.status) ? exitCodeFor(final.status) : 1;
     model.ended(code);
     screen.redraw();
@@ -54,7 +58,6 @@ export async function runOnScreen(renderer: CliRenderer, state: State, source: S
     const after = [`Loop ${final.status}${final.reason ? `: ${final.reason}` : ""}`, ...said.filter((m) => m.startsWith("warning:"))];
     return { code, after };
   } finally {
-    process.off("exit", atExit);
     process.off("SIGTERM", onRemote);
     process.off("SIGUSR2", onRemote);
     view.dispose();
