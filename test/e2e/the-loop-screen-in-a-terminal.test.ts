@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { buildBinary, fakeAgent, testPath } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { COMPLETE } from "../helpers/loop.ts";
-import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
 import { describeWithTmux, Tmux } from "../helpers/tmux.ts";
 
 let bin = "";
@@ -26,7 +26,7 @@ const envFor = (steps: object[], extra: Record<string, string> = {}) => {
   const agent = fakeAgent(steps, tempDir("fake-agent-"));
   return { env: { ...agent.env, PATH: `${binDir}:${testPath()}`, TERM: "xterm-256color", ...extra }, dir: agent.dir };
 };
-const FIRST = COMPLETE({ messages: ["I parsed the config of story one"] });
+const FIRST = COMPLETE({ messages: ["I parsed the config of story one"], write: { "notes.txt": "first notes\n" } });
 const HANG = { messages: ["working on story two"], hangSec: 300 };
 
 /** The shell line: the exit code printed, then the pane stays alive so the terminal's state can be read. */
@@ -58,6 +58,15 @@ describeWithTmux("the loop screen in a terminal", () => {
     expect(tmux.capture(pane)).not.toContain("working on story two");
     tmux.keys(pane, "Tab");
     await tmux.waitFor("the Tasks tab", () => /\[x\]|☑|✓ .*first/i.test(tmux.capture(pane)) && !tmux.capture(pane).includes("I parsed the config"));
+    tmux.keys(pane, "Tab");
+    await tmux.waitFor("the Files tab with story one's file", () => tmux.capture(pane).includes("notes.txt"));
+    tmux.keys(pane, "Enter");
+    await tmux.waitFor("the file picker", () => tmux.capture(pane).includes("The diff of which file?"));
+    tmux.keys(pane, "Down");
+    tmux.keys(pane, "Enter");
+    await tmux.waitFor("notes.txt's diff", () => tmux.capture(pane).includes("+first notes"));
+    tmux.keys(pane, "Escape");
+    await tmux.waitFor("the diff closed", () => !tmux.capture(pane).includes("+first notes"));
     tmux.keys(pane, "q");
     await tmux.waitFor("the result view", () => tmux.capture(pane).includes("Enter or Esc"));
     expect(readState(repo).status).toBe("stopped");
@@ -124,6 +133,55 @@ describeWithTmux("the loop screen in a terminal", () => {
     expect(tmux.capture(piped)).toContain("I parsed the config of story one");
     for (const p of [plain, dumb, piped]) expect(tmux.capture(p)).not.toContain("Stories");
   }, 90_000);
+
+  test("the end question is a dialog: ↓ Enter answers cleanup, the work comes back to the original branch, Enter leaves with exit 0", async () => {
+    tmux = new Tmux();
+    const repo = makeRepo({ "tasks.md": "## 1. A\n- [ ] a\n" });
+    const { env } = envFor([FIRST]);
+    const pane = tmux.start(repo, env, keep("wt-loop run --on-complete ask"));
+    await tmux.waitFor("the dialog", () => tmux.capture(pane).includes("what should happen to the loop's branch?"));
+    tmux.keys(pane, "Down");
+    await tmux.waitFor("cleanup chosen", () => /› cleanup/.test(tmux.capture(pane)));
+    tmux.keys(pane, "Enter");
+    await tmux.waitFor("the result view", () => tmux.capture(pane).includes("Enter or Esc"));
+    tmux.keys(pane, "Enter");
+    expect(await exited(tmux, pane)).toBe(0);
+    restored(tmux, pane);
+    expect(readState(repo).completion).toBe("cleanup");
+    expect(git(repo, "branch", "--show-current")).toBe("main");
+  }, 60_000);
+
+  test("monitor: s then y stops the loop it follows", async () => {
+    tmux = new Tmux();
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const { env } = envFor([{ hangSec: 300 }]);
+    tmux.start(repo, env, "wt-loop run --plain --on-complete keep");
+    await tmux.waitFor("the loop to run", () => readState(repo).agent_pid);
+    const mon = tmux.window(repo, env, keep("wt-loop monitor"));
+    await tmux.waitFor("the loop screen", () => tmux.capture(mon).includes("Stories"));
+    tmux.keys(mon, "s");
+    await tmux.waitFor("the question", () => /stop/i.test(tmux.capture(mon)) && /y\/n|\by\b/.test(tmux.capture(mon)));
+    tmux.keys(mon, "y");
+    await tmux.waitFor("the loop stopped", () => readState(repo).status === "stopped");
+    await tmux.waitFor("the result view", () => tmux.capture(mon).includes("Enter or Esc"));
+    tmux.keys(mon, "Enter");
+    expect(await exited(tmux, mon)).toBe(4);
+    restored(tmux, mon);
+  }, 60_000);
+
+  test("an agent's escape sequences show made visible on the screen; the window title stays the tool's", async () => {
+    tmux = new Tmux();
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const { env } = envFor([{ messages: ["evil \x1b]0;PWNED\x07 and \x1b[2J end"], hangSec: 300 }]);
+    const pane = tmux.start(repo, env, keep("wt-loop run --on-complete keep"));
+    await tmux.waitFor("the message, made visible", () => tmux.capture(pane).includes("^[]0;PWNED"));
+    expect(tmux.capture(pane)).toContain("^[[2J end");
+    expect(tmux.panes().find((p) => p.id === pane)!.title).toStartWith("Ralph: repo");
+    tmux.keys(pane, "q");
+    await tmux.waitFor("the result view", () => tmux.capture(pane).includes("Enter or Esc"));
+    tmux.keys(pane, "Escape");
+    expect(await exited(tmux, pane)).toBe(4);
+  }, 60_000);
 
   for (const sig of ["SIGTERM", "SIGHUP"] as const) {
     test(`${sig} to run gives the terminal back and the loop is recorded stopped`, async () => {
