@@ -19,10 +19,13 @@ export interface Block {
 }
 
 /** Untrusted text as it is shown: every control character visible, CRLF as LF, tabs as two spaces. */
-export const shown = (text: string) => inert(text.replace(/\r\n/g, "\n")).replace(/\t/g, "  ");
+export function shown(text: string): string {
+  const t = inert(text.includes("\r") ? text.replace(/\r\n/g, "\n") : text);
+  return t.includes("\t") ? t.replace(/\t/g, "  ") : t;
+}
 
-const ASCII = /^[\x20-\x7e]*$/;
-const cells = (line: string) => (ASCII.test(line) ? line.length : Bun.stringWidth(line));
+// Shown text is inert, so no escape sequence is there for stringWidth to skip.
+const cells = (line: string) => Bun.stringWidth(line);
 
 /** A block of text already made `shown`; `load` (when given) reads it back instead of keeping it. */
 export function block(text: string, tone: Tone = "normal", o: { bold?: boolean; load?: () => string } = {}): Block {
