@@ -39,6 +39,13 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
 
   let ending: Ending;
   try {
+    // First, before the checkpoint moves anything: what the user had stays reachable past the loop.
+    state.user_work = await harnessStep("keeping a snapshot of your work", () =>
+      deps.checkpoint.userWork.keep(state.user_work ?? null, state.started_at, async (w) => {
+        state.user_work = w;
+        await save();
+      }),
+    );
     const cp = await harnessStep("taking the initial checkpoint", () => deps.checkpoint.init());
     Object.assign(state, { checkpoint_branch: cp.branch, original_branch: cp.originalBranch, original_commit: cp.originalCommit, checkpoint_sha: cp.sha });
     await save();
@@ -225,7 +232,7 @@ async function attemptStory(
       deps.adapter,
       { prompt, model: state.model, agentCmd: state.agent_cmd },
       {
-        cwd: state.worktree_path, env: deps.env, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
+        cwd: state.worktree_path, env: deps.env, sandbox: deps.sandbox, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
         logPath, runTag: runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
         onStart: (pid) => {
           state.agent_pid = pid;

@@ -4,6 +4,8 @@
  */
 import { dirname } from "node:path";
 import { checkAgent } from "../agents/registry.ts";
+import { requireSandbox } from "../proc/sandbox-tools.ts";
+import { parseEndpoints } from "../proc/sandbox-net.ts";
 import { UserError } from "../errors.ts";
 import { loopPaths, refusePlantedLinks, type LoopFiles } from "../state/paths.ts";
 import { acquireLock, adoptLock, type Lock } from "../state/lock.ts";
@@ -15,7 +17,7 @@ import { previousRun } from "./liveness.ts";
 import { uncheckedStory } from "./ending.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
-import { resumeAfterDeadRunner, stashesLeftBy } from "../checkpoint/resume.ts";
+import { resumeAfterDeadRunner, stashesLeftBy, userWorkLeftBy } from "../checkpoint/resume.ts";
 import { checkpointPreflight } from "../checkpoint/strategy.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree.ts";
@@ -52,6 +54,11 @@ export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (m
 export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (message: string) => void, known?: State | null): Promise<Prepared> {
   const previous = known !== undefined ? known : await previousRun(loopPaths(wt.path).state, opts.dryRun, warn);
   refuseUnmeasurable(opts.agent, opts);
+  // Before anything is done: a sandbox that cannot be made is never replaced by an unsandboxed run.
+  if (opts.sandbox) {
+    requireSandbox();
+    parseEndpoints(opts.sandboxAllow);
+  }
   // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
   if (!opts.dryRun) {
     refusePlantedLinks(wt.path);
@@ -74,6 +81,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   // The ticks of an attempt cut short before its check are still in the tree: that story goes first.
   state.unchecked_story = previous ? uncheckedStory(previous) : null;
   if (state.checkpoint === "stash") state.checkpoint_stashes = stashesLeftBy(previous);
+  state.user_work = userWorkLeftBy(previous);
   refuseSpent(state);
   const idle = finishedPlanNote(plan, wt.path, state.unchecked_story);
   if (!opts.dryRun && !idle) {

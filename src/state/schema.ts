@@ -81,6 +81,7 @@ export const OnComplete = z.enum(["ask", "cleanup", "keep"]);
 export const Completion = z.enum(["cleanup", "keep"]);
 export type Completion = z.infer<typeof Completion>;
 export const SourceKind = z.enum(["openspec", "tasks-file", "manual"]);
+export const SandboxNetwork = z.enum(["filtered", "open"]);
 
 /** The loop waits for the agent's service (a usage limit): the status stays `running`. */
 export const Waiting = z.object({
@@ -89,6 +90,18 @@ export const Waiting = z.object({
   until: Iso.describe("when the agent is tried again"),
 });
 export type Waiting = z.infer<typeof Waiting>;
+
+/** What the user had uncommitted before the loop: a snapshot kept reachable by a ref (checkpoint/user-work.ts). */
+export const UserWork = z.object({
+  ref: z.string().describe("the ref that keeps it: `refs/wt-loop/<worktree>-<hash>/before-<start>`; remove it with `git update-ref -d <ref>`"),
+  commit: z.string().describe("the snapshot commit: the whole tree as it was (untracked files included), on the commit it stood on"),
+  paths: z.array(z.string()).describe("the files you had added or changed (tracked or untracked) that it holds"),
+  lost: z
+    .array(z.string())
+    .nullable()
+    .describe("of those, the ones the loop's work deleted or changed, measured at its end (null before: a run that follows a killed runner takes the snapshot over); `git restore --source=<ref> -- <path>` brings one back"),
+});
+export type UserWork = z.infer<typeof UserWork>;
 
 export const State = z.object({
   schema_version: z.literal(SCHEMA_VERSION).describe("format version; a field's meaning does not change without a new one"),
@@ -150,6 +163,11 @@ export const State = z.object({
     .array(z.string())
     .optional()
     .describe("stash mode: the stash entries (object ids) this loop holds — made by it (each recorded before it is stored), or taken over from a run whose runner died before its completion; cleanup drops these and no others"),
+  user_work: UserWork.nullable()
+    .optional()
+    .describe(
+      "your uncommitted work from before the loop, when you had some: recorded before its ref is written, taken over by a run that follows a killed runner; at the end the ref is deleted (and this is null) when the tree still holds all of it, else kept until you remove it",
+    ),
   index_tree: z.string().nullable().optional().describe("the tree of the index you had at start: what cleanup stages again"),
   completing: Completion.nullable()
     .optional()
@@ -197,6 +215,10 @@ export const State = z.object({
       "an HMAC, under a key in the user's config folder, of this worktree and the commands the loop runs (`agent_cmd`, `verify`, `notify`): a restart takes those commands only from a state whose seal is right, i.e. that this user's own run wrote; absent or null: none recorded",
     ),
   max_wait_hours: z.number().positive().default(8).describe("`--max-wait`: hours one iteration may wait in all for an unavailable agent (8 in a state written before it existed)"),
+  sandbox: z.boolean().optional().describe("`--sandbox`: the agent, `--verify` and `--notify` run in an OS sandbox (absent in a state written before it existed: off)"),
+  sandbox_network: SandboxNetwork.nullable().optional().describe("`--sandbox-network`: `filtered` (only the agent's API host and `sandbox_allow`) or `open`"),
+  sandbox_allow: z.string().nullable().optional().describe("`--sandbox-allow`: more hosts the sandbox may reach, `host[:port]` comma-separated"),
+  sandbox_deny_read: z.string().nullable().optional().describe("`--sandbox-deny-read`: more paths the sandbox may not read, comma-separated"),
   waiting: Waiting.nullable()
     .default(null)
     .describe("set while the loop waits for an unavailable agent (`status` stays `running` meanwhile); null otherwise, and always null once the loop has ended"),
