@@ -1,5 +1,5 @@
 /** What `status` shows of a loop: where it is, what it spent, why it ended, its last iterations. */
-import { lostMessage } from "../checkpoint/user-work.ts";
+import { lostMessage } from "../checkpoint/lost-message.ts";
 import { budgetLabel } from "../loop/budget.ts";
 import { runTimeMs, storiesKnown } from "../state/run-time.ts";
 import type { State } from "../state/schema.ts";
