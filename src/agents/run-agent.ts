@@ -5,7 +5,7 @@
 import { HarnessError, thenSentence } from "../errors.ts";
 import { createLog } from "../state/log-file.ts";
 import { RUN_TAG_VAR } from "../proc/contain.ts";
-import { ConsumerError, start, type EndReason } from "../proc/spawn.ts";
+import { ConsumerError, start, type EndReason, type Wrapper } from "../proc/spawn.ts";
 import type { AgentPromise } from "./promise.ts";
 import { LONG_LINE, LongJsonLine, LongPlainLine } from "./long-line.ts";
 import { promiseOf, withSpills, type Spill } from "./spill.ts";
@@ -26,6 +26,8 @@ export interface AgentRun {
 export interface AgentRunOptions {
   cwd: string;
   env: Record<string, string | undefined>;
+  /** `--sandbox`: the agent runs inside it. */
+  sandbox?: Wrapper | null;
   timeoutMs: number;
   signal?: AbortSignal;
   logPath: string;
@@ -75,6 +77,7 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
       cwd: opts.cwd,
       env: { ...(adapter.env ? adapter.env(opts.env) : opts.env), [RUN_TAG_VAR]: opts.runTag },
       contain: { tag: opts.runTag },
+      sandbox: opts.sandbox ?? undefined,
       input: adapter.promptInArgv ? undefined : call.prompt,
       timeoutMs: opts.timeoutMs,
       signal,
