@@ -58,6 +58,7 @@ export async function screenTerminal() {
     const floor: number[] = [];
     const idle: number[] = [];
     const idlePlain: number[] = [];
+    const plainFirst: number[] = [];
     for (let i = 0; i < Math.max(1, RUNS); i++) {
       // Round-robin, so a load that comes and goes falls on both.
       floor.push(startUntil([BIN, "--version"], /\d+\.\d+\.\d+/, false).ms);
@@ -65,11 +66,12 @@ export async function screenTerminal() {
       first.push(run.ms);
       idle.push(await idleCpu(run.pane));
       const plain = startUntil(loop(true), /iteration 1\//);
+      plainFirst.push(plain.ms);
       idlePlain.push(await idleCpu(plain.pane));
       for (const p of [run.pane, plain.pane]) tmux("send-keys", "-t", p, "q");
       await Bun.sleep(1500); // stopped gracefully: the agent is ended by its loop
     }
-    return { first_frame_ms: median(first), version_floor_ms: median(floor), idle_cpu_pct: median(idle), idle_cpu_plain_pct: median(idlePlain), idle_seconds: IDLE_S };
+    return { first_frame_ms: median(first), version_floor_ms: median(floor), plain_first_line_ms: median(plainFirst), idle_cpu_pct: median(idle), idle_cpu_plain_pct: median(idlePlain), idle_seconds: IDLE_S };
   } finally {
     tmux("kill-server");
   }
@@ -78,7 +80,7 @@ export async function screenTerminal() {
 export function printScreenTerminal(s: Awaited<ReturnType<typeof screenTerminal>>): Awaited<ReturnType<typeof screenTerminal>> {
   const met = (ok: boolean) => (ok ? "met" : "MISSED");
   console.log(`6. Loop screen in a terminal (tmux, compiled binary, median of ${RUNS})`);
-  console.log(`   run → first frame   ${ms(s.first_frame_ms)}   floor (--version shown the same way) ${ms(s.version_floor_ms)}   target ≤ 150 ms  ${met(s.first_frame_ms <= 150)}`);
+  console.log(`   run → first frame   ${ms(s.first_frame_ms)}   floor (--version shown the same way) ${ms(s.version_floor_ms)}   run --plain → its first iteration line ${ms(s.plain_first_line_ms)}   target ≤ 150 ms  ${met(s.first_frame_ms <= 150)}`);
   console.log(`   idle CPU            ${s.idle_cpu_pct.toFixed(2)} %   the line stream (--plain) ${s.idle_cpu_plain_pct.toFixed(2)} %   over ${s.idle_seconds} s, the clock ticking   target < 1 %  ${met(s.idle_cpu_pct < 1)}`);
   return s;
 }
