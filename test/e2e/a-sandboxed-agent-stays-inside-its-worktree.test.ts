@@ -129,6 +129,8 @@ describe("--sandbox", () => {
       ],
     ]);
     const home = tempDir("claude-home-");
+    // As a user's: Claude Code reads its settings from ~/.claude.json (docs/security.md: it cannot replace it inside).
+    writeFileSync(join(home, ".claude.json"), "{}\n");
     const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--sandbox"], {
       cwd: repo,
       env: { ...claudeEnv(server.url, home), PATH: `${NODE_BIN}:${testPath()}` },
