@@ -76,6 +76,9 @@ export type Iteration = z.infer<typeof Iteration>;
 export const DoneCriteria = z.enum(["tasks", "manual"]);
 export const AgentName = z.enum(["claude", "codex", "gemini", "command", "demo"]);
 export type AgentName = z.infer<typeof AgentName>;
+/** Who may review a COMPLETE (`--review`): an agent CLI, or any program (`--review-cmd`). */
+export const ReviewerName = z.enum(["claude", "codex", "gemini", "command"]);
+export type ReviewerName = z.infer<typeof ReviewerName>;
 export const CheckpointKind = z.enum(["branch", "stash"]);
 export const OnComplete = z.enum(["ask", "cleanup", "keep"]);
 export const Completion = z.enum(["cleanup", "keep"]);
@@ -171,6 +174,10 @@ export const State = z.object({
   notify: z.string().nullable().default(null).describe("`--notify`: run when the loop reaches its final status or waits for you"),
   verify: z.string().nullable().optional().describe("`--verify` (absent in states written before it: none)"),
   verify_timeout_min: z.number().positive().default(10).describe("`--verify-timeout`, in minutes (10 in a state written before it existed)"),
+  review: ReviewerName.nullable().default(null).describe("`--review`: the second agent that reviews each COMPLETE after `--verify`; null: none"),
+  review_cmd: z.string().nullable().default(null).describe("`--review-cmd`: the program run by `--review command`"),
+  review_model: z.string().nullable().default(null).describe("`--review-model`: the model passed to the reviewer; null: its own"),
+  review_timeout_min: z.number().positive().default(15).describe("`--review-timeout`, in minutes (15 in a state written before it existed)"),
   max_cost_usd: z.number().positive().nullable().optional().describe("`--max-cost`: the whole loop's budget in US dollars, the earlier runs it continues included"),
   max_tokens: z.number().int().positive().nullable().optional().describe("`--max-tokens`: the whole loop's budget in tokens"),
   spent_before: z
