@@ -5,6 +5,7 @@
  */
 import pkg from "../package.json" with { type: "json" };
 import { commandNames, findCommand, type CommandInfo } from "./commands/_catalog.ts";
+import { dropGitLocators, hasGitLocators } from "./git-env.ts";
 import { guardStdout } from "./term/stdout.ts";
 import { print as printOut, printError } from "./term/print.ts";
 
@@ -32,6 +33,13 @@ export async function dispatch(argv: string[]): Promise<void> {
   // Only flags before a `--` ask for help: after it, `--help` would be part of the task.
   const flags = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
   if (flags.some((a) => HELP.includes(a))) return showCommandHelp(info);
+  if (hasGitLocators()) {
+    try {
+      await dropGitLocators(Boolean(info.worktree));
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+  }
   if (info.worktree) (await import("./worktree.ts")).prefetchWorktree();
   // Creating process.stdout costs a few milliseconds; console.log ends quietly on a closed pipe by
   // itself. Only the commands that write to the stream need its EPIPE guard (term/stdout.ts).

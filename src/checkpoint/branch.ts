@@ -11,6 +11,7 @@ import type { Git } from "./git.ts";
 import { holdTree } from "./hold.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, setIndex, takeSnapshot } from "./snapshot.ts";
+import { userWorkKeeper } from "./user-work.ts";
 import { loopBranchName, ORIGIN_KEY, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
 export function branchCheckpoint(git: Git, name: string): Checkpoint {
@@ -125,6 +126,7 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
     },
 
     info: () => info,
+    userWork: userWorkKeeper(git),
   };
 }
 

@@ -79,6 +79,16 @@ export function stashesLeftBy(previous: State | null): string[] {
   return previous.checkpoint_stashes ?? [];
 }
 
+/**
+ * The snapshot of the user's work a runner that died before its loop's end had recorded (its ref
+ * perhaps not yet written): the next run keeps it rather than take a new one of a tree the loop
+ * already changed. A loop that reached its end settled it (deleted, or kept with `lost` named to the user).
+ */
+export function userWorkLeftBy(previous: State | null): State["user_work"] {
+  const w = previous?.user_work;
+  return w && w.lost === null ? w : null;
+}
+
 /** Is a git process working in `dir`? (Linux: /proc; elsewhere assume yes, and leave the lock.) */
 function gitRunningIn(dir: string): boolean {
   if (!existsSync("/proc/self/cwd")) return true;

@@ -16,6 +16,7 @@ import { holdTree } from "./hold.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
 import { dropStash, stashEntries, stashShas, storeStash } from "./stash-ref.ts";
+import { userWorkKeeper } from "./user-work.ts";
 import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
 export function stashCheckpoint(git: Git, name: string, earlier: string[] = []): Checkpoint {
@@ -136,5 +137,6 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
     },
 
     info: need,
+    userWork: userWorkKeeper(git),
   };
 }

@@ -9,6 +9,7 @@ import type { ChangedFile } from "./changed-files.ts";
 import type { Git } from "./git.ts";
 import type { Held } from "./hold.ts";
 import { assumeUnchanged } from "./snapshot.ts";
+import type { UserWorkKeeper } from "./user-work.ts";
 
 export interface CheckpointInfo {
   /** `ralph/{name}` for branch checkpoints, null for stash. */
@@ -52,6 +53,8 @@ export interface Checkpoint {
   info(): CheckpointInfo;
   /** Where the user's work is after a harness failure, with the command that brings it back. */
   rescue(): string;
+  /** The snapshot of the user's uncommitted work from before the loop, kept past the loop (user-work.ts). */
+  userWork: UserWorkKeeper;
 }
 
 export interface Changes {

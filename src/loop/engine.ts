@@ -11,6 +11,8 @@ import { plural } from "../term/format.ts";
 import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
 import { runTag } from "../proc/contain.ts";
+import { loopRoot, writeFileSafe } from "../proc/safe-fs.ts";
+import { promptFileOf } from "../state/paths.ts";
 import { processStartTime } from "../proc/pid.ts";
 import { CommandError } from "../proc/spawn.ts";
 import { sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
@@ -38,6 +40,13 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
 
   let ending: Ending;
   try {
+    // First, before the checkpoint moves anything: what the user had stays reachable past the loop.
+    state.user_work = await harnessStep("keeping a snapshot of your work", () =>
+      deps.checkpoint.userWork.keep(state.user_work ?? null, state.started_at, async (w) => {
+        state.user_work = w;
+        await save();
+      }),
+    );
     const cp = await harnessStep("taking the initial checkpoint", () => deps.checkpoint.init());
     Object.assign(state, { checkpoint_branch: cp.branch, original_branch: cp.originalBranch, original_commit: cp.originalCommit, checkpoint_sha: cp.sha });
     await save();
@@ -107,6 +116,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     deps.emit({
       type: "StoryProgress", story_id: next.id, title: next.title, index, total: stories.length, completed: state.stories_completed,
       iteration: n, max_iterations: state.max_iterations, attempt, max_retries: state.max_retries, worktree: state.worktree_name,
+      prompt_file: promptFileOf(deps.paths.iterLog(n)),
     });
     deps.setTitle(`Ralph: ${state.worktree_name} [${n}/${state.max_iterations}]`);
     await save();
@@ -210,13 +220,16 @@ async function attemptStory(
     });
     recordCheckpoint(state, checkpoint);
     await deps.save(state); // the checkpoint is in the state before the agent may touch anything
-    step = "running the agent";
     const prompt = buildPrompt({
       worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
       learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
       verify: state.verify, review: state.review,
     });
     const logPath = deps.paths.iterLog(at.n);
+    // Kept so a person can read what the agent was told (the screen's Prompt tab, `cat`).
+    step = "recording the prompt";
+    writeFileSafe(loopRoot(logPath), promptFileOf(logPath), prompt);
+    step = "running the agent";
     const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () => runAgent(
       deps.adapter,
       { prompt, model: state.model, agentCmd: state.agent_cmd },

@@ -45,6 +45,10 @@ export const StoryProgress = z.object({
   attempt: z.number().int().positive().describe("attempt at this story, 1-based"),
   max_retries: z.number().int().positive().describe("`--max-retries`"),
   worktree: z.string().describe("the worktree's name"),
+  prompt_file: z
+    .string()
+    .optional()
+    .describe("the file this iteration's prompt is written to (`logs/<run>/iter-NNN.prompt.md`) before the agent starts; absent in logs written before prompts were kept"),
 });
 
 export const StoryEvent = z.object({

@@ -4,6 +4,7 @@
  */
 import type { FinalStatus, Completion, State } from "../state/schema.ts";
 import { errorMessage, thenSentence, UserError } from "../errors.ts";
+import { lostMessage } from "../checkpoint/user-work.ts";
 import { endedState } from "./ending.ts";
 import type { CompletionChoice, LoopDeps } from "./ports.ts";
 import type { LoopEvent } from "./events.ts";
@@ -34,6 +35,8 @@ export function emitQuietly(deps: LoopDeps, event: LoopEvent): void {
  * `completion_pending` and the runner (still `runner_pid`) holds the worktree; `wt-loop stop` answers it.
  */
 export async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>): Promise<State> {
+  const kept = await settleUserWork(state, deps);
+  if (kept) ending = { ...ending, reason: thenSentence(ending.reason, kept) };
   const stopReason = ending.status === "stopped" ? (ending.stopReason ?? "user") : undefined;
   // The runner still holds the loop: its completion step (and perhaps its question) follows.
   Object.assign(state, endedState(state, { ...ending, stopReason }), { runner_pid: state.runner_pid });
@@ -61,6 +64,30 @@ export async function finish(state: State, ending: Ending, deps: LoopDeps, save:
   state.runner_pid = null;
   await save();
   return state;
+}
+
+/**
+ * The user's work from before the loop, measured against the tree the loop ends with (which neither
+ * cleanup nor keep changes): its ref goes when the tree holds all of it as it was, and stays, named
+ * with the way back, when the work deleted or changed some of it. Measured before the completion,
+ * so a runner killed during that leaves it settled. Returns what to tell the user.
+ */
+async function settleUserWork(state: State, deps: LoopDeps): Promise<string | null> {
+  const w = state.user_work;
+  if (!w) return null;
+  try {
+    const lost = await deps.checkpoint.userWork.lost(w);
+    if (!lost.length) {
+      await deps.checkpoint.userWork.release(w);
+      state.user_work = null;
+      return null;
+    }
+    state.user_work = { ...w, lost };
+    return lostMessage(state.user_work);
+  } catch (err) {
+    // Not measured: the ref stays, and the next run of this loop measures it again.
+    return `Your uncommitted work from before the loop is kept in ${w.ref} (it could not be compared with the tree: ${errorMessage(err)}).`;
+  }
 }
 
 /** The completion step (cleanup or keep); its failure is reported and recorded, never thrown. */

@@ -15,7 +15,7 @@ import { previousRun } from "./liveness.ts";
 import { uncheckedStory } from "./ending.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
-import { resumeAfterDeadRunner, stashesLeftBy } from "../checkpoint/resume.ts";
+import { resumeAfterDeadRunner, stashesLeftBy, userWorkLeftBy } from "../checkpoint/resume.ts";
 import { checkpointPreflight } from "../checkpoint/strategy.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree.ts";
@@ -75,6 +75,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   // The ticks of an attempt cut short before its check are still in the tree: that story goes first.
   state.unchecked_story = previous ? uncheckedStory(previous) : null;
   if (state.checkpoint === "stash") state.checkpoint_stashes = stashesLeftBy(previous);
+  state.user_work = userWorkLeftBy(previous);
   refuseSpent(state);
   const idle = finishedPlanNote(plan, wt.path, state.unchecked_story);
   if (!opts.dryRun && !idle) {

@@ -70,7 +70,14 @@ export type Action =
   /** Files tab, Enter: show this path's diff (the model gets the text back through its own method). */
   | { kind: "diff"; storyId: string; path: string }
   /** End view or selection: leave the screen (`code` is the exit code). */
-  | { kind: "quit"; code: number };
+  | { kind: "quit"; code: number }
+  /** Selection, Enter: preview a piece of work (`id`: a change's name or a tasks file's path), or attach to a worktree's loop. */
+  | { kind: "preview"; id: string }
+  | { kind: "attach"; worktree: string }
+  /** Preview: `R` runs the loop here, `S` starts it in a new window; Esc goes back to the selection. */
+  | { kind: "run"; id: string }
+  | { kind: "start"; id: string }
+  | { kind: "back" };
 
 /** A full-screen view model: what the renderer calls. */
 export interface ScreenModel {

@@ -61,10 +61,14 @@ export function runFiles(paths: { logs: string; runs: string }, startedAt: strin
   return {
     logs,
     iterLog: (n: number) => join(logs, `iter-${String(n).padStart(3, "0")}.jsonl`),
+    promptFile: (n: number) => promptFileOf(join(logs, `iter-${String(n).padStart(3, "0")}.jsonl`)),
     archivedState: join(paths.runs, `${key}.json`),
     archivedEvents: join(paths.runs, `${key}.events.jsonl`),
   };
 }
+
+/** Where an iteration's prompt is kept, beside its log: `iter-NNN.prompt.md`. */
+export const promptFileOf = (iterLog: string) => iterLog.replace(/\.jsonl$/, "") + ".prompt.md";
 
 /** The loop's files with those of the run that started at `startedAt` (what the engine writes). */
 export function runPaths(worktree: string, startedAt: string) {

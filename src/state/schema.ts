@@ -112,6 +112,18 @@ export const Waiting = z.object({
 });
 export type Waiting = z.infer<typeof Waiting>;
 
+/** What the user had uncommitted before the loop: a snapshot kept reachable by a ref (checkpoint/user-work.ts). */
+export const UserWork = z.object({
+  ref: z.string().describe("the ref that keeps it: `refs/wt-loop/<worktree>-<hash>/before-<start>`; remove it with `git update-ref -d <ref>`"),
+  commit: z.string().describe("the snapshot commit: the whole tree as it was (untracked files included), on the commit it stood on"),
+  paths: z.array(z.string()).describe("the files you had added or changed (tracked or untracked) that it holds"),
+  lost: z
+    .array(z.string())
+    .nullable()
+    .describe("of those, the ones the loop's work deleted or changed, measured at its end (null before: a run that follows a killed runner takes the snapshot over); `git restore --source=<ref> -- <path>` brings one back"),
+});
+export type UserWork = z.infer<typeof UserWork>;
+
 export const State = z.object({
   schema_version: z.literal(SCHEMA_VERSION).describe("format version; a field's meaning does not change without a new one"),
   worktree_name: z.string().describe("basename of the worktree directory"),
@@ -172,6 +184,11 @@ export const State = z.object({
     .array(z.string())
     .optional()
     .describe("stash mode: the stash entries (object ids) this loop holds — made by it (each recorded before it is stored), or taken over from a run whose runner died before its completion; cleanup drops these and no others"),
+  user_work: UserWork.nullable()
+    .optional()
+    .describe(
+      "your uncommitted work from before the loop, when you had some: recorded before its ref is written, taken over by a run that follows a killed runner; at the end the ref is deleted (and this is null) when the tree still holds all of it, else kept until you remove it",
+    ),
   index_tree: z.string().nullable().optional().describe("the tree of the index you had at start: what cleanup stages again"),
   completing: Completion.nullable()
     .optional()

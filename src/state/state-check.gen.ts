@@ -49,6 +49,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["original_commit"] = (v["original_commit"] === null ? null : ((typeof v["original_commit"] === "string") ? v["original_commit"] : fail(p + ".original_commit", "a string")));
   out["checkpoint_sha"] = (v["checkpoint_sha"] === null ? null : ((typeof v["checkpoint_sha"] === "string") ? v["checkpoint_sha"] : fail(p + ".checkpoint_sha", "a string")));
   if (v["checkpoint_stashes"] !== undefined) out["checkpoint_stashes"] = a12(v["checkpoint_stashes"], p + ".checkpoint_stashes");
+  if (v["user_work"] !== undefined) out["user_work"] = (v["user_work"] === null ? null : o13(v["user_work"], p + ".user_work"));
   if (v["index_tree"] !== undefined) out["index_tree"] = (v["index_tree"] === null ? null : ((typeof v["index_tree"] === "string") ? v["index_tree"] : fail(p + ".index_tree", "a string")));
   if (v["completing"] !== undefined) out["completing"] = (v["completing"] === null ? null : ((v["completing"] === "cleanup" || v["completing"] === "keep") ? v["completing"] : fail(p + ".completing", "one of \"cleanup\", \"keep\"")));
   out["completion"] = (v["completion"] === null ? null : ((v["completion"] === "cleanup" || v["completion"] === "keep") ? v["completion"] : fail(p + ".completion", "one of \"cleanup\", \"keep\"")));
@@ -65,12 +66,12 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["review_timeout_min"] = (v["review_timeout_min"] === undefined ? 15 : ((typeof v["review_timeout_min"] === "number") && (Number.isFinite(v["review_timeout_min"])) && (v["review_timeout_min"] > 0) ? v["review_timeout_min"] : fail(p + ".review_timeout_min", "a number in range")));
   if (v["max_cost_usd"] !== undefined) out["max_cost_usd"] = (v["max_cost_usd"] === null ? null : ((typeof v["max_cost_usd"] === "number") && (Number.isFinite(v["max_cost_usd"])) && (v["max_cost_usd"] > 0) ? v["max_cost_usd"] : fail(p + ".max_cost_usd", "a number in range")));
   if (v["max_tokens"] !== undefined) out["max_tokens"] = (v["max_tokens"] === null ? null : ((typeof v["max_tokens"] === "number") && (Number.isFinite(v["max_tokens"])) && (Number.isSafeInteger(v["max_tokens"])) && (v["max_tokens"] > 0) ? v["max_tokens"] : fail(p + ".max_tokens", "a number in range")));
-  if (v["spent_before"] !== undefined) out["spent_before"] = o13(v["spent_before"], p + ".spent_before");
+  if (v["spent_before"] !== undefined) out["spent_before"] = o16(v["spent_before"], p + ".spent_before");
   if (v["stop_reason"] !== undefined) out["stop_reason"] = (v["stop_reason"] === null ? null : ((v["stop_reason"] === "user" || v["stop_reason"] === "budget") ? v["stop_reason"] : fail(p + ".stop_reason", "one of \"user\", \"budget\"")));
   if (v["unchecked_story"] !== undefined) out["unchecked_story"] = (v["unchecked_story"] === null ? null : ((typeof v["unchecked_story"] === "string") ? v["unchecked_story"] : fail(p + ".unchecked_story", "a string")));
   if (v["commands_seal"] !== undefined) out["commands_seal"] = (v["commands_seal"] === null ? null : ((typeof v["commands_seal"] === "string") ? v["commands_seal"] : fail(p + ".commands_seal", "a string")));
   out["max_wait_hours"] = (v["max_wait_hours"] === undefined ? 8 : ((typeof v["max_wait_hours"] === "number") && (Number.isFinite(v["max_wait_hours"])) && (v["max_wait_hours"] > 0) ? v["max_wait_hours"] : fail(p + ".max_wait_hours", "a number in range")));
-  out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o14(v["waiting"], p + ".waiting")));
+  out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o17(v["waiting"], p + ".waiting")));
   return out;
 }
 function a1(v: any, p: string): unknown[] {
@@ -188,11 +189,32 @@ function a12(v: any, p: string): unknown[] {
 function o13(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
+  out["ref"] = ((typeof v["ref"] === "string") ? v["ref"] : fail(p + ".ref", "a string"));
+  out["commit"] = ((typeof v["commit"] === "string") ? v["commit"] : fail(p + ".commit", "a string"));
+  out["paths"] = a14(v["paths"], p + ".paths");
+  out["lost"] = (v["lost"] === null ? null : a15(v["lost"], p + ".lost"));
+  return out;
+}
+function a14(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  return out;
+}
+function a15(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  return out;
+}
+function o16(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
   out["cost_usd"] = ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range"));
   out["tokens"] = ((typeof v["tokens"] === "number") && (Number.isFinite(v["tokens"])) && (Number.isSafeInteger(v["tokens"])) && (v["tokens"] >= 0) ? v["tokens"] : fail(p + ".tokens", "a number in range"));
   return out;
 }
-function o14(v: any, p: string): Record<string, unknown> {
+function o17(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["reason"] = ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string"));

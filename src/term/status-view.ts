@@ -1,4 +1,5 @@
 /** What `status` shows of a loop: where it is, what it spent, why it ended, its last iterations. */
+import { lostMessage } from "../checkpoint/user-work.ts";
 import { budgetLabel } from "../loop/budget.ts";
 import { runTimeMs, storiesKnown } from "../state/run-time.ts";
 import type { State } from "../state/schema.ts";
@@ -36,6 +37,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
     lines.push(`Waiting: until ${clockTime(Date.parse(s.waiting.until), now)} (${formatDuration(Date.parse(s.waiting.until) - now)} left) for the agent: ${f(s.waiting.reason)}`);
   if (s.reason) lines.push(`Reason: ${f(s.reason)}`);
   if (s.error) lines.push(`Error: ${f(s.error)}`);
+  if (s.user_work?.lost?.length) lines.push(`Your work: ${lostMessage(s.user_work)}`);
   if (s.completing)
     lines.push(
       s.runner_pid

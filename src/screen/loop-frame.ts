@@ -1,0 +1,116 @@
+/**
+ * The loop screen's Frame from the model: the header (worktree, change, status with the wait's
+ * countdown, iteration, attempt, elapsed, tokens, cost and budget), the story list and gauge, the tabs,
+ * the body's window, the footer and the overlay.
+ */
+import type { State } from "../state/schema.ts";
+import { formatCost, formatDuration, formatTokens } from "../term/format.ts";
+import { inertLine } from "../term/inert.ts";
+import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
+import type { LoopScreen } from "./loop-screen.ts";
+import { overlayFrame } from "./loop-overlays.ts";
+import { TABS } from "./loop-tabs.ts";
+import type { StoryStatus } from "./story-record.ts";
+
+/** Header rows per layout: the body's height depends on them (geometry.ts). */
+export const HEADER_ROWS: Record<Frame["layout"], number> = { split: 2, full: 2, compact: 1 };
+
+const GLYPH: Record<StoryStatus, { glyph: string; tone: Tone }> = {
+  done: { glyph: "✓", tone: "good" },
+  running: { glyph: "▶", tone: "accent" },
+  pending: { glyph: "·", tone: "dim" },
+  failed: { glyph: "✗", tone: "bad" },
+  stuck: { glyph: "‼", tone: "bad" },
+};
+
+const STATUS_TONE: Record<string, Tone> = { running: "accent", starting: "dim", done: "good", stopped: "warn", stuck: "bad", stalled: "bad", paused: "warn" };
+
+export function composeFrame(m: LoopScreen, now: number): Frame {
+  const layout = m.layout;
+  const size = m.bodySize();
+  const content = m.content(now);
+  const width = Math.max(1, size.cols);
+  const total = content.rows(width);
+  const max = Math.max(0, total - size.rows);
+  if (m.follow) m.top = max;
+  else m.top = Math.min(m.top, max);
+  const sel = m.selected();
+  const rows: ListRow[] = m.record.stories.map((s) => ({
+    ...GLYPH[s.status],
+    title: `${s.id}. ${s.title}`,
+    detail: [s.attempts.length ? `×${s.attempts.length}` : "", s.tokens ? formatTokens(s.tokens) : "", s.cost !== null ? formatCost(s.cost) : ""].filter(Boolean).join(" "),
+    selected: s === sel,
+  }));
+  const done = m.record.stories.filter((s) => s.status === "done").length;
+  const header = headerLines(m, now, layout === "compact");
+  return {
+    layout,
+    header,
+    list: { title: m.chosen ? "Stories" : "Stories (following)", rows, gauge: rows.length ? { done, total: rows.length } : null },
+    tabs: TABS.map((t, i) => ({ title: t, active: i === m.tab })),
+    body: { lines: content.window(width, m.top, size.rows), top: m.top, total, following: m.follow },
+    footer: footer(m, now),
+    overlay: overlayFrame(m, m.rows),
+  };
+}
+
+function status(m: LoopScreen, now: number): Span[] {
+  const r = m.record.loop;
+  const st: string = m.st?.status ?? r.complete?.status ?? (r.iteration ? "running" : "starting");
+  const waiting = r.complete ? null : (r.waiting ?? (m.st?.waiting ? { until: Date.parse(m.st.waiting.until), reason: "" } : null));
+  if (waiting && waiting.until > now) return [{ text: `waiting ${formatDuration(waiting.until - now)}`, tone: "warn", bold: true }, ...(waiting.reason ? [{ text: ` (${waiting.reason.slice(0, 60)})`, tone: "dim" as Tone }] : [])];
+  return [{ text: st, tone: STATUS_TONE[st] ?? "normal", bold: true }];
+}
+
+function headerLines(m: LoopScreen, now: number, compact: boolean): Line[] {
+  const r = m.record.loop;
+  const st = m.st;
+  const name = inertLine(st?.worktree_name ?? r.worktree ?? "loop");
+  const change = st?.change ?? r.change;
+  const maxIt = st?.max_iterations ?? r.maxIterations;
+  const current = r.current ? m.record.stories.find((s) => s.id === r.current) : null;
+  const attempt = current?.attempts.at(-1)?.attempt;
+  const started = st ? Date.parse(st.started_at) : r.since;
+  const ended = st?.ended_at ? Date.parse(st.ended_at) : r.complete && "ts" in r.complete ? Date.parse(String(r.complete.ts)) : null;
+  const elapsed = started !== null ? formatDuration(Math.max(0, (ended ?? now) - started)) : "-";
+  const iteration = `iteration ${r.iteration}/${maxIt ?? "?"}`;
+  const dot: Span = { text: " · ", tone: "dim" };
+  const first: Span[] = [{ text: name, bold: true }, ...(change ? [dot, { text: inertLine(change) }] : []), dot, ...status(m, now)];
+  const money = spending(m, st);
+  if (compact) return [[...first, dot, { text: `${r.iteration}/${maxIt ?? "?"}` }, dot, { text: elapsed }]];
+  return [
+    first,
+    [
+      { text: iteration },
+      ...(attempt ? [dot, { text: `attempt ${attempt}/${r.maxRetries ?? st?.max_retries ?? "?"}` }] : []),
+      dot,
+      { text: `elapsed ${elapsed}` },
+      dot,
+      ...money,
+    ],
+  ];
+}
+
+/** Tokens and cost of this run, and the budget when there is one (it counts the earlier runs this loop continues). */
+function spending(m: LoopScreen, st: State | null): Span[] {
+  const tokens = Math.max(m.record.loop.tokens, st?.total_tokens ?? 0);
+  const cost = Math.max(m.record.loop.cost, st?.total_cost_usd ?? 0);
+  const before = st?.spent_before;
+  const out: Span[] = [{ text: `${formatTokens(tokens)} tokens` }, { text: " · ", tone: "dim" }, { text: formatCost(cost) }];
+  if (st?.max_cost_usd) out.push({ text: ` of ${formatCost(st.max_cost_usd)}${before?.cost_usd ? ` (${formatCost(before.cost_usd)} before)` : ""}`, tone: "dim" });
+  if (st?.max_tokens) out.push({ text: ` · budget ${formatTokens(st.max_tokens)} tokens`, tone: "dim" });
+  return out;
+}
+
+const NOTICE_MS = 8000;
+
+function footer(m: LoopScreen, now: number): Line {
+  if (m.notice) {
+    m.noticeAt ??= now;
+    if (now - m.noticeAt < NOTICE_MS) return [{ text: m.notice.text, tone: m.notice.tone }];
+    [m.notice, m.noticeAt] = [null, null];
+  }
+  const quit = m.o.mode === "run" ? "q stop" : "q leave · s stop";
+  const hints = ["↑/↓ story", m.chosen ? "f follow" : null, "Tab tab", "PgUp/PgDn scroll", m.tabName === "Files" ? "Enter diff" : null, "p pause", "+/- max", "n note", quit, "? keys"];
+  return [{ text: hints.filter(Boolean).join(" · "), tone: "dim" }];
+}

@@ -1,0 +1,237 @@
+/**
+ * The loop screen's view model (`run` and `monitor` on a terminal): the run's events and state in, a
+ * Frame and Actions out. It knows nothing of the terminal; the renderer draws what `frame` returns and
+ * names the keys it reads. What it shows of the agent's messages is read from the event log by window
+ * (story-record.ts), so a run of any size costs what is on screen plus an index.
+ */
+import type { LoopEvent } from "../loop/events.ts";
+import type { FinalStatus, State } from "../state/schema.ts";
+import type { Action, Frame, Key, ScreenModel, Tone } from "./frame.ts";
+import { bodySize, layoutFor } from "./geometry.ts";
+import { composeFrame, HEADER_ROWS } from "./loop-frame.ts";
+import { overlayKey } from "./loop-overlays.ts";
+import type { LoopModelOptions, LoopScreen, Overlay } from "./loop-screen.ts";
+import { buildTab, changedPaths, tabStamp, TABS, type TabName } from "./loop-tabs.ts";
+import { StoryRecord, type StoryEntry } from "./story-record.ts";
+import { BlockList, shown } from "./text-blocks.ts";
+
+/** Rows the wheel scrolls per notch. */
+const WHEEL = 3;
+/** How often a file a tab shows (tasks, verify log, prompt) is looked at for a change. */
+const RESTAT_MS = 500;
+
+export type { LoopModelOptions } from "./loop-screen.ts";
+
+export class LoopModel implements ScreenModel, LoopScreen {
+  readonly record: StoryRecord;
+  cols = 80;
+  rows = 24;
+  st: State | null = null;
+  /** The story the user chose; null while the running one is followed. */
+  chosen: string | null = null;
+  tab = 0;
+  top = 0;
+  follow = true;
+  overlay: Overlay | null = null;
+  notice: { text: string; tone: Tone } | null = null;
+  /** When the notice was first drawn: it shows for a while, then the key hints come back. */
+  noticeAt: number | null = null;
+  private built: { key: string; list: BlockList } | null = null;
+  private stamped = { at: 0, stamp: "" };
+
+  constructor(readonly o: LoopModelOptions) {
+    this.record = new StoryRecord({ events: o.events, since: o.since });
+  }
+
+  // ── fed by the View ──────────────────────────────────────────────────────────
+
+  /** A loop event. With an event log, the record reads it from there (at the next frame); else it is kept here. */
+  event(e: LoopEvent): void {
+    if (!this.o.events) this.record.apply(e);
+  }
+
+  /** The state as last written: the header's status, limits, budget and notes. */
+  state(s: State): void {
+    this.st = s;
+  }
+
+  /** A message from wt-loop (stopping, a force-quit, how a followed loop ended): the footer shows it. */
+  say(message: string, tone: Tone = "warn"): void {
+    [this.notice, this.noticeAt] = [{ text: shown(message).replace(/\n/g, " "), tone }, null];
+  }
+
+  warn(message: string): void {
+    this.say(message, "bad");
+  }
+
+  /** The end dialog: keep or clean up the loop's branch, with the run's summary. Answered by an `answer` action. */
+  ask(status: FinalStatus): void {
+    this.overlay = { kind: "ask", status, choice: 0 };
+  }
+
+  /** The question was answered elsewhere (`wt-loop stop`): the dialog goes. */
+  closeAsk(): void {
+    if (this.overlay?.kind === "ask") this.overlay = null;
+  }
+
+  /** Text to read over the screen (a file's diff): scrolled with the keys, Esc closes it. */
+  showText(title: string, text: string): void {
+    this.overlay = { kind: "text", title: shown(title).replace(/\n/g, " "), text: shown(text), top: 0 };
+  }
+
+  /** The loop is over: the result view; Enter or Esc asks to quit with `code`. */
+  ended(code: number, message?: string): void {
+    this.overlay = { kind: "ended", code, message: message ? shown(message) : null };
+  }
+
+  // ── ScreenModel ──────────────────────────────────────────────────────────────
+
+  resize(cols: number, rows: number): void {
+    [this.cols, this.rows] = [Math.max(1, cols), Math.max(1, rows)];
+  }
+
+  key(k: Key): Action | null {
+    if (k === "ctrl-c") return this.o.mode === "run" ? { kind: "stop", key: k } : { kind: "leave" };
+    if (this.overlay) return overlayKey(this, k);
+    this.record.sync(); // what the key selects or scrolls is what the log holds now
+    const size = this.bodySize();
+    switch (k) {
+      case "q":
+        return this.o.mode === "run" ? { kind: "stop", key: k } : { kind: "leave" };
+      case "s":
+        if (this.o.mode === "monitor") this.overlay = { kind: "confirm-stop" };
+        return null;
+      case "?":
+        this.overlay = { kind: "help" };
+        return null;
+      case "up":
+      case "k":
+      case "down":
+      case "j":
+        return this.select(k === "up" || k === "k" ? -1 : 1);
+      case "f":
+        this.chosen = null;
+        return this.resetScroll();
+      case "tab":
+      case "shift-tab":
+        this.tab = (this.tab + (k === "tab" ? 1 : TABS.length - 1)) % TABS.length;
+        return this.resetScroll();
+      case "1":
+      case "2":
+      case "3":
+      case "4":
+      case "5":
+        this.tab = Number(k) - 1;
+        return this.resetScroll();
+      case "pageup":
+        return this.scrollBy(-Math.max(1, size.rows - 1));
+      case "pagedown":
+        return this.scrollBy(Math.max(1, size.rows - 1));
+      case "wheelup":
+        return this.scrollBy(-WHEEL);
+      case "wheeldown":
+        return this.scrollBy(WHEEL);
+      case "home":
+        [this.top, this.follow] = [0, false];
+        return null;
+      case "end":
+        this.follow = true;
+        return null;
+      case "p":
+        return this.st?.status === ("paused" as State["status"]) ? { kind: "resume" } : { kind: "pause" };
+      case "+":
+      case "=":
+        return { kind: "max", delta: 10 };
+      case "-":
+        return { kind: "max", delta: -10 };
+      case "n":
+        this.overlay = { kind: "input", text: "" };
+        return null;
+      case "enter":
+        return this.openFiles();
+      default:
+        return null;
+    }
+  }
+
+  frame(now: number): Frame {
+    this.record.sync();
+    return composeFrame(this, now);
+  }
+
+  // ── used by the frame and the overlays ──────────────────────────────────────
+
+  get tabName(): TabName {
+    return TABS[this.tab]!;
+  }
+
+  get layout(): Frame["layout"] {
+    return layoutFor(this.cols, this.rows, "split");
+  }
+
+  bodySize(): { cols: number; rows: number } {
+    return bodySize(this.layout, this.cols, this.rows, HEADER_ROWS[this.layout]);
+  }
+
+  /** The story shown: the one chosen, else the running (or next) one. */
+  selected(): StoryEntry | null {
+    const r = this.record;
+    if (this.chosen) return r.stories.find((s) => s.id === this.chosen) ?? null;
+    const current = r.loop.current ? r.stories.find((s) => s.id === r.loop.current) : undefined;
+    return current ?? r.stories.find((s) => s.status !== "done") ?? r.stories[0] ?? null;
+  }
+
+  /** The note the next prompt carries, if the state has one (`wt-loop note`, `n`). */
+  note(): string | null {
+    const notes = (this.st as { notes?: { text: string }[] } | null)?.notes ?? [];
+    return notes.length ? notes.map((n) => n.text).join("\n\n") : null;
+  }
+
+  /** The active tab's text, at the body's width. */
+  content(now: number): BlockList {
+    const s = this.selected();
+    const tab = this.tabName;
+    if (tab === "Agent") return s?.agent ?? new BlockList();
+    if (now - this.stamped.at >= RESTAT_MS || !this.built) this.stamped = { at: now, stamp: tabStamp(tab, s, this.record.loop.tasksFile) };
+    const attempts = s?.attempts.map((a) => `${a.outcome}:${a.verify}:${a.files.length}`).join(",") ?? "";
+    const key = [tab, s?.id, attempts, this.stamped.stamp, this.note()].join("|");
+    if (this.built?.key !== key) this.built = { key, list: buildTab(tab, s, { tasksFile: this.record.loop.tasksFile, note: this.note() }) };
+    return this.built.list;
+  }
+
+  private select(step: number): null {
+    const list = this.record.stories;
+    if (!list.length) return null;
+    const at = list.indexOf(this.selected()!);
+    const next = list[Math.max(0, Math.min(list.length - 1, at + step))]!;
+    this.chosen = next.id;
+    return this.resetScroll();
+  }
+
+  /** A new story or tab starts at its tail (Agent, Verify: the latest) or its top (the others). */
+  private resetScroll(): null {
+    this.built = null;
+    this.top = 0;
+    this.follow = this.tabName === "Agent" || this.tabName === "Verify";
+    return null;
+  }
+
+  private scrollBy(rows: number): null {
+    const size = this.bodySize();
+    const max = Math.max(0, this.content(Date.now()).rows(Math.max(1, size.cols)) - size.rows);
+    const from = this.follow ? max : Math.min(this.top, max);
+    this.top = Math.max(0, Math.min(max, from + rows));
+    // At the bottom, the view follows the tail again.
+    this.follow = this.top >= max;
+    return null;
+  }
+
+  private openFiles(): Action | null {
+    const s = this.selected();
+    if (this.tabName !== "Files" || !s) return null;
+    const paths = changedPaths(s);
+    if (paths.length === 1) return { kind: "diff", storyId: s.id, path: paths[0]! };
+    if (paths.length) this.overlay = { kind: "pick", storyId: s.id, paths, at: 0 };
+    return null;
+  }
+}

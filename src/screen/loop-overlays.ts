@@ -1,0 +1,140 @@
+/**
+ * What the loop screen draws over itself (the key help, "stop this loop?", the end dialog, a diff, the
+ * note input, the file picker, the result view), and what a key does while one is open: an overlay
+ * takes every key but Ctrl-C.
+ */
+import { formatTotalCost, plural } from "../term/format.ts";
+import { inertLine } from "../term/inert.ts";
+import type { Action, Frame, Key, Line } from "./frame.ts";
+import type { LoopScreen } from "./loop-screen.ts";
+
+const CHOICES = [
+  { completion: "keep", hint: "stay on the loop's branch with its checkpoint commits" },
+  { completion: "cleanup", hint: "back to your branch, all the loop's work as uncommitted changes" },
+] as const;
+
+/** The key table `?` shows: every key of the loop screen. */
+export function helpLines(mode: "run" | "monitor"): Line[] {
+  const rows: [string, string][] = [
+    ["↑ ↓  k j", "select a story (the running one is followed until you do)"],
+    ["f", "follow the running story again"],
+    ["Tab  Shift-Tab  1-5", "switch tab: Agent, Tasks, Files, Verify, Prompt"],
+    ["PgUp PgDn Home End, wheel", "scroll (at the bottom the view follows new text)"],
+    ["Enter", "Files tab: the diff of a file"],
+    ["p", "pause after the current iteration / resume"],
+    ["+  -", "raise / lower the iteration limit by 10"],
+    ["n", "write a note the next prompt carries"],
+    ...(mode === "run"
+      ? ([["q  Ctrl-C", "stop the loop (completed work is kept; q q q within 3 s force-quits)"]] as [string, string][])
+      : ([
+          ["q  Ctrl-C", "leave; the loop goes on"],
+          ["s", "stop the loop (asks first)"],
+        ] as [string, string][])),
+    ["?", "this help (any key closes it)"],
+  ];
+  return rows.map(([k, what]) => [{ text: k.padEnd(26), tone: "accent", bold: true }, { text: what }]);
+}
+
+export function overlayKey(m: LoopScreen, k: Key): Action | null {
+  const o = m.overlay!;
+  const close = () => void (m.overlay = null);
+  switch (o.kind) {
+    case "help":
+      close();
+      return null;
+    case "confirm-stop":
+      close();
+      return k === "y" || k === "Y" ? { kind: "stop-loop" } : null;
+    case "ask":
+      if (k === "up" || k === "k" || k === "down" || k === "j" || k === "tab") o.choice = 1 - o.choice;
+      else if (k === "enter") return { kind: "answer", completion: CHOICES[o.choice]!.completion };
+      else if (k === "escape") return { kind: "answer", completion: "keep" }; // as the line prompt's cancel
+      else if (k === "c") return { kind: "answer", completion: "cleanup" };
+      return null;
+    case "text": {
+      const rows = Math.max(1, m.rows - 6);
+      const total = o.text.split("\n").length;
+      const by: Record<string, number> = { up: -1, k: -1, down: 1, j: 1, pageup: -rows, pagedown: rows, wheelup: -3, wheeldown: 3, home: -Infinity, end: Infinity };
+      if (k in by) o.top = Math.max(0, Math.min(Math.max(0, total - rows), o.top + by[k]!));
+      else if (k === "escape" || k === "q" || k === "enter") close();
+      return null;
+    }
+    case "input":
+      if (k === "escape") close();
+      else if (k === "enter") {
+        close();
+        const text = o.text.trim();
+        return text ? { kind: "note", text } : null;
+      } else if (k === "backspace") o.text = o.text.slice(0, -1);
+      else if (k === "space") o.text += " ";
+      else if ([...k].length === 1 && k >= " ") o.text += k;
+      return null;
+    case "pick":
+      if (k === "up" || k === "k") o.at = Math.max(0, o.at - 1);
+      else if (k === "down" || k === "j") o.at = Math.min(o.paths.length - 1, o.at + 1);
+      else if (k === "enter") {
+        close();
+        return { kind: "diff", storyId: o.storyId, path: o.paths[o.at]! };
+      } else if (k === "escape" || k === "q") close();
+      return null;
+    case "ended":
+      return k === "enter" || k === "escape" || k === "q" ? { kind: "quit", code: o.code } : null;
+  }
+}
+
+/** The overlay as the frame carries it; `rows` is how many lines of text fit on the screen. */
+export function overlayFrame(m: LoopScreen, rows: number): Frame["overlay"] {
+  const o = m.overlay;
+  if (!o) return null;
+  switch (o.kind) {
+    case "help":
+      return { title: "Keys", lines: helpLines(m.o.mode) };
+    case "confirm-stop":
+      return { title: "Stop this loop?", lines: [[{ text: "The agent is signalled; completed work is kept. " }, { text: "y", bold: true, tone: "accent" }, { text: " stops it, any other key goes back." }]] };
+    case "ask":
+      return {
+        title: `Loop ${o.status}: what should happen to the loop's branch?`,
+        lines: [
+          ...summary(m),
+          [],
+          ...CHOICES.map((c, i): Line => [{ text: `${i === o.choice ? "› " : "  "}${c.completion.padEnd(9)}`, bold: i === o.choice, tone: i === o.choice ? "accent" : "normal" }, { text: c.hint, tone: "dim" }]),
+          [],
+          [{ text: "↑/↓ choose · Enter confirms · Esc keeps", tone: "dim" }],
+        ],
+      };
+    case "text": {
+      const lines = o.text.split("\n");
+      const fit = Math.max(1, rows - 6);
+      const shownLines = lines.slice(o.top, o.top + fit).map((l): Line => [{ text: l, tone: l.startsWith("+") ? "good" : l.startsWith("-") ? "bad" : l.startsWith("@@") ? "accent" : "normal" }]);
+      const where = lines.length > fit ? ` · lines ${o.top + 1}–${Math.min(lines.length, o.top + fit)} of ${lines.length}` : "";
+      return { title: o.title, lines: [...shownLines, [{ text: `↑/↓ PgUp/PgDn scroll · Esc closes${where}`, tone: "dim" }]] };
+    }
+    case "input":
+      return { title: "A note for the next prompt", lines: [[{ text: `> ${o.text}` }, { text: "█", tone: "accent" }], [{ text: "Enter saves · Esc cancels", tone: "dim" }]] };
+    case "pick":
+      return {
+        title: "The diff of which file?",
+        lines: [...o.paths.map((p, i): Line => [{ text: `${i === o.at ? "› " : "  "}${p}`, bold: i === o.at, tone: i === o.at ? "accent" : "normal" }]), [{ text: "↑/↓ choose · Enter shows · Esc back", tone: "dim" }]],
+      };
+    case "ended":
+      return { title: "The loop is over", lines: [...(o.message ? o.message.split("\n").map((t): Line => [{ text: t }]) : []), ...summary(m), [], [{ text: "Enter or Esc: leave", tone: "dim" }]] };
+  }
+}
+
+/** Stories, iterations, tokens, cost and branch: from the run's Complete event, else the state. */
+function summary(m: LoopScreen): Line[] {
+  const c = m.record.loop.complete;
+  const st = m.st;
+  const done = c?.stories_completed ?? st?.stories_completed ?? m.record.stories.filter((s) => s.status === "done").length;
+  const total = c?.stories_total ?? st?.stories_total ?? m.record.stories.length;
+  const iterations = c?.iterations ?? st?.iterations.length ?? m.record.loop.iteration;
+  const tokens = c?.total_tokens ?? st?.total_tokens ?? m.record.loop.tokens;
+  const cost = c?.total_cost_usd ?? st?.total_cost_usd ?? m.record.loop.cost;
+  const branch = c?.branch ?? st?.checkpoint_branch ?? null;
+  const lines: Line[] = [
+    [{ text: `${done}/${plural(total, "story", "stories")} complete · ${plural(iterations, "iteration")} · ${plural(tokens, "token")} · ${formatTotalCost(cost)}` }],
+  ];
+  if (branch) lines.push([{ text: `branch ${inertLine(branch)}`, tone: "dim" }]);
+  if (c?.reason) lines.push([{ text: inertLine(c.reason).slice(0, 500), tone: "dim" }]);
+  return lines;
+}

@@ -1,0 +1,49 @@
+/**
+ * What the loop screen's parts share: the model's state as its frame and overlays read (and, for the
+ * overlays, change) it. Its own file, so the model, the frame and the overlays depend on it and not
+ * on each other.
+ */
+import type { FinalStatus, State } from "../state/schema.ts";
+import type { Frame, Tone } from "./frame.ts";
+import type { TabName } from "./loop-tabs.ts";
+import type { StoryEntry, StoryRecord } from "./story-record.ts";
+import type { BlockList } from "./text-blocks.ts";
+
+export interface LoopModelOptions {
+  /** `run`: q stops the loop; `monitor`: q leaves it running, `s` asks to stop it. */
+  mode: "run" | "monitor";
+  /** The run's event log: messages are read back from it by window. Without it, `event` keeps their text in memory. */
+  events?: string;
+  /** The run's `started_at`: the events of earlier runs in the same log are skipped. */
+  since?: string;
+}
+
+export type Overlay =
+  | { kind: "help" }
+  | { kind: "confirm-stop" }
+  | { kind: "ask"; status: FinalStatus; choice: number }
+  | { kind: "text"; title: string; text: string; top: number }
+  | { kind: "input"; text: string }
+  | { kind: "pick"; storyId: string; paths: string[]; at: number }
+  | { kind: "ended"; code: number; message: string | null };
+
+export interface LoopScreen {
+  readonly o: LoopModelOptions;
+  readonly record: StoryRecord;
+  cols: number;
+  rows: number;
+  st: State | null;
+  /** The story the user chose; null while the running one is followed. */
+  chosen: string | null;
+  tab: number;
+  top: number;
+  follow: boolean;
+  overlay: Overlay | null;
+  notice: { text: string; tone: Tone } | null;
+  noticeAt: number | null;
+  readonly tabName: TabName;
+  readonly layout: Frame["layout"];
+  bodySize(): { cols: number; rows: number };
+  selected(): StoryEntry | null;
+  content(now: number): BlockList;
+}

@@ -1,0 +1,137 @@
+/**
+ * The loop screen's tabs other than Agent, for one story: its boxes as the tasks file has them now,
+ * the files its attempts changed, its verify output, and its prompts. Each is rebuilt only when what
+ * it shows changed (the record moved, the tasks file or a log was written), never every frame.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { parseStories } from "../stories/story.ts";
+import { inertLine } from "../term/inert.ts";
+import { readTail } from "./log-tail.ts";
+import type { AttemptRecord, StoryEntry } from "./story-record.ts";
+import { block, BlockList, shown } from "./text-blocks.ts";
+
+export const TABS = ["Agent", "Tasks", "Files", "Verify", "Prompt"] as const;
+export type TabName = (typeof TABS)[number];
+
+/** Output shown per verify log and per prompt: their ends, which say why (the files keep all of it). */
+const SHOWN_BYTES = 256 * 1024;
+
+const stamp = (path: string | null) => {
+  if (!path) return "-";
+  try {
+    const s = statSync(path);
+    return `${s.mtimeMs}:${s.size}`;
+  } catch {
+    return "missing";
+  }
+};
+
+const attemptTitle = (a: AttemptRecord) =>
+  `── attempt ${a.attempt} · iteration ${a.iteration}${a.outcome ? ` · ${a.outcome}` : " · running"} ──`;
+
+/** What a tab's content depends on beyond the record: the files it reads, by time and size. */
+export function tabStamp(tab: TabName, s: StoryEntry | null, tasksFile: string | null): string {
+  if (!s) return "";
+  switch (tab) {
+    case "Agent":
+    case "Files":
+      return "";
+    case "Tasks":
+      return stamp(tasksFile);
+    case "Verify":
+      return s.attempts.map((a) => stamp(a.verifyLog)).join(",");
+    case "Prompt":
+      return s.attempts.map((a) => stamp(a.promptFile)).join(",");
+  }
+}
+
+export function buildTab(tab: Exclude<TabName, "Agent">, s: StoryEntry | null, o: { tasksFile: string | null; note: string | null }): BlockList {
+  const out = new BlockList();
+  if (!s) {
+    out.push(block("No story yet: the loop has not read its plan.", "dim"));
+    return out;
+  }
+  switch (tab) {
+    case "Tasks":
+      return tasks(out, s, o.tasksFile);
+    case "Files":
+      return files(out, s);
+    case "Verify":
+      return verify(out, s);
+    case "Prompt":
+      return prompts(out, s, o.note);
+  }
+}
+
+function tasks(out: BlockList, s: StoryEntry, tasksFile: string | null): BlockList {
+  if (!tasksFile) {
+    out.push(block("This loop has no tasks file: the agent says when the task is complete.", "dim"));
+    return out;
+  }
+  let text: string;
+  try {
+    text = readFileSync(tasksFile, "utf8");
+  } catch {
+    out.push(block(shown(`The tasks file ${tasksFile} cannot be read now.`), "bad"));
+    return out;
+  }
+  const story = parseStories(text).find((x) => x.id === s.id);
+  if (!story) {
+    out.push(block(shown(`The tasks file has no story ${s.id} now.`), "warn"));
+    return out;
+  }
+  const done = story.tasks.filter((t) => t.done).length;
+  out.push(block(`${done}/${story.tasks.length} tasks ticked in ${inertLine(tasksFile)}`, "dim"));
+  for (const t of story.tasks) out.push(block(shown(`${t.done ? "[x]" : "[ ]"} ${t.text}`), t.done ? "good" : "normal"));
+  return out;
+}
+
+const MARK = { added: "A", modified: "M", deleted: "D", "type-changed": "T" } as const;
+
+/** Every path the story's attempts changed, newest status last; what the Files tab's Enter offers. */
+export function changedPaths(s: StoryEntry): string[] {
+  return [...new Set(s.attempts.flatMap((a) => a.files.map((f) => f.path)))];
+}
+
+function files(out: BlockList, s: StoryEntry): BlockList {
+  if (!s.attempts.length) out.push(block("No attempt at this story yet.", "dim"));
+  for (const a of s.attempts) {
+    out.push(block(attemptTitle(a), "accent", { bold: true }));
+    if (!a.outcome) out.push(block("  (the files are measured when the attempt ends)", "dim"));
+    else if (!a.files.length) out.push(block("  no files changed", "dim"));
+    for (const f of a.files) out.push(block(inertLine(`  ${MARK[f.status]} ${f.path}`), f.status === "deleted" ? "bad" : "normal"));
+  }
+  if (changedPaths(s).length) out.push(block("Enter: the diff of a file", "dim"));
+  return out;
+}
+
+function verify(out: BlockList, s: StoryEntry): BlockList {
+  const runs = s.attempts.filter((a) => a.verifyLog);
+  if (!runs.length) out.push(block("No --verify run for this story (it runs after an attempt says COMPLETE).", "dim"));
+  for (const a of runs) {
+    out.push(block(`${attemptTitle(a)} verify ${a.verify ?? ""}`, a.verify === "failed" ? "bad" : "accent", { bold: true }));
+    fileTail(out, a.verifyLog!);
+  }
+  return out;
+}
+
+function prompts(out: BlockList, s: StoryEntry, note: string | null): BlockList {
+  if (!s.attempts.length) out.push(block("No attempt at this story yet.", "dim"));
+  for (const a of s.attempts) {
+    out.push(block(attemptTitle(a), "accent", { bold: true }));
+    if (a.promptFile) fileTail(out, a.promptFile);
+    else out.push(block("  (this loop's log names no prompt file: it was written before prompts were kept)", "dim"));
+  }
+  if (note) {
+    out.push(block("── the note the next prompt carries ──", "warn", { bold: true }));
+    out.push(block(shown(note), "warn"));
+  }
+  return out;
+}
+
+function fileTail(out: BlockList, path: string): void {
+  const t = readTail(path, SHOWN_BYTES);
+  if (!t) return out.push(block(shown(`  (${path} is not there yet)`), "dim"));
+  if (t.cut) out.push(block(shown(`  … the start is cut: the whole file is ${path}`), "dim"));
+  out.push(block(shown(t.text.replace(/\n$/, "")), "normal"));
+}

@@ -1,0 +1,168 @@
+/**
+ * The screen driver: draws a ScreenModel's Frame with @opentui/core, names the keys (frame.ts `Key`),
+ * and redraws on a key, a resize, a loop event and a 1 s clock tick — coalesced to at most 30
+ * frames a second, and nothing at all between them. It gives the terminal back (main buffer, cursor
+ * shown, no raw mode, no mouse reporting) on `close`, on a hang-up and on an uncaught error; the
+ * library's own `destroy` (a signal it watches) is reported through `onGone`.
+ */
+import { Renderable, type CliRenderer, type KeyEvent, type OptimizedBuffer, type RenderContext } from "@opentui/core";
+import type { Key, ScreenModel } from "./frame.ts";
+import { drawFrame, type Paint } from "./draw.ts";
+
+const FRAME_MS = 34; // ≤ 30 frames a second
+const TICK_MS = 1000;
+
+export interface Screen {
+  readonly renderer: CliRenderer;
+  /** Draw soon (coalesced with every other request in the same 1/30 s). */
+  redraw(): void;
+  /** Draw another model from now on (the end view, the selection screen). */
+  show(model: ScreenModel): void;
+  /** Each key the user presses, named. */
+  onKey(fn: (k: Key) => void): void;
+  /** The renderer was destroyed from outside (a signal it watches): the terminal is already restored. */
+  onGone(fn: () => void): void;
+  title(text: string): void;
+  /** Stops drawing and restores the terminal (when `destroy` is true: for a screen that is not handed on). */
+  close(destroy?: boolean): Promise<void>;
+}
+
+/** The key as frame.ts names it, or null for one the screen does not use. */
+export function keyName(k: Pick<KeyEvent, "name" | "ctrl" | "meta" | "shift" | "sequence">): Key | null {
+  if (k.ctrl) return k.name === "c" ? "ctrl-c" : null;
+  if (k.meta) return null;
+  switch (k.name) {
+    case "up":
+    case "down":
+    case "left":
+    case "right":
+    case "pageup":
+    case "pagedown":
+    case "home":
+    case "end":
+    case "escape":
+    case "backspace":
+      return k.name;
+    case "tab":
+      return k.shift ? "shift-tab" : "tab";
+    case "return":
+    case "enter":
+    case "linefeed":
+      return "enter";
+    case "space":
+      return " ";
+  }
+  // A printable character as itself (Shift-r arrives as "R").
+  return [...k.sequence].length === 1 && k.sequence >= " " ? k.sequence : null;
+}
+
+class FrameRenderable extends Renderable {
+  constructor(
+    ctx: RenderContext,
+    private readonly source: () => { model: ScreenModel; paint: Paint },
+  ) {
+    super(ctx, { id: "wt-loop-frame", width: "100%", height: "100%", position: "absolute", left: 0, top: 0 });
+  }
+  protected override renderSelf(buffer: OptimizedBuffer): void {
+    const { model, paint } = this.source();
+    drawFrame(buffer, model.frame(Date.now()), paint);
+  }
+}
+
+export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Record<string, string | undefined> = process.env): Screen {
+  let model = first;
+  const paint: Paint = { color: !env.NO_COLOR };
+  const keyFns: ((k: Key) => void)[] = [];
+  const goneFns: (() => void)[] = [];
+  let closed = false;
+  let pending: Timer | null = null;
+  let last = 0;
+  const view = new FrameRenderable(renderer, () => ({ model, paint }));
+  renderer.root.add(view);
+
+  const redraw = () => {
+    if (closed || pending) return;
+    pending = setTimeout(
+      () => {
+        pending = null;
+        if (closed) return;
+        last = Date.now();
+        view.requestRender();
+      },
+      Math.max(0, last + FRAME_MS - Date.now()),
+    );
+  };
+  const press = (k: Key) => {
+    for (const fn of keyFns) fn(k);
+    redraw();
+  };
+  const onKey = (e: KeyEvent) => {
+    const k = keyName(e);
+    if (k) press(k);
+  };
+  const onResize = (cols: number, rows: number) => {
+    model.resize(cols, rows);
+    redraw();
+  };
+  view.onMouseScroll = (e) => {
+    const d = e.scroll?.direction;
+    if (d === "up" || d === "down") press(d === "up" ? "wheelup" : "wheeldown");
+  };
+  const onGone = () => {
+    if (closed) return;
+    stop();
+    for (const fn of goneFns) fn();
+  };
+  // An error nobody caught: give the terminal back before it is printed, then end as Bun would have.
+  const onCrash = (err: unknown) => {
+    stop();
+    renderer.destroy();
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  };
+  const tick = setInterval(redraw, TICK_MS);
+  tick.unref?.();
+  renderer.keyInput.on("keypress", onKey);
+  renderer.on("resize", onResize);
+  renderer.on("destroy", onGone);
+  process.on("uncaughtException", onCrash);
+  process.on("unhandledRejection", onCrash);
+  model.resize(renderer.width, renderer.height);
+  redraw();
+
+  function stop() {
+    closed = true;
+    if (pending) clearTimeout(pending);
+    clearInterval(tick);
+    renderer.keyInput.off("keypress", onKey);
+    renderer.off("resize", onResize);
+    renderer.off("destroy", onGone);
+    process.off("uncaughtException", onCrash);
+    process.off("unhandledRejection", onCrash);
+  }
+
+  return {
+    renderer,
+    redraw,
+    show(m) {
+      model = m;
+      model.resize(renderer.width, renderer.height);
+      redraw();
+    },
+    onKey: (fn) => void keyFns.push(fn),
+    onGone: (fn) => void goneFns.push(fn),
+    title(text) {
+      if (!closed) renderer.setTerminalTitle(text);
+    },
+    async close(destroy = true) {
+      if (closed) return;
+      stop();
+      renderer.root.remove(view);
+      view.destroy();
+      if (destroy) {
+        renderer.destroy();
+        await renderer.closed;
+      }
+    },
+  };
+}

@@ -1,0 +1,231 @@
+/**
+ * What the loop screen knows of a run, built from its logged events as they come (live from `run`, or
+ * replayed from the event log by `monitor` attached mid-run): each planned story's status, attempts,
+ * tokens and cost, and per attempt its outcome, reason, changed files, verify log and prompt file.
+ * An agent's messages are not held: each is a block that knows its byte range in the event log and
+ * the widths of its lines (text-blocks.ts), and is read back only while it is on screen.
+ */
+import type { ChangedFile } from "../checkpoint/changed-files.ts";
+import { assertNever } from "../errors.ts";
+import { parseLoggedEvent, type CompleteEvent, type Logged, type LoopEvent } from "../loop/events.ts";
+import { sumTokens, type Outcome } from "../state/schema.ts";
+import { inertLine } from "../term/inert.ts";
+import { formatCost, formatDuration, formatTokens, plural } from "../term/format.ts";
+import { LogTail, readRange } from "./log-tail.ts";
+import { block, BlockList, shown } from "./text-blocks.ts";
+
+export type StoryStatus = "done" | "running" | "pending" | "failed" | "stuck";
+
+export interface AttemptRecord {
+  iteration: number;
+  attempt: number;
+  outcome: Outcome | null;
+  reason: string | null;
+  files: ChangedFile[];
+  verifyLog: string | null;
+  verify: "running" | "passed" | "failed" | null;
+  promptFile: string | null;
+  tokens: number;
+  cost: number | null;
+}
+
+export interface StoryEntry {
+  id: string;
+  title: string;
+  status: StoryStatus;
+  attempts: AttemptRecord[];
+  tokens: number;
+  cost: number | null;
+  /** The Agent tab: every attempt's messages and tool calls, separated by attempt. */
+  agent: BlockList;
+}
+
+export interface LoopFacts {
+  worktree: string | null;
+  change: string | null;
+  tasksFile: string | null;
+  maxIterations: number | null;
+  maxRetries: number | null;
+  iteration: number;
+  current: string | null;
+  waiting: { until: number; reason: string } | null;
+  tokens: number;
+  cost: number;
+  complete: CompleteEvent | null;
+  /** The first event's time: the run's start when no state says it. */
+  since: number | null;
+}
+
+const FAILED: Record<Outcome, boolean> = {
+  complete: false, stopped: false, rejected: true, failed: true, no_signal: true, timeout: true, unavailable: true,
+};
+
+export class StoryRecord {
+  stories: StoryEntry[] = [];
+  loop!: LoopFacts;
+  /** Bumped on every change: views rebuild what depends on the record only when it moved. */
+  version = 0;
+  private byId = new Map<string, StoryEntry>();
+  private tail: LogTail | null;
+
+  /** `events`: the run's event log, read by `sync` (messages stay on disk); without it, `apply` keeps their text. `since`: the run's `started_at`. */
+  constructor(readonly o: { events?: string; since?: string } = {}) {
+    this.tail = o.events ? new LogTail(o.events) : null;
+    this.reset();
+  }
+
+  private reset(): void {
+    [this.stories, this.byId] = [[], new Map()];
+    this.loop = { worktree: null, change: null, tasksFile: null, maxIterations: null, maxRetries: null, iteration: 0, current: null, waiting: null, tokens: 0, cost: 0, complete: null, since: null };
+    this.version++;
+  }
+
+  /** Reads what the event log gained; whether anything changed. */
+  sync(): boolean {
+    if (!this.tail) return false;
+    const before = this.version;
+    for (const l of this.tail.read()) {
+      if (l.start < 0) {
+        this.reset();
+        continue;
+      }
+      const e = parseLoggedEvent(l.text);
+      if (!e || (this.o.since && e.ts < this.o.since)) continue; // a torn line, or an earlier run's
+      this.apply(e, { start: l.start, end: l.end });
+    }
+    return this.version !== before;
+  }
+
+  story(id: string): StoryEntry {
+    let s = this.byId.get(id);
+    if (!s) {
+      s = { id, title: "", status: "pending", attempts: [], tokens: 0, cost: null, agent: new BlockList() };
+      this.byId.set(id, s);
+      this.stories.push(s);
+    }
+    return s;
+  }
+
+  /** The attempt running (or last run) of the story. */
+  private attemptOf(s: StoryEntry, iteration?: number): AttemptRecord | null {
+    return (iteration === undefined ? s.attempts.at(-1) : s.attempts.findLast((a) => a.iteration === iteration)) ?? null;
+  }
+
+  apply(e: LoopEvent | Logged, at?: { start: number; end: number }): void {
+    this.version++;
+    const L = this.loop;
+    if ("ts" in e && L.since === null) L.since = Date.parse(e.ts);
+    switch (e.type) {
+      case "LoopStarted":
+        Object.assign(L, { worktree: e.worktree, change: e.change, tasksFile: e.tasks_file, maxIterations: e.max_iterations, maxRetries: e.max_retries });
+        for (const p of e.stories) {
+          const s = this.story(p.id);
+          s.title = inertLine(p.title);
+          if (p.tasks > 0 && p.done === p.tasks && s.status === "pending") s.status = "done";
+        }
+        return;
+      case "StoryProgress": {
+        const s = this.story(e.story_id);
+        s.title = inertLine(e.title);
+        Object.assign(L, { worktree: e.worktree, iteration: e.iteration, maxIterations: e.max_iterations, maxRetries: e.max_retries, current: e.story_id, waiting: null });
+        s.status = "running";
+        s.attempts.push({ iteration: e.iteration, attempt: e.attempt, outcome: null, reason: null, files: [], verifyLog: null, verify: null, promptFile: e.prompt_file ?? null, tokens: 0, cost: null });
+        s.agent.push(block(`── attempt ${e.attempt}/${e.max_retries} · iteration ${e.iteration}/${e.max_iterations} ──`, "accent", { bold: true }));
+        return;
+      }
+      case "StoryEvent":
+        return this.agentEvent(this.story(e.story_id), e.event, at);
+      case "IterationEnd": {
+        const s = this.story(e.story_id);
+        const a = this.attemptOf(s, e.iteration);
+        const tokens = sumTokens(e.tokens);
+        if (a) Object.assign(a, { outcome: e.outcome, reason: e.reason, files: e.files, tokens, cost: e.cost_usd });
+        s.tokens += tokens;
+        if (e.cost_usd !== null) s.cost = (s.cost ?? 0) + e.cost_usd;
+        L.tokens += tokens;
+        L.cost += e.cost_usd ?? 0;
+        const outOfAttempts = a !== null && L.maxRetries !== null && a.attempt >= L.maxRetries;
+        s.status = e.outcome === "complete" ? "done" : e.outcome === "stopped" ? "pending" : outOfAttempts ? "stuck" : "failed";
+        const facts = [e.turns !== null ? plural(e.turns, "turn") : null, `${formatTokens(tokens)} tokens`, e.cost_usd !== null ? formatCost(e.cost_usd) : null, formatDuration(e.duration_ms)];
+        const tone = e.outcome === "complete" ? "good" : FAILED[e.outcome] ? "bad" : "dim";
+        s.agent.push(block(`◆ ${e.outcome} · ${facts.filter(Boolean).join(" · ")}`, tone, { bold: true }));
+        if (e.reason) s.agent.push(block(shown(`  reason: ${e.reason}`), tone));
+        return;
+      }
+      case "VerifyStart": {
+        const s = this.story(e.story_id);
+        const a = this.attemptOf(s, e.iteration);
+        if (a) Object.assign(a, { verifyLog: e.log_file, verify: "running" });
+        s.agent.push(block(`▸ verify: ${inertLine(e.command)}`, "accent"));
+        return;
+      }
+      case "VerifyEnd": {
+        const s = this.story(e.story_id);
+        const a = this.attemptOf(s, e.iteration);
+        if (a) Object.assign(a, { verifyLog: e.log_file, verify: e.passed ? "passed" : "failed" });
+        const how = e.passed ? "passed" : e.timed_out ? "timed out" : e.exit_code === null ? "stopped" : `failed (exit ${e.exit_code})`;
+        s.agent.push(block(`◆ verify ${how} · ${formatDuration(e.duration_ms)}`, e.passed ? "good" : "bad"));
+        return;
+      }
+      case "ReviewStart":
+        this.story(e.story_id).agent.push(block(`▸ review by ${inertLine(e.reviewer)}${e.run > 1 ? ` (run ${e.run})` : ""}`, "accent"));
+        return;
+      case "ReviewEvent":
+        return; // the reviewer's own doings are in its log (`wt-loop log`), not in the agent's pane
+      case "ReviewEnd": {
+        const said = e.verdict === "approve" ? "approved" : e.verdict === "changes" ? "asked for changes" : e.verdict === "missing" ? "gave no verdict" : e.verdict;
+        const s = this.story(e.story_id);
+        s.agent.push(block(`◆ review ${said} · ${formatDuration(e.duration_ms)}`, e.verdict === "approve" ? "good" : "bad"));
+        if (e.reason) s.agent.push(block(shown(`  ${e.verdict === "changes" ? "changes" : "reason"}: ${e.reason}`), "bad"));
+        return;
+      }
+      case "Error":
+        if (L.current) this.story(L.current).agent.push(block(shown(`✖ ${e.message}`), "bad"));
+        return;
+      case "Waiting":
+        L.waiting = { until: Date.parse(e.until), reason: inertLine(e.reason) };
+        this.story(e.story_id).agent.push(block(shown(`⏸ The agent is unavailable: ${e.reason}`), "warn"));
+        return;
+      case "Complete":
+        L.complete = e;
+        L.waiting = null;
+        // The story the loop ended on, when it ended stuck on it: out of attempts, or stalled.
+        if ((e.status === "stuck" || e.status === "stalled") && L.current) {
+          const s = this.story(L.current);
+          if (s.status !== "done") s.status = "stuck";
+        }
+        for (const s of this.stories) if (s.status === "running") s.status = "pending";
+        return;
+      default:
+        return assertNever(e);
+    }
+  }
+
+  private agentEvent(s: StoryEntry, ev: Extract<LoopEvent, { type: "StoryEvent" }>["event"], at?: { start: number; end: number }): void {
+    switch (ev.type) {
+      case "Message": {
+        const path = this.o.events;
+        // From the log: only where it is. Read back as the event it is, and its text taken out.
+        const load = path && at ? () => messageText(readRange(path, at.start, at.end)) : undefined;
+        s.agent.push(block(shown(ev.text), "normal", { load }));
+        return;
+      }
+      case "ToolUse":
+        return s.agent.push(block(inertLine(`▸ ${ev.name}${ev.summary ? ` ${ev.summary}` : ""}`), "dim"));
+      case "Done":
+        if (ev.is_error && ev.errors.length) s.agent.push(block(shown(`agent error: ${ev.errors.join("; ")}`), "bad"));
+        return;
+      case "ApiRetry":
+        return s.agent.push(block(inertLine(`↻ API ${ev.status ?? ""} ${ev.error}: the agent retries`), "dim"));
+      case "Unavailable":
+        return s.agent.push(block(shown(`${ev.kind === "auth" ? "✖ agent cannot log in" : "⏸ agent unavailable"}: ${ev.reason}`), "bad"));
+      default:
+        return assertNever(ev);
+    }
+  }
+}
+
+function messageText(line: string): string {
+  const e = parseLoggedEvent(line);
+  return e?.type === "StoryEvent" && e.event.type === "Message" ? e.event.text : "(this message is no longer in the event log)";
+}

@@ -1,0 +1,151 @@
+/**
+ * A tab's text as blocks (a message, a tool call, an attempt's separator) that may live on disk: a block
+ * keeps the width of each of its lines, not the lines, so the wrapped height of a story with megabytes
+ * of messages is known without holding them, and only the window on screen is read back and wrapped.
+ * Wrapping is by cell (a wide character counts two), hard at the width: the row count of a line is
+ * then its width alone, which is what lets the height be known without the text.
+ */
+import { inert } from "../term/inert.ts";
+import type { Line, Tone } from "./frame.ts";
+
+export interface Block {
+  tone: Tone;
+  bold?: boolean;
+  /** The text itself (small blocks), or null when `load` reads it back (a message in the event log). */
+  text: string | null;
+  load?: () => string;
+  /** The cell width of each of its lines, as shown (inert, tabs expanded). */
+  widths: Uint32Array;
+}
+
+/** Untrusted text as it is shown: every control character visible, CRLF as LF, tabs as two spaces. */
+export const shown = (text: string) => inert(text.replace(/\r\n/g, "\n")).replace(/\t/g, "  ");
+
+const ASCII = /^[\x20-\x7e]*$/;
+const cells = (line: string) => (ASCII.test(line) ? line.length : Bun.stringWidth(line));
+
+/** A block of text already made `shown`; `load` (when given) reads it back instead of keeping it. */
+export function block(text: string, tone: Tone = "normal", o: { bold?: boolean; load?: () => string } = {}): Block {
+  const lines = text.split("\n");
+  const widths = new Uint32Array(lines.length);
+  for (let i = 0; i < lines.length; i++) widths[i] = cells(lines[i]!);
+  return { tone, bold: o.bold, text: o.load ? null : text, load: o.load, widths };
+}
+
+const rowsOf = (cellsWide: number, width: number) => Math.max(1, Math.ceil(cellsWide / width));
+
+/** One line cut into rows of at most `width` cells; exactly `rowsOf` rows (the last takes any rest). */
+export function wrapLine(line: string, width: number, rows = rowsOf(cells(line), width)): string[] {
+  if (rows === 1) return [line];
+  if (ASCII.test(line)) return Array.from({ length: rows }, (_, i) => (i === rows - 1 ? line.slice(i * width) : line.slice(i * width, (i + 1) * width)));
+  const out: string[] = [];
+  let row = "";
+  let used = 0;
+  for (const ch of line) {
+    const w = Bun.stringWidth(ch);
+    if (used + w > width && out.length < rows - 1) [out[out.length], row, used] = [row, "", 0];
+    row += ch;
+    used += w;
+  }
+  out.push(row);
+  while (out.length < rows) out.push("");
+  return out;
+}
+
+/** Blocks and their wrapped height at one width, kept up to date as blocks are added. */
+export class BlockList {
+  readonly blocks: Block[] = [];
+  private width = 0;
+  /** Rows before each block at `width`. */
+  private before: number[] = [];
+  private total = 0;
+  /** The last blocks read back, split into lines: a frame after a key reads no disk twice. */
+  private cache = new Map<Block, { lines: string[]; size: number }>();
+  private cached = 0;
+
+  push(b: Block): void {
+    this.blocks.push(b);
+    if (this.width) {
+      this.before.push(this.total);
+      this.total += blockRows(b, this.width);
+    }
+  }
+
+  clear(): void {
+    this.blocks.length = 0;
+    [this.width, this.before, this.total] = [0, [], 0];
+    this.cache.clear();
+  }
+
+  /** The wrapped height at `width`. */
+  rows(width: number): number {
+    if (width !== this.width) {
+      [this.width, this.before, this.total] = [width, [], 0];
+      for (const b of this.blocks) {
+        this.before.push(this.total);
+        this.total += blockRows(b, width);
+      }
+    }
+    return this.total;
+  }
+
+  /** Rows `top`… (`count` of them) at `width`, as Lines. */
+  window(width: number, top: number, count: number): Line[] {
+    const total = this.rows(width);
+    const out: Line[] = [];
+    let i = upperBound(this.before, top) - 1;
+    if (i < 0) i = 0;
+    for (let row = this.before[i] ?? 0; i < this.blocks.length && out.length < count && row < total; i++) {
+      const b = this.blocks[i]!;
+      const lines = this.lines(b);
+      for (let l = 0; l < b.widths.length && out.length < count; l++) {
+        const n = rowsOf(b.widths[l]!, width);
+        if (row + n <= top) {
+          row += n;
+          continue;
+        }
+        const parts = wrapLine(lines[l] ?? "", width, n);
+        for (let p = Math.max(0, top - row); p < n && out.length < count; p++) out.push([{ text: parts[p]!, tone: b.tone, bold: b.bold }]);
+        row += n;
+      }
+    }
+    return out;
+  }
+
+  private lines(b: Block): string[] {
+    if (b.text !== null) return b.text.split("\n");
+    const hit = this.cache.get(b);
+    if (hit) return hit.lines;
+    const text = shown(b.load!());
+    const size = text.length;
+    // Bounded: what a few screens show, plus the one block being read however big it is.
+    while (this.cache.size && this.cached + size > CACHE_CHARS) {
+      const [k, v] = this.cache.entries().next().value!;
+      this.cache.delete(k);
+      this.cached -= v.size;
+    }
+    const lines = text.split("\n");
+    this.cache.set(b, { lines, size });
+    this.cached += size;
+    return lines;
+  }
+}
+
+const CACHE_CHARS = 4 << 20;
+
+function blockRows(b: Block, width: number): number {
+  let n = 0;
+  for (let i = 0; i < b.widths.length; i++) n += rowsOf(b.widths[i]!, width);
+  return n;
+}
+
+/** The first index whose value is greater than `x` (`xs` ascending). */
+function upperBound(xs: number[], x: number): number {
+  let [lo, hi] = [0, xs.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

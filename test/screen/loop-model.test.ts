@@ -1,0 +1,240 @@
+// The loop screen's model, fed the event log of a real loop run with the fake agent: what each story
+// shows, every key, following, scrolling at the tail, attempts separated, hostile text inert.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Frame } from "../../src/screen/frame.ts";
+import { LoopModel } from "../../src/screen/loop-model.ts";
+import { COMPLETE, runLoop, type LoopRun } from "../helpers/loop.ts";
+import { makeRepo } from "../helpers/repo.ts";
+
+const ESC = "\x1b";
+const HOSTILE = `${ESC}]52;c;cm0gLXJmIH4=\x07${ESC}[2J${ESC}]0;PWNED\x07\u009b31m`;
+const TASKS = `# Tasks\n\n## 1. First story ${HOSTILE}\n- [ ] 1.1 Make a\n\n## 2. Second story\n- [ ] 2.1 Make b\n\n## 3. Third story\n- [ ] 3.1 Make c\n`;
+const LONG = Array.from({ length: 80 }, (_, i) => `line ${i} of a long message`).join("\n");
+
+let run: LoopRun;
+let repo: string;
+beforeAll(async () => {
+  repo = makeRepo({ "tasks.md": TASKS });
+  run = await runLoop(
+    repo,
+    [
+      { promise: "FAILED: cannot yet", messages: [`first try ${HOSTILE} done`] },
+      COMPLETE({ messages: ["second try works", LONG], write: { "a.txt": "a\n" } }),
+      COMPLETE({ messages: ["story two"], write: { "b.txt": "b\n" } }),
+      { promise: "FAILED: no", messages: ["story three fails"] },
+    ],
+    ["--max-retries", "2", "--verify", "true"],
+  );
+}, 120_000);
+
+const text = (lines: Frame["body"]["lines"]) => lines.map((l) => l.map((s) => s.text).join("")).join("\n");
+const frameText = (f: Frame) =>
+  [...f.header, f.footer, ...f.body.lines, ...(f.overlay ? [[{ text: f.overlay.title }], ...f.overlay.lines] : [])]
+    .map((l) => l.map((s) => s.text).join(""))
+    .concat(f.list.rows.map((r) => `${r.glyph} ${r.title} ${r.detail}`), f.tabs.map((t) => t.title))
+    .join("\n");
+
+function model(mode: "run" | "monitor" = "run", cols = 100, rows = 30): LoopModel {
+  const m = new LoopModel({ mode, events: join(repo, ".claude/loop-events.jsonl"), since: run.state.started_at });
+  m.state(run.state);
+  m.resize(cols, rows);
+  return m;
+}
+
+describe("the loop screen's model over a real run's event log", () => {
+  test("every planned story with its status, attempts and tokens; the gauge", () => {
+    expect(run.code).toBe(2); // story 3 stuck
+    const f = model().frame(Date.now());
+    expect(f.layout).toBe("split");
+    expect(f.list.rows.map((r) => r.glyph)).toEqual(["✓", "✓", "‼"]);
+    expect(f.list.rows[0]!.detail).toContain("×2");
+    expect(f.list.gauge).toEqual({ done: 2, total: 3 });
+    expect(f.tabs.map((t) => t.title)).toEqual(["Agent", "Tasks", "Files", "Verify", "Prompt"]);
+    expect(text(f.header)).toContain("stuck");
+    expect(text(f.header)).toContain("iteration 5/");
+    expect(f.list.rows[2]!.detail).toContain("×2");
+  });
+
+  test("the Agent tab: every attempt separated with its outcome and reason, messages in full, wrapped", () => {
+    const m = model("run", 60, 200);
+    m.key("k"); // off the followed story (3) to story 2
+    m.key("k"); // story 1
+    const body = text(m.frame(Date.now()).body.lines);
+    expect(body).toContain("── attempt 1/2 · iteration 1/");
+    expect(body).toContain("reason: cannot yet");
+    expect(body).toContain("── attempt 2/2 · iteration 2/");
+    expect(body).toContain("◆ complete");
+    expect(body).toContain("line 79 of a long message");
+    expect(body.indexOf("first try")).toBeLessThan(body.indexOf("second try"));
+    for (const l of m.frame(Date.now()).body.lines) expect(l.map((s) => s.text).join("").length).toBeLessThanOrEqual(m.bodySize().cols);
+  });
+
+  test("hostile text in a message and a story title never reaches a frame", () => {
+    const m = model();
+    m.key("k");
+    m.key("k");
+    for (const tab of ["1", "2", "3", "4", "5"]) {
+      m.key(tab);
+      const all = frameText(m.frame(Date.now()));
+      expect(all).not.toContain(ESC);
+      expect(all).not.toContain("\u009b");
+      expect(all).not.toContain("\x07");
+    }
+    m.key("1");
+    m.key("home");
+    expect(text(m.frame(Date.now()).body.lines)).toContain("^[]52;c;");
+  });
+
+  test("the running story is followed until another is selected; f follows again", () => {
+    const m = model();
+    const sel = () => m.frame(Date.now()).list.rows.findIndex((r) => r.selected);
+    expect(sel()).toBe(2); // the last story worked on
+    m.key("up");
+    expect(sel()).toBe(1);
+    m.key("j");
+    m.key("down"); // stays at the last
+    expect(sel()).toBe(2);
+    m.key("k");
+    m.key("f");
+    expect(sel()).toBe(2);
+    expect(m.chosen).toBeNull();
+  });
+
+  test("scroll: at the tail it follows; PgUp leaves it, PgDn back to the bottom follows again; Home, End, the wheel", () => {
+    const m = model("run", 80, 20);
+    m.key("k");
+    m.key("k");
+    const f0 = m.frame(Date.now());
+    expect(f0.body.following).toBe(true);
+    expect(f0.body.top + f0.body.lines.length).toBe(f0.body.total);
+    m.key("pageup");
+    const f1 = m.frame(Date.now());
+    expect(f1.body.following).toBe(false);
+    expect(f1.body.top).toBeLessThan(f0.body.top);
+    m.key("wheeldown");
+    expect(m.frame(Date.now()).body.top).toBe(f1.body.top + 3);
+    m.key("home");
+    expect(m.frame(Date.now()).body.top).toBe(0);
+    m.key("end");
+    expect(m.frame(Date.now()).body.following).toBe(true);
+    m.key("wheelup");
+    m.key("pagedown");
+    m.key("pagedown");
+    expect(m.frame(Date.now()).body.following).toBe(true);
+    m.key("pageup");
+    m.key("tab"); // a new tab starts over
+    expect(m.frame(Date.now()).body.top).toBe(0);
+  });
+
+  test("Tasks, Files, Verify and Prompt show the story's boxes, changed files, verify output and prompts", () => {
+    const m = model("run", 120, 400);
+    m.key("k"); // story 2
+    m.key("2");
+    expect(text(m.frame(Date.now()).body.lines)).toContain("[x] 2.1 Make b");
+    m.key("3");
+    expect(text(m.frame(Date.now()).body.lines)).toContain("A b.txt");
+    expect(m.key("enter")).toBeNull(); // two files (b.txt, the ticked tasks.md): which one?
+    expect(m.frame(Date.now()).overlay!.title).toBe("The diff of which file?");
+    const picked = () => text(m.frame(Date.now()).overlay!.lines.filter((l) => l[0]!.text.startsWith("›"))).slice(2);
+    const first = picked();
+    m.key("down");
+    expect(picked()).not.toBe(first);
+    m.key("up");
+    expect(m.key("enter")).toEqual({ kind: "diff", storyId: "2", path: first });
+    expect(["b.txt", "tasks.md"]).toContain(first);
+    m.key("4");
+    expect(text(m.frame(Date.now()).body.lines)).toContain("verify passed");
+    m.key("5");
+    const prompt = text(m.frame(Date.now()).body.lines);
+    expect(prompt).toContain("## Your story: 2. Second story");
+    // The whole prompt the agent got (rows joined again: the tab wraps it to its width).
+    expect(prompt.replaceAll("\n", "")).toContain(readFileSync(join(run.agentDir, "prompt-3.txt"), "utf8").trimEnd().replaceAll("\n", ""));
+  });
+});
+
+describe("keys", () => {
+  const cases: [string, "run" | "monitor", string, unknown][] = [
+    ["q stops the loop in run", "run", "q", { kind: "stop", key: "q" }],
+    ["Ctrl-C stops the loop in run", "run", "ctrl-c", { kind: "stop", key: "ctrl-c" }],
+    ["q leaves in monitor", "monitor", "q", { kind: "leave" }],
+    ["Ctrl-C leaves in monitor", "monitor", "ctrl-c", { kind: "leave" }],
+    ["p pauses", "run", "p", { kind: "pause" }],
+    ["+ raises the limit", "run", "+", { kind: "max", delta: 10 }],
+    ["- lowers it", "monitor", "-", { kind: "max", delta: -10 }],
+    ["? opens the help", "run", "?", null],
+    ["s does nothing in run", "run", "s", null],
+  ];
+  test.each(cases)("%s", (_, mode, key, action) => expect(model(mode).key(key)).toEqual(action as never));
+
+  test("p resumes a paused loop", () => {
+    const m = model();
+    m.state({ ...run.state, status: "paused" as never });
+    expect(m.key("p")).toEqual({ kind: "resume" });
+  });
+
+  test("? lists every key; any key closes it", () => {
+    const m = model("monitor");
+    m.key("?");
+    const help = frameText(m.frame(Date.now()));
+    for (const k of ["↑ ↓  k j", "f", "Tab", "PgUp", "Enter", "p", "+  -", "n", "q", "s", "?"]) expect(help).toContain(k);
+    expect(m.key("q")).toBeNull();
+    expect(m.frame(Date.now()).overlay).toBeNull();
+  });
+
+  test("monitor: s asks; y stops the loop, anything else goes back", () => {
+    const m = model("monitor");
+    m.key("s");
+    expect(m.frame(Date.now()).overlay?.title).toBe("Stop this loop?");
+    expect(m.key("n")).toBeNull();
+    expect(m.frame(Date.now()).overlay).toBeNull();
+    m.key("s");
+    expect(m.key("y")).toEqual({ kind: "stop-loop" });
+  });
+
+  test("n: a one-line input; Enter gives the note, Esc cancels", () => {
+    const m = model();
+    m.key("n");
+    for (const k of ["h", "i", "space", "t", "o", "o", "backspace"]) m.key(k);
+    expect(text(m.frame(Date.now()).overlay!.lines)).toContain("> hi to");
+    expect(m.key("enter")).toEqual({ kind: "note", text: "hi to" });
+    m.key("n");
+    m.key("x");
+    expect(m.key("escape")).toBeNull();
+    expect(m.frame(Date.now()).overlay).toBeNull();
+  });
+
+  test("the end dialog: the summary, keep by default, cleanup chosen with ↓", () => {
+    const m = model();
+    m.ask("stuck");
+    const f = m.frame(Date.now());
+    expect(f.overlay!.title).toContain("stuck");
+    expect(text(f.overlay!.lines)).toContain("2/3 stories complete · 5 iterations");
+    expect(m.key("enter")).toEqual({ kind: "answer", completion: "keep" });
+    m.key("down");
+    expect(m.key("enter")).toEqual({ kind: "answer", completion: "cleanup" });
+  });
+
+  test("a diff shown over the screen scrolls and closes; the result view quits with the code", () => {
+    const m = model();
+    m.showText(`diff ${ESC}[2J`, Array.from({ length: 100 }, (_, i) => `+line ${i}`).join("\n"));
+    m.key("pagedown");
+    const o = m.frame(Date.now()).overlay!;
+    expect(o.title).not.toContain(ESC);
+    expect(text(o.lines)).not.toContain("+line 0\n");
+    expect(m.key("escape")).toBeNull();
+    m.ended(2);
+    expect(m.key("j")).toBeNull();
+    expect(m.key("enter")).toEqual({ kind: "quit", code: 2 });
+  });
+
+  test("under 60×15 the layout is compact; a resize lays out again", () => {
+    const m = model("run", 40, 10);
+    const f = m.frame(Date.now());
+    expect(f.layout).toBe("compact");
+    expect(f.body.lines.length).toBeLessThanOrEqual(10);
+    m.resize(120, 40);
+    expect(m.frame(Date.now()).layout).toBe("split");
+  });
+});

@@ -1,0 +1,129 @@
+// The renderer draws any Frame (hand-made here, no loop needed) and names the keys, in opentui's headless test renderer.
+import { afterEach, describe, expect, test } from "bun:test";
+import { createTestRenderer, type TestRendererSetup } from "@opentui/core/testing";
+import type { Frame, Key, ScreenModel } from "../../src/screen/frame.ts";
+import { bodySize, layoutFor } from "../../src/screen/geometry.ts";
+import { attachScreen, type Screen } from "../../src/screen/renderer.ts";
+
+const frame = (over: Partial<Frame> = {}): Frame => ({
+  layout: "split",
+  header: [[{ text: "repo · add-login · running", tone: "accent" }, { text: "  iteration 3/10" }]],
+  list: {
+    title: "Stories",
+    rows: [
+      { glyph: "✓", tone: "good", title: "1 Parse config", detail: "1×", selected: false },
+      { glyph: "▶", tone: "accent", title: "2 Loop screen", detail: "2×", selected: true },
+      { glyph: "·", tone: "dim", title: "3 Cost meter", detail: "", selected: false },
+    ],
+    gauge: { done: 1, total: 3 },
+  },
+  tabs: [
+    { title: "Agent", active: true },
+    { title: "Tasks", active: false },
+  ],
+  body: { lines: [[{ text: "the agent said hello" }], [{ text: "and then some" }]], top: 0, total: 2, following: true },
+  footer: [{ text: "↑/↓ story · Tab tab · q stop", tone: "dim" }],
+  overlay: null,
+  ...over,
+});
+
+class Model implements ScreenModel {
+  keys: Key[] = [];
+  size = { cols: 0, rows: 0 };
+  constructor(public f: Frame) {}
+  resize(cols: number, rows: number) {
+    this.size = { cols, rows };
+  }
+  key(k: Key) {
+    this.keys.push(k);
+    return null;
+  }
+  frame() {
+    return this.f;
+  }
+}
+
+let t: TestRendererSetup | null = null;
+let screen: Screen | null = null;
+afterEach(async () => {
+  await screen?.close(false);
+  await t?.dispose();
+  t = screen = null;
+});
+
+async function draw(f: Frame, cols = 80, rows = 20, env = {}) {
+  t = await createTestRenderer({ width: cols, height: rows, exitOnCtrlC: false, useMouse: true });
+  const m = new Model(f);
+  screen = attachScreen(t.renderer, m, env);
+  screen.onKey((k) => m.key(k));
+  const text = await t.waitForFrame((s) => s.includes(f.footer[0]?.text ?? ""));
+  return { m, text };
+}
+
+describe("renderer", () => {
+  test("split: header, the list with its selection and gauge, the tabs, the body, the footer", async () => {
+    const { text, m } = await draw(frame());
+    expect(m.size).toEqual({ cols: 80, rows: 20 });
+    const rows = text.split("\n");
+    expect(rows[0]).toContain("repo · add-login · running  iteration 3/10");
+    expect(text).toContain("Stories");
+    expect(text).toContain("›▶ 2 Loop screen");
+    expect(text).toContain(" ✓ 1 Parse config");
+    expect(text).toMatch(/█+░+ 1\/3/);
+    expect(rows[1]).toContain("Agent");
+    expect(rows[1]).toContain("Tasks");
+    expect(rows[2]).toContain("the agent said hello");
+    expect(rows[19]).toContain("↑/↓ story · Tab tab · q stop");
+  });
+
+  test("the body shows a scrollbar mark only when the text is longer than the window, at its place", async () => {
+    const { rows } = bodySize("split", 80, 20, 1);
+    const lines = Array.from({ length: rows }, (_, i) => [{ text: `line ${i}` }]);
+    const { text } = await draw(frame({ body: { lines, top: 0, total: rows * 4, following: false } }));
+    const bodyRows = text.split("\n").slice(2, 2 + rows);
+    expect(bodyRows[0]!.trimEnd().endsWith("█")).toBe(true);
+    expect(bodyRows[rows - 1]!.trimEnd().endsWith("│")).toBe(true);
+  });
+
+  test("compact under 60×15: the selected story on one line, then tabs and body; nothing crashes at 40×10", async () => {
+    expect(layoutFor(40, 10)).toBe("compact");
+    const { text } = await draw(frame({ layout: "compact" }), 40, 10);
+    const rows = text.split("\n");
+    expect(rows[1]).toContain("▶ 2 Loop screen");
+    expect(rows[1]).toContain("1/3");
+    expect(rows[2]).toContain("Agent");
+    expect(rows[3]).toContain("the agent said hello");
+  });
+
+  test("an overlay is drawn centred over everything", async () => {
+    const { text } = await draw(frame({ overlay: { title: "Keys", lines: [[{ text: "q  stop the loop" }]] } }));
+    const row = text.split("\n").find((r) => r.includes("q  stop the loop"))!;
+    expect(row.indexOf("q  stop")).toBeGreaterThan(20);
+    expect(text).toContain("Keys");
+  });
+
+  test("keys are named as frame.ts says: arrows, Tab and Shift-Tab, Enter, Escape, printable characters, Ctrl-C, the wheel", async () => {
+    const { m } = await draw(frame());
+    t!.mockInput.pressArrow("down");
+    t!.mockInput.pressTab();
+    t!.mockInput.pressTab({ shift: true });
+    t!.mockInput.pressEnter();
+    t!.mockInput.pressKey("q");
+    t!.mockInput.pressKey("R");
+    t!.mockInput.pressKey("c", { ctrl: true });
+    await t!.mockMouse.scroll(40, 5, "down");
+    await t!.waitFor(() => m.keys.includes("wheeldown"));
+    t!.mockInput.pressKey("ESCAPE");
+    // A lone ESC is told apart from the start of a sequence by a short wait.
+    for (let i = 0; i < 100 && !m.keys.includes("escape"); i++) await Bun.sleep(20);
+    expect(m.keys).toEqual(["down", "tab", "shift-tab", "enter", "q", "R", "ctrl-c", "wheeldown", "escape"]);
+  });
+
+  test("a resize tells the model the new size and re-lays out", async () => {
+    const { m } = await draw(frame());
+    t!.resize(100, 30);
+    await t!.waitFor(() => m.size.cols === 100);
+    const text = await t!.waitForFrame((s) => s.split("\n").length >= 30 && s.split("\n")[29]!.includes("q stop"));
+    expect(text.split("\n")[0]).toContain("repo");
+  });
+});
