@@ -28,6 +28,15 @@ export interface AgentAdapter {
   /** Adjusts the agent's environment (for example removes CLAUDECODE). */
   env?(env: Record<string, string | undefined>): Record<string, string | undefined>;
   parser(): OutputParser;
+  /** What `--sandbox` lets it reach (loop/sandbox.ts); none: it writes only the worktree and has no network. */
+  sandbox?: AgentSandbox;
+}
+
+export interface AgentSandbox {
+  /** The folders and files it keeps its own state in (login, settings, sessions): writable inside. */
+  state(env: Record<string, string | undefined>, home: string): string[];
+  /** The base URL of its API, from its environment or the vendor's own: the one host it may reach. */
+  api(env: Record<string, string | undefined>): string;
 }
 
 export function parseJsonLine(line: string): unknown {

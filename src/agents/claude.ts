@@ -2,6 +2,7 @@
  * Claude Code: `claude -p --output-format stream-json --verbose` (prompt on stdin). Lines are read
  * by field name and extra fields ignored: real `result` lines carry many more than the SDK types list.
  */
+import { join } from "node:path";
 import { z } from "zod";
 import { ZERO_TOKENS } from "../state/schema.ts";
 import { authFailure, parseJsonLine, unavailable, type AgentAdapter, type OutputParser } from "./adapter.ts";
@@ -145,4 +146,8 @@ export const claude: AgentAdapter = {
     return rest;
   },
   parser: claudeParser,
+  sandbox: {
+    state: (env, home) => [env.CLAUDE_CONFIG_DIR || join(home, ".claude"), join(home, ".claude.json")],
+    api: (env) => env.ANTHROPIC_BASE_URL || "https://api.anthropic.com",
+  },
 };

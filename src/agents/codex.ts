@@ -2,6 +2,7 @@
  * OpenAI Codex: `codex exec --json` (prompt as the last argument). Usage comes from `turn.completed`;
  * Codex reports no cost. The final text is the last `agent_message`.
  */
+import { join } from "node:path";
 import { z } from "zod";
 import { classifyErrorText, parseJsonLine, type AgentAdapter, type ErrorForms, type OutputParser } from "./adapter.ts";
 import type { StreamEvent, UnavailableEvent } from "./stream.ts";
@@ -131,4 +132,9 @@ export const codex: AgentAdapter = {
     call.prompt,
   ],
   parser: codexParser,
+  // A provider's base_url set in config.toml is not read here: give its host with --sandbox-allow.
+  sandbox: {
+    state: (env, home) => [env.CODEX_HOME || join(home, ".codex")],
+    api: (env) => env.OPENAI_BASE_URL || "https://api.openai.com",
+  },
 };

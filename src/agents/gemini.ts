@@ -2,6 +2,7 @@
  * Google Gemini CLI: `gemini --output-format stream-json --yolo --skip-trust -p PROMPT`. Assistant text arrives
  * in `delta` chunks that are joined into one message; usage comes from the `result` line; no cost.
  */
+import { join } from "node:path";
 import { z } from "zod";
 import { authFailure, classifyErrorText, parseJsonLine, type AgentAdapter, type ErrorForms, type OutputParser } from "./adapter.ts";
 import { summarizeInput, type StreamEvent } from "./stream.ts";
@@ -85,4 +86,8 @@ export const gemini: AgentAdapter = {
   // a headless run then cannot use any tool.
   argv: (call) => ["gemini", "--output-format", "stream-json", "--yolo", "--skip-trust", ...(call.model ? ["--model", call.model] : []), "-p", call.prompt],
   parser: geminiParser,
+  sandbox: {
+    state: (_env, home) => [join(home, ".gemini")],
+    api: (env) => env.GOOGLE_GEMINI_BASE_URL || "https://generativelanguage.googleapis.com",
+  },
 };

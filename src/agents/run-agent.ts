@@ -5,7 +5,7 @@
 import { HarnessError, thenSentence } from "../errors.ts";
 import { createLog } from "../state/log-file.ts";
 import { RUN_TAG_VAR } from "../proc/contain.ts";
-import { ConsumerError, start, type EndReason } from "../proc/spawn.ts";
+import { ConsumerError, start, type EndReason, type Wrapper } from "../proc/spawn.ts";
 import { promiseIn, type AgentPromise, type FinalTag } from "./promise.ts";
 import { LONG_LINE, LongJsonLine, LongPlainLine } from "./long-line.ts";
 import { endingOf, withSpills, type Spill } from "./spill.ts";
@@ -28,6 +28,8 @@ export interface AgentRun {
 export interface AgentRunOptions {
   cwd: string;
   env: Record<string, string | undefined>;
+  /** `--sandbox`: the agent runs inside it. */
+  sandbox?: Wrapper | null;
   timeoutMs: number;
   signal?: AbortSignal;
   logPath: string;
@@ -77,6 +79,7 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
       cwd: opts.cwd,
       env: { ...(adapter.env ? adapter.env(opts.env) : opts.env), [RUN_TAG_VAR]: opts.runTag },
       contain: { tag: opts.runTag },
+      sandbox: opts.sandbox ?? undefined,
       input: adapter.promptInArgv ? undefined : call.prompt,
       timeoutMs: opts.timeoutMs,
       signal,

@@ -15,6 +15,7 @@ import { readState } from "../state/store.ts";
 import { runTimeMs } from "../state/run-time.ts";
 import { correctDeadRunner } from "../loop/liveness.ts";
 import { spent } from "../loop/budget.ts";
+import { sandboxLabel } from "../loop/sandbox-label.ts";
 
 export const LoopSummary = z.object({
   status: Status,
@@ -45,6 +46,8 @@ export const LoopSummary = z.object({
   /** Why a `stopped` loop stopped: `user` or `budget` (null otherwise, or for a state that predates it). */
   stop_reason: z.enum(["user", "budget"]).nullable(),
   /** Spent (all runs of the loop) against `--max-cost`/`--max-tokens`; null when neither is set. */
+  /** `--sandbox`: how it was set (`on · network: …`), or null. */
+  sandbox: z.string().nullable().optional(),
   budget: z.object({ cost_usd: z.number(), tokens: z.number(), max_cost_usd: z.number().nullable(), max_tokens: z.number().nullable() }).nullable(),
 });
 export type LoopSummary = z.infer<typeof LoopSummary>;
@@ -120,6 +123,7 @@ export function summarize(s: State, now = Date.now()): LoopSummary {
     reason: s.reason,
     error: s.error,
     stop_reason: s.stop_reason ?? null,
+    sandbox: sandboxLabel(s),
     budget: s.max_cost_usd || s.max_tokens ? { ...spent(s), max_cost_usd: s.max_cost_usd ?? null, max_tokens: s.max_tokens ?? null } : null,
   };
 }

@@ -6,9 +6,10 @@ import type { LoopSummary, WorktreeLoop } from "./loops.ts";
 
 export function statusLabel(l: LoopSummary): string {
   const status = l.stop_reason === "budget" ? `${l.status} (budget)` : l.status;
-  if (l.waiting === "question") return `${status}, asking keep/cleanup`;
-  if (l.waiting === "agent" && l.waiting_until) return `${status}, waiting for the agent until ${clockTime(Date.parse(l.waiting_until))}`;
-  return status;
+  const sandbox = l.sandbox ? " · sandbox" : "";
+  if (l.waiting === "question") return `${status}, asking keep/cleanup${sandbox}`;
+  if (l.waiting === "agent" && l.waiting_until) return `${status}, waiting for the agent until ${clockTime(Date.parse(l.waiting_until))}${sandbox}`;
+  return `${status}${sandbox}`;
 }
 
 /** `k/n`: the story being worked on while it runs, else the stories completed. */

@@ -48,6 +48,8 @@ export function layerOptions(worktree: string, given: Record<string, unknown>, p
   const origins = Object.fromEntries(OPTIONS.map((o) => [o.key, { from: "default" }])) as Record<OptionKey, Origin>;
   for (const [values, origin] of layers)
     for (const [k, v] of Object.entries(values ?? {})) {
+      // The sandbox is only ever turned on by a layer: a cloned repository's file (or a planted state) cannot turn off the user's.
+      if (k === "sandbox" && options.sandbox === true && v !== true) continue;
       options[k] = v;
       origins[k as OptionKey] = origin;
     }

@@ -1,4 +1,5 @@
 /** `start --dry-run`: the whole plan on one screen, before any token is spent. */
+import { sandboxLabel } from "./sandbox-label.ts";
 import { budgetLabel } from "./budget.ts";
 import { relative } from "node:path";
 import { adapterFor } from "../agents/registry.ts";
@@ -39,6 +40,8 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
   );
   if (state.notify) out.push(`Notify:    ${state.notify} (when the loop ends or waits for you)`);
   if (state.verify) out.push(`Verify:    ${state.verify} (sh -c, after each COMPLETE; limit ${state.verify_timeout_min} min)`);
+  const sandbox = sandboxLabel(state);
+  if (sandbox) out.push(`Sandbox:   ${sandbox} (the agent, --verify and --notify; writes only the worktree, its git dirs and the agent's own state)`);
   const budget = budgetLabel(state);
   if (budget) out.push(`Budget:    ${budget} (spent of each limit, over every run of this loop; stops at the limit)`);
   out.push(`Options:   ${setBy.length ? `the defaults, except from ${setBy.join(" · ")}` : "the defaults"}`);

@@ -234,7 +234,7 @@ async function attemptStory(
       deps.adapter,
       { prompt, model: state.model, agentCmd: state.agent_cmd },
       {
-        cwd: state.worktree_path, env: deps.env, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
+        cwd: state.worktree_path, env: deps.env, sandbox: deps.sandbox, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
         logPath, runTag: runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
         onStart: (pid) => {
           state.agent_pid = pid;

@@ -159,6 +159,7 @@ export const CompleteEvent = z.object({
     .nullable()
     .optional()
     .describe("why a `stopped` loop stopped, as the state's `stop_reason`: `budget` when `--max-cost` or `--max-tokens` was reached"),
+  sandbox: z.string().nullable().optional().describe("how the loop's `--sandbox` was set (`on · network: …`); null or absent: it ran without one"),
 });
 
 export const LoopEvent = z.discriminatedUnion("type", [LoopStarted, StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ReviewStart, ReviewEvent, ReviewEnd, ErrorEvent, CompleteEvent, WaitingEvent]);

@@ -2,6 +2,7 @@
  * How a loop ends (docs/how-it-works.md): the final status, the completion step (cleanup or keep, perhaps
  * asked of the user) and the Complete event. Split from engine.ts, which decides *that* it ends.
  */
+import { sandboxLabel } from "./sandbox-label.ts";
 import type { FinalStatus, Completion, State } from "../state/schema.ts";
 import { errorMessage, thenSentence, UserError } from "../errors.ts";
 import { lostMessage } from "../checkpoint/user-work.ts";
@@ -122,5 +123,6 @@ function emitComplete(state: State, ending: Ending, deps: LoopDeps): void {
     duration_ms: Date.parse(state.ended_at!) - Date.parse(state.started_at), completion: state.completion,
     branch: state.completion === "cleanup" ? state.original_branch : state.checkpoint_branch,
     stop_reason: state.stop_reason,
+    sandbox: sandboxLabel(state),
   });
 }

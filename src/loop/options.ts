@@ -6,7 +6,7 @@
  * are all derived from this table (loop/option-table.ts).
  */
 import { z } from "zod";
-import { AgentName, CheckpointKind, DoneCriteria, OnComplete, ReviewerName, type State } from "../state/schema.ts";
+import { AgentName, CheckpointKind, DoneCriteria, OnComplete, ReviewerName, SandboxNetwork, type State } from "../state/schema.ts";
 import { TERMINAL_NAMES } from "../term/terminal-names.ts";
 
 export interface OptionMeta {
@@ -139,6 +139,21 @@ export const LoopOptions = z.strictObject({
       state: "max_wait_hours", remembered,
     },
   ),
+  // On from any layer (a flag, either file, the remembered run): only a flag turns it off (loop/config.ts).
+  sandbox: opt(z.boolean().default(false), {
+    help: "Run the agent, --verify and --notify in an OS sandbox: writes only the worktree, its git dirs and the agent's own state; network only the agent's API host",
+    state: "sandbox", remembered,
+  }),
+  // What the sandbox lets through is the user's choice: a cloned repository's file must not widen it.
+  sandboxNetwork: opt(SandboxNetwork.default("filtered"), {
+    help: "The sandbox's network: filtered (the agent's API host and --sandbox-allow only) or open", state: "sandbox_network", file: "user",
+  }),
+  sandboxAllow: opt(z.string().min(1, { error: "--sandbox-allow needs host[:port],…" }).optional(), {
+    hint: "host[:port],…", help: "More hosts the sandbox may reach (port 443 when none is given)", state: "sandbox_allow", file: "user",
+  }),
+  sandboxDenyRead: opt(z.string().min(1, { error: "--sandbox-deny-read needs path,…" }).optional(), {
+    hint: "path,…", help: "More paths the sandbox may not read (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gh and ~/.netrc never are)", state: "sandbox_deny_read",
+  }),
   dryRun: opt(z.boolean().default(false), { help: "Print the plan and exit, writing nothing", file: "none" }),
 });
 export type LoopOptions = z.infer<typeof LoopOptions>;

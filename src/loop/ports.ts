@@ -8,6 +8,7 @@ import type { LoopPaths } from "../state/paths.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { LoopEvent } from "./events.ts";
+import type { Wrapper } from "../proc/spawn.ts";
 
 export interface LoopDeps {
   paths: LoopPaths;
@@ -15,6 +16,8 @@ export interface LoopDeps {
   adapter: AgentAdapter;
   checkpoint: Checkpoint;
   env: Record<string, string | undefined>;
+  /** `--sandbox`: the agent and `--verify` run inside it. */
+  sandbox?: Wrapper | null;
   signal: AbortSignal;
   emit(event: LoopEvent): void;
   save(state: State): Promise<void>;

@@ -4,6 +4,8 @@
  */
 import { dirname } from "node:path";
 import { checkAgent, checkReviewer } from "../agents/registry.ts";
+import { requireSandbox } from "../proc/sandbox-tools.ts";
+import { parseEndpoints } from "../proc/sandbox-net.ts";
 import { UserError } from "../errors.ts";
 import { loopPaths, refusePlantedLinks, type LoopFiles } from "../state/paths.ts";
 import { acquireLock, adoptLock, type Lock } from "../state/lock.ts";
@@ -52,6 +54,11 @@ export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (m
 export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (message: string) => void, known?: State | null): Promise<Prepared> {
   const previous = known !== undefined ? known : await previousRun(loopPaths(wt.path).state, opts.dryRun, warn);
   refuseUnmeasurable(opts.agent, opts);
+  // Before anything is done: a sandbox that cannot be made is never replaced by an unsandboxed run.
+  if (opts.sandbox) {
+    requireSandbox();
+    parseEndpoints(opts.sandboxAllow);
+  }
   // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
   if (!opts.dryRun) {
     refusePlantedLinks(wt.path);

@@ -23,6 +23,8 @@ import { stopControl } from "./stop.ts";
 import type { View } from "./view.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";
+import { loopSandbox } from "./sandbox.ts";
+import type { Sandbox } from "../proc/sandbox.ts";
 
 export const exitCodeFor = (status: FinalStatus): number => ExitCode[status];
 
@@ -46,18 +48,23 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   const git = new Git({ cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000, signal: controller.signal });
   const name = state.change ?? state.worktree_name;
   let log: EventLog;
+  const env = o.env ?? process.env;
+  const adapter = adapterFor(state.agent);
+  let sandbox: Sandbox | null = null;
   try {
     await io("clear", run.logs, () => removeSafe(state.worktree_path, run.logs));
     await io("create", run.logs, () => makeDir(state.worktree_path, run.logs));
     await ensureExcluded(git);
+    sandbox = await loopSandbox(state, adapter, env);
     log = new EventLog(paths.events);
   } catch (err) {
+    await sandbox?.close();
     // Nothing ran yet; a state left `starting` would block the next start for a minute.
     await writeState(paths.state, endedState(state, { status: "stuck", reason: `Fatal error: ${errorMessage(err)}`, error: errorMessage(err) })).catch(() => {});
     throw err;
   }
   let live = state; // the latest state the engine saved, for a force-quit
-  const notifier = loopNotifier(state, paths.state, { terminal: (t, b) => view.notice(t, b), warn: (m) => view.warn(m), env: o.env ?? process.env });
+  const notifier = loopNotifier(state, paths.state, { terminal: (t, b) => view.notice(t, b), warn: (m) => view.warn(m), env, sandbox });
   const stop = stopControl({
     controller,
     say: (m) => view.say(m),
@@ -70,9 +77,10 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
       {
         paths,
         source,
-        adapter: adapterFor(state.agent),
+        adapter,
         checkpoint: state.checkpoint === "branch" ? branchCheckpoint(git, name) : stashCheckpoint(git, name, state.checkpoint_stashes ?? []),
-        env: { ...(o.env ?? process.env), OPENSPEC_TELEMETRY: "0" },
+        env: { ...env, OPENSPEC_TELEMETRY: "0" },
+        sandbox,
         signal: controller.signal,
         emit(event) {
           view.event(event);
@@ -114,6 +122,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   } finally {
     await notifier.settle(); // before the pending groups are ended: a --notify command is one
     killPendingGroups();
+    await sandbox?.close();
     stop.dispose();
     log.close();
   }

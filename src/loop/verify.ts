@@ -9,7 +9,7 @@ import { open } from "node:fs/promises";
 import { createLog } from "../state/log-file.ts";
 import { remeasured, type Changes } from "../checkpoint/strategy.ts";
 import { RUN_TAG_VAR, runTag } from "../proc/contain.ts";
-import { CommandError, start } from "../proc/spawn.ts";
+import { CommandError, start, type Wrapper } from "../proc/spawn.ts";
 import type { State, VerifyRun } from "../state/schema.ts";
 import { formatDuration } from "../term/format.ts";
 import type { LoopDeps } from "./ports.ts";
@@ -32,6 +32,8 @@ export interface VerifyOptions {
   logFile: string;
   /** The loop run's tag (proc/contain.ts runTag). */
   runTag: string;
+  /** `--sandbox`: the command runs inside it, as the agent does. */
+  sandbox?: Wrapper | null;
 }
 
 export type VerifyResult =
@@ -50,6 +52,7 @@ export async function runVerify(o: VerifyOptions): Promise<VerifyResult> {
       cwd: o.cwd,
       env: { ...o.env, [RUN_TAG_VAR]: o.runTag },
       contain: { tag: o.runTag },
+      sandbox: o.sandbox ?? undefined,
       timeoutMs: o.timeoutMin * 60_000,
       signal: o.signal,
       stdoutFile: o.logFile,
@@ -114,7 +117,7 @@ export async function verifyClaim(state: State, deps: LoopDeps, storyId: string,
   deps.emit({ type: "VerifyStart", story_id: storyId, iteration, command: state.verify, log_file: logFile });
   const v = await runVerify({
     command: state.verify, timeoutMin: state.verify_timeout_min, cwd: state.worktree_path, env: deps.env, signal: deps.signal, logFile,
-    runTag: runTag(state.worktree_path, state.started_at),
+    runTag: runTag(state.worktree_path, state.started_at), sandbox: deps.sandbox,
   });
   res.verify = v.run;
   const { exit_code, timed_out, duration_ms } = v.run;

@@ -72,6 +72,13 @@ export interface StartOptions extends SpawnOptions {
   contain?: { tag: string };
   /** With `stdoutFile`: stdout lines longer than `limit` bytes go to this sink, never built as strings. */
   longLines?: LongLines;
+  /** Runs the command inside this sandbox (proc/sandbox.ts). */
+  sandbox?: Wrapper;
+}
+
+/** What runs a command inside a sandbox: its argv and environment as they are given to the sandbox. */
+export interface Wrapper {
+  wrap(argv: string[], cwd: string, env: Record<string, string | undefined>): { argv: string[]; env: Record<string, string | undefined> };
 }
 
 /** What runs now (and what is being ended): a process about to exit ends it all with SIGKILL. */
@@ -88,8 +95,9 @@ export function killPendingGroups(): void {
 }
 let exitHook = false;
 
-export function start(argv: string[], opts: StartOptions): Running {
-  const [cmd] = argv;
+export function start(given: string[], opts: StartOptions): Running {
+  const [cmd] = given;
+  const { argv, env } = opts.sandbox ? opts.sandbox.wrap(given, opts.cwd, opts.env ?? process.env) : { argv: given, env: opts.env ?? process.env };
   if (!cmd) throw new Error("empty argv");
   if (opts.signal?.aborted) throw new CommandError(`${cmd} was not started: stop requested`, argv, "aborted");
   let proc: Bun.Subprocess;
@@ -109,7 +117,7 @@ export function start(argv: string[], opts: StartOptions): Running {
   try {
     proc = Bun.spawn(argv, {
       cwd: opts.cwd,
-      env: cleanEnv(opts.env ?? process.env),
+      env: cleanEnv(env),
       stdin: opts.input === undefined ? "ignore" : "pipe",
       stdout: files.stdout ?? "pipe",
       stderr: files.stderr ?? "pipe",
@@ -205,7 +213,7 @@ export interface ExecResult {
 }
 
 /** Runs a short command to completion; a non-zero exit, a timeout or a stop throws CommandError. */
-export async function exec(argv: string[], opts: SpawnOptions & Pick<StartOptions, "contain"> & { allowFailure?: boolean }): Promise<ExecResult> {
+export async function exec(argv: string[], opts: SpawnOptions & Pick<StartOptions, "contain" | "sandbox"> & { allowFailure?: boolean }): Promise<ExecResult> {
   const out: string[] = [];
   const err: string[] = [];
   const run = start(argv, { ...opts, onStdout: (l) => out.push(l), onStderr: (l) => err.push(l) });

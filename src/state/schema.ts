@@ -103,6 +103,7 @@ export const OnComplete = z.enum(["ask", "cleanup", "keep"]);
 export const Completion = z.enum(["cleanup", "keep"]);
 export type Completion = z.infer<typeof Completion>;
 export const SourceKind = z.enum(["openspec", "tasks-file", "manual"]);
+export const SandboxNetwork = z.enum(["filtered", "open"]);
 
 /** The loop waits for the agent's service (a usage limit): the status stays `running`. */
 export const Waiting = z.object({
@@ -240,6 +241,10 @@ export const State = z.object({
       "an HMAC, under a key in the user's config folder, of this worktree and the commands the loop runs (`agent_cmd`, `verify`, `notify`): a restart takes those commands only from a state whose seal is right, i.e. that this user's own run wrote; absent or null: none recorded",
     ),
   max_wait_hours: z.number().positive().default(8).describe("`--max-wait`: hours one iteration may wait in all for an unavailable agent (8 in a state written before it existed)"),
+  sandbox: z.boolean().optional().describe("`--sandbox`: the agent, `--verify` and `--notify` run in an OS sandbox (absent in a state written before it existed: off)"),
+  sandbox_network: SandboxNetwork.nullable().optional().describe("`--sandbox-network`: `filtered` (only the agent's API host and `sandbox_allow`) or `open`"),
+  sandbox_allow: z.string().nullable().optional().describe("`--sandbox-allow`: more hosts the sandbox may reach, `host[:port]` comma-separated"),
+  sandbox_deny_read: z.string().nullable().optional().describe("`--sandbox-deny-read`: more paths the sandbox may not read, comma-separated"),
   waiting: Waiting.nullable()
     .default(null)
     .describe("set while the loop waits for an unavailable agent (`status` stays `running` meanwhile); null otherwise, and always null once the loop has ended"),

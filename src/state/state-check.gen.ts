@@ -71,6 +71,10 @@ function o0(v: any, p: string): Record<string, unknown> {
   if (v["unchecked_story"] !== undefined) out["unchecked_story"] = (v["unchecked_story"] === null ? null : ((typeof v["unchecked_story"] === "string") ? v["unchecked_story"] : fail(p + ".unchecked_story", "a string")));
   if (v["commands_seal"] !== undefined) out["commands_seal"] = (v["commands_seal"] === null ? null : ((typeof v["commands_seal"] === "string") ? v["commands_seal"] : fail(p + ".commands_seal", "a string")));
   out["max_wait_hours"] = (v["max_wait_hours"] === undefined ? 8 : ((typeof v["max_wait_hours"] === "number") && (Number.isFinite(v["max_wait_hours"])) && (v["max_wait_hours"] > 0) ? v["max_wait_hours"] : fail(p + ".max_wait_hours", "a number in range")));
+  if (v["sandbox"] !== undefined) out["sandbox"] = ((typeof v["sandbox"] === "boolean") ? v["sandbox"] : fail(p + ".sandbox", "true or false"));
+  if (v["sandbox_network"] !== undefined) out["sandbox_network"] = (v["sandbox_network"] === null ? null : ((v["sandbox_network"] === "filtered" || v["sandbox_network"] === "open") ? v["sandbox_network"] : fail(p + ".sandbox_network", "one of \"filtered\", \"open\"")));
+  if (v["sandbox_allow"] !== undefined) out["sandbox_allow"] = (v["sandbox_allow"] === null ? null : ((typeof v["sandbox_allow"] === "string") ? v["sandbox_allow"] : fail(p + ".sandbox_allow", "a string")));
+  if (v["sandbox_deny_read"] !== undefined) out["sandbox_deny_read"] = (v["sandbox_deny_read"] === null ? null : ((typeof v["sandbox_deny_read"] === "string") ? v["sandbox_deny_read"] : fail(p + ".sandbox_deny_read", "a string")));
   out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o17(v["waiting"], p + ".waiting")));
   return out;
 }

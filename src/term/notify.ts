@@ -9,7 +9,7 @@
 import { basename } from "node:path";
 import { errorMessage } from "../errors.ts";
 import { RUN_TAG_VAR, runTag } from "../proc/contain.ts";
-import { exec } from "../proc/spawn.ts";
+import { exec, type Wrapper } from "../proc/spawn.ts";
 import { isFinal, type Status } from "../state/schema.ts";
 import { inertLine } from "./inert.ts";
 
@@ -35,6 +35,8 @@ export interface NotifyDeps {
   /** The loop run's tag (proc/contain.ts): the command and all it starts are ended with it, as an agent's are. */
   runTag?: string;
   timeoutMs: number;
+  /** `--sandbox`: the user's command runs inside it (the desktop notification, wt-loop's own, does not). */
+  sandbox?: Wrapper | null;
   warn(message: string): void;
 }
 
@@ -82,9 +84,9 @@ export async function notify(n: Notice, d: NotifyDeps): Promise<void> {
   const { title, body } = noticeText(n);
   d.terminal(title, body);
   const runs: Promise<void>[] = [];
-  const run = (what: string, argv: string[], env = d.env, contain?: { tag: string }) =>
+  const run = (what: string, argv: string[], env = d.env, contain?: { tag: string }, sandbox?: Wrapper) =>
     runs.push(
-      exec(argv, { cwd: n.worktree, env, timeoutMs: d.timeoutMs, contain }).then(
+      exec(argv, { cwd: n.worktree, env, timeoutMs: d.timeoutMs, contain, sandbox }).then(
         () => {},
         (err) => d.warn(`${what} failed: ${errorMessage(err)}`),
       ),
@@ -97,7 +99,7 @@ export async function notify(n: Notice, d: NotifyDeps): Promise<void> {
   // The user's command is contained like an agent run: what it leaves behind (a `setsid` child) is
   // ended when it exits, and neither holds the finished loop (and its lock) nor outlives it.
   const tag = d.runTag ? { [RUN_TAG_VAR]: d.runTag } : {};
-  if (d.command) run(`The --notify command (${d.command})`, ["sh", "-c", d.command], { ...d.env, ...notifyEnv(n), ...tag }, d.runTag ? { tag: d.runTag } : undefined);
+  if (d.command) run(`The --notify command (${d.command})`, ["sh", "-c", d.command], { ...d.env, ...notifyEnv(n), ...tag }, d.runTag ? { tag: d.runTag } : undefined, d.sandbox ?? undefined);
   await Promise.all(runs);
 }
 

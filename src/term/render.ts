@@ -125,6 +125,7 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
         "",
         `${e.stories_completed}/${plural(e.stories_total, "story", "stories")} complete · ${plural(e.iterations, "iteration")} · ` +
           `${plural(e.total_tokens, "token")} · ${formatTotalCost(e.total_cost_usd)} · ${formatDuration(e.duration_ms)}`,
+        ...(e.sandbox ? [`Sandbox: ${e.sandbox}`] : []),
         "",
         ...nextSteps(e),
       ], (o.width ?? boxWidth()) - 4);

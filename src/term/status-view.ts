@@ -1,6 +1,7 @@
 /** What `status` shows of a loop: where it is, what it spent, why it ended, its last iterations. */
 import { lostMessage } from "../checkpoint/user-work.ts";
 import { budgetLabel } from "../loop/budget.ts";
+import { sandboxLabel } from "../loop/sandbox-label.ts";
 import { runTimeMs, storiesKnown } from "../state/run-time.ts";
 import type { State } from "../state/schema.ts";
 import { clockTime, field, formatDuration, formatTokens, formatTotalCost, table } from "./format.ts";
@@ -28,6 +29,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
       ["Cost:", formatTotalCost(s.total_cost_usd)],
       ...(budgetLabel(s) ? [["Budget:", `${budgetLabel(s)} (all runs of this loop)`]] : []),
       ...(s.verify ? [["Verify:", `${f(s.verify)} (limit ${s.verify_timeout_min} min)`]] : []),
+      ...(sandboxLabel(s) ? [["Sandbox:", f(sandboxLabel(s)!)]] : []),
       ["Agent:", `${s.agent}${s.model ? ` (${f(s.model)})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
     ]),
   ];

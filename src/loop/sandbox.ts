@@ -1,0 +1,67 @@
+/**
+ * The loop's `--sandbox`: the rules of proc/sandbox.ts for one loop, from its state, its agent's
+ * adapter (the agent's own state folders, its API host) and the user's environment. Opened once per
+ * run of the loop; the agent, `--verify` and `--notify` all run in it.
+ */
+import { existsSync, lstatSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import type { AgentAdapter } from "../agents/adapter.ts";
+import { UserError } from "../errors.ts";
+import { DENIED_HOME, openSandbox, type Sandbox, type SandboxRules } from "../proc/sandbox.ts";
+import { endpointOfUrl, parseEndpoints, type Endpoint } from "../proc/sandbox-net.ts";
+import { requireSandbox } from "../proc/sandbox-tools.ts";
+import { exec } from "../proc/spawn.ts";
+import type { State } from "../state/schema.ts";
+
+type Env = Record<string, string | undefined>;
+type SandboxState = Pick<State, "worktree_path" | "sandbox_network" | "sandbox_allow" | "sandbox_deny_read">;
+
+/** `~/x` and relative paths (from the worktree) made absolute. */
+function expand(path: string, home: string, worktree: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/")) return join(home, path.slice(2));
+  return isAbsolute(path) ? path : resolve(worktree, path);
+}
+
+/** The hosts a sandboxed loop may reach: its agent's API host and the `--sandbox-allow` ones. */
+export function allowedHosts(s: Pick<State, "sandbox_allow">, adapter: AgentAdapter, env: Env): Endpoint[] {
+  const out: Endpoint[] = [];
+  const api = adapter.sandbox?.api(env);
+  if (api) {
+    const e = endpointOfUrl(api);
+    if (!e) throw new UserError(`--sandbox: the ${adapter.name} agent's API base URL '${api}' is not an http(s) URL, so its host cannot be allowed. Fix the variable, or run without --sandbox.`);
+    out.push(e);
+  }
+  return [...out, ...parseEndpoints(s.sandbox_allow)];
+}
+
+/** Inside a writable git dir, what wt-loop's own git reads to decide what to run (hooks, config) or where the repository is. */
+function gitControlled(gitDirs: string[], worktree: string): string[] {
+  const out = gitDirs.flatMap((d) => ["config", "config.worktree", "hooks", "commondir", "gitdir"].map((f) => join(d, f)));
+  const dotGit = join(worktree, ".git");
+  if (existsSync(dotGit) && lstatSync(dotGit).isFile()) out.push(dotGit); // a linked worktree's pointer to its git dir
+  return out;
+}
+
+export async function sandboxRules(s: SandboxState, adapter: AgentAdapter, env: Env, timeoutMs = 30_000): Promise<SandboxRules> {
+  const home = env.HOME || homedir();
+  const wt = s.worktree_path;
+  const git = async (arg: string) => resolve(wt, (await exec(["git", "rev-parse", arg], { cwd: wt, timeoutMs })).stdout.trim());
+  const gitDirs = [...new Set([await git("--absolute-git-dir"), await git("--git-common-dir")])];
+  const denied = (s.sandbox_deny_read ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  return {
+    write: [wt, ...gitDirs, ...(adapter.sandbox?.state(env, home) ?? [])],
+    readOnly: gitControlled(gitDirs, wt),
+    denyRead: [...DENIED_HOME.map((p) => join(home, p)), ...denied.map((p) => expand(p, home, wt))],
+    network: s.sandbox_network ?? "filtered",
+    allow: allowedHosts(s, adapter, env),
+  };
+}
+
+/** The loop's sandbox, or null without `--sandbox`. Missing tools stop it here, before anything runs. */
+export async function loopSandbox(s: SandboxState & Pick<State, "sandbox">, adapter: AgentAdapter, env: Env): Promise<Sandbox | null> {
+  if (!s.sandbox) return null;
+  requireSandbox();
+  return openSandbox(await sandboxRules(s, adapter, env));
+}

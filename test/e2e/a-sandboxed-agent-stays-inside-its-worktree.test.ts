@@ -1,0 +1,145 @@
+// `--sandbox`: an agent that tries to write outside its worktree, read the user's SSH key and reach
+// a host it was not allowed gets each refused as what it is, and the loop still completes its work.
+// The real Claude Code binary works under it against the scripted local API (its one allowed host).
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { NODE_BIN, readJson, testPath, wtLoop } from "../helpers/cli.ts";
+import { claudeEnv, startModelServer, type ModelServer } from "../helpers/model-server.ts";
+import { makeRepo, openspecFiles, tempDir } from "../helpers/repo.ts";
+
+const stops: (() => void)[] = [];
+afterEach(() => {
+  for (const s of stops.splice(0)) s();
+});
+
+/** A TCP listener on 127.0.0.1 that counts its connections and answers `pong`. */
+function listener() {
+  let connections = 0;
+  const l = Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open(s) {
+        connections++;
+        s.write("pong\n");
+        s.end();
+      },
+      data() {},
+    },
+  });
+  stops.push(() => l.stop(true));
+  return { port: l.port, connections: () => connections };
+}
+
+/** The agent: a real program that tries each escape, printing what happened, then does its work. */
+const AGENT = `#!/bin/sh
+exec 2>&1
+cat >/dev/null
+echo pwned > "$HOME/x" && echo "ESCAPED: wrote HOME"
+echo pwned > "$BESIDE" && echo "ESCAPED: wrote beside the worktree"
+cat "$HOME/.ssh/id_test" > stolen.txt && echo "ESCAPED: read the key"
+echo ping | socat -T 5 - TCP:127.0.0.1:$DENIED_PORT && echo "ESCAPED: connected"
+echo ping | socat -T 5 - TCP:127.0.0.1:$ALLOWED_PORT
+echo done > work.txt
+echo "<promise>COMPLETE</promise>"
+`;
+
+describe("--sandbox", () => {
+  test("an agent's writes outside, read of ~/.ssh and connection to a port not allowed are refused; the story completes", async () => {
+    const repo = makeRepo();
+    const home = tempDir("sandbox-home-");
+    mkdirSync(join(home, ".ssh"));
+    writeFileSync(join(home, ".ssh/id_test"), "SECRET KEY\n");
+    const beside = join(dirname(repo), "beside.txt");
+    writeFileSync(beside, "untouched\n");
+    const agentDir = tempDir("sandbox-agent-");
+    const agent = join(agentDir, "agent.sh");
+    writeFileSync(agent, AGENT);
+    chmodSync(agent, 0o755);
+    const denied = listener();
+    const allowed = listener();
+    const r = await wtLoop(
+      ["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent,
+        "--sandbox", "--sandbox-allow", `127.0.0.1:${allowed.port}`, "try to escape"],
+      { cwd: repo, env: { HOME: home, BESIDE: beside, DENIED_PORT: String(denied.port), ALLOWED_PORT: String(allowed.port) } },
+    );
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const state = readJson(join(repo, ".claude/loop-state.json"));
+    expect(state.status).toBe("done");
+    expect(state.sandbox).toBe(true);
+    // Nothing outside was written or read, and the port not allowed saw no connection.
+    expect(existsSync(join(home, "x"))).toBe(false);
+    expect(readFileSync(beside, "utf8")).toBe("untouched\n");
+    expect(readFileSync(join(repo, "stolen.txt"), "utf8")).toBe("");
+    expect(denied.connections()).toBe(0);
+    expect(allowed.connections()).toBe(1);
+    // Its work inside the worktree is kept.
+    expect(readFileSync(join(repo, "work.txt"), "utf8")).toBe("done\n");
+    // The agent's own output says what was refused, as the system said it.
+    const out = readFileSync(state.iterations[0].log_file, "utf8");
+    expect(out).not.toContain("ESCAPED");
+    expect(out).toContain(`${home}/x: Read-only file system`);
+    expect(out).toContain(`${beside}: Read-only file system`);
+    expect(out).toContain(".ssh/id_test: No such file or directory");
+    expect(out).toMatch(/Connection refused/);
+    expect(out).toContain("pong");
+    // The end summary, status and list say the loop ran sandboxed, and what it could reach.
+    const said = `on · network: the agent's API host and 127.0.0.1:${allowed.port}`;
+    expect(r.stdout).toContain(`Sandbox: ${said}`);
+    const status = (await wtLoop(["status"], { cwd: repo, env: { HOME: home } })).stdout;
+    expect(status).toContain("Sandbox:");
+    expect(status).toContain(said);
+    expect((await wtLoop(["list"], { cwd: repo, env: { HOME: home } })).stdout).toContain("done · sandbox");
+  }, 120_000);
+
+  test("missing tools: exit 1 before anything runs, naming the packages", async () => {
+    const repo = makeRepo();
+    // A PATH with git and sh but none of bubblewrap, socat or ripgrep.
+    const bin = tempDir("sandbox-bin-");
+    for (const tool of ["git", "sh"]) symlinkSync(Bun.which(tool)!, join(bin, tool));
+    const agent = join(tempDir("sandbox-agent-"), "agent.sh");
+    writeFileSync(agent, "#!/bin/sh\necho ran > ran.txt\necho '<promise>COMPLETE</promise>'\n");
+    chmodSync(agent, 0o755);
+    const r = await wtLoop(["start", "--terminal", "inline", "--done", "manual", "--agent", "command", "--agent-cmd", agent, "--sandbox", "a task"], {
+      cwd: repo,
+      env: { PATH: bin },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("bwrap (bubblewrap), socat (socat), rg (ripgrep)");
+    expect(r.stderr).toContain("apt-get install bubblewrap socat ripgrep");
+    expect(existsSync(join(repo, "ran.txt"))).toBe(false);
+    expect(existsSync(join(repo, ".claude/loop-state.json"))).toBe(false);
+  }, 60_000);
+
+  let server: ModelServer | undefined;
+  afterEach(() => server?.stop());
+
+  test("the real Claude Code binary completes a story under --sandbox against the local API", async () => {
+    const tasks = "## 1. Greeting\n- [ ] 1.1 Write greet.txt\n";
+    const repo = makeRepo(openspecFiles("add-greeting", tasks));
+    const tasksPath = join(repo, "openspec/changes/add-greeting/tasks.md");
+    server = startModelServer([
+      [
+        { tool: "Write", input: { file_path: join(repo, "greet.txt"), content: "hello\n" } },
+        { tool: "Bash", input: { command: "cat greet.txt && touch $HOME/outside", description: "check" } },
+        { tool: "Edit", input: { file_path: tasksPath, old_string: "- [ ] 1.1", new_string: "- [x] 1.1" } },
+        { text: "Done. <promise>COMPLETE</promise>" },
+      ],
+    ]);
+    const home = tempDir("claude-home-");
+    const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--sandbox"], {
+      cwd: repo,
+      env: { ...claudeEnv(server.url, home), PATH: `${NODE_BIN}:${testPath()}` },
+      timeoutMs: 300_000,
+    });
+    const state = readJson(join(repo, ".claude/loop-state.json"));
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(state.status).toBe("done");
+    expect(readFileSync(join(repo, "greet.txt"), "utf8")).toBe("hello\n");
+    expect(existsSync(join(home, "outside"))).toBe(false);
+    expect(readFileSync(state.iterations[0].log_file, "utf8")).toContain("Read-only file system");
+  }, 300_000);
+});
