@@ -5,18 +5,19 @@
  *
  *   BENCH_RUNS=3       runs per figure (loops, memory)      BENCH_STATUS_RUNS=30  runs per latency figure
  *   BENCH_SIZES=1000,10000,50000  repository sizes for the per-iteration overhead
- *   BENCH_ONLY=latency|loops|memory|monitor  one section only
+ *   BENCH_ONLY=latency|loops|memory|monitor|screen  one section only
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { printLatency, statusLatency } from "./latency.ts";
 import { streamingMemory } from "./memory.ts";
 import { monitorLatency, printMonitor } from "./monitor.ts";
+import { printScreen, screenModel } from "./screen.ts";
 import { overheads } from "./overhead.ts";
 import { buildBinaries, cleanup, machine, ROOT, RUNS } from "./shared.ts";
 
 const only = process.env.BENCH_ONLY;
-const SECTIONS = ["latency", "loops", "memory", "monitor"];
+const SECTIONS = ["latency", "loops", "memory", "monitor", "screen"];
 if (only && !SECTIONS.includes(only)) throw new Error(`BENCH_ONLY=${only}: one of ${SECTIONS.join(", ")}`);
 const run = (section: string) => !only || only === section;
 
@@ -36,7 +37,8 @@ try {
   const loops = (await section("loops", overheads)) ?? [];
   const memory = (await section("memory", streamingMemory)) ?? {};
   const monitor = await section("monitor", async () => printMonitor(await monitorLatency()));
-  const result = { date: new Date().toISOString(), machine: m, runs: RUNS, latency, loops, memory_peak_rss_mb: memory, monitor };
+  const screen = await section("screen", () => printScreen(screenModel()));
+  const result = { date: new Date().toISOString(), machine: m, runs: RUNS, latency, loops, memory_peak_rss_mb: memory, monitor, screen };
   mkdirSync(join(ROOT, "bench-results"), { recursive: true });
   const out = only ? `bench-results/latest-${only}.json` : "bench-results/latest.json";
   writeFileSync(join(ROOT, out), JSON.stringify(result, null, 2) + "\n");

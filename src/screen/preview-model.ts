@@ -31,7 +31,7 @@ export class PreviewModel implements ScreenModel {
   private rows = 24;
   private tab = 0;
   private tops = [0, 0, 0];
-  private help = false;
+  private overlay: Frame["overlay"] = null;
   private message: Line | null = null;
 
   constructor(private readonly data: PreviewData) {}
@@ -44,6 +44,11 @@ export class PreviewModel implements ScreenModel {
     this.message = [span(text, tone)];
   }
 
+  /** Text over the screen until the next key (what `start` printed, why a run did not begin). */
+  inform(title: string, text: string): void {
+    this.overlay = { title, lines: text.trimEnd().split("\n").map((l) => [span(l)]) };
+  }
+
   resize(cols: number, rows: number): void {
     this.cols = cols;
     this.rows = rows;
@@ -51,8 +56,8 @@ export class PreviewModel implements ScreenModel {
 
   key(k: Key): Action | null {
     this.message = null;
-    if (this.help) {
-      this.help = false;
+    if (this.overlay) {
+      this.overlay = null;
       return k === "q" || k === "ctrl-c" ? { kind: "quit", code: 0 } : null;
     }
     const page = Math.max(1, this.bodyRows() - 1);
@@ -71,7 +76,7 @@ export class PreviewModel implements ScreenModel {
       case "pagedown": case " ": scroll(page); return null;
       case "home": this.tops[this.tab] = 0; return null;
       case "end": this.tops[this.tab] = Number.MAX_SAFE_INTEGER; return null;
-      case "?": this.help = true; return null;
+      case "?": this.overlay = { title: "Keys", lines: PREVIEW_KEYS.map(([k, what]) => [span(fit(k, 16), "accent", true), span(what)]) }; return null;
       case "R": return { kind: "run", id: this.id };
       case "S": return { kind: "start", id: this.id };
       case "escape": return { kind: "back" };
@@ -112,7 +117,7 @@ export class PreviewModel implements ScreenModel {
       tabs: PREVIEW_TABS.map((title, i) => ({ title, active: i === this.tab })),
       body: win,
       footer: this.message ?? [span("Tab tabs · ↑↓ PgUp PgDn scroll · R run here · S start in a window · Esc back · ? keys · q quit", "dim")],
-      overlay: this.help ? { title: "Keys", lines: PREVIEW_KEYS.map(([k, what]) => [span(fit(k, 16), "accent", true), span(what)]) } : null,
+      overlay: this.overlay,
     };
   }
 

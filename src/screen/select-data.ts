@@ -64,8 +64,13 @@ export async function loadSelection(wt: Worktree): Promise<SelectionData> {
       return [];
     }),
   ]);
-  return { worktree: wt, work, loops: loops.filter((l) => l.loop || l.problem), warnings };
+  return { worktree: wt, work, loops: withLoop(loops), warnings };
 }
+
+const withLoop = (loops: WorktreeLoop[]) => loops.filter((l) => l.loop || l.problem);
+
+/** Every worktree's loop again (the selection refreshes them while it is shown); null when they cannot be read. */
+export const loadLoops = (wt: Worktree) => listLoops(wt.path).then(withLoop, () => null);
 
 async function loadWork(wt: Worktree, warnings: string[]): Promise<WorkItem[]> {
   const work: WorkItem[] = [];

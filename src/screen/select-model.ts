@@ -38,7 +38,7 @@ export class SelectModel implements ScreenModel {
   private rows = 24;
   private selected = 0;
   private top = 0;
-  private help = false;
+  private overlay: Frame["overlay"] = null;
   private message: Line | null = null;
 
   constructor(private data: SelectionData) {}
@@ -55,9 +55,19 @@ export class SelectModel implements ScreenModel {
     this.selected = i >= 0 ? i : Math.min(this.selected, Math.max(0, this.entries.length - 1));
   }
 
+  /** The loops as they stand now (a refresh while the screen is open). */
+  updateLoops(loops: WorktreeLoop[]): void {
+    this.update({ ...this.data, loops });
+  }
+
   /** A line for the footer until the next key (what came of a start, a refused run). */
   say(text: string, tone: Tone = "normal"): void {
     this.message = [span(text, tone)];
+  }
+
+  /** Text over the screen until the next key (what `start` printed, why a run did not begin). */
+  inform(title: string, text: string): void {
+    this.overlay = { title, lines: text.trimEnd().split("\n").map((l) => [span(l)]) };
   }
 
   resize(cols: number, rows: number): void {
@@ -67,8 +77,8 @@ export class SelectModel implements ScreenModel {
 
   key(k: Key): Action | null {
     this.message = null;
-    if (this.help) {
-      this.help = false;
+    if (this.overlay) {
+      this.overlay = null;
       return k === "q" || k === "ctrl-c" ? { kind: "quit", code: 0 } : null;
     }
     const n = this.entries.length;
@@ -83,7 +93,7 @@ export class SelectModel implements ScreenModel {
       case "end": move(n - 1); return null;
       case "pageup": case "wheelup": this.top = Math.max(0, this.top - (k === "pageup" ? this.bodyRows() - 1 : 3)); return null;
       case "pagedown": case "wheeldown": this.top += k === "pagedown" ? this.bodyRows() - 1 : 3; return null;
-      case "?": this.help = true; return null;
+      case "?": this.overlay = { title: "Keys", lines: SELECT_KEYS.map(([k, what]) => [span(fit(k, 12), "accent", true), span(what)]) }; return null;
       case "q": case "ctrl-c": return { kind: "quit", code: 0 };
       case "enter": return this.open();
     }
@@ -134,7 +144,7 @@ export class SelectModel implements ScreenModel {
       tabs: [{ title: e?.kind === "loop" ? "Loop" : "Details", active: true }],
       body: win,
       footer: this.message ?? this.hints(),
-      overlay: this.help ? { title: "Keys", lines: SELECT_KEYS.map(([k, what]) => [span(fit(k, 12), "accent", true), span(what)]) } : null,
+      overlay: this.overlay,
     };
   }
 
@@ -155,7 +165,8 @@ function rowOf(e: Entry): Omit<ListRow, "selected"> {
     return { glyph: e.item.kind === "change" ? "◆" : "☐", tone: "accent", title: e.item.name, detail: `${t.done}/${t.total}` };
   }
   const l = e.loop;
-  const name = l.branch ?? l.name;
+  // The worktree's name, as `list` shows it: a loop's branch is its checkpoint branch while it runs.
+  const name = l.name;
   if (!l.loop) return { glyph: "?", tone: "warn", title: name, detail: "unreadable" };
   const [glyph, tone] = l.loop.runner_alive ? (["▶", "accent"] as [string, Tone]) : LOOP_GLYPH[l.loop.status];
   return { glyph, tone, title: name, detail: l.loop.status };

@@ -19,10 +19,13 @@ export interface Block {
 }
 
 /** Untrusted text as it is shown: every control character visible, CRLF as LF, tabs as two spaces. */
-export const shown = (text: string) => inert(text.replace(/\r\n/g, "\n")).replace(/\t/g, "  ");
+export function shown(text: string): string {
+  const t = inert(text.includes("\r") ? text.replace(/\r\n/g, "\n") : text);
+  return t.includes("\t") ? t.replace(/\t/g, "  ") : t;
+}
 
-const ASCII = /^[\x20-\x7e]*$/;
-const cells = (line: string) => (ASCII.test(line) ? line.length : Bun.stringWidth(line));
+// Shown text is inert, so no escape sequence is there for stringWidth to skip.
+const cells = (line: string) => Bun.stringWidth(line);
 
 /** A block of text already made `shown`; `load` (when given) reads it back instead of keeping it. */
 export function block(text: string, tone: Tone = "normal", o: { bold?: boolean; load?: () => string } = {}): Block {
@@ -34,21 +37,31 @@ export function block(text: string, tone: Tone = "normal", o: { bold?: boolean; 
 
 const rowsOf = (cellsWide: number, width: number) => Math.max(1, Math.ceil(cellsWide / width));
 
-/** One line cut into rows of at most `width` cells; exactly `rowsOf` rows (the last takes any rest). */
-export function wrapLine(line: string, width: number, rows = rowsOf(cells(line), width)): string[] {
-  if (rows === 1) return [line];
-  if (ASCII.test(line)) return Array.from({ length: rows }, (_, i) => (i === rows - 1 ? line.slice(i * width) : line.slice(i * width, (i + 1) * width)));
+/**
+ * Rows `from`…`to` of one line cut into rows of at most `width` cells; the line makes exactly `rows`
+ * rows (the last takes any rest). A line as wide as it is long (ASCII, most text) is sliced, so a
+ * window deep in a megabyte-long line costs the window.
+ */
+export function wrapRows(line: string, width: number, rows: number, from = 0, to = rows, wide = cells(line)): string[] {
+  if (rows === 1) return from === 0 && to > 0 ? [line] : [];
+  if (wide === line.length) {
+    const out: string[] = [];
+    for (let i = from; i < Math.min(to, rows); i++) out.push(i === rows - 1 ? line.slice(i * width) : line.slice(i * width, (i + 1) * width));
+    return out;
+  }
   const out: string[] = [];
-  let row = "";
-  let used = 0;
+  let [row, text, used] = [0, "", 0];
   for (const ch of line) {
-    const w = Bun.stringWidth(ch);
-    if (used + w > width && out.length < rows - 1) [out[out.length], row, used] = [row, "", 0];
-    row += ch;
+    const w = ch.charCodeAt(0) < 0x300 ? 1 : Bun.stringWidth(ch);
+    if (used + w > width && row < rows - 1) {
+      if (row >= from) out.push(text);
+      [row, text, used] = [row + 1, "", 0];
+      if (row >= to) return out;
+    }
+    text += ch;
     used += w;
   }
-  out.push(row);
-  while (out.length < rows) out.push("");
+  for (; row < to; row++, text = "") if (row >= from) out.push(text);
   return out;
 }
 
@@ -104,8 +117,8 @@ export class BlockList {
           row += n;
           continue;
         }
-        const parts = wrapLine(lines[l] ?? "", width, n);
-        for (let p = Math.max(0, top - row); p < n && out.length < count; p++) out.push([{ text: parts[p]!, tone: b.tone, bold: b.bold }]);
+        const from = Math.max(0, top - row);
+        for (const text of wrapRows(lines[l] ?? "", width, n, from, from + count - out.length, b.widths[l]!)) out.push([{ text, tone: b.tone, bold: b.bold }]);
         row += n;
       }
     }

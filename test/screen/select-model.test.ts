@@ -113,3 +113,13 @@ test("a worktree whose tasks.md cannot be parsed into stories shows it with no s
   m.resize(120, 30);
   expect(frameText(m.frame(Date.now()))).toContain("No stories");
 });
+
+test("inform shows text over the selection until the next key, which does nothing else", async () => {
+  const dir = makeRepo({ "tasks.md": "## 1. A\n- [ ] 1.1 a\n" });
+  const m = new SelectModel(await loadSelection({ path: dir, name: basename(dir) }));
+  m.inform("Started", "Started a loop in repo (tmux).\n  Task: x");
+  expect(m.frame(Date.now()).overlay).toEqual({ title: "Started", lines: [[{ text: "Started a loop in repo (tmux).", tone: "normal" }], [{ text: "  Task: x", tone: "normal" }]] });
+  expect(m.key("enter")).toBeNull();
+  expect(m.frame(Date.now()).overlay).toBeNull();
+  expect(m.key("enter")).toEqual({ kind: "preview", id: "tasks.md" });
+});

@@ -1,0 +1,97 @@
+// The story record: statuses from events, the event log read by offset as it grows, and a story with
+// 10 MB of messages read back by window without holding them.
+import { describe, expect, test } from "bun:test";
+import { appendFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { LoopEvent } from "../../src/loop/events.ts";
+import { LoopModel } from "../../src/screen/loop-model.ts";
+import { StoryRecord, type StoryStatus } from "../../src/screen/story-record.ts";
+import { COMPLETE, runLoop } from "../helpers/loop.ts";
+import { makeRepo, tempDir } from "../helpers/repo.ts";
+
+const TOKENS = { input: 10, output: 5, cache_read: 0, cache_creation: 0 };
+const started: LoopEvent = {
+  type: "LoopStarted", worktree: "w", change: null, tasks_file: null, done_criteria: "tasks", checkpoint: "branch", max_iterations: 10, max_retries: 2, verify: null,
+  stories: [{ id: "1", title: "One", tasks: 1, done: 1 }, { id: "2", title: "Two", tasks: 1, done: 0 }, { id: "3", title: "Three", tasks: 2, done: 0 }],
+};
+const progress = (id: string, iteration: number, attempt: number): LoopEvent => ({
+  type: "StoryProgress", story_id: id, title: id, index: Number(id), total: 3, completed: 0, iteration, max_iterations: 10, attempt, max_retries: 2, worktree: "w",
+});
+const end = (id: string, iteration: number, outcome: "complete" | "failed" | "stopped"): LoopEvent => ({
+  type: "IterationEnd", story_id: id, iteration, outcome, reason: outcome === "failed" ? "broken" : null, duration_ms: 1, turns: 1, tokens: TOKENS, cost_usd: 0.5, commits: [], files: [],
+});
+
+describe("story statuses", () => {
+  const cases: [string, LoopEvent[], StoryStatus[]][] = [
+    ["the plan: ticked stories are done, the rest pending", [started], ["done", "pending", "pending"]],
+    ["an iteration begins: running", [started, progress("2", 1, 1)], ["done", "running", "pending"]],
+    ["a complete attempt: done", [started, progress("2", 1, 1), end("2", 1, "complete")], ["done", "done", "pending"]],
+    ["a failed attempt with attempts left: failed", [started, progress("2", 1, 1), end("2", 1, "failed")], ["done", "failed", "pending"]],
+    ["out of attempts: stuck", [started, progress("2", 1, 1), end("2", 1, "failed"), progress("2", 2, 2), end("2", 2, "failed")], ["done", "stuck", "pending"]],
+    ["a stopped attempt: pending again", [started, progress("3", 1, 1), end("3", 1, "stopped")], ["done", "pending", "pending"]],
+  ];
+  test.each(cases)("%s", (_, events, statuses) => {
+    const r = new StoryRecord();
+    for (const e of events) r.apply(e);
+    expect(r.stories.map((s) => s.status)).toEqual(statuses);
+  });
+
+  test("attempts, tokens and cost add up per story and for the loop", () => {
+    const r = new StoryRecord();
+    for (const e of [started, progress("2", 1, 1), end("2", 1, "failed"), progress("2", 2, 2), end("2", 2, "complete")]) r.apply(e);
+    const two = r.stories[1]!;
+    expect(two.attempts.map((a) => [a.attempt, a.outcome, a.reason])).toEqual([[1, "failed", "broken"], [2, "complete", null]]);
+    expect([two.tokens, two.cost, r.loop.tokens, r.loop.cost]).toEqual([30, 1, 30, 1]);
+  });
+});
+
+describe("the event log read by offset", () => {
+  const line = (e: LoopEvent, ts = "2026-01-01T00:00:01.000Z") => JSON.stringify({ ts, ...e }) + "\n";
+
+  test("a torn last line waits for its end; earlier runs' events are skipped; a replaced log starts over", () => {
+    const dir = tempDir();
+    const log = join(dir, "loop-events.jsonl");
+    writeFileSync(log, line(progress("9", 1, 1), "2025-01-01T00:00:00.000Z") + line(started));
+    const r = new StoryRecord({ events: log, since: "2026-01-01T00:00:00.000Z" });
+    r.sync();
+    expect(r.stories.map((s) => s.id)).toEqual(["1", "2", "3"]); // not story 9 of the earlier run
+    const next = line(progress("2", 1, 1));
+    appendFileSync(log, next.slice(0, 20));
+    r.sync();
+    expect(r.stories[1]!.status).toBe("pending");
+    appendFileSync(log, next.slice(20));
+    r.sync();
+    expect(r.stories[1]!.status).toBe("running");
+    // git clean -fdx, or a new run: another file where the log was.
+    writeFileSync(join(dir, "new"), line(started));
+    renameSync(join(dir, "new"), log);
+    r.sync();
+    expect(r.stories.map((s) => s.status)).toEqual(["done", "pending", "pending"]);
+  });
+});
+
+describe("a story with 10 MB of messages", () => {
+  test("is read back by window from the event log: the record keeps no message text", async () => {
+    const repo = makeRepo({ "tasks.md": "# Tasks\n\n## 1. Big\n- [ ] 1.1 a\n" });
+    const many = Array.from({ length: 200 }, (_, i) => `message ${i}\n${"x".repeat(100)}`);
+    const run = await runLoop(repo, [COMPLETE({ hugeMessageMB: 10, messages: many })]);
+    expect(run.code).toBe(0);
+    const m = new LoopModel({ mode: "monitor", events: join(repo, ".claude/loop-events.jsonl"), since: run.state.started_at });
+    m.resize(100, 30);
+    const f = m.frame(Date.now());
+    const messages = m.record.stories[0]!.agent.blocks.filter((b) => b.load);
+    expect(messages.length).toBeGreaterThanOrEqual(201);
+    expect(messages.every((b) => b.text === null)).toBe(true);
+    expect(f.body.total).toBeGreaterThan((10 << 20) / 100); // the 10 MB line, wrapped
+    m.key("home");
+    const top = m.frame(Date.now()).body.lines.map((l) => l[0]!.text).join("\n");
+    expect(top).toContain("message 0");
+    // The huge line's end, then deep inside it: each window is its own rows.
+    const rows = () => m.frame(Date.now()).body.lines.map((l) => l[0]!.text).join("\n");
+    m.key("end");
+    expect(rows()).toContain(":end");
+    for (let i = 0; i < 1000; i++) m.key("pageup");
+    expect(rows()).toContain("lorem ipsum");
+    expect(rows()).not.toContain(":end");
+  }, 120_000);
+});
