@@ -11,6 +11,11 @@ import { didYouMean, nearest, orList } from "../term/suggest.ts";
 import { printError } from "../term/print.ts";
 
 
+/** `run`, `start` and `monitor` on a terminal draw the loop screen; this asks for the line stream instead. */
+export const plainArg = {
+  plain: { type: "boolean", description: "Show the loop as a stream of lines, not the full screen (as when the output is not a terminal)" },
+} as const;
+
 /**
  * Rejects options the command does not define and extra positional arguments, then returns the
  * defined options that were given, keyed in camelCase.

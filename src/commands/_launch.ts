@@ -16,10 +16,20 @@ import { InlineView } from "../term/inline-view.ts";
 import { restoreWindowName } from "../term/title.ts";
 import { print } from "../term/print.ts";
 import { plural } from "../term/format.ts";
+import { forTerminal } from "../term/inert.ts";
+import { openScreen, wantsScreen } from "../screen/load.ts";
+import type { CliRenderer } from "@opentui/core";
 
-/** Runs the loop here, holding the worktree's lock until its completion step is over. */
-export async function runInline(state: State, source: StorySource, lock: Lock): Promise<number> {
+/**
+ * Runs the loop here, holding the worktree's lock until its completion step is over: on the loop
+ * screen when this is a terminal (and not `--plain`), else as a stream of lines.
+ */
+export async function runInline(state: State, source: StorySource, lock: Lock, o: { plain?: boolean } = {}): Promise<number> {
   keepRunningWhenStdoutCloses();
+  if (wantsScreen(o)) {
+    const renderer = await openScreen();
+    if (renderer) return runScreen(renderer, state, source, lock);
+  }
   const view = new InlineView();
   try {
     const final = await runPrepared(state, source, { view, lock });
@@ -31,7 +41,23 @@ export async function runInline(state: State, source: StorySource, lock: Lock): 
   }
 }
 
-export async function openLoopWindow(p: Prepared): Promise<number> {
+async function runScreen(renderer: CliRenderer, state: State, source: StorySource, lock: Lock): Promise<number> {
+  // Loaded only on a terminal: the renderer and the screen's model are no part of a piped run.
+  const { runOnScreen } = await import("../screen/on-screen.ts");
+  try {
+    const { code, after } = await runOnScreen(renderer, state, source, lock);
+    renderer.destroy();
+    await renderer.closed;
+    for (const line of after) process.stderr.write(`${forTerminal(line)}\n`);
+    return code;
+  } finally {
+    renderer.destroy();
+    lock.release();
+    await restoreWindowName();
+  }
+}
+
+export async function openLoopWindow(p: Prepared, o: { plain?: boolean } = {}): Promise<number> {
   const s = p.state;
   const chosen = chooseLauncher({
     terminal: s.terminal,
@@ -39,7 +65,7 @@ export async function openLoopWindow(p: Prepared): Promise<number> {
     platform: process.platform,
     which: (b) => Bun.which(b),
     cwd: s.worktree_path,
-    cmd: [...selfArgv(), "run"],
+    cmd: [...selfArgv(), "run", ...(o.plain ? ["--plain"] : [])],
     name: `ralph-${s.worktree_name}`.replace(/[.:]/g, "-"),
   });
   if (!chosen) throw new UserError(NO_TERMINAL);

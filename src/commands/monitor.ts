@@ -4,10 +4,11 @@ import { ExitCode } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
 import { InlineView } from "../term/inline-view.ts";
 import { resolveWorktree } from "../worktree.ts";
-import { action, givenOptions } from "./_args.ts";
+import { action, givenOptions, plainArg } from "./_args.ts";
 import { print } from "../term/print.ts";
+import { openScreen, wantsScreen } from "../screen/load.ts";
 
-const args = { story: { type: "string", valueHint: "id", description: "Show only this story's messages" } } as const;
+const args = { story: { type: "string", valueHint: "id", description: "Show only this story's messages" }, ...plainArg } as const;
 
 export default defineCommand({
   meta: { name: "monitor" },
@@ -15,6 +16,20 @@ export default defineCommand({
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("monitor", args, rawArgs, a);
     const wt = await resolveWorktree();
+    // The loop screen on a terminal (its own story list replaces --story); the line stream otherwise.
+    const renderer = wantsScreen({ plain: a.plain || a.story !== undefined }) ? await openScreen() : null;
+    if (renderer) {
+      const { monitorOnScreen } = await import("../screen/on-screen.ts");
+      try {
+        const { code, after } = await monitorOnScreen(renderer, wt.path);
+        renderer.destroy();
+        await renderer.closed;
+        for (const line of after) print(line);
+        return code;
+      } finally {
+        renderer.destroy();
+      }
+    }
     // On a terminal the activity line counts down a wait on an unavailable agent. Its messages go
     // with the loop's lines: monitor's output is all about the loop.
     const view = new InlineView({ story: a.story, messages: "out" });

@@ -5,7 +5,7 @@ import { sourceFromState } from "../loop/plan.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree.ts";
-import { action, givenOptions, validate } from "./_args.ts";
+import { action, givenOptions, plainArg, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
 import { runInline } from "./_launch.ts";
 import { prepareFromFlags } from "./_prepare.ts";
@@ -16,13 +16,15 @@ import { warn } from "../term/print.ts";
 const args = {
   task: { type: "positional", required: false, description: "The task, when run directly without `start`" },
   ...loopArgs,
+  ...plainArg,
 } as const;
 
 export default defineCommand({
   meta: { name: "run" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
-    const given = givenOptions("run", args, rawArgs, a);
+    const { plain, ...given } = givenOptions("run", args, rawArgs, a);
+    const shown = { plain: plain === true };
     validate(LoopOptions, given); // a mistyped flag is named before anything else is looked at
     const wt = await resolveWorktree();
     const paths = loopPaths(wt.path);
@@ -36,7 +38,7 @@ export default defineCommand({
       const lock = await reserve(paths, state.started_at, true);
       try {
         const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec, warn));
-        return runInline(state, source, lock);
+        return runInline(state, source, lock, shown);
       } catch (err) {
         lock.release();
         throw err;
@@ -47,6 +49,6 @@ export default defineCommand({
     if (typeof planned === "number") return planned;
     const { prepared } = planned;
     const { lock } = await writeStarting(prepared, "here");
-    return runInline(prepared.state, prepared.source, lock);
+    return runInline(prepared.state, prepared.source, lock, shown);
   }),
 });

@@ -3,7 +3,7 @@ import { writeStarting } from "../loop/prepare.ts";
 import { loopPaths } from "../state/paths.ts";
 import { previousRun } from "../loop/liveness.ts";
 import { resolveWorktree } from "../worktree.ts";
-import { action, givenOptions } from "./_args.ts";
+import { action, givenOptions, plainArg } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
 import { openLoopWindow, runInline } from "./_launch.ts";
 import { prepareFromFlags } from "./_prepare.ts";
@@ -12,13 +12,15 @@ import { print, warn } from "../term/print.ts";
 const args = {
   task: { type: "positional", required: false, description: "The task, in words (used as the story when there is no tasks.md)" },
   ...loopArgs,
+  ...plainArg,
 } as const;
 
 export default defineCommand({
   meta: { name: "start" },
   args,
   run: action(async ({ args: a, rawArgs }) => {
-    const given = givenOptions("start", args, rawArgs, a);
+    const { plain, ...given } = givenOptions("start", args, rawArgs, a);
+    const shown = { plain: plain === true };
     const wt = await resolveWorktree();
     // A runner that died (kill -9) is recorded stopped first, as `status` would: its loop is then continued.
     const previous = await previousRun(loopPaths(wt.path).state, given.dryRun === true, warn);
@@ -29,8 +31,8 @@ export default defineCommand({
     if (opts.terminal === "inline") {
       const { note, lock } = await writeStarting(prepared, "here");
       if (note) print(note);
-      return runInline(prepared.state, prepared.source, lock);
+      return runInline(prepared.state, prepared.source, lock, shown);
     }
-    return openLoopWindow(prepared);
+    return openLoopWindow(prepared, shown);
   }),
 });

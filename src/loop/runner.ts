@@ -35,6 +35,8 @@ export interface RunnerOptions {
   lock?: Lock;
   /** The environment the agent and --notify run with. */
   env?: Record<string, string | undefined>;
+  /** How a force-quit ends the process (a full screen gives the terminal back first); process.exit by default. */
+  exit?: (code: number) => never;
 }
 
 export async function runPrepared(state: State, source: StorySource, o: RunnerOptions): Promise<State> {
@@ -69,6 +71,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     controller,
     say: (m) => view.say(m),
     forceQuit: () => forceQuit(paths.state, live),
+    exit: o.exit,
   });
   view.keys((intent) => (intent.kind === "force-stop" ? stop.force() : stop.press(intent.key)));
   try {

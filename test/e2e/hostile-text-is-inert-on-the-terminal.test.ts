@@ -45,7 +45,7 @@ describe("hostile text from the agent and the tasks file is inert on the termina
     ], tempDir("fake-agent-"));
     const env = agent.env;
 
-    const run = await onATerminal(["start", "--terminal", "inline", "--on-complete", "keep"], repo, env);
+    const run = await onATerminal(["start", "--terminal", "inline", "--plain", "--on-complete", "keep"], repo, env);
     expect(run).toContain("message 0:"); // the messages were shown…
     expect(run).toContain("^[]52;c;"); // …with their escapes made visible
     expect(run).toContain(`${ESC}]0;Ralph:`); // the tool's own title is still set
@@ -53,7 +53,7 @@ describe("hostile text from the agent and the tasks file is inert on the termina
     // The title the tool sets: one OSC 0 whose text holds no control character of the tasks file.
     for (const m of run.matchAll(/\x1b\]0;([^\x07]*)\x07/g)) expect(m[1]).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
 
-    for (const args of [["monitor"], ["log"], ["history"], ["status"], ["list"], ["log", "--iteration", "1"]]) {
+    for (const args of [["monitor", "--plain"], ["log"], ["history"], ["status"], ["list"], ["log", "--iteration", "1"]]) {
       const piped = await wtLoop(args, { cwd: repo });
       expect(piped.code).toBe(0);
       expectInert(`${args.join(" ")} (piped)`, piped.stdout + piped.stderr);

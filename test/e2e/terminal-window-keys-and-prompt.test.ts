@@ -32,7 +32,7 @@ describeWithTmux("terminal experience in tmux", () => {
     tmux = new Tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env } = envFor([COMPLETE({ hangSec: 3 }), COMPLETE({ hangSec: 1.5 })]);
-    const starter = tmux.start(repo, env, `wt-loop start --on-complete keep --max 9`);
+    const starter = tmux.start(repo, env, `wt-loop start --plain --on-complete keep --max 9`);
     const run = await tmux.waitFor("a new window running run", () => tmux.panes().find((p) => p.id !== starter && p.cmd.includes("run")));
     expect(run.cmd).toContain(`${bin} run`);
     await tmux.waitFor("the progress title", () => tmux.panes().find((p) => p.id === run.id && p.title === "Ralph: repo [1/9]"));
@@ -51,7 +51,7 @@ describeWithTmux("terminal experience in tmux", () => {
     tmux = new Tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env, dir } = envFor([{ hangSec: 300, grandchild: true }]);
-    const pane = tmux.start(repo, env, "wt-loop start --terminal inline --on-complete keep");
+    const pane = tmux.start(repo, env, "wt-loop start --plain --terminal inline --on-complete keep");
     await tmux.waitFor("the agent to start", () => existsSync(join(dir, "grandchild.pid")));
     const agentPid = await tmux.waitFor("the agent pid", () => readState(repo).agent_pid as number);
     tmux.keys(pane, "q");
@@ -69,7 +69,7 @@ describeWithTmux("terminal experience in tmux", () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     // The agent ignores SIGTERM: a graceful stop would take the 2 s SIGKILL grace; the force-quit does not wait.
     const { env, dir } = envFor([{ hangSec: 300, ignoreTerm: true }]);
-    const pane = tmux.start(repo, env, "wt-loop start --terminal inline --on-complete keep");
+    const pane = tmux.start(repo, env, "wt-loop start --plain --terminal inline --on-complete keep");
     const agentPid = await tmux.waitFor("the agent pid", () => existsSync(join(dir, "prompt-1.txt")) && (readState(repo).agent_pid as number));
     // Three presses back to back: well within 3 s however loaded the machine is.
     tmux.keys(pane, "q");
@@ -92,7 +92,7 @@ describeWithTmux("terminal experience in tmux", () => {
       FAKE_GIT_HANG: join(dir, "script.json"), FAKE_GIT_HANG_ON: "-d",
       [SLOW_STOP_VAR]: "500", // the hint half a second into the stop, not 5 s
     });
-    const pane = tmux.start(repo, env, "wt-loop start --terminal inline --on-complete cleanup --command-timeout 60");
+    const pane = tmux.start(repo, env, "wt-loop start --plain --terminal inline --on-complete cleanup --command-timeout 60");
     await tmux.waitFor("the agent", () => existsSync(join(dir, "prompt-1.txt")) && readState(repo).agent_pid);
     tmux.keys(pane, "q");
     await tmux.waitFor("the slow-stop hint", () => tmux.capture(pane).includes("Still stopping… press q twice more"), 15_000);
@@ -105,7 +105,7 @@ describeWithTmux("terminal experience in tmux", () => {
     tmux = new Tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env } = envFor([COMPLETE()]);
-    const pane = tmux.start(repo, env, "wt-loop start --terminal inline");
+    const pane = tmux.start(repo, env, "wt-loop start --plain --terminal inline");
     await tmux.waitFor("the prompt", () => tmux.capture(pane).includes("What should happen to the loop's branch?"));
     expect(tmux.capture(pane)).toContain("cleanup");
     tmux.keys(pane, "Down");
@@ -121,9 +121,9 @@ describeWithTmux("terminal experience in tmux", () => {
     tmux = new Tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env } = envFor([COMPLETE({ hangSec: 1, messages: ["alpha message"] }), COMPLETE({ messages: ["beta message"] })]);
-    const mon = tmux.start(repo, env, "wt-loop monitor");
+    const mon = tmux.start(repo, env, "wt-loop monitor --plain");
     await tmux.waitFor("monitor to wait", () => tmux.capture(mon).includes("Waiting for loop to start..."));
-    const run = tmux.window(repo, env, "wt-loop start --terminal inline --on-complete keep");
+    const run = tmux.window(repo, env, "wt-loop start --plain --terminal inline --on-complete keep");
     expect(await tmux.exitCode(run)).toBe(0);
     expect(await tmux.exitCode(mon)).toBe(0);
     const lines = (pane: string) => tmux.capture(pane).split("\n").filter((l) => /alpha|beta|iteration \d|Loop done|story \d\/2/.test(l)).map((l) => l.trimEnd());

@@ -1,0 +1,45 @@
+/**
+ * Whether `run` and `monitor` draw the full screen, and opening it. Only on a terminal both ways
+ * (stdout and stdin), a TERM that can draw, and without `--plain`; the library is imported only then,
+ * so every other command (and every piped one) starts without it. When it cannot start (its native
+ * library cannot be loaded from a `noexec` temp folder, an unsupported platform) the caller falls back
+ * to the line stream after a one-line notice: the loop must never fail for want of a screen.
+ */
+import type { CliRenderer } from "@opentui/core";
+import { isatty } from "node:tty";
+import { errorMessage } from "../errors.ts";
+import { forTerminal } from "../term/inert.ts";
+
+export interface ScreenWanted {
+  plain?: boolean;
+  env?: Record<string, string | undefined>;
+  /** Whether stdin and stdout are terminals (tests pass them). */
+  tty?: { stdin: boolean; stdout: boolean };
+}
+
+export function wantsScreen(o: ScreenWanted = {}): boolean {
+  const env = o.env ?? process.env;
+  const tty = o.tty ?? { stdin: isatty(0), stdout: isatty(1) };
+  return !o.plain && tty.stdin && tty.stdout && Boolean(env.TERM) && env.TERM !== "dumb";
+}
+
+/** Opens the full screen (alternate buffer, raw keys, mouse), or says why not and returns null. */
+export async function openScreen(notice: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<CliRenderer | null> {
+  try {
+    const { createCliRenderer } = await import("@opentui/core");
+    return await createCliRenderer({
+      exitOnCtrlC: false, // Ctrl-C is a stop press, counted like q
+      // SIGINT and SIGTERM stop the loop (loop/stop.ts) and the screen stays until it has; on these the
+      // library restores the terminal at once and says so through its `destroy` event.
+      exitSignals: ["SIGHUP", "SIGQUIT", "SIGABRT", "SIGPIPE", "SIGBUS"],
+      useMouse: true,
+      useKittyKeyboard: null,
+      openConsoleOnError: false,
+      targetFps: 30,
+      maxFps: 30,
+    });
+  } catch (err) {
+    notice(`The full screen could not start (${forTerminal(errorMessage(err).split("\n")[0] ?? "")}); showing the loop as lines instead. --plain skips this.`);
+    return null;
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The full-screen View (loop/view.ts) of `run` and `monitor`: loop events, messages and the end
+ * question go to the loop screen's model; the keys the model does not handle itself come back as
+ * Actions, done here — a stop press (counted by loop/stop.ts), leaving, stopping a followed loop, a
+ * diff, steering, quitting. The state is re-read every second for the header.
+ */
+import type { LoopEvent } from "../loop/events.ts";
+import type { KeyIntent, View } from "../loop/view.ts";
+import type { Completion, FinalStatus, State } from "../state/schema.ts";
+import { readState } from "../state/store.ts";
+import { inertLine } from "../term/inert.ts";
+import { setTitle } from "../term/title.ts";
+import type { Action, ScreenModel } from "./frame.ts";
+import type { Screen } from "./renderer.ts";
+import { diffText } from "./diff.ts";
+import { steerAction } from "./steer-action.ts";
+
+/** What the view feeds the loop screen's model (screen/loop-model.ts). */
+export interface LoopScreenModel extends ScreenModel {
+  event(e: LoopEvent): void;
+  state(s: State): void;
+  say(message: string): void;
+  ask(status: FinalStatus): void;
+  showText(title: string, text: string): void;
+  /** The question was answered elsewhere: the dialog goes. */
+  closeAsk(): void;
+  /** The loop is over: the result view, whose Enter or Esc asks to quit with `code`. */
+  ended(code: number, message?: string): void;
+}
+
+export interface ScreenViewOptions {
+  mode: "run" | "monitor";
+  statePath: string;
+  worktree: string;
+  env?: Record<string, string | undefined>;
+  /** monitor: `q` — stop following. */
+  onLeave?: () => void;
+  /** monitor: `s`, `y` — stop the followed loop. */
+  onStopLoop?: () => void;
+  /** Each message said: the launcher prints the last ones once the screen is gone. */
+  onSay?: (message: string) => void;
+}
+
+const STATE_MS = 1000;
+
+export class ScreenView implements View {
+  private intents: ((i: KeyIntent) => void) | null = null;
+  private answer: ((c: Completion) => void) | null = null;
+  private quitWith: ((code: number | null) => void) | null = null;
+  private gone = false;
+  private readonly poll: Timer;
+  private readonly env: Record<string, string | undefined>;
+
+  constructor(
+    private readonly screen: Screen,
+    private readonly model: LoopScreenModel,
+    private readonly o: ScreenViewOptions,
+  ) {
+    this.env = o.env ?? process.env;
+    screen.onKey((k) => {
+      const a = this.model.key(k);
+      if (a) void this.act(a);
+    });
+    screen.onGone(() => {
+      // The terminal went away (a hang-up): nothing more is drawn. A run is stopped as q would;
+      // a follower just stops following.
+      this.gone = true;
+      clearInterval(this.poll);
+      if (o.mode === "run") this.intents?.({ kind: "stop", key: "hang-up" });
+      else o.onLeave?.();
+      this.quitWith?.(null);
+    });
+    this.poll = setInterval(() => void this.reread(), STATE_MS);
+    this.poll.unref?.();
+    void this.reread();
+  }
+
+  /** Whether the terminal is still there to draw on. */
+  get alive(): boolean {
+    return !this.gone;
+  }
+
+  event(e: LoopEvent): void {
+    this.model.event(e);
+    this.screen.redraw();
+  }
+
+  title(title: string): void {
+    this.screen.title(inertLine(title));
+    setTitle(title, { isTTY: false, write: () => true }, this.env); // the tmux window's name
+  }
+
+  say(message: string): void {
+    this.o.onSay?.(message);
+    this.model.say(message);
+    this.screen.redraw();
+  }
+
+  warn(message: string): void {
+    this.say(`warning: ${message}`);
+  }
+
+  notice(title: string, body: string): void {
+    if (!this.gone) this.screen.renderer.triggerNotification(inertLine(body), inertLine(title));
+  }
+
+  get canAsk(): boolean {
+    return !this.gone;
+  }
+
+  keys(on: (intent: KeyIntent) => void): void {
+    this.intents = on;
+  }
+
+  ask(status: FinalStatus, signal: AbortSignal): Promise<Completion> {
+    this.model.ask(status);
+    this.screen.redraw();
+    signal.addEventListener("abort", () => {
+      this.answer = null;
+      this.model.closeAsk();
+      this.say("Answered from another terminal (`wt-loop stop`).");
+    });
+    return new Promise((resolve) => (this.answer = resolve));
+  }
+
+  /** Resolves with the code of the model's `quit` (Esc/Enter on the result view), or null when the terminal went away. */
+  untilQuit(): Promise<number | null> {
+    if (this.gone) return Promise.resolve(null);
+    return new Promise((resolve) => (this.quitWith = resolve));
+  }
+
+  dispose(): void {
+    clearInterval(this.poll);
+    this.intents = null;
+  }
+
+  private async reread(): Promise<void> {
+    const s = await readState(this.o.statePath).catch(() => null);
+    if (s && !this.gone) {
+      this.model.state(s);
+      this.screen.redraw();
+    }
+  }
+
+  private async act(a: Action): Promise<void> {
+    switch (a.kind) {
+      // After the end (the result view is waiting), q leaves the screen whatever the model calls it.
+      case "stop":
+        if (this.quitWith) return this.quitWith(null);
+        return this.intents?.({ kind: "stop", key: a.key });
+      case "leave":
+        this.quitWith?.(null);
+        return this.o.onLeave?.();
+      case "stop-loop":
+        return this.o.onStopLoop?.();
+      case "answer": {
+        const answer = this.answer;
+        this.answer = null;
+        return answer?.(a.completion);
+      }
+      case "diff":
+        this.model.showText(`${a.path} (${a.storyId})`, await diffText(this.o.worktree, a.path));
+        return this.screen.redraw();
+      case "pause":
+      case "resume":
+      case "max":
+      case "note":
+        this.say(await steerAction(this.o.statePath, a));
+        return;
+      case "quit":
+        return this.quitWith?.(a.code);
+      default:
+        return; // the selection's and the preview's actions: not the loop screen's
+    }
+  }
+}
