@@ -7,7 +7,6 @@
  * and the open of a folder is not caught; the last component always is (O_NOFOLLOW).
  */
 import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, rmSync, writeSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { UserError } from "../errors.ts";
 
@@ -94,11 +93,14 @@ export function openSafe(root: string, path: string, mode: OpenMode): number {
   return guarded(path, () => openSync(path, FLAGS[mode] | O_NOFOLLOW, 0o644));
 }
 
+// Web Crypto is built in; node:crypto would be a module to load at start-up for these 6 bytes.
+const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+
 /** Writes `path` whole, atomically: a fresh temp file (random name, O_EXCL, `mode`), then a rename over it. */
 export function writeFileSafe(root: string, path: string, data: string, mode = 0o644): void {
   makeDir(root, dirname(path));
   refuseLinks(root, path);
-  const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  const tmp = `${path}.${process.pid}.${randomHex(6)}.tmp`;
   const fd = guarded(tmp, () => openSync(tmp, FLAGS.create | O_NOFOLLOW, mode));
   try {
     try {

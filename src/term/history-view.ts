@@ -30,6 +30,7 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
   const verified = its.some((i) => i.verify);
   const reviewed = its.some((i) => i.review);
   const waited = its.some((i) => i.unavailable);
+  const reasonWidth = fieldWidth(); // once: each call asks the terminal
   const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", ...(verified ? ["verify"] : []), ...(reviewed ? ["review"] : []), ...(waited ? ["unavailable"] : []), "reason"];
   const rows = its.map((i) => [
     String(i.n),
@@ -46,7 +47,7 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
     ...(verified ? [verifyCell(i.verify)] : []),
     ...(reviewed ? [reviewCell(i.review)] : []),
     ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
-    i.outcome === "complete" ? "" : field(i.reason ?? "", fieldWidth()),
+    i.outcome === "complete" ? "" : field(i.reason ?? "", reasonWidth),
   ]);
   return table([head, ...rows]).split("\n").map((l) => truncate(l, width));
 }
