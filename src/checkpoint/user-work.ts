@@ -21,10 +21,10 @@ import type { UserWork } from "../state/schema.ts";
 import type { Git } from "./git.ts";
 import { takeSnapshot } from "./snapshot.ts";
 
+export { lostMessage } from "./lost-message.ts";
+
 /** The message of the ref's write (also how a test finds that one git call). */
 const REF_MESSAGE = "wt-loop: your work before the loop";
-/** Files named in a message: the rest are counted, and `git diff --stat <ref>` shows them all. */
-const NAMED = 20;
 
 const nul = (out: string) => out.split("\0").filter((p) => p !== "");
 
@@ -88,21 +88,4 @@ function refName(worktree: string, started: string): string {
   const name = basename(worktree).replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "worktree";
   const hash = createHash("sha256").update(worktree).digest("hex").slice(0, 8);
   return `refs/wt-loop/${name}-${hash}/before-${started.replace(/\D/g, "")}`;
-}
-
-/** A path as a shell word: as it is when that is safe, else single-quoted. */
-const shellWord = (p: string) => (/^[\w./@%+=:,-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`);
-
-/** What the end box and `status` say when the accepted work took files of the user's. */
-export function lostMessage(w: UserWork): string {
-  const lost = w.lost ?? [];
-  const named = lost.slice(0, NAMED);
-  const more = lost.length - named.length;
-  const list = named.join(", ") + (more ? ` and ${more} more (\`git diff --stat ${w.ref}\` shows them)` : "");
-  return (
-    `The loop's work deleted or changed ${lost.length === 1 ? "a file that held" : `${lost.length} files that held`} your ` +
-    `uncommitted work from before it started: ${list}. Your versions are kept in ${w.ref}: ` +
-    `\`git restore --source=${w.ref} -- ${named.map(shellWord).join(" ")}\` brings them back (over the loop's versions); ` +
-    `\`git update-ref -d ${w.ref}\` removes that ref once you no longer need it.`
-  );
 }

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
-import { correctDeadRunner } from "../loop/liveness.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
+import { namesLiveRunner } from "../state/final.ts";
 import { renderStatus } from "../term/status-view.ts";
 import { print, printError, printJson } from "../term/print.ts";
 
@@ -13,7 +13,8 @@ export default defineCommand({
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("status", args, rawArgs, a);
     const { path, state } = await requireState({ json: Boolean(a.json) });
-    const note = await correctDeadRunner(path, state);
+    // The process checks load only for a state whose runner could have died (start-up).
+    const note = namesLiveRunner(state) ? await (await import("../loop/liveness.ts")).correctDeadRunner(path, state) : null;
     if (a.json) {
       printJson(state);
       if (note) printError(note);

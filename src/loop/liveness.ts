@@ -5,7 +5,7 @@
  */
 import { endRunLeftovers } from "../proc/contain.ts";
 import { ownedBy } from "../proc/pid.ts";
-import { isFinal } from "../state/final.ts";
+import { isFinal, namesLiveRunner } from "../state/final.ts";
 import type { State } from "../state/schema.ts";
 import { readState, writeState } from "../state/store.ts";
 import { endedState } from "./ending.ts";
@@ -20,6 +20,7 @@ export const staleNote = (s: State, pid: number) =>
  * Reads the process table only: `correctDeadRunner` acts on it, a dry run only looks.
  */
 export function deadRunnerFix(state: State, now = new Date().toISOString()): { note: string; corrected: State } | null {
+  if (!namesLiveRunner(state)) return null;
   const owned = ownedBy(state);
   if (owned.runner !== null) return null;
   // A live process the state names that is not ours: the state is stale (or planted); its runner is

@@ -10,7 +10,7 @@
  * the process group is all there is.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { signalQuietly } from "./pid.ts";
+import { signalQuietly } from "./signal.ts";
 
 export const RUN_TAG_VAR = "WT_LOOP_RUN";
 

@@ -9,6 +9,7 @@ import { hasProcfs, procfs, type ProcessTable } from "./procfs.ts";
 import { psTable } from "./ps.ts";
 
 export type { Claim, Owned } from "./owned.ts";
+export { signalQuietly } from "./signal.ts";
 
 export type ProcMode = "proc" | "ps";
 
@@ -35,17 +36,3 @@ export const ownedBy = (c: Claim): Owned => ownedIn(table, c);
 
 /** A state or lock names a live runner of this worktree. */
 export const hasOwnRunner = (c: Claim) => ownedBy(c).runner !== null;
-
-/**
- * Sends `sig` to `pid` (a negative pid: its process group), ignoring a process already gone. Refuses
- * pid 0, 1, -1 and anything not an integer: those mean "my group", init and "every process".
- */
-export function signalQuietly(pid: number, sig: NodeJS.Signals | 0): boolean {
-  if (!Number.isSafeInteger(pid) || Math.abs(pid) <= 1) return false;
-  try {
-    process.kill(pid, sig);
-    return true;
-  } catch {
-    return false; // ESRCH: already gone (EPERM: not ours)
-  }
-}

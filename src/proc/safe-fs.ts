@@ -7,7 +7,6 @@
  * and the open of a folder is not caught; the last component always is (O_NOFOLLOW).
  */
 import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, rmSync, writeSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { UserError } from "../errors.ts";
 
@@ -73,9 +72,50 @@ export function makeDir(root: string, dir: string): void {
       mkdirSync(at);
     } catch (err) {
       if ((err as { code?: string }).code !== "EEXIST") throw err;
-      if (lstatSync(at).isSymbolicLink()) throw new LinkRefused(at);
+      const st = lstatSync(at);
+      if (st.isSymbolicLink()) throw new LinkRefused(at);
+      if (st.isFile() && movingAside && at === join(root, LOOP_DIR)) moveAside(at);
     }
   }
+}
+
+/** The folder every file of the loop lives in, under the worktree. */
+const LOOP_DIR = ".claude";
+const ASIDE = ".moved-by-wt-loop";
+const displaced: { file: string; to: string }[] = [];
+/** Only while a loop runs (its agent or --verify may do it): before, a file there is the user's, and start refuses. */
+let movingAside = false;
+
+export function moveAsideWhileRunning(on: boolean): void {
+  movingAside = on;
+}
+
+/**
+ * A file where the loop's folder belongs (an agent's `rm -rf .claude && echo … > .claude`) would leave
+ * the loop nowhere to write its events, logs or state. It is someone's output, so it is kept: renamed
+ * next to it (`.claude.moved-by-wt-loop`, numbered when taken), and the folder is made again. The
+ * runner tells the user (takeDisplaced); the checkpoint treats the file as any other of the attempt's.
+ */
+function moveAside(at: string): void {
+  let to = `${at}${ASIDE}`;
+  for (let n = 2; exists(to); n++) to = `${at}${ASIDE}.${n}`;
+  renameSync(at, to);
+  displaced.push({ file: at, to });
+  mkdirSync(at);
+}
+
+const exists = (p: string) => {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The files moved out of the loop's folder's way since the last call (makeDir). */
+export function takeDisplaced(): { file: string; to: string }[] {
+  return displaced.splice(0);
 }
 
 export type OpenMode = "read" | "append" | "truncate" | "create";
@@ -94,11 +134,14 @@ export function openSafe(root: string, path: string, mode: OpenMode): number {
   return guarded(path, () => openSync(path, FLAGS[mode] | O_NOFOLLOW, 0o644));
 }
 
+// Web Crypto is built in; node:crypto would be a module to load at start-up for these 6 bytes.
+const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+
 /** Writes `path` whole, atomically: a fresh temp file (random name, O_EXCL, `mode`), then a rename over it. */
 export function writeFileSafe(root: string, path: string, data: string, mode = 0o644): void {
   makeDir(root, dirname(path));
   refuseLinks(root, path);
-  const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  const tmp = `${path}.${process.pid}.${randomHex(6)}.tmp`;
   const fd = guarded(tmp, () => openSync(tmp, FLAGS.create | O_NOFOLLOW, mode));
   try {
     try {

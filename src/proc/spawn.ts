@@ -4,7 +4,7 @@
  * carrying the command, exit code and stderr.
  */
 import { becomeSubreaper, endProcesses, findProcesses, spawnedLive, type Target } from "./contain.ts";
-import { signalQuietly } from "./pid.ts";
+import { signalQuietly } from "./signal.ts";
 import { readLines, tailLines, type LongLines } from "./lines.ts";
 import { closeSync } from "node:fs";
 import { appendLogSafe } from "./safe-fs.ts";

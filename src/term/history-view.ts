@@ -25,6 +25,7 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
   // `unavailable` column only when the agent's service refused some run (most loops never wait).
   const verified = its.some((i) => i.verify);
   const waited = its.some((i) => i.unavailable);
+  const reasonWidth = fieldWidth(); // once: each call asks the terminal
   const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", ...(verified ? ["verify"] : []), ...(waited ? ["unavailable"] : []), "reason"];
   const rows = its.map((i) => [
     String(i.n),
@@ -40,7 +41,7 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
     i.timed_out ? "yes" : "no",
     ...(verified ? [verifyCell(i.verify)] : []),
     ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
-    i.outcome === "complete" ? "" : field(i.reason ?? "", fieldWidth()),
+    i.outcome === "complete" ? "" : field(i.reason ?? "", reasonWidth),
   ]);
   return table([head, ...rows]).split("\n").map((l) => truncate(l, width));
 }

@@ -1,5 +1,5 @@
 /** What `status` shows of a loop: where it is, what it spent, why it ended, its last iterations. */
-import { lostMessage } from "../checkpoint/user-work.ts";
+import { lostMessage } from "../checkpoint/lost-message.ts";
 import { budgetLabel } from "../loop/budget.ts";
 import { sandboxLabel } from "../loop/sandbox-label.ts";
 import { runTimeMs, storiesKnown } from "../state/run-time.ts";
@@ -10,7 +10,9 @@ import { inertDeep } from "./inert.ts";
 
 /** Every field is bounded (`field`): a state may hold a 20 MB task; `status --json` has it whole. */
 export function renderStatus(state: State, now = Date.now(), width = fieldWidth()): string {
-  const s = inertDeep(state); // titles, the task, reasons: from files and the agent
+  // Titles, the task, reasons: from files and the agent. Only what is shown is made inert (the last
+  // iterations, not all of them): status pays this walk at start-up.
+  const s = inertDeep({ ...state, iterations: state.iterations.slice(-5) });
   const f = (text: string) => field(text, width);
   const story = s.current_story
     ? `${s.current_story.index}/${s.stories_total} ${f(s.current_story.id)}. ${f(s.current_story.title)} (attempt ${s.current_story.attempt}/${s.max_retries})`
@@ -46,7 +48,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
         ? `Completion: the ${s.completing} is under way (runner pid ${s.runner_pid}).`
         : `Completion: the ${s.completing} has not finished; \`wt-loop start\` finishes it.`,
     );
-  const last = s.iterations.slice(-5);
+  const last = s.iterations;
   if (last.length) lines.push("", "Last iterations:", historyRows(last).map((l) => `  ${l}`).join("\n"));
   return lines.join("\n");
 }

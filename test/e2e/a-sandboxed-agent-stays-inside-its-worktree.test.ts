@@ -61,7 +61,10 @@ describe("--sandbox", () => {
     const allowed = listener();
     const r = await wtLoop(
       ["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent,
-        "--sandbox", "--sandbox-allow", `127.0.0.1:${allowed.port}`, "try to escape"],
+        "--sandbox", "--sandbox-allow", `127.0.0.1:${allowed.port}`,
+        // --verify and --notify run in the same sandbox: each passes only when its write outside was refused.
+        "--verify", 'if echo v > "$HOME/verify-x"; then exit 1; fi', "--notify", 'echo n > "$HOME/notify-x" || echo refused > notify-refused.txt',
+        "try to escape"],
       { cwd: repo, env: { HOME: home, BESIDE: beside, DENIED_PORT: String(denied.port), ALLOWED_PORT: String(allowed.port) } },
     );
     expect(r.stderr).toBe("");
@@ -73,6 +76,10 @@ describe("--sandbox", () => {
     expect(existsSync(join(home, "x"))).toBe(false);
     expect(readFileSync(beside, "utf8")).toBe("untouched\n");
     expect(readFileSync(join(repo, "stolen.txt"), "utf8")).toBe("");
+    expect(existsSync(join(home, "verify-x"))).toBe(false);
+    expect(existsSync(join(home, "notify-x"))).toBe(false);
+    expect(readFileSync(join(repo, "notify-refused.txt"), "utf8")).toBe("refused\n");
+    expect(state.iterations[0].verify.exit_code).toBe(0);
     expect(denied.connections()).toBe(0);
     expect(allowed.connections()).toBe(1);
     // Its work inside the worktree is kept.
@@ -129,6 +136,8 @@ describe("--sandbox", () => {
       ],
     ]);
     const home = tempDir("claude-home-");
+    // As a user's: Claude Code reads its settings from ~/.claude.json (docs/security.md: it cannot replace it inside).
+    writeFileSync(join(home, ".claude.json"), "{}\n");
     const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--sandbox"], {
       cwd: repo,
       env: { ...claudeEnv(server.url, home), PATH: `${NODE_BIN}:${testPath()}` },
