@@ -4,7 +4,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { NODE_BIN, readJson, testPath, wtLoop } from "../helpers/cli.ts";
+import { NODE_BIN, readJson, spawnWtLoop, testPath, wtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { claudeEnv, startModelServer, type ModelServer } from "../helpers/model-server.ts";
 import { makeRepo, openspecFiles, tempDir } from "../helpers/repo.ts";
 
@@ -119,6 +121,31 @@ describe("--sandbox", () => {
     expect(existsSync(join(repo, "ran.txt"))).toBe(false);
     expect(existsSync(join(repo, ".claude/loop-state.json"))).toBe(false);
   }, 60_000);
+
+  test("stop and stop --force end everything the sandboxed agent started", async () => {
+    for (const how of [["stop"], ["stop", "--force"]]) {
+      const repo = makeRepo();
+      const agent = join(tempDir("sandbox-agent-"), "agent.sh");
+      // A child that leaves its session, then a long sleep: both found by an argument no other process has.
+      const mark = `${process.pid}${Date.now() % 100000}`;
+      writeFileSync(agent, `#!/bin/sh\n(setsid sleep ${mark}1 &)\necho started > started.txt\nexec sleep ${mark}2\n`);
+      chmodSync(agent, 0o755);
+      const p = spawnWtLoop(["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent, "--sandbox", "hang"], { cwd: repo });
+      await waitFor("the sandboxed agent to start", () => existsSync(join(repo, "started.txt")) && readState(repo).agent_pid, 60_000, { whileRunning: p });
+      const sleepers = () => [...new Bun.Glob("*/cmdline").scanSync("/proc")].filter((f) => {
+        try {
+          return readFileSync(join("/proc", f), "utf8").includes(`sleep\0${mark}`);
+        } catch {
+          return false; // gone while we looked
+        }
+      });
+      await waitFor("both sleeps to run", () => sleepers().length === 2 || null, 30_000, { whileRunning: p });
+      expect((await wtLoop(how, { cwd: repo })).code).toBe(0);
+      expect(await p.exited).toBe(how.length === 1 ? 4 : 137);
+      await waitFor("every process of the sandboxed agent to end", () => sleepers().length === 0 || null, 30_000);
+      expect(readState(repo).status).toBe("stopped");
+    }
+  }, 120_000);
 
   let server: ModelServer | undefined;
   afterEach(() => server?.stop());
