@@ -4,8 +4,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { NODE_BIN, readJson, testPath, wtLoop } from "../helpers/cli.ts";
-import { claudeEnv, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { existsSync } from "node:fs";
+import { NODE_BIN, readEvents, readJson, testPath, wtLoop } from "../helpers/cli.ts";
+import { apiError, claudeEnv, startModelServer, type ModelServer, type Turn } from "../helpers/model-server.ts";
+import { refuseTimes, type Refuse } from "../helpers/scripted-server.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 
 let server: ModelServer | undefined;
@@ -23,11 +25,11 @@ function story(repo: string, content: string): Turn[] {
 }
 const review = (text: string): Turn[] => [{ tool: "Bash", input: { command: "git status --short", description: "look" } }, { text }];
 
-async function loop(repo: string, conversations: Turn[][], args: string[] = []) {
-  server = startModelServer(conversations);
+async function loop(repo: string, conversations: Turn[][], args: string[] = [], refuse?: Refuse) {
+  server = startModelServer(conversations, refuse);
   const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--review", "claude", ...args], {
     cwd: repo,
-    env: { ...claudeEnv(server.url, tempDir("claude-home-")), PATH: `${NODE_BIN}:${testPath()}` },
+    env: { ...claudeEnv(server.url, tempDir("claude-home-")), PATH: `${NODE_BIN}:${testPath()}`, WT_LOOP_WAIT_SCALE: "0.001" },
     timeoutMs: 300_000,
   });
   return { ...r, state: readJson(join(repo, ".claude/loop-state.json")), prompts: server.prompts() };
@@ -73,6 +75,24 @@ describe("the real Claude Code binary as the --review reviewer", () => {
     expect(r.prompts).toHaveLength(4);
     expect(r.prompts[1]).toContain("+hi");
     expect(r.prompts[2]).toContain("greet.txt must say hello, not hi");
+    expect(readFileSync(join(repo, "greet.txt"), "utf8")).toBe("hello\n");
+  }, 300_000);
+
+  test("a reviewer refused by a usage limit part-way is waited for like the agent: what it began is put back, the review is made again", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS });
+    const notes = join(repo, "reviewer-notes.txt");
+    const r = await loop(
+      repo,
+      [story(repo, "hello\n"), [{ tool: "Write", input: { file_path: notes, content: "half a review\n" } }], review("<review>APPROVE</review>")],
+      [],
+      refuseTimes(1, (at) => at.conversation === 1 && at.round === 1, () =>
+        apiError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit", { "x-should-retry": "false" })),
+    );
+    expect(r.code).toBe(0);
+    expect(r.state.status).toBe("done");
+    expect(r.state.iterations.map((i: any) => [i.attempt, i.outcome, i.review?.verdict])).toEqual([[1, "complete", "approve"]]);
+    expect(readEvents(repo).some((e: any) => e.type === "Waiting")).toBe(true);
+    expect(existsSync(notes)).toBe(false);
     expect(readFileSync(join(repo, "greet.txt"), "utf8")).toBe("hello\n");
   }, 300_000);
 });
