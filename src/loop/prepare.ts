@@ -4,6 +4,7 @@
  * checks (the agent's CLI, the loop's folder, a terminal) was refused before this (loop/doctor.ts).
  */
 import { dirname } from "node:path";
+import { checkReviewer } from "../agents/registry.ts";
 import { requireSandbox } from "../proc/sandbox-tools.ts";
 import { parseEndpoints } from "../proc/sandbox-net.ts";
 import { UserError } from "../errors.ts";
@@ -73,6 +74,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     if (previous && completing) await writeState(loopPaths(wt.path).state, previous);
   }
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout, warn));
+  checkReviewer(opts.review, { agentCmd: opts.reviewCmd ?? null, model: opts.reviewModel ?? null }, process.env.PATH, wt.path);
   const state = initialState(wt, opts, plan);
   // A restart that continues the loop continues its budget: what the earlier runs spent counts.
   state.spent_before = carriedFrom(previous, rememberedOptions(previous) !== null);

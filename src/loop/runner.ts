@@ -3,13 +3,14 @@
  * the event log and a View (what shows the loop, and owns the keys), and turns signals and the
  * view's key intents into a graceful stop.
  */
+import { relative } from "node:path";
 import { adapterFor } from "../agents/registry.ts";
 import { branchCheckpoint } from "../checkpoint/branch.ts";
 import { Git } from "../checkpoint/git.ts";
 import { stashCheckpoint } from "../checkpoint/stash.ts";
 import { errorMessage, ExitCode, io } from "../errors.ts";
 import { loopPaths, refusePlantedLinks, runFiles, runPaths } from "../state/paths.ts";
-import { makeDir, removeSafe } from "../proc/safe-fs.ts";
+import { makeDir, moveAsideWhileRunning, removeSafe, takeDisplaced } from "../proc/safe-fs.ts";
 import { ownedBy, processStartTime, signalQuietly } from "../proc/pid.ts";
 import { isFinal, type FinalStatus, type State } from "../state/schema.ts";
 import type { Lock } from "../state/lock.ts";
@@ -75,6 +76,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   });
   view.keys((intent) => (intent.kind === "force-stop" ? stop.force() : stop.press(intent.key)));
   try {
+    moveAsideWhileRunning(true);
     return await runLoop(
       { ...state, runner_pid: process.pid, runner_started: processStartTime(process.pid) },
       {
@@ -93,6 +95,15 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
           // The event log (before each append) and each new log file (its folder) see to themselves.
           // A link the agent planted ends the loop here, before anything is written through it.
           refusePlantedLinks(state.worktree_path, [run.logs]);
+          // A file put where `.claude/` was is moved aside by the first write after it (makeDir), here at the latest.
+          await io("create", run.logs, () => makeDir(state.worktree_path, run.logs));
+          for (const d of takeDisplaced())
+            this.emit({
+              type: "Error",
+              message:
+                `A file was put where the loop's folder ${relative(state.worktree_path, d.file)} belongs (by the agent or --verify): wt-loop moved it to ` +
+                `${relative(state.worktree_path, d.to)}, where it is kept like any other file of the attempt, made its folder again and goes on.`,
+            });
           await ensureExcluded(git);
           o.lock?.reassert();
         },
@@ -123,6 +134,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
       },
     );
   } finally {
+    moveAsideWhileRunning(false);
     await notifier.settle(); // before the pending groups are ended: a --notify command is one
     killPendingGroups();
     await sandbox?.close();

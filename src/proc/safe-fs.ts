@@ -72,9 +72,50 @@ export function makeDir(root: string, dir: string): void {
       mkdirSync(at);
     } catch (err) {
       if ((err as { code?: string }).code !== "EEXIST") throw err;
-      if (lstatSync(at).isSymbolicLink()) throw new LinkRefused(at);
+      const st = lstatSync(at);
+      if (st.isSymbolicLink()) throw new LinkRefused(at);
+      if (st.isFile() && movingAside && at === join(root, LOOP_DIR)) moveAside(at);
     }
   }
+}
+
+/** The folder every file of the loop lives in, under the worktree. */
+const LOOP_DIR = ".claude";
+const ASIDE = ".moved-by-wt-loop";
+const displaced: { file: string; to: string }[] = [];
+/** Only while a loop runs (its agent or --verify may do it): before, a file there is the user's, and start refuses. */
+let movingAside = false;
+
+export function moveAsideWhileRunning(on: boolean): void {
+  movingAside = on;
+}
+
+/**
+ * A file where the loop's folder belongs (an agent's `rm -rf .claude && echo … > .claude`) would leave
+ * the loop nowhere to write its events, logs or state. It is someone's output, so it is kept: renamed
+ * next to it (`.claude.moved-by-wt-loop`, numbered when taken), and the folder is made again. The
+ * runner tells the user (takeDisplaced); the checkpoint treats the file as any other of the attempt's.
+ */
+function moveAside(at: string): void {
+  let to = `${at}${ASIDE}`;
+  for (let n = 2; exists(to); n++) to = `${at}${ASIDE}.${n}`;
+  renameSync(at, to);
+  displaced.push({ file: at, to });
+  mkdirSync(at);
+}
+
+const exists = (p: string) => {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The files moved out of the loop's folder's way since the last call (makeDir). */
+export function takeDisplaced(): { file: string; to: string }[] {
+  return displaced.splice(0);
 }
 
 export type OpenMode = "read" | "append" | "truncate" | "create";

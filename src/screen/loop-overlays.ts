@@ -45,12 +45,14 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
     case "confirm-stop":
       close();
       return k === "y" || k === "Y" ? { kind: "stop-loop" } : null;
-    case "ask":
+    case "ask": {
       if (k === "up" || k === "k" || k === "down" || k === "j" || k === "tab") o.choice = 1 - o.choice;
-      else if (k === "enter") return { kind: "answer", completion: CHOICES[o.choice]!.completion };
-      else if (k === "escape") return { kind: "answer", completion: "keep" }; // as the line prompt's cancel
-      else if (k === "c") return { kind: "answer", completion: "cleanup" };
-      return null;
+      // Esc keeps, as the line prompt's cancel does.
+      const answer = k === "enter" ? CHOICES[o.choice]!.completion : k === "escape" || k === "K" ? "keep" : k === "c" || k === "C" ? "cleanup" : null;
+      if (!answer) return null;
+      close(); // the completion step runs now; the result view follows
+      return { kind: "answer", completion: answer };
+    }
     case "text": {
       const rows = Math.max(1, m.rows - 6);
       const total = o.text.split("\n").length;

@@ -2,7 +2,7 @@
  * Reading and writing the loop's state file (atomic: temp file, fsync, rename, so a reader never
  * sees half a file, nor an empty one after a crash), and archiving a run's state and event log.
  */
-import { closeSync, readFileSync } from "node:fs";
+import { closeSync, lstatSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { copyContent } from "../proc/lines.ts";
 import { loopRoot, makeDir, openSafe, renameSafe, writeFileSafe } from "../proc/safe-fs.ts";
@@ -31,6 +31,11 @@ export async function readState(path: string): Promise<State | null> {
   } catch (err) {
     if (err instanceof UserError) throw err;
     if ((err as { code?: string }).code === "ENOENT") return null;
+    if ((err as { code?: string }).code === "ENOTDIR" && isFile(dirname(path)))
+      throw new UserError(
+        `${dirname(path)} is a file, where wt-loop keeps this worktree's loop (its state, events and logs) in a folder. ` +
+          `It is not wt-loop's, so it is left as it is: rename it (mv ${dirname(path)} ${dirname(path)}.mine), then run this again.`,
+      );
     throw new UserError(`Cannot read the loop state ${path}: ${(err as Error).message}`);
   }
   let json: unknown;
@@ -121,4 +126,12 @@ export async function archiveRun(paths: LoopFiles, previous: State): Promise<str
 /** writeState for a process about to exit (a force-quit): synchronous, still atomic. */
 export function writeStateSync(path: string, state: State): void {
   ioSync("write", path, () => writeFileSafe(loopRoot(path), path, JSON.stringify(validForWriting(state), null, 2) + "\n"));
+}
+
+function isFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -116,3 +116,24 @@ describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
     90_000,
   );
 });
+
+test("two linked worktrees of the same name each keep their own snapshot, and each one's command brings back its own work", async () => {
+  const repo = makeRepo({ "tasks.md": ONE_STORY, "app.txt": "v1\n", "other.txt": "o1\n" });
+  const linked = join(tempDir("b-"), "repo"); // the same folder name: refs are shared, their names must not be
+  git(repo, "worktree", "add", "-q", "-b", "second", linked);
+  for (const [wt, who] of [[repo, "main"], [linked, "linked"]] as const) {
+    writeFileSync(join(wt, "app.txt"), `v2: ${who}'s edit\n`);
+    writeFileSync(join(wt, "notes.txt"), `${who}'s notes\n`);
+  }
+  const a = await runLoop(repo, [deletesTheUsersWork(repo)], ["--on-complete", "cleanup"]);
+  const b = await runLoop(linked, [deletesTheUsersWork(linked)], ["--on-complete", "cleanup"]);
+  expect([a.state.status, b.state.status]).toEqual(["done", "done"]);
+  expect(a.state.user_work!.ref).not.toBe(b.state.user_work!.ref);
+  expect(git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/").split("\n")).toHaveLength(2);
+  runRestoreCommand(linked, endBox(b.stdout));
+  runRestoreCommand(repo, endBox(a.stdout));
+  for (const [wt, who] of [[repo, "main"], [linked, "linked"]] as const) {
+    expect(readFileSync(join(wt, "app.txt"), "utf8")).toBe(`v2: ${who}'s edit\n`);
+    expect(readFileSync(join(wt, "notes.txt"), "utf8")).toBe(`${who}'s notes\n`);
+  }
+}, 120_000);

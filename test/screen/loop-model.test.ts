@@ -212,6 +212,8 @@ describe("keys", () => {
     expect(f.overlay!.title).toContain("stuck");
     expect(text(f.overlay!.lines)).toContain("2/3 stories complete · 5 iterations");
     expect(m.key("enter")).toEqual({ kind: "answer", completion: "keep" });
+    expect(m.frame(Date.now()).overlay).toBeNull();
+    m.ask("stuck");
     m.key("down");
     expect(m.key("enter")).toEqual({ kind: "answer", completion: "cleanup" });
   });
