@@ -7,6 +7,7 @@ import { formatTotalCost, plural } from "../term/format.ts";
 import { inertLine } from "../term/inert.ts";
 import type { Action, Frame, Key, Line } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
+import { wrapRows } from "./text-blocks.ts";
 
 const CHOICES = [
   { completion: "keep", hint: "stay on the loop's branch with its checkpoint commits" },
@@ -84,8 +85,19 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
   }
 }
 
-/** The overlay as the frame carries it; `rows` is how many lines of text fit on the screen. */
+/** The overlay as the frame carries it; its one-span lines wrapped to what the screen's width leaves inside the box (a diff's are not: they scroll as lines). */
 export function overlayFrame(m: LoopScreen, rows: number): Frame["overlay"] {
+  const o = overlayOf(m, rows);
+  if (!o || m.overlay?.kind === "text") return o;
+  const max = Math.max(1, m.cols - 4);
+  const lines = o.lines.flatMap((l): Line[] => {
+    const wide = l.length === 1 ? Bun.stringWidth(l[0]!.text) : 0;
+    return wide > max ? wrapRows(l[0]!.text, max, Math.ceil(wide / max)).map((text) => [{ ...l[0]!, text }]) : [l];
+  });
+  return { ...o, lines };
+}
+
+function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
   const o = m.overlay;
   if (!o) return null;
   switch (o.kind) {

@@ -231,6 +231,14 @@ describe("keys", () => {
     expect(m.key("enter")).toEqual({ kind: "quit", code: 2 });
   });
 
+  test("the result view's summary wraps to a narrow screen instead of being cut", () => {
+    const m = model("run", 40, 20);
+    m.ended(2);
+    const lines = m.frame(Date.now()).overlay!.lines.map((l) => l.map((s) => s.text).join(""));
+    for (const l of lines) expect(Bun.stringWidth(l)).toBeLessThanOrEqual(36);
+    expect(lines.join("")).toContain("2/3 stories complete · 5 iterations");
+  });
+
   test("under 60×15 the layout is compact; a resize lays out again", () => {
     const m = model("run", 40, 10);
     const f = m.frame(Date.now());
