@@ -104,6 +104,14 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./trust.ts").then((m) => m.default),
   },
   {
+    name: "doctor", summary: "Check what a loop here needs: git, the agent's CLI, a terminal, the loop's folder, disk space", usage: "wt-loop doctor [options] [--json]",
+    examples: [
+      ["wt-loop doctor", "one line per check, ✓ ! or ✗ with the fix; exit 0 when a loop can start"],
+      ["wt-loop doctor --agent codex --terminal tmux", "what a start with these options would need"],
+    ],
+    load: () => import("./doctor.ts").then((m) => m.default),
+  },
+  {
     name: "history", worktree: true, plainOutput: true, summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",
     examples: [
       ["wt-loop history", "every iteration of the current or last run"],

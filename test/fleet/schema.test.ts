@@ -38,8 +38,10 @@ describe("wt-loop schema", () => {
     expect(state.stdout).toBe(readFileSync(join(ROOT, SCHEMA_FILES.state), "utf8"));
     const events = await wtLoop(["schema", "events"], { cwd });
     expect(events.stdout).toBe(readFileSync(join(ROOT, SCHEMA_FILES.events), "utf8"));
+    const doctor = await wtLoop(["schema", "doctor"], { cwd });
+    expect(doctor.stdout).toBe(readFileSync(join(ROOT, SCHEMA_FILES.doctor), "utf8"));
     const bad = await wtLoop(["schema", "logs"], { cwd });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("state, events or config");
+    expect(bad.stderr).toContain("state, events, config or doctor");
   });
 });
