@@ -172,7 +172,7 @@ export class ScreenView implements View {
       case "resume":
       case "max":
       case "note":
-        this.say(await steerAction(this.o.statePath, a));
+        this.say(await steerAction(this.o.worktree, a));
         return;
       case "quit":
         return this.quitWith?.(a.code);

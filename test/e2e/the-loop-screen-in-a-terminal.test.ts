@@ -3,7 +3,7 @@
 // is inside it). Every way out gives the terminal back; a pipe, --plain, TERM=dumb and a renderer that
 // cannot start show the line stream as before.
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBinary, fakeAgent, testPath } from "../helpers/cli.ts";
@@ -182,6 +182,28 @@ describeWithTmux("the loop screen in a terminal", () => {
     tmux.keys(pane, "Escape");
     expect(await exited(tmux, pane)).toBe(4);
   }, 60_000);
+
+  test("p pauses after the current iteration; + raises the limit by 10; n leaves a note for the next prompt", async () => {
+    tmux = new Tmux();
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const { env, dir } = envFor([COMPLETE({ hangSec: 4 }), HANG]);
+    const pane = tmux.start(repo, env, keep("wt-loop run --on-complete keep --max 9"));
+    await tmux.waitFor("the first agent", () => existsSync(join(dir, "prompt-1.txt")) && tmux.capture(pane).includes("Stories"));
+    tmux.keys(pane, "+");
+    await tmux.waitFor("the limit raised", () => readState(repo).max_iterations === 19);
+    tmux.keys(pane, "n");
+    await tmux.waitFor("the note input", () => tmux.capture(pane).includes("A note for the next prompt"));
+    tmux.keys(pane, "-l", "use the v2 API");
+    tmux.keys(pane, "Enter");
+    await tmux.waitFor("the note saved", () => JSON.stringify(readState(repo).notes ?? []).includes("use the v2 API"));
+    tmux.keys(pane, "p");
+    await tmux.waitFor("paused after story one", () => readState(repo).status === "paused", 60_000);
+    expect(existsSync(join(dir, "prompt-2.txt"))).toBe(false);
+    tmux.keys(pane, "q");
+    await tmux.waitFor("the result view", () => tmux.capture(pane).includes("Enter or Esc"));
+    tmux.keys(pane, "Enter");
+    expect(await exited(tmux, pane)).toBe(4);
+  }, 120_000);
 
   for (const sig of ["SIGTERM", "SIGHUP"] as const) {
     test(`${sig} to run gives the terminal back and the loop is recorded stopped`, async () => {
