@@ -20,6 +20,8 @@ const VERSION_FLAGS = ["--version", "-v", "-V"];
 /** Runs the command line `argv` (without the program); sets process.exitCode. */
 export async function dispatch(argv: string[]): Promise<void> {
   const [first, ...rest] = argv;
+  // On a terminal, inside a worktree, a bare `wt-loop` is the selection screen; anywhere else, the help.
+  if (first === undefined && (await selectionScreen())) return;
   if (first === undefined || HELP.includes(first)) return rootHelp();
   if (VERSION_FLAGS.includes(first) && rest.length === 0) return print(VERSION);
   if (first === "help") return help(rest);
@@ -51,6 +53,22 @@ export async function dispatch(argv: string[]): Promise<void> {
     // The commands catch their own errors (commands/_args.ts `action`); what reaches here is citty's.
     fail(`${(err as Error).message} Run \`wt-loop help ${info.name}\` for usage.`);
   }
+}
+
+/** True when the selection screen was shown (process.exitCode set); false when help is due instead. */
+async function selectionScreen(): Promise<boolean> {
+  const term = process.env.TERM;
+  if (!term || term === "dumb") return false;
+  // A pipe or a file on stdout is told by one fstat; node:tty, which costs more to load than the rest of
+  // the help, is asked only when stdout may be a terminal.
+  const { fstatSync } = await import("node:fs");
+  if (!fstatSync(1).isCharacterDevice()) return false;
+  const { isatty } = await import("node:tty");
+  if (!isatty(0) || !isatty(1)) return false;
+  const code = await (await import("./commands/_select.ts")).selectionEntry();
+  if (code === null) return false;
+  process.exitCode = code;
+  return true;
 }
 
 async function help(rest: string[]): Promise<void> {

@@ -4,7 +4,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { NODE_BIN, readJson, testPath, wtLoop } from "../helpers/cli.ts";
+import { NODE_BIN, readJson, spawnWtLoop, testPath, wtLoop } from "../helpers/cli.ts";
+import { readState } from "../helpers/fixtures.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { claudeEnv, startModelServer, type ModelServer } from "../helpers/model-server.ts";
 import { makeRepo, openspecFiles, tempDir } from "../helpers/repo.ts";
 
@@ -61,7 +63,10 @@ describe("--sandbox", () => {
     const allowed = listener();
     const r = await wtLoop(
       ["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent,
-        "--sandbox", "--sandbox-allow", `127.0.0.1:${allowed.port}`, "try to escape"],
+        "--sandbox", "--sandbox-allow", `127.0.0.1:${allowed.port}`,
+        // --verify and --notify run in the same sandbox: each passes only when its write outside was refused.
+        "--verify", 'if echo v > "$HOME/verify-x"; then exit 1; fi', "--notify", 'echo n > "$HOME/notify-x" || echo refused > notify-refused.txt',
+        "try to escape"],
       { cwd: repo, env: { HOME: home, BESIDE: beside, DENIED_PORT: String(denied.port), ALLOWED_PORT: String(allowed.port) } },
     );
     expect(r.stderr).toBe("");
@@ -73,6 +78,10 @@ describe("--sandbox", () => {
     expect(existsSync(join(home, "x"))).toBe(false);
     expect(readFileSync(beside, "utf8")).toBe("untouched\n");
     expect(readFileSync(join(repo, "stolen.txt"), "utf8")).toBe("");
+    expect(existsSync(join(home, "verify-x"))).toBe(false);
+    expect(existsSync(join(home, "notify-x"))).toBe(false);
+    expect(readFileSync(join(repo, "notify-refused.txt"), "utf8")).toBe("refused\n");
+    expect(state.iterations[0].verify.exit_code).toBe(0);
     expect(denied.connections()).toBe(0);
     expect(allowed.connections()).toBe(1);
     // Its work inside the worktree is kept.
@@ -113,6 +122,31 @@ describe("--sandbox", () => {
     expect(existsSync(join(repo, ".claude/loop-state.json"))).toBe(false);
   }, 60_000);
 
+  test("stop and stop --force end everything the sandboxed agent started", async () => {
+    for (const how of [["stop"], ["stop", "--force"]]) {
+      const repo = makeRepo();
+      const agent = join(tempDir("sandbox-agent-"), "agent.sh");
+      // A child that leaves its session, then a long sleep: both found by an argument no other process has.
+      const mark = `${process.pid}${Date.now() % 100000}`;
+      writeFileSync(agent, `#!/bin/sh\n(setsid sleep ${mark}1 &)\necho started > started.txt\nexec sleep ${mark}2\n`);
+      chmodSync(agent, 0o755);
+      const p = spawnWtLoop(["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent, "--sandbox", "hang"], { cwd: repo });
+      await waitFor("the sandboxed agent to start", () => existsSync(join(repo, "started.txt")) && readState(repo).agent_pid, 60_000, { whileRunning: p });
+      const sleepers = () => [...new Bun.Glob("*/cmdline").scanSync("/proc")].filter((f) => {
+        try {
+          return readFileSync(join("/proc", f), "utf8").includes(`sleep\0${mark}`);
+        } catch {
+          return false; // gone while we looked
+        }
+      });
+      await waitFor("both sleeps to run", () => sleepers().length === 2 || null, 30_000, { whileRunning: p });
+      expect((await wtLoop(how, { cwd: repo })).code).toBe(0);
+      expect(await p.exited).toBe(how.length === 1 ? 4 : 137);
+      await waitFor("every process of the sandboxed agent to end", () => sleepers().length === 0 || null, 30_000);
+      expect(readState(repo).status).toBe("stopped");
+    }
+  }, 120_000);
+
   let server: ModelServer | undefined;
   afterEach(() => server?.stop());
 
@@ -129,6 +163,8 @@ describe("--sandbox", () => {
       ],
     ]);
     const home = tempDir("claude-home-");
+    // As a user's: Claude Code reads its settings from ~/.claude.json (docs/security.md: it cannot replace it inside).
+    writeFileSync(join(home, ".claude.json"), "{}\n");
     const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--sandbox"], {
       cwd: repo,
       env: { ...claudeEnv(server.url, home), PATH: `${NODE_BIN}:${testPath()}` },
