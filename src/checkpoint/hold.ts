@@ -41,11 +41,12 @@ export async function holdTree(git: Git, base: string, keep: string[], protect: 
       return (await stat(file)).size;
     },
     async putBack() {
-      const [nowRefs, now] = await Promise.all([readRefs(git), takeSnapshot(git, refs.head)]);
-      const moved = !sameRefs(refs, nowRefs);
-      const files = now.full === snap.full ? [] : (await changedFiles(git, snap.full, now.full)).map((f) => `${f.path} (${f.status})`);
-      if (!moved && !files.length && now.index === snap.index) return [];
+      // Uninterruptible from the first read: after a stop it must still run whole, or the reviewer's changes stay.
       const q = git.uninterruptible();
+      const [nowRefs, now] = await Promise.all([readRefs(q), takeSnapshot(q, refs.head)]);
+      const moved = !sameRefs(refs, nowRefs);
+      const files = now.full === snap.full ? [] : (await changedFiles(q, snap.full, now.full)).map((f) => `${f.path} (${f.status})`);
+      if (!moved && !files.length && now.index === snap.index) return [];
       const { notes } = moved ? await restoreRefs(q, refs, refs.head) : { notes: [] };
       await restoreSnapshot(q, snap, keep, protect);
       return [...files, ...(moved ? [`refs (HEAD or branches or stash entries)${notes.length ? `: ${notes.join("; ")}` : ""}`] : []), ...(files.length || moved ? [] : ["the index"])];

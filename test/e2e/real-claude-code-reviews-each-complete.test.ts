@@ -59,6 +59,8 @@ describe("the real Claude Code binary as the --review reviewer", () => {
     expect(log.stdout).toContain("review approved");
     const history = await wtLoop(["history"], { cwd: repo });
     expect(history.stdout).toContain("approved");
+    const status = await wtLoop(["status"], { cwd: repo });
+    expect(status.stdout).toMatch(/Review: +claude \(limit 15 min\)/);
   }, 300_000);
 
   test("CHANGES: the attempt is reverted and retried with the reviewer's reason; the second is approved", async () => {

@@ -120,3 +120,20 @@ describe("a review without a verdict is tried once more, then the story is accep
     for (const f of ["child-1", "setsid-1", "child-2", "setsid-2"]) expect(alive(Number(readFileSync(join(dir, `${f}.pid`), "utf8")))).toBe(false);
   });
 });
+
+test("a stop during the review ends the reviewer; what it changed is put back, the attempt's work stays in the tree unaccepted", async () => {
+  const repo = makeRepo({ "tasks.md": ONE });
+  const dir = tempDir("review-stop-");
+  const rv = reviewer([`echo scribble > x.txt; echo started; sleep 300 & echo $! > ${dir}/child.pid; wait`]);
+  const r = await runEngine(repo, [tickStory("1", "echo good > x.txt")], {
+    review: "command", reviewCmd: rv.cmd,
+    onEvent: (e, abort) => {
+      if (e.type === "ReviewEvent" && e.event.type === "Message" && e.event.text === "started") abort();
+    },
+  });
+  expect(r.state.status).toBe("stopped");
+  expect(r.state.iterations[0]).toMatchObject({ outcome: "stopped", review: { verdict: "stopped" } });
+  expect(r.state.iterations[0]!.review!.put_back.join()).toContain("x.txt (modified)");
+  expect(readFileSync(join(repo, "x.txt"), "utf8")).toBe("good\n");
+  expect(alive(Number(readFileSync(join(dir, "child.pid"), "utf8")))).toBe(false);
+});
