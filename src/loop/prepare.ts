@@ -64,7 +64,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   if (!opts.dryRun) {
     refuseIfRunning(previous);
     // A runner that died without its state noticing: end what its agent left behind first.
-    if (previous?.status === "running") await endRunLeftovers(previous.worktree_path, previous.started_at);
+    if (previous?.status === "running" || previous?.status === "paused") await endRunLeftovers(previous.worktree_path, previous.started_at);
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     // A runner that died mid-cleanup (or left git's index.lock) is finished first: the refusals below would trip on it.
     const completing = previous?.completing;
@@ -93,10 +93,10 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
 
 export function refuseIfRunning(previous: State | null): void {
   if (!previous) return;
-  if (previous.status === "running" && hasOwnRunner(previous))
+  if ((previous.status === "running" || previous.status === "paused") && hasOwnRunner(previous))
     throw new UserError(
-      `A loop is already running in ${previous.worktree_name} (runner pid ${previous.runner_pid}). ` +
-        "Follow it with `wt-loop monitor`, or stop it with `wt-loop stop`.",
+      `A loop is already ${previous.status} in ${previous.worktree_name} (runner pid ${previous.runner_pid}). ` +
+        `Follow it with \`wt-loop monitor\`${previous.status === "paused" ? ", go on with `wt-loop resume`" : ""}, or stop it with \`wt-loop stop\`.`,
     );
   if (previous.completion_pending && hasOwnRunner(previous))
     throw new UserError(
@@ -127,7 +127,7 @@ export async function writeStarting(p: Prepared, mode: "here" | "window"): Promi
     if (p.previous) {
       const dest = await archiveRun(paths, p.previous);
       note =
-        p.previous.status === "running"
+        p.previous.status === "running" || p.previous.status === "paused"
           ? `The previous loop's runner (pid ${p.previous.runner_pid}) had died; its record was kept as ${dest}.`
           : `The previous loop's record was kept as ${dest}.`;
     }

@@ -17,14 +17,17 @@ describe("wt-loop schema", () => {
     const s = JSON.parse(schemaText("state"));
     for (const f of ["worktree_name", "status", "current_iteration", "max_iterations", "started_at", "task", "iterations", "done_criteria", "stall_threshold", "iteration_timeout_min", "total_tokens"])
       expect(s.required).toContain(f);
-    expect(s.properties.status.enum).toEqual(["starting", "running", "done", "stuck", "stalled", "stopped"]);
+    expect(s.properties.status.enum).toEqual(["starting", "running", "paused", "done", "stuck", "stalled", "stopped"]);
     expect(JSON.stringify(s)).not.toContain('"additionalProperties":false');
   });
 
   test("the event schema has one branch per event type, each with ts", () => {
     const s = JSON.parse(schemaText("events"));
     const types = s.oneOf.map((b: any) => b.properties.type.const);
-    expect(types).toEqual(["LoopStarted", "StoryProgress", "StoryEvent", "IterationEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEvent", "ReviewEnd", "Error", "Complete", "Waiting"]);
+    expect(types).toEqual([
+      "LoopStarted", "StoryProgress", "StoryEvent", "IterationEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEvent", "ReviewEnd", "Error", "Complete", "Waiting",
+      "Paused", "Resumed", "MaxIterationsChanged", "NoteAdded", "NotesUsed",
+    ]);
     for (const b of s.oneOf) expect(b.required).toContain("ts");
   });
 
