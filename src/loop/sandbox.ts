@@ -3,7 +3,7 @@
  * adapter (the agent's own state folders, its API host) and the user's environment. Opened once per
  * run of the loop; the agent, `--verify` and `--notify` all run in it.
  */
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { AgentAdapter } from "../agents/adapter.ts";
@@ -38,6 +38,10 @@ export function allowedHosts(s: Pick<State, "sandbox_allow">, adapter: AgentAdap
 
 /** Inside a writable git dir, what wt-loop's own git reads to decide what to run (hooks, config) or where the repository is. */
 function gitControlled(gitDirs: string[], worktree: string): string[] {
+  // A hooks folder that does not exist could be made by the agent, and git would run what it put there:
+  // made empty first, so that it is bound read-only like any other.
+  const hooks = join(gitDirs.at(-1)!, "hooks");
+  if (!existsSync(hooks)) mkdirSync(hooks);
   const out = gitDirs.flatMap((d) => ["config", "config.worktree", "hooks", "commondir", "gitdir"].map((f) => join(d, f)));
   const dotGit = join(worktree, ".git");
   if (existsSync(dotGit) && lstatSync(dotGit).isFile()) out.push(dotGit); // a linked worktree's pointer to its git dir
