@@ -5,9 +5,10 @@
  */
 import { existsSync, lstatSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { AgentAdapter } from "../agents/adapter.ts";
 import { UserError } from "../errors.ts";
+import { configPaths } from "./config-file.ts";
 import { DENIED_HOME, openSandbox, type Sandbox, type SandboxRules } from "../proc/sandbox.ts";
 import { endpointOfUrl, parseEndpoints, type Endpoint } from "../proc/sandbox-net.ts";
 import { requireSandbox } from "../proc/sandbox-tools.ts";
@@ -57,7 +58,8 @@ export async function sandboxRules(s: SandboxState, adapter: AgentAdapter, env: 
   return {
     write: [wt, ...gitDirs, ...(adapter.sandbox?.state(env, home) ?? [])],
     readOnly: gitControlled(gitDirs, wt),
-    denyRead: [...DENIED_HOME.map((p) => join(home, p)), ...denied.map((p) => expand(p, home, wt))],
+    // wt-loop's own folder too: with its seal key an agent could forge a state whose remembered commands a restart would run.
+    denyRead: [...DENIED_HOME.map((p) => join(home, p)), dirname(configPaths(wt, env).user), ...denied.map((p) => expand(p, home, wt))],
     network: s.sandbox_network ?? "filtered",
     allow: allowedHosts(s, adapter, env),
   };
