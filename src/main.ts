@@ -57,9 +57,14 @@ export async function dispatch(argv: string[]): Promise<void> {
 
 /** True when the selection screen was shown (process.exitCode set); false when help is due instead. */
 async function selectionScreen(): Promise<boolean> {
-  const { isatty } = await import("node:tty");
   const term = process.env.TERM;
-  if (!isatty(0) || !isatty(1) || !term || term === "dumb") return false;
+  if (!term || term === "dumb") return false;
+  // A pipe or a file on stdout is told by one fstat; node:tty, which costs more to load than the rest of
+  // the help, is asked only when stdout may be a terminal.
+  const { fstatSync } = await import("node:fs");
+  if (!fstatSync(1).isCharacterDevice()) return false;
+  const { isatty } = await import("node:tty");
+  if (!isatty(0) || !isatty(1)) return false;
   const code = await (await import("./commands/_select.ts")).selectionEntry();
   if (code === null) return false;
   process.exitCode = code;

@@ -13,6 +13,7 @@ import { printLatency, statusLatency } from "./latency.ts";
 import { streamingMemory } from "./memory.ts";
 import { monitorLatency, printMonitor } from "./monitor.ts";
 import { printScreen, screenModel } from "./screen.ts";
+import { printScreenTerminal, screenTerminal } from "./screen-terminal.ts";
 import { overheads } from "./overhead.ts";
 import { buildBinaries, cleanup, machine, ROOT, RUNS } from "./shared.ts";
 
@@ -37,7 +38,7 @@ try {
   const loops = (await section("loops", overheads)) ?? [];
   const memory = (await section("memory", streamingMemory)) ?? {};
   const monitor = await section("monitor", async () => printMonitor(await monitorLatency()));
-  const screen = await section("screen", () => printScreen(screenModel()));
+  const screen = await section("screen", async () => ({ model: printScreen(screenModel()), terminal: printScreenTerminal(await screenTerminal()) }));
   const result = { date: new Date().toISOString(), machine: m, runs: RUNS, latency, loops, memory_peak_rss_mb: memory, monitor, screen };
   mkdirSync(join(ROOT, "bench-results"), { recursive: true });
   const out = only ? `bench-results/latest-${only}.json` : "bench-results/latest.json";

@@ -9,7 +9,7 @@
  * event log copies the string's bytes from the iteration log into its entry — the message is never
  * truncated, and never held whole.
  */
-import { PromiseScanner } from "./promise.ts";
+import { FinalTagScanner } from "./promise.ts";
 import type { LongLineSink } from "../proc/lines.ts";
 import { HEAD_CHARS, SENTINEL, type Spill } from "./spill.ts";
 
@@ -30,7 +30,7 @@ class LongText {
   chars = 0;
   head = "";
   ok = true;
-  private scanner = new PromiseScanner();
+  private scanner = new FinalTagScanner();
   private decoder = new TextDecoder();
   private carry = ""; // an escape sequence cut by the end of a piece
 
@@ -47,7 +47,7 @@ class LongText {
     if (this.carry) this.ok = false;
   }
 
-  promise = () => this.scanner.result();
+  ending = () => this.scanner.ending();
 
   private feed(text: string): void {
     let cut = text.length;
@@ -192,7 +192,7 @@ export class LongJsonLine implements LongLineSink {
       this.invalid = true;
       return;
     }
-    const index = this.spills.push({ path: this.path, start: long.start, end, chars: long.chars, head: long.head, promise: long.promise }) - 1;
+    const index = this.spills.push({ path: this.path, start: long.start, end, chars: long.chars, head: long.head, ending: long.ending }) - 1;
     this.addReduced(encoder.encode(JSON.stringify(SENTINEL + index)));
   }
 }

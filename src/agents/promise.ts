@@ -1,11 +1,18 @@
 /**
- * The promise protocol: how an agent's final message says it is done (`<promise>COMPLETE</promise>`) or
- * gave up (`<promise>FAILED: reason</promise>`).
+ * The final-tag protocol: how an agent's final message says it is done (`<promise>COMPLETE</promise>`) or
+ * gave up (`<promise>FAILED: reason</promise>`), and how a reviewer's gives its verdict
+ * (`<review>APPROVE</review>`, `<review>CHANGES: reason</review>`). One scanner finds either tag,
+ * under one rule: the very last thing in the message, outside code fences.
  */
 export type AgentPromise = { kind: "complete" } | { kind: "failed"; reason: string };
+export type ReviewVerdict = { kind: "approve" } | { kind: "changes"; reason: string };
 
-const OPEN = "<promise>";
-const CLOSE = "</promise>";
+const TAGS = ["promise", "review"] as const;
+/** The tag that ends a message, and what it holds (trimmed). */
+export interface FinalTag {
+  tag: (typeof TAGS)[number];
+  body: string;
+}
 /** How much of the end of a message is kept to find its promise (a FAILED reason longer than this is not seen). */
 export const PROMISE_TAIL = 256 * 1024;
 
@@ -48,12 +55,12 @@ class FenceState {
 const LINE_HEAD = 256;
 
 /**
- * Finds the promise of an agent's final message, fed in pieces (linear in the text; only its last
- * PROMISE_TAIL characters are kept). A promise counts only at the very end of the message (trailing
+ * Finds the tag that ends an agent's final message, fed in pieces (linear in the text; only its last
+ * PROMISE_TAIL characters are kept). A tag counts only at the very end of the message (trailing
  * whitespace aside) and outside code fences: a promise quoted in a code block, or followed by more
  * text ("… but I could NOT finish"), is not the agent's verdict.
  */
-export class PromiseScanner {
+export class FinalTagScanner {
   private tail = "";
   private fence = new FenceState(); // the state at the start of `tail`
 
@@ -72,24 +79,47 @@ export class PromiseScanner {
     }
   }
 
-  result(): AgentPromise | null {
+  ending(): FinalTag | null {
     const text = this.tail.trimEnd();
-    if (!text.endsWith(CLOSE)) return null;
-    const open = text.lastIndexOf(OPEN, text.length - CLOSE.length);
-    if (open < 0) return null;
+    const tag = TAGS.find((t) => text.endsWith(`</${t}>`));
+    if (!tag) return null;
+    const [open, close] = [`<${tag}>`, `</${tag}>`];
+    const at = text.lastIndexOf(open, text.length - close.length);
+    if (at < 0) return null;
     const fence = this.fence.clone();
-    fence.push(text, 0, open);
+    fence.push(text, 0, at);
     if (fence.open) return null;
-    const body = text.slice(open + OPEN.length, text.length - CLOSE.length).trim();
-    if (body === "COMPLETE") return { kind: "complete" };
-    if (body.startsWith("FAILED:")) return { kind: "failed", reason: body.slice("FAILED:".length).trim() || "no reason given" };
-    return null;
+    return { tag, body: text.slice(at + open.length, text.length - close.length).trim() };
   }
 }
 
-/** The promise that ends `text`, if any (see PromiseScanner). */
-export function findPromise(text: string): AgentPromise | null {
-  const s = new PromiseScanner();
-  s.push(text);
-  return s.result();
+/** The promise a final tag makes, if it is one. */
+export function promiseIn(end: FinalTag | null): AgentPromise | null {
+  if (end?.tag !== "promise") return null;
+  if (end.body === "COMPLETE") return { kind: "complete" };
+  if (end.body.startsWith("FAILED:")) return { kind: "failed", reason: end.body.slice("FAILED:".length).trim() || "no reason given" };
+  return null;
 }
+
+/** The review verdict a final tag gives, if it is one. */
+export function verdictIn(end: FinalTag | null): ReviewVerdict | null {
+  if (end?.tag !== "review") return null;
+  if (end.body === "APPROVE") return { kind: "approve" };
+  if (end.body.startsWith("CHANGES:")) return { kind: "changes", reason: end.body.slice("CHANGES:".length).trim() || "no reason given" };
+  return null;
+}
+
+export class PromiseScanner extends FinalTagScanner {
+  result = (): AgentPromise | null => promiseIn(this.ending());
+}
+
+export function findFinalTag(text: string): FinalTag | null {
+  const s = new FinalTagScanner();
+  s.push(text);
+  return s.ending();
+}
+
+/** The promise that ends `text`, if any (see FinalTagScanner). */
+export const findPromise = (text: string): AgentPromise | null => promiseIn(findFinalTag(text));
+/** The review verdict that ends `text`, if any (see FinalTagScanner). */
+export const findVerdict = (text: string): ReviewVerdict | null => verdictIn(findFinalTag(text));

@@ -42,20 +42,38 @@ export function plainProgram(cmd: string): string | null {
   return first;
 }
 
+/** The flags a role's program is chosen with: the agent's, or the reviewer's. */
+export interface RoleFlags {
+  role: string;
+  name: string;
+  cmd: string;
+}
+const AGENT_FLAGS: RoleFlags = { role: "agent", name: "--agent", cmd: "--agent-cmd" };
+
 /**
- * A clear error before the loop starts when the agent's program is missing (docs/agents.md). `cwd` is the
- * worktree, where the agent runs (a relative --agent-cmd path is found from there).
+ * A clear error before the loop starts when the agent's (or the reviewer's) program is missing
+ * (docs/agents.md). `cwd` is the worktree, where it runs (a relative command path is found from there).
  */
-export function checkAgent(name: AgentName, call: Pick<AgentCall, "agentCmd">, pathEnv = process.env.PATH, cwd = process.cwd()): void {
+export function checkAgent(name: AgentName, call: Pick<AgentCall, "agentCmd">, pathEnv = process.env.PATH, cwd = process.cwd(), f = AGENT_FLAGS): void {
   if (name === "command") {
-    if (!call.agentCmd?.trim()) throw new UserError("--agent command needs --agent-cmd CMD: the program to run as the agent.");
+    if (!call.agentCmd?.trim()) throw new UserError(`${f.name} command needs ${f.cmd} CMD: the program to run as the ${f.role}.`);
     const program = plainProgram(call.agentCmd);
     if (program && !Bun.which(program, { PATH: pathEnv ?? "", cwd }))
-      throw new UserError(`The agent command '${program}' was not found. Check --agent-cmd (it runs with sh -c in the worktree, the prompt on stdin).`);
+      throw new UserError(`The ${f.role} command '${program}' was not found. Check ${f.cmd} (it runs with sh -c in the worktree, the prompt on stdin).`);
     return;
   }
-  if (call.agentCmd) throw new UserError(`--agent-cmd is only used with --agent command (got --agent ${name}).`);
+  if (call.agentCmd) throw new UserError(`${f.cmd} is only used with ${f.name} command (got ${f.name} ${name}).`);
   const bin = adapterFor(name).argv({ prompt: "", model: null, agentCmd: null })[0]!;
   if (!Bun.which(bin, { PATH: pathEnv ?? "" }))
-    throw new UserError(`The ${name} agent CLI '${bin}' is not installed (not found on PATH). Install it, or choose another with --agent.`);
+    throw new UserError(`The ${name} ${f.role} CLI '${bin}' is not installed (not found on PATH). Install it, or choose another with ${f.name}.`);
+}
+
+/** The reviewer's program, checked as the agent's is; `--review-cmd` or `--review-model` without `--review` is a mistake. */
+export function checkReviewer(review: AgentName | undefined, call: Pick<AgentCall, "agentCmd" | "model">, pathEnv = process.env.PATH, cwd = process.cwd()): void {
+  if (!review) {
+    const stray = call.agentCmd ? "--review-cmd" : call.model ? "--review-model" : null;
+    if (stray) throw new UserError(`${stray} is only used with --review (add --review claude|codex|gemini|command, or drop ${stray}).`);
+    return;
+  }
+  checkAgent(review, call, pathEnv, cwd, { role: "reviewer", name: "--review", cmd: "--review-cmd" });
 }

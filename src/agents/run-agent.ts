@@ -6,9 +6,9 @@ import { HarnessError, thenSentence } from "../errors.ts";
 import { createLog } from "../state/log-file.ts";
 import { RUN_TAG_VAR } from "../proc/contain.ts";
 import { ConsumerError, start, type EndReason, type Wrapper } from "../proc/spawn.ts";
-import type { AgentPromise } from "./promise.ts";
+import { promiseIn, type AgentPromise, type FinalTag } from "./promise.ts";
 import { LONG_LINE, LongJsonLine, LongPlainLine } from "./long-line.ts";
-import { promiseOf, withSpills, type Spill } from "./spill.ts";
+import { endingOf, withSpills, type Spill } from "./spill.ts";
 import type { AgentAdapter, AgentCall } from "./adapter.ts";
 import type { DoneEvent, MessageEvent, StreamEvent, UnavailableEvent } from "./stream.ts";
 
@@ -16,6 +16,8 @@ export interface AgentRun {
   done: DoneEvent | null;
   /** The promise that ends the agent's final message (its Done's final text, else its last message). */
   promise: AgentPromise | null;
+  /** The tag that ends that message (a promise, or a reviewer's verdict), before it is read as either. */
+  ending: FinalTag | null;
   /** The adapter's verdict that the service was unavailable or refused the credentials; null for a normal run. */
   unavailable: UnavailableEvent | null;
   exitCode: number;
@@ -41,7 +43,7 @@ export interface AgentRunOptions {
 export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: AgentRunOptions): Promise<AgentRun> {
   const t0 = performance.now();
   const parser = adapter.parser();
-  const result: AgentRun = { done: null, promise: null, unavailable: null, exitCode: -1, end: "exit", durationMs: 0 };
+  const result: AgentRun = { done: null, promise: null, ending: null, unavailable: null, exitCode: -1, end: "exit", durationMs: 0 };
   // Refused credentials end the run at once: the CLIs would retry them for seconds to minutes.
   const refused = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, refused.signal]) : refused.signal;
@@ -104,8 +106,9 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
       }
     }
     const done = result.done;
-    if (done && (done.final_text || done.spilled)) result.promise = promiseOf(done, doneSpills);
-    else result.promise = lastMessage ? promiseOf(lastMessage, messageSpills) : null;
+    if (done && (done.final_text || done.spilled)) result.ending = endingOf(done, doneSpills);
+    else result.ending = lastMessage ? endingOf(lastMessage, messageSpills) : null;
+    result.promise = promiseIn(result.ending);
   } catch (err) {
     // A parser, the renderer or the event log failed: wt-loop's failure, not the agent's (whose
     // processes are all gone by now). Never a silent no_signal.

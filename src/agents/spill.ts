@@ -4,7 +4,7 @@
  * copies it from there.
  */
 import { appendFileSync, closeSync, openSync, readSync } from "node:fs";
-import { findPromise, type AgentPromise } from "./promise.ts";
+import { findFinalTag, promiseIn, type AgentPromise, type FinalTag } from "./promise.ts";
 import type { Spilled, StreamEvent } from "./stream.ts";
 
 export interface Spill {
@@ -15,8 +15,8 @@ export interface Spill {
   /** The decoded text's length in UTF-16 units, as `string.length` would say. */
   chars: number;
   head: string;
-  /** The promise that ends the text, if any (outcome.ts rules). */
-  promise(): AgentPromise | null;
+  /** The promise or review tag that ends the text, if any (outcome.ts rules). */
+  ending(): FinalTag | null;
 }
 
 /** How much of a spilled text is kept to show (the renderer shows no more). */
@@ -50,11 +50,14 @@ export function withSpills(events: StreamEvent[], found: Spill[]): StreamEvent[]
   return events;
 }
 
-/** The promise that ends an event's text: its spill's (found by the event's `spilled` facts), or the text's own. */
-export function promiseOf(event: ({ text: string } | { final_text: string }) & { spilled?: Spilled }, found: Spill[]): AgentPromise | null {
+/** The tag that ends an event's text: its spill's (found by the event's `spilled` facts), or the text's own. */
+export function endingOf(event: ({ text: string } | { final_text: string }) & { spilled?: Spilled }, found: Spill[]): FinalTag | null {
   const spill = spillOf(event, found);
-  return spill ? spill.promise() : findPromise("text" in event ? event.text : event.final_text);
+  return spill ? spill.ending() : findFinalTag("text" in event ? event.text : event.final_text);
 }
+
+/** The promise that ends an event's text (see endingOf). */
+export const promiseOf = (event: Parameters<typeof endingOf>[0], found: Spill[]): AgentPromise | null => promiseIn(endingOf(event, found));
 
 const MARK = "\u0001wt-loop-spill\u0001";
 const MARK_JSON = JSON.stringify(MARK).slice(1, -1);

@@ -8,6 +8,7 @@
 import { UserError } from "../errors.ts";
 import { committedChanges, composeChanges, treeStatus } from "./changed-files.ts";
 import type { Git } from "./git.ts";
+import { holdTree } from "./hold.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, setIndex, takeSnapshot } from "./snapshot.ts";
 import { userWorkKeeper } from "./user-work.ts";
@@ -89,6 +90,8 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
       info.sha = await git.uninterruptible().commitAll(message);
       return [...since.commits, info.sha];
     },
+
+    hold: async () => holdTree(git, await tree(info.sha), keep, ignored),
 
     async finish(choice) {
       if (choice === "keep") return `Kept the branch ${branch} with the loop's checkpoint commits.`;

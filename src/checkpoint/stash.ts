@@ -12,6 +12,7 @@
  */
 import { changedFiles } from "./changed-files.ts";
 import type { Git } from "./git.ts";
+import { holdTree } from "./hold.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
 import { dropStash, stashEntries, stashShas, storeStash } from "./stash-ref.ts";
@@ -101,6 +102,8 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
       i.sha = (await git.head())!;
       return since.commits;
     },
+
+    hold: () => holdTree(git, current?.snap.full ?? need().sha, keep, ignored), // the story's snapshot, else HEAD held it all
 
     async finish(choice) {
       const i = need();

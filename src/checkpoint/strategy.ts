@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { UserError } from "../errors.ts";
 import type { ChangedFile } from "./changed-files.ts";
 import type { Git } from "./git.ts";
+import type { Held } from "./hold.ts";
 import { assumeUnchanged } from "./snapshot.ts";
 import type { UserWorkKeeper } from "./user-work.ts";
 
@@ -46,6 +47,8 @@ export interface Checkpoint {
   changes(): Promise<Changes>;
   /** The work since the checkpoint is kept and becomes the new checkpoint; returns all commit hashes made. */
   accept(message: string, since: Changes): Promise<string[]>;
+  /** Records the tree as it is now (an attempt's candidate), to put it back after a run that must not change it (loop/review.ts). */
+  hold(): Promise<Held>;
   finish(choice: "cleanup" | "keep"): Promise<string>;
   info(): CheckpointInfo;
   /** Where the user's work is after a harness failure, with the command that brings it back. */

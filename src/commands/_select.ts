@@ -14,6 +14,7 @@ import { attachScreen, type Screen } from "../screen/renderer.ts";
 import { loadLoops, loadPreview, loadSelection, type WorkItem } from "../screen/select-data.ts";
 import { SelectModel } from "../screen/select-model.ts";
 import { selfArgv } from "../self.ts";
+import { printError } from "../term/print.ts";
 import { keepRunningWhenStdoutCloses } from "../term/stdout.ts";
 import { restoreWindowName } from "../term/title.ts";
 import { resolveWorktree, type Worktree } from "../worktree.ts";
@@ -31,7 +32,8 @@ export async function selectionEntry(): Promise<number | null> {
     if (err instanceof UserError) return null;
     throw err;
   }
-  const renderer = await openScreen();
+  // The help follows when the screen cannot start, not the loop's line stream.
+  const renderer = await openScreen((line) => printError(line.replace(/showing the loop as lines instead\..*$/, "here is the help instead.")));
   if (!renderer) return null;
   try {
     return await new Session(renderer, wt, new SelectModel(await loadSelection(wt))).run();

@@ -24,6 +24,7 @@ import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 import { verifyClaim } from "./verify.ts";
+import { reviewClaim } from "./review.ts";
 import { boxCheck } from "./box-check.ts";
 import { budgetReached } from "./budget.ts";
 import { runWhenAvailable, type Spent } from "./unavailable.ts";
@@ -128,7 +129,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
       story_id: next.id, story_title: next.title, attempt, outcome: it.result.outcome,
       reason: "reason" in it.result ? it.result.reason : null, progress: it.progress, tokens: it.tokens,
       cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n), ...(it.verify ? { verify: it.verify } : {}),
-      ...(it.waits ? { unavailable: it.waits } : {}),
+      ...(it.review ? { review: it.review } : {}), ...(it.waits ? { unavailable: it.waits } : {}),
     };
     if (it.deletedIgnored.length) {
       const names = it.deletedIgnored.slice(0, 10).join(", ") + (it.deletedIgnored.length > 10 ? ` and ${it.deletedIgnored.length - 10} more` : "");
@@ -193,6 +194,7 @@ interface AttemptResult {
   exitCode: number | null;
   durationMs: number;
   verify?: Iteration["verify"];
+  review?: Iteration["review"];
   /** Runs the agent's service refused before this one (not attempts), and the time waited. */
   waits?: Iteration["unavailable"];
 }
@@ -221,7 +223,7 @@ async function attemptStory(
     const prompt = buildPrompt({
       worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
       learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
-      verify: state.verify,
+      verify: state.verify, review: state.review,
     });
     const logPath = deps.paths.iterLog(at.n);
     // Kept so a person can read what the agent was told (the screen's Prompt tab, `cat`).
@@ -295,12 +297,14 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
       res.result = { outcome: "rejected", reason: `The verify command passed, but it changed the tasks file: ${checked.reason}` };
       return;
     }
+    if (!(await reviewClaim(state, deps, story, state.current_story?.attempt ?? 1, res))) return;
     res.commits = await deps.checkpoint.accept(title, res); // the agent's own commits and the checkpoint
     res.accepted = true;
     refreshCounts(state, checked.stories);
     res.done = checked.stories.every(isComplete);
   } else if (r.outcome === "complete") {
     if (!(await verifyClaim(state, deps, story.id, res))) return;
+    if (!(await reviewClaim(state, deps, story, state.current_story?.attempt ?? 1, res))) return;
     res.commits = await deps.checkpoint.accept(title, res);
     res.accepted = res.done = true;
   } else if (r.outcome === "no_signal" && state.done_criteria === "manual" && res.progress) {

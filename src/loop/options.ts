@@ -6,7 +6,7 @@
  * are all derived from this table (loop/option-table.ts).
  */
 import { z } from "zod";
-import { AgentName, CheckpointKind, DoneCriteria, OnComplete, SandboxNetwork, type State } from "../state/schema.ts";
+import { AgentName, CheckpointKind, DoneCriteria, OnComplete, ReviewerName, SandboxNetwork, type State } from "../state/schema.ts";
 import { TERMINAL_NAMES } from "../term/terminal-names.ts";
 
 export interface OptionMeta {
@@ -109,6 +109,19 @@ export const LoopOptions = z.strictObject({
   }),
   verifyTimeout: opt(positive("verify-timeout", 60_000, "minutes").default(10), {
     hint: "min", help: "Limit of one --verify run, in minutes", state: "verify_timeout_min", remembered,
+  }),
+  review: opt(removable(ReviewerName), {
+    hint: "claude|codex|gemini|command",
+    help: "A second agent reviews each COMPLETE (after --verify) and must approve it; its CHANGES reject the attempt", defaultText: "none", state: "review", remembered,
+  }),
+  reviewCmd: opt(removable(z.string().min(1, { error: "--review-cmd needs a command" })), {
+    hint: "cmd", help: "Program run by --review command (prompt on stdin; run with sh -c)", state: "review_cmd", remembered, runsCommand,
+  }),
+  reviewModel: opt(removable(z.string().min(1, { error: "--review-model needs a model name" })), {
+    hint: "name", help: "Model passed through to the reviewer", defaultText: "the reviewer's own", state: "review_model", remembered,
+  }),
+  reviewTimeout: opt(positive("review-timeout", 60_000, "minutes").default(15), {
+    hint: "min", help: "Limit of one review run, in minutes", state: "review_timeout_min", remembered,
   }),
   maxCost: opt(removable(decimal(z.coerce.number({ error: "--max-cost must be a number (US dollars)" }).positive({ error: "--max-cost must be greater than 0" }))), {
     hint: "usd", help: "Stop the loop (exit 4) once the agent's reported cost reaches this many US dollars (claude only)", state: "max_cost_usd", remembered,

@@ -3,7 +3,7 @@
  * would want to hear about problems; nothing is written until all of it passes.
  */
 import { dirname } from "node:path";
-import { checkAgent } from "../agents/registry.ts";
+import { checkAgent, checkReviewer } from "../agents/registry.ts";
 import { requireSandbox } from "../proc/sandbox-tools.ts";
 import { parseEndpoints } from "../proc/sandbox-net.ts";
 import { UserError } from "../errors.ts";
@@ -75,6 +75,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   }
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout, warn));
   checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null }, process.env.PATH, wt.path);
+  checkReviewer(opts.review, { agentCmd: opts.reviewCmd ?? null, model: opts.reviewModel ?? null }, process.env.PATH, wt.path);
   const state = initialState(wt, opts, plan);
   // A restart that continues the loop continues its budget: what the earlier runs spent counts.
   state.spent_before = carriedFrom(previous, rememberedOptions(previous) !== null);

@@ -189,9 +189,22 @@ function sealKey(env: Env, create: boolean): string | null {
   return readFileSync(path, "utf8").trim() || null;
 }
 
+/**
+ * The commands the first seals covered, always in the sealed text; a command option added since is
+ * in it only when set, so a state sealed before that option existed keeps a seal that holds.
+ */
+const FIRST_SEALED: (keyof State)[] = ["agent_cmd", "notify", "verify"];
 const sealed = (key: string, s: State) =>
   createHmac("sha256", key)
-    .update(JSON.stringify([realPath(s.worktree_path), ...COMMAND_OPTIONS.map((o) => (o.meta.state ? (s[o.meta.state] ?? null) : null))]))
+    .update(
+      JSON.stringify([
+        realPath(s.worktree_path),
+        ...COMMAND_OPTIONS.flatMap((o): unknown[] => {
+          const v = o.meta.state ? (s[o.meta.state] ?? null) : null;
+          return o.meta.state && FIRST_SEALED.includes(o.meta.state) ? [v] : v === null ? [] : [[o.meta.state, v]];
+        }),
+      ]),
+    )
     .digest("hex");
 
 /**

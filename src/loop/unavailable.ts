@@ -78,6 +78,8 @@ export interface AttemptContext {
   iteration: number;
   attempt: number;
   logPath: string;
+  /** Undoes what a refused run began; the agent's attempt is reverted to its checkpoint (the default). */
+  undo?: () => Promise<unknown>;
 }
 
 /**
@@ -98,7 +100,7 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
     runs++;
     await keepLogs(at.logPath, runs);
     // What the refused run had begun (a file written before the limit hit) is not the attempt's work.
-    await deps.checkpoint.revert();
+    await (at.undo ? at.undo() : deps.checkpoint.revert());
     if (u.kind === "auth") return { run, waits: waits(), halt: `${u.reason}`, refusedSpent };
     const now = Date.now();
     const until = waitUntil(u, runs, now, scale);

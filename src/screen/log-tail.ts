@@ -20,6 +20,8 @@ export class LogTail {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private ino = -1;
+  /** Reused: a frame 30 times a second should not allocate a megabyte each time. */
+  private buf = Buffer.allocUnsafe(CHUNK);
 
   constructor(readonly path: string) {}
 
@@ -39,7 +41,7 @@ export class LogTail {
         if (this.ino !== -1) out.push({ text: "", start: -1, end: -1 }); // tells the reader to forget
         [this.ino, this.offset, this.pending, this.pendingBytes] = [st.ino, 0, [], 0];
       }
-      const buf = Buffer.allocUnsafe(CHUNK);
+      const buf = this.buf;
       let at = this.offset + this.pendingBytes;
       for (let read = 0; at < st.size && read < budget; ) {
         const n = readSync(fd, buf, 0, Math.min(CHUNK, st.size - at), at);

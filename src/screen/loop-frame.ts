@@ -37,7 +37,7 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
   const sel = m.selected();
   const rows: ListRow[] = m.record.stories.map((s) => ({
     ...GLYPH[s.status],
-    title: `${s.id}. ${s.title}`,
+    title: inertLine(`${s.id}. ${s.title}`),
     detail: [s.attempts.length ? `×${s.attempts.length}` : "", s.tokens ? formatTokens(s.tokens) : "", s.cost !== null ? formatCost(s.cost) : ""].filter(Boolean).join(" "),
     selected: s === sel,
   }));

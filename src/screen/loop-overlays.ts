@@ -7,6 +7,7 @@ import { formatTotalCost, plural } from "../term/format.ts";
 import { inertLine } from "../term/inert.ts";
 import type { Action, Frame, Key, Line } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
+import { wrapRows } from "./text-blocks.ts";
 
 const CHOICES = [
   { completion: "keep", hint: "stay on the loop's branch with its checkpoint commits" },
@@ -45,12 +46,14 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
     case "confirm-stop":
       close();
       return k === "y" || k === "Y" ? { kind: "stop-loop" } : null;
-    case "ask":
+    case "ask": {
       if (k === "up" || k === "k" || k === "down" || k === "j" || k === "tab") o.choice = 1 - o.choice;
-      else if (k === "enter") return { kind: "answer", completion: CHOICES[o.choice]!.completion };
-      else if (k === "escape") return { kind: "answer", completion: "keep" }; // as the line prompt's cancel
-      else if (k === "c") return { kind: "answer", completion: "cleanup" };
-      return null;
+      // Esc keeps, as the line prompt's cancel does.
+      const answer = k === "enter" ? CHOICES[o.choice]!.completion : k === "escape" || k === "K" ? "keep" : k === "c" || k === "C" ? "cleanup" : null;
+      if (!answer) return null;
+      close(); // the completion step runs now; the result view follows
+      return { kind: "answer", completion: answer };
+    }
     case "text": {
       const rows = Math.max(1, m.rows - 6);
       const total = o.text.split("\n").length;
@@ -82,8 +85,19 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
   }
 }
 
-/** The overlay as the frame carries it; `rows` is how many lines of text fit on the screen. */
+/** The overlay as the frame carries it; its one-span lines wrapped to what the screen's width leaves inside the box (a diff's are not: they scroll as lines). */
 export function overlayFrame(m: LoopScreen, rows: number): Frame["overlay"] {
+  const o = overlayOf(m, rows);
+  if (!o || m.overlay?.kind === "text") return o;
+  const max = Math.max(1, m.cols - 4);
+  const lines = o.lines.flatMap((l): Line[] => {
+    const wide = l.length === 1 ? Bun.stringWidth(l[0]!.text) : 0;
+    return wide > max ? wrapRows(l[0]!.text, max, Math.ceil(wide / max)).map((text) => [{ ...l[0]!, text }]) : [l];
+  });
+  return { ...o, lines };
+}
+
+function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
   const o = m.overlay;
   if (!o) return null;
   switch (o.kind) {

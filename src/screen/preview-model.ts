@@ -116,7 +116,7 @@ export class PreviewModel implements ScreenModel {
       list: { title: "Preview", rows: [{ glyph: "◆", tone: "accent", title: item.name, detail: `${t.done}/${t.total}`, selected: true }], gauge: t },
       tabs: PREVIEW_TABS.map((title, i) => ({ title, active: i === this.tab })),
       body: win,
-      footer: this.message ?? [span("Tab tabs · ↑↓ PgUp PgDn scroll · R run here · S start in a window · Esc back · ? keys · q quit", "dim")],
+      footer: this.message ?? [span("Tab tabs · ↑↓ PgUp PgDn scroll · R run here · S new window · Esc back · ? keys · q quit", "dim")],
       overlay: this.overlay,
     };
   }

@@ -7,6 +7,7 @@
 import type { LoopEvent } from "../loop/events.ts";
 import type { KeyIntent, View } from "../loop/view.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
+import { stat } from "node:fs/promises";
 import { readState } from "../state/store.ts";
 import { inertLine } from "../term/inert.ts";
 import { setTitle } from "../term/title.ts";
@@ -48,6 +49,7 @@ export class ScreenView implements View {
   private answer: ((c: Completion) => void) | null = null;
   private quitWith: ((code: number | null) => void) | null = null;
   private gone = false;
+  private stateAt: string | null = null;
   private readonly poll: Timer;
   private readonly env: Record<string, string | undefined>;
 
@@ -135,6 +137,11 @@ export class ScreenView implements View {
   }
 
   private async reread(): Promise<void> {
+    // Read and checked only when written since: most seconds of a long agent run change nothing.
+    // (A write is a rename onto the path: a new inode each time, even within one millisecond.)
+    const at = await stat(this.o.statePath).then((st) => `${st.ino}:${st.mtimeMs}`, () => "");
+    if (at === this.stateAt) return;
+    this.stateAt = at;
     const s = await readState(this.o.statePath).catch(() => null);
     if (s && !this.gone) {
       this.model.state(s);

@@ -55,6 +55,11 @@ export class SelectModel implements ScreenModel {
     this.selected = i >= 0 ? i : Math.min(this.selected, Math.max(0, this.entries.length - 1));
   }
 
+  /** The piece of work named `id` as last read. */
+  workItem(id: string): WorkItem | undefined {
+    return this.data.work.find((w) => w.name === id);
+  }
+
   /** The loops as they stand now (a refresh while the screen is open). */
   updateLoops(loops: WorktreeLoop[]): void {
     this.update({ ...this.data, loops });

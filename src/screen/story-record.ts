@@ -167,6 +167,18 @@ export class StoryRecord {
         s.agent.push(block(`◆ verify ${how} · ${formatDuration(e.duration_ms)}`, e.passed ? "good" : "bad"));
         return;
       }
+      case "ReviewStart":
+        this.story(e.story_id).agent.push(block(`▸ review by ${inertLine(e.reviewer)}${e.run > 1 ? ` (run ${e.run})` : ""}`, "accent"));
+        return;
+      case "ReviewEvent":
+        return; // the reviewer's own doings are in its log (`wt-loop log`), not in the agent's pane
+      case "ReviewEnd": {
+        const said = e.verdict === "approve" ? "approved" : e.verdict === "changes" ? "asked for changes" : e.verdict === "missing" ? "gave no verdict" : e.verdict;
+        const s = this.story(e.story_id);
+        s.agent.push(block(`◆ review ${said} · ${formatDuration(e.duration_ms)}`, e.verdict === "approve" ? "good" : "bad"));
+        if (e.reason) s.agent.push(block(shown(`  ${e.verdict === "changes" ? "changes" : "reason"}: ${e.reason}`), "bad"));
+        return;
+      }
       case "Error":
         if (L.current) this.story(L.current).agent.push(block(shown(`✖ ${e.message}`), "bad"));
         return;

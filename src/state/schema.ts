@@ -39,6 +39,27 @@ export const VerifyRun = z.object({
 });
 export type VerifyRun = z.infer<typeof VerifyRun>;
 
+/** Who may review a COMPLETE (`--review`): an agent CLI, or any program (`--review-cmd`). */
+export const ReviewerName = z.enum(["claude", "codex", "gemini", "command"]);
+export type ReviewerName = z.infer<typeof ReviewerName>;
+
+/** The `--review` gate's account of one attempt (src/loop/review.ts). */
+export const ReviewRun = z.object({
+  reviewer: ReviewerName.describe("`--review`"),
+  verdict: z
+    .enum(["approve", "changes", "missing", "stopped", "unavailable"])
+    .describe("`approve`: the COMPLETE stands; `changes`: rejected with the reviewer's reason; `missing`: no verdict in two runs (the story was accepted without one); `stopped`: cut short by a stop; `unavailable`: the reviewer's service refused it past `--max-wait`"),
+  reason: z.string().nullable().describe("the reviewer's reason (`changes`), or why no verdict came (`missing`)"),
+  runs: z.number().int().positive().describe("reviewer runs: 2 when the first gave no verdict"),
+  tokens: Tokens.describe("the reviewer's tokens (also counted in the iteration's)"),
+  cost_usd: z.number().nonnegative().nullable().describe("the reviewer's cost (also counted in the iteration's); null when it reports none"),
+  duration_ms: z.number().nonnegative().describe("how long the review took, both runs"),
+  log_file: z.string().describe("absolute path of the last run's raw output (`iter-NNN.review.jsonl`; a second run's is `iter-NNN.review-2.jsonl`)"),
+  diff_file: z.string().describe("absolute path of the attempt's whole diff the reviewer was shown (`iter-NNN.review.diff`)"),
+  put_back: z.array(z.string()).describe("what the reviewer changed in the worktree and wt-loop put back before the verdict counted; empty when nothing"),
+});
+export type ReviewRun = z.infer<typeof ReviewRun>;
+
 export const Iteration = z.object({
   n: z.number().int().positive().describe("iteration number, 1-based"),
   started: Iso.describe("when the agent run began"),
@@ -63,6 +84,7 @@ export const Iteration = z.object({
   exit_code: z.number().int().nullable().describe("the agent's exit code"),
   log_file: z.string().describe("absolute path of `logs/<run>/iter-NNN.jsonl`, the agent's raw output (its stderr beside it as `.stderr`)"),
   verify: VerifyRun.optional().describe("the `--verify` run after this attempt's COMPLETE; absent when it did not run"),
+  review: ReviewRun.optional().describe("the `--review` run after this attempt's COMPLETE passed the box check and `--verify`; absent when it did not run"),
   unavailable: z
     .object({
       runs: z.number().int().positive().describe("how many runs were refused (they are not attempts)"),
@@ -189,6 +211,10 @@ export const State = z.object({
   notify: z.string().nullable().default(null).describe("`--notify`: run when the loop reaches its final status or waits for you"),
   verify: z.string().nullable().optional().describe("`--verify` (absent in states written before it: none)"),
   verify_timeout_min: z.number().positive().default(10).describe("`--verify-timeout`, in minutes (10 in a state written before it existed)"),
+  review: ReviewerName.nullable().default(null).describe("`--review`: the second agent that reviews each COMPLETE after `--verify`; null: none"),
+  review_cmd: z.string().nullable().default(null).describe("`--review-cmd`: the program run by `--review command`"),
+  review_model: z.string().nullable().default(null).describe("`--review-model`: the model passed to the reviewer; null: its own"),
+  review_timeout_min: z.number().positive().default(15).describe("`--review-timeout`, in minutes (15 in a state written before it existed)"),
   max_cost_usd: z.number().positive().nullable().optional().describe("`--max-cost`: the whole loop's budget in US dollars, the earlier runs it continues included"),
   max_tokens: z.number().int().positive().nullable().optional().describe("`--max-tokens`: the whole loop's budget in tokens"),
   spent_before: z

@@ -38,8 +38,8 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["tasks_file"] = (v["tasks_file"] === null ? null : ((typeof v["tasks_file"] === "string") ? v["tasks_file"] : fail(p + ".tasks_file", "a string")));
   out["stories_total"] = ((typeof v["stories_total"] === "number") && (Number.isFinite(v["stories_total"])) && (Number.isSafeInteger(v["stories_total"])) && (v["stories_total"] >= 0) ? v["stories_total"] : fail(p + ".stories_total", "a number in range"));
   out["stories_completed"] = ((typeof v["stories_completed"] === "number") && (Number.isFinite(v["stories_completed"])) && (Number.isSafeInteger(v["stories_completed"])) && (v["stories_completed"] >= 0) ? v["stories_completed"] : fail(p + ".stories_completed", "a number in range"));
-  out["planned_stories"] = (v["planned_stories"] === undefined ? [] : a7(v["planned_stories"], p + ".planned_stories"));
-  out["current_story"] = (v["current_story"] === null ? null : o9(v["current_story"], p + ".current_story"));
+  out["planned_stories"] = (v["planned_stories"] === undefined ? [] : a9(v["planned_stories"], p + ".planned_stories"));
+  out["current_story"] = (v["current_story"] === null ? null : o11(v["current_story"], p + ".current_story"));
   out["runner_pid"] = (v["runner_pid"] === null ? null : ((typeof v["runner_pid"] === "number") && (Number.isFinite(v["runner_pid"])) && (Number.isSafeInteger(v["runner_pid"])) && (v["runner_pid"] > 0) ? v["runner_pid"] : fail(p + ".runner_pid", "a number in range")));
   out["runner_started"] = (v["runner_started"] === null ? null : ((typeof v["runner_started"] === "string") ? v["runner_started"] : fail(p + ".runner_started", "a string")));
   out["agent_pid"] = (v["agent_pid"] === null ? null : ((typeof v["agent_pid"] === "number") && (Number.isFinite(v["agent_pid"])) && (Number.isSafeInteger(v["agent_pid"])) && (v["agent_pid"] > 0) ? v["agent_pid"] : fail(p + ".agent_pid", "a number in range")));
@@ -48,8 +48,8 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["original_branch"] = (v["original_branch"] === null ? null : ((typeof v["original_branch"] === "string") ? v["original_branch"] : fail(p + ".original_branch", "a string")));
   out["original_commit"] = (v["original_commit"] === null ? null : ((typeof v["original_commit"] === "string") ? v["original_commit"] : fail(p + ".original_commit", "a string")));
   out["checkpoint_sha"] = (v["checkpoint_sha"] === null ? null : ((typeof v["checkpoint_sha"] === "string") ? v["checkpoint_sha"] : fail(p + ".checkpoint_sha", "a string")));
-  if (v["checkpoint_stashes"] !== undefined) out["checkpoint_stashes"] = a10(v["checkpoint_stashes"], p + ".checkpoint_stashes");
-  if (v["user_work"] !== undefined) out["user_work"] = (v["user_work"] === null ? null : o11(v["user_work"], p + ".user_work"));
+  if (v["checkpoint_stashes"] !== undefined) out["checkpoint_stashes"] = a12(v["checkpoint_stashes"], p + ".checkpoint_stashes");
+  if (v["user_work"] !== undefined) out["user_work"] = (v["user_work"] === null ? null : o13(v["user_work"], p + ".user_work"));
   if (v["index_tree"] !== undefined) out["index_tree"] = (v["index_tree"] === null ? null : ((typeof v["index_tree"] === "string") ? v["index_tree"] : fail(p + ".index_tree", "a string")));
   if (v["completing"] !== undefined) out["completing"] = (v["completing"] === null ? null : ((v["completing"] === "cleanup" || v["completing"] === "keep") ? v["completing"] : fail(p + ".completing", "one of \"cleanup\", \"keep\"")));
   out["completion"] = (v["completion"] === null ? null : ((v["completion"] === "cleanup" || v["completion"] === "keep") ? v["completion"] : fail(p + ".completion", "one of \"cleanup\", \"keep\"")));
@@ -60,9 +60,13 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["notify"] = (v["notify"] === undefined ? null : (v["notify"] === null ? null : ((typeof v["notify"] === "string") ? v["notify"] : fail(p + ".notify", "a string"))));
   if (v["verify"] !== undefined) out["verify"] = (v["verify"] === null ? null : ((typeof v["verify"] === "string") ? v["verify"] : fail(p + ".verify", "a string")));
   out["verify_timeout_min"] = (v["verify_timeout_min"] === undefined ? 10 : ((typeof v["verify_timeout_min"] === "number") && (Number.isFinite(v["verify_timeout_min"])) && (v["verify_timeout_min"] > 0) ? v["verify_timeout_min"] : fail(p + ".verify_timeout_min", "a number in range")));
+  out["review"] = (v["review"] === undefined ? null : (v["review"] === null ? null : ((v["review"] === "claude" || v["review"] === "codex" || v["review"] === "gemini" || v["review"] === "command") ? v["review"] : fail(p + ".review", "one of \"claude\", \"codex\", \"gemini\", \"command\""))));
+  out["review_cmd"] = (v["review_cmd"] === undefined ? null : (v["review_cmd"] === null ? null : ((typeof v["review_cmd"] === "string") ? v["review_cmd"] : fail(p + ".review_cmd", "a string"))));
+  out["review_model"] = (v["review_model"] === undefined ? null : (v["review_model"] === null ? null : ((typeof v["review_model"] === "string") ? v["review_model"] : fail(p + ".review_model", "a string"))));
+  out["review_timeout_min"] = (v["review_timeout_min"] === undefined ? 15 : ((typeof v["review_timeout_min"] === "number") && (Number.isFinite(v["review_timeout_min"])) && (v["review_timeout_min"] > 0) ? v["review_timeout_min"] : fail(p + ".review_timeout_min", "a number in range")));
   if (v["max_cost_usd"] !== undefined) out["max_cost_usd"] = (v["max_cost_usd"] === null ? null : ((typeof v["max_cost_usd"] === "number") && (Number.isFinite(v["max_cost_usd"])) && (v["max_cost_usd"] > 0) ? v["max_cost_usd"] : fail(p + ".max_cost_usd", "a number in range")));
   if (v["max_tokens"] !== undefined) out["max_tokens"] = (v["max_tokens"] === null ? null : ((typeof v["max_tokens"] === "number") && (Number.isFinite(v["max_tokens"])) && (Number.isSafeInteger(v["max_tokens"])) && (v["max_tokens"] > 0) ? v["max_tokens"] : fail(p + ".max_tokens", "a number in range")));
-  if (v["spent_before"] !== undefined) out["spent_before"] = o14(v["spent_before"], p + ".spent_before");
+  if (v["spent_before"] !== undefined) out["spent_before"] = o16(v["spent_before"], p + ".spent_before");
   if (v["stop_reason"] !== undefined) out["stop_reason"] = (v["stop_reason"] === null ? null : ((v["stop_reason"] === "user" || v["stop_reason"] === "budget") ? v["stop_reason"] : fail(p + ".stop_reason", "one of \"user\", \"budget\"")));
   if (v["unchecked_story"] !== undefined) out["unchecked_story"] = (v["unchecked_story"] === null ? null : ((typeof v["unchecked_story"] === "string") ? v["unchecked_story"] : fail(p + ".unchecked_story", "a string")));
   if (v["commands_seal"] !== undefined) out["commands_seal"] = (v["commands_seal"] === null ? null : ((typeof v["commands_seal"] === "string") ? v["commands_seal"] : fail(p + ".commands_seal", "a string")));
@@ -71,7 +75,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   if (v["sandbox_network"] !== undefined) out["sandbox_network"] = (v["sandbox_network"] === null ? null : ((v["sandbox_network"] === "filtered" || v["sandbox_network"] === "open") ? v["sandbox_network"] : fail(p + ".sandbox_network", "one of \"filtered\", \"open\"")));
   if (v["sandbox_allow"] !== undefined) out["sandbox_allow"] = (v["sandbox_allow"] === null ? null : ((typeof v["sandbox_allow"] === "string") ? v["sandbox_allow"] : fail(p + ".sandbox_allow", "a string")));
   if (v["sandbox_deny_read"] !== undefined) out["sandbox_deny_read"] = (v["sandbox_deny_read"] === null ? null : ((typeof v["sandbox_deny_read"] === "string") ? v["sandbox_deny_read"] : fail(p + ".sandbox_deny_read", "a string")));
-  out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o15(v["waiting"], p + ".waiting")));
+  out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o17(v["waiting"], p + ".waiting")));
   return out;
 }
 function a1(v: any, p: string): unknown[] {
@@ -102,7 +106,8 @@ function o2(v: any, p: string): Record<string, unknown> {
   out["exit_code"] = (v["exit_code"] === null ? null : ((typeof v["exit_code"] === "number") && (Number.isFinite(v["exit_code"])) && (Number.isSafeInteger(v["exit_code"])) ? v["exit_code"] : fail(p + ".exit_code", "a number in range")));
   out["log_file"] = ((typeof v["log_file"] === "string") ? v["log_file"] : fail(p + ".log_file", "a string"));
   if (v["verify"] !== undefined) out["verify"] = o5(v["verify"], p + ".verify");
-  if (v["unavailable"] !== undefined) out["unavailable"] = o6(v["unavailable"], p + ".unavailable");
+  if (v["review"] !== undefined) out["review"] = o6(v["review"], p + ".review");
+  if (v["unavailable"] !== undefined) out["unavailable"] = o8(v["unavailable"], p + ".unavailable");
   return out;
 }
 function a3(v: any, p: string): unknown[] {
@@ -132,24 +137,45 @@ function o5(v: any, p: string): Record<string, unknown> {
 function o6(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
+  out["reviewer"] = ((v["reviewer"] === "claude" || v["reviewer"] === "codex" || v["reviewer"] === "gemini" || v["reviewer"] === "command") ? v["reviewer"] : fail(p + ".reviewer", "one of \"claude\", \"codex\", \"gemini\", \"command\""));
+  out["verdict"] = ((v["verdict"] === "approve" || v["verdict"] === "changes" || v["verdict"] === "missing" || v["verdict"] === "stopped" || v["verdict"] === "unavailable") ? v["verdict"] : fail(p + ".verdict", "one of \"approve\", \"changes\", \"missing\", \"stopped\", \"unavailable\""));
+  out["reason"] = (v["reason"] === null ? null : ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string")));
   out["runs"] = ((typeof v["runs"] === "number") && (Number.isFinite(v["runs"])) && (Number.isSafeInteger(v["runs"])) && (v["runs"] > 0) ? v["runs"] : fail(p + ".runs", "a number in range"));
-  out["waited_ms"] = ((typeof v["waited_ms"] === "number") && (Number.isFinite(v["waited_ms"])) && (Number.isSafeInteger(v["waited_ms"])) && (v["waited_ms"] >= 0) ? v["waited_ms"] : fail(p + ".waited_ms", "a number in range"));
+  out["tokens"] = o4(v["tokens"], p + ".tokens");
+  out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
+  out["duration_ms"] = ((typeof v["duration_ms"] === "number") && (Number.isFinite(v["duration_ms"])) && (v["duration_ms"] >= 0) ? v["duration_ms"] : fail(p + ".duration_ms", "a number in range"));
+  out["log_file"] = ((typeof v["log_file"] === "string") ? v["log_file"] : fail(p + ".log_file", "a string"));
+  out["diff_file"] = ((typeof v["diff_file"] === "string") ? v["diff_file"] : fail(p + ".diff_file", "a string"));
+  out["put_back"] = a7(v["put_back"], p + ".put_back");
   return out;
 }
 function a7(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o8(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
   return out;
 }
 function o8(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
+  out["runs"] = ((typeof v["runs"] === "number") && (Number.isFinite(v["runs"])) && (Number.isSafeInteger(v["runs"])) && (v["runs"] > 0) ? v["runs"] : fail(p + ".runs", "a number in range"));
+  out["waited_ms"] = ((typeof v["waited_ms"] === "number") && (Number.isFinite(v["waited_ms"])) && (Number.isSafeInteger(v["waited_ms"])) && (v["waited_ms"] >= 0) ? v["waited_ms"] : fail(p + ".waited_ms", "a number in range"));
+  return out;
+}
+function a9(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = o10(v[i], p + "[" + i + "]");
+  return out;
+}
+function o10(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["id"] = ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string"));
   out["title"] = ((typeof v["title"] === "string") ? v["title"] : fail(p + ".title", "a string"));
   return out;
 }
-function o9(v: any, p: string): Record<string, unknown> {
+function o11(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["id"] = ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string"));
@@ -158,41 +184,41 @@ function o9(v: any, p: string): Record<string, unknown> {
   out["attempt"] = ((typeof v["attempt"] === "number") && (Number.isFinite(v["attempt"])) && (Number.isSafeInteger(v["attempt"])) && (v["attempt"] >= 0) ? v["attempt"] : fail(p + ".attempt", "a number in range"));
   return out;
 }
-function a10(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
-  const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
-  return out;
-}
-function o11(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
-  const out: Record<string, unknown> = {};
-  out["ref"] = ((typeof v["ref"] === "string") ? v["ref"] : fail(p + ".ref", "a string"));
-  out["commit"] = ((typeof v["commit"] === "string") ? v["commit"] : fail(p + ".commit", "a string"));
-  out["paths"] = a12(v["paths"], p + ".paths");
-  out["lost"] = (v["lost"] === null ? null : a13(v["lost"], p + ".lost"));
-  return out;
-}
 function a12(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
   for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
   return out;
 }
-function a13(v: any, p: string): unknown[] {
+function o13(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
+  out["ref"] = ((typeof v["ref"] === "string") ? v["ref"] : fail(p + ".ref", "a string"));
+  out["commit"] = ((typeof v["commit"] === "string") ? v["commit"] : fail(p + ".commit", "a string"));
+  out["paths"] = a14(v["paths"], p + ".paths");
+  out["lost"] = (v["lost"] === null ? null : a15(v["lost"], p + ".lost"));
+  return out;
+}
+function a14(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
   for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
   return out;
 }
-function o14(v: any, p: string): Record<string, unknown> {
+function a15(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  return out;
+}
+function o16(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["cost_usd"] = ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range"));
   out["tokens"] = ((typeof v["tokens"] === "number") && (Number.isFinite(v["tokens"])) && (Number.isSafeInteger(v["tokens"])) && (v["tokens"] >= 0) ? v["tokens"] : fail(p + ".tokens", "a number in range"));
   return out;
 }
-function o15(v: any, p: string): Record<string, unknown> {
+function o17(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["reason"] = ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string"));

@@ -18,15 +18,20 @@ export const fieldWidth = () => Math.max(40, Math.min(outputWidth(), 300));
 const verifyCell = (v: Iteration["verify"]) =>
   !v ? "-" : `${v.timed_out ? "timed out" : v.exit_code === 0 ? "passed" : v.exit_code === null ? "stopped" : `exit ${v.exit_code}`} ${formatDuration(v.duration_ms)}`;
 
+/** `--review`'s column: the verdict ("-" where no review ran); the reasons are in `--json` and `log`. */
+const reviewCell = (r: Iteration["review"]) =>
+  !r ? "-" : `${r.verdict === "approve" ? "approved" : r.verdict === "changes" ? "changes" : r.verdict === "missing" ? "no verdict" : r.verdict}${r.runs > 1 ? ` (${r.runs} runs)` : ""}${r.put_back.length ? " · tree put back" : ""}`;
+
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
   const its = inertDeep(iterations); // reasons come from the agent
   // The verify column only for loops that ran one (`--verify`: its log file is in `--json`); the
   // `unavailable` column only when the agent's service refused some run (most loops never wait).
   const verified = its.some((i) => i.verify);
+  const reviewed = its.some((i) => i.review);
   const waited = its.some((i) => i.unavailable);
   const reasonWidth = fieldWidth(); // once: each call asks the terminal
-  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", ...(verified ? ["verify"] : []), ...(waited ? ["unavailable"] : []), "reason"];
+  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", ...(verified ? ["verify"] : []), ...(reviewed ? ["review"] : []), ...(waited ? ["unavailable"] : []), "reason"];
   const rows = its.map((i) => [
     String(i.n),
     i.story_id ?? "-",
@@ -40,6 +45,7 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
     formatCost(i.cost_usd),
     i.timed_out ? "yes" : "no",
     ...(verified ? [verifyCell(i.verify)] : []),
+    ...(reviewed ? [reviewCell(i.review)] : []),
     ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
     i.outcome === "complete" ? "" : field(i.reason ?? "", reasonWidth),
   ]);

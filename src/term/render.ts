@@ -97,6 +97,18 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
       const line = `  ◆ verify ${how} · ${formatDuration(e.duration_ms)}${e.passed ? "" : ` · output: ${e.log_file}`}`;
       return [(e.passed ? green : e.exit_code === null && !e.timed_out ? dim : red)(line)];
     }
+    case "ReviewStart":
+      return [cyan(`  ▸ review by ${e.reviewer}${e.run > 1 ? ` (run ${e.run}: the first gave no verdict)` : ""}`)];
+    case "ReviewEvent":
+      // The reviewer's own doings, drawn as the agent's are, marked so they are not taken for the agent's.
+      return renderEvent({ type: "StoryEvent", story_id: e.story_id, event: e.event }, o).map((l) => `  ${dim("review")}${l}`);
+    case "ReviewEnd": {
+      const said = e.verdict === "approve" ? "approved" : e.verdict === "changes" ? "asked for changes" : e.verdict === "missing" ? "gave no verdict" : e.verdict;
+      const lines = [(e.verdict === "approve" ? green : e.verdict === "stopped" ? dim : red)(`  ◆ review ${said} · ${formatDuration(e.duration_ms)}`)];
+      if (e.reason) lines.push(dim(`    ${e.verdict === "changes" ? "changes" : "reason"}: ${bounded(e.reason)}`));
+      if (e.put_back.length) lines.push(red(`    the reviewer changed the worktree; put back: ${bounded(e.put_back.join(", "))}`));
+      return lines;
+    }
     case "Error":
       return [red(`✖ ${e.message}`)];
     case "Waiting": {

@@ -31,6 +31,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
       ["Cost:", formatTotalCost(s.total_cost_usd)],
       ...(budgetLabel(s) ? [["Budget:", `${budgetLabel(s)} (all runs of this loop)`]] : []),
       ...(s.verify ? [["Verify:", `${f(s.verify)} (limit ${s.verify_timeout_min} min)`]] : []),
+      ...(s.review ? [["Review:", `${s.review}${s.review_cmd ? ` (${f(s.review_cmd)})` : ""}${s.review_model ? ` · model ${f(s.review_model)}` : ""} (limit ${s.review_timeout_min} min)`]] : []),
       ...(sandboxLabel(s) ? [["Sandbox:", f(sandboxLabel(s)!)]] : []),
       ["Agent:", `${s.agent}${s.model ? ` (${f(s.model)})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
     ]),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { findPromise, PromiseScanner } from "../../src/agents/promise.ts";
+import { findPromise, findVerdict, PromiseScanner } from "../../src/agents/promise.ts";
 
 describe("findPromise", () => {
   test.each([
@@ -47,5 +47,22 @@ describe("a promise counts only at the end of the final message, outside code fe
     expect(findPromise(text)).toBeNull();
     expect(findPromise(text + "</promise>")).toEqual({ kind: "failed", reason: "no reason given" });
     expect(performance.now() - t0).toBeLessThan(500);
+  });
+});
+
+describe("a reviewer's verdict: the same final-tag rule as a promise", () => {
+  test.each([
+    ["Looks right. <review>APPROVE</review>", { kind: "approve" }],
+    ["<review>CHANGES: greet.txt says hi, not hello</review>\n", { kind: "changes", reason: "greet.txt says hi, not hello" }],
+    ["<review>CHANGES:</review>", { kind: "changes", reason: "no reason given" }],
+    ["<review>LGTM</review>", null],
+    ["Example:\n```\n<review>APPROVE</review>\n```", null],
+    ["<review>APPROVE</review> but the tests fail", null],
+    ["<promise>COMPLETE</promise>", null],
+  ])("%p", (text, want) => expect(findVerdict(text)).toEqual(want as never));
+
+  test("a verdict is not a promise, nor a promise a verdict", () => {
+    expect(findPromise("<review>APPROVE</review>")).toBeNull();
+    expect(findVerdict("<promise>COMPLETE</promise>")).toBeNull();
   });
 });

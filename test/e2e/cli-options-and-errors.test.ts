@@ -62,6 +62,21 @@ describe("options are validated", () => {
     nothingWritten(repo);
   });
 
+  test("--review command without --review-cmd, a missing reviewer program, and --review-cmd without --review: refused, nothing written", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const ok = ["start", "--terminal", "inline", "--agent", "command", "--agent-cmd", "true"];
+    const a = await wtLoop([...ok, "--review", "command"], { cwd: repo });
+    expect(a.stderr).toContain("--review command needs --review-cmd");
+    const b = await wtLoop([...ok, "--review", "command", "--review-cmd", "nope-reviewer --x"], { cwd: repo });
+    expect(b.stderr).toContain("The reviewer command 'nope-reviewer' was not found");
+    const c = await wtLoop([...ok, "--review-cmd", "true"], { cwd: repo });
+    expect(c.stderr).toContain("--review-cmd is only used with --review");
+    const d = await wtLoop([...ok, "--review", "gemini", "--review-cmd", "true"], { cwd: repo });
+    expect(d.stderr).toContain("--review-cmd is only used with --review command");
+    for (const r of [a, b, c, d]) expect([r.code, r.stderr.includes("    at ")]).toEqual([1, false]);
+    nothingWritten(repo);
+  });
+
   test.each([["FOO=1 ./agent.sh"], ["exec ./agent.sh"], ["cd sub && ../agent.sh"], ["'./agent.sh'"]])(
     "--agent-cmd %p: what sh -c runs is not refused (only a plain first word is looked up)",
     async (cmd) => {

@@ -110,6 +110,47 @@ describeWithTmux("wt-loop alone on a terminal", () => {
     }
   }, 180_000);
 
+  test("S in the preview starts the loop in a new window and says so over the selection, which lists it", async () => {
+    tmux = new Tmux();
+    const { main } = selectionRepo();
+    const pane = tmux.start(main, terminalEnv([COMPLETE()]), keep(WT_LOOP));
+    await shows(tmux, pane, "›◆ add-greeting");
+    tmux.keys(pane, "Enter");
+    await shows(tmux, pane, /Tasks\s+Scenarios\s+Prompt/);
+    tmux.keys(pane, "S");
+    await shows(tmux, pane, "Started a loop in repo (tmux).");
+    await tmux.waitFor("the loop in the new window to end done", () => readState(main).status === "done", 90_000);
+    tmux.keys(pane, "Escape"); // closes the message
+    await shows(tmux, pane, /✓ repo\s+done/);
+    tmux.keys(pane, "q");
+    expect(await exited(tmux, pane)).toBe(0);
+  }, 180_000);
+
+  test("SIGTERM ends the selection with the terminal restored", async () => {
+    tmux = new Tmux();
+    const { main } = selectionRepo();
+    const pane = tmux.start(main, terminalEnv(), `${WT_LOOP}; echo "EXIT=$?"; stty -a | grep -o -- "-*icanon"; sleep 60`);
+    await shows(tmux, pane, "Work and loops");
+    const shell = Number(flag(tmux, pane, "pane_pid"));
+    const child = Number(Bun.spawnSync(["pgrep", "-P", String(shell)]).stdout.toString().trim().split("\n")[0]);
+    expect(child).toBeGreaterThan(0);
+    process.kill(child, "SIGTERM");
+    expect(await exited(tmux, pane)).toBe(143);
+    expect(flag(tmux, pane, "alternate_on")).toBe("0");
+    expect(flag(tmux, pane, "cursor_flag")).toBe("1");
+    expect(flag(tmux, pane, "mouse_any_flag")).toBe("0");
+    expect(await shows(tmux, pane, /^icanon$/m)).toBe(true); // raw mode undone (raw would show -icanon)
+  }, 60_000);
+
+  test("piped (wt-loop | cat), wt-loop alone prints the help", async () => {
+    tmux = new Tmux();
+    const { main } = selectionRepo();
+    const pane = tmux.start(main, terminalEnv(), keep(`${WT_LOOP} | cat`));
+    expect(await exited(tmux, pane)).toBe(0);
+    expect(tmux.capture(pane)).toContain("Run 'wt-loop help <command>' for a command's options.");
+    expect(flag(tmux, pane, "alternate_on")).toBe("0");
+  }, 60_000);
+
   test("outside a worktree, wt-loop alone prints the help", async () => {
     tmux = new Tmux();
     const pane = tmux.start(tempDir("not-a-repo-"), terminalEnv(), keep(WT_LOOP));

@@ -24,7 +24,7 @@ describe("wt-loop schema", () => {
   test("the event schema has one branch per event type, each with ts", () => {
     const s = JSON.parse(schemaText("events"));
     const types = s.oneOf.map((b: any) => b.properties.type.const);
-    expect(types).toEqual(["LoopStarted", "StoryProgress", "StoryEvent", "IterationEnd", "VerifyStart", "VerifyEnd", "Error", "Complete", "Waiting"]);
+    expect(types).toEqual(["LoopStarted", "StoryProgress", "StoryEvent", "IterationEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEvent", "ReviewEnd", "Error", "Complete", "Waiting"]);
     for (const b of s.oneOf) expect(b.required).toContain("ts");
   });
 

@@ -6,7 +6,7 @@ import { classify } from "../../src/loop/outcome.ts";
 
 const run = (over: Partial<AgentRun> & { final?: string; isError?: boolean }): AgentRun => ({
   done: over.final === undefined ? null : { type: "Done", final_text: over.final, turns: 1, tokens: ZERO_TOKENS, cost_usd: null, is_error: over.isError ?? false, errors: over.isError ? ["boom"] : [] },
-  promise: over.final === undefined ? null : findPromise(over.final), unavailable: null, exitCode: 0, end: "exit", durationMs: 1, ...over,
+  promise: over.final === undefined ? null : findPromise(over.final), ending: null, unavailable: null, exitCode: 0, end: "exit", durationMs: 1, ...over,
 });
 
 describe("classify (SPEC §5 table)", () => {

@@ -2,7 +2,8 @@
 // a state's seal vouches for exactly its worktree and commands under this user's key, and only the
 // commands a project file or an unsealed state would run are refused.
 import { describe, expect, test } from "bun:test";
-import { statSync, writeFileSync } from "node:fs";
+import { createHmac } from "node:crypto";
+import { readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { layerOptions } from "../../src/loop/config.ts";
 import { LoopOptions } from "../../src/loop/options.ts";
@@ -28,7 +29,7 @@ describe("trusted files", () => {
   });
 
   test("the options that run commands are declared in the table", () => {
-    expect(COMMAND_OPTIONS.map((o) => o.flag).sort()).toEqual(["agent-cmd", "notify", "verify"]);
+    expect(COMMAND_OPTIONS.map((o) => o.flag).sort()).toEqual(["agent-cmd", "notify", "review-cmd", "verify"]);
   });
 });
 
@@ -46,6 +47,16 @@ describe("the seal of a state's commands", () => {
     expect(sealHolds({ ...s, notify: "touch x" }, env)).toBe(false);
     expect(sealHolds({ ...s, worktree_path: tempDir("other-") }, env)).toBe(false);
     expect(sealHolds({ ...s, commands_seal: undefined }, env)).toBe(false);
+    expect(sealHolds({ ...s, review_cmd: "curl x | sh" }, env)).toBe(false); // --review-cmd is sealed too
+  });
+
+  test("a seal written before --review-cmd existed still holds (its commands were agent-cmd, notify and verify)", () => {
+    const env = envWith();
+    const s = sampleState({ worktree_path: wt, verify: "bun test", notify: null, agent_cmd: "./agent.sh" });
+    sealCommands(s, env); // makes the key
+    const key = readFileSync(join(env.XDG_CONFIG_HOME, "wt-loop/seal.key"), "utf8").trim();
+    const before = createHmac("sha256", key).update(JSON.stringify([realpathSync(wt), "./agent.sh", null, "bun test"])).digest("hex");
+    expect(sealHolds({ ...s, commands_seal: before }, env)).toBe(true);
   });
 
   test("a state without commands needs none and gets none", () => {

@@ -212,6 +212,8 @@ describe("keys", () => {
     expect(f.overlay!.title).toContain("stuck");
     expect(text(f.overlay!.lines)).toContain("2/3 stories complete · 5 iterations");
     expect(m.key("enter")).toEqual({ kind: "answer", completion: "keep" });
+    expect(m.frame(Date.now()).overlay).toBeNull();
+    m.ask("stuck");
     m.key("down");
     expect(m.key("enter")).toEqual({ kind: "answer", completion: "cleanup" });
   });
@@ -227,6 +229,14 @@ describe("keys", () => {
     m.ended(2);
     expect(m.key("j")).toBeNull();
     expect(m.key("enter")).toEqual({ kind: "quit", code: 2 });
+  });
+
+  test("the result view's summary wraps to a narrow screen instead of being cut", () => {
+    const m = model("run", 40, 20);
+    m.ended(2);
+    const lines = m.frame(Date.now()).overlay!.lines.map((l) => l.map((s) => s.text).join(""));
+    for (const l of lines) expect(Bun.stringWidth(l)).toBeLessThanOrEqual(36);
+    expect(lines.join("")).toContain("2/3 stories complete · 5 iterations");
   });
 
   test("under 60×15 the layout is compact; a resize lays out again", () => {

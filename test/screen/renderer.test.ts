@@ -1,5 +1,6 @@
 // The renderer draws any Frame (hand-made here, no loop needed) and names the keys, in opentui's headless test renderer.
 import { afterEach, describe, expect, test } from "bun:test";
+import { TextAttributes } from "@opentui/core";
 import { createTestRenderer, type TestRendererSetup } from "@opentui/core/testing";
 import type { Frame, Key, ScreenModel } from "../../src/screen/frame.ts";
 import { bodySize, layoutFor } from "../../src/screen/geometry.ts";
@@ -117,6 +118,20 @@ describe("renderer", () => {
     // A lone ESC is told apart from the start of a sequence by a short wait.
     for (let i = 0; i < 100 && !m.keys.includes("escape"); i++) await Bun.sleep(20);
     expect(m.keys).toEqual(["down", "tab", "shift-tab", "enter", "q", "R", "ctrl-c", "wheeldown", "escape"]);
+  });
+
+  test("tones are colours, and under NO_COLOR one colour; the selection is then shown inverted", async () => {
+    const tones = (spans: { text: string; fg: { toInts(): number[] }; attributes: number }[]) => new Set(spans.filter((x) => x.text.trim()).map((x) => x.fg.toInts().join(",")));
+    await draw(frame());
+    const coloured = t!.captureSpans().lines.flatMap((l) => l.spans);
+    expect(tones(coloured).size).toBeGreaterThan(2);
+    await screen!.close(false);
+    await t!.dispose();
+    await draw(frame(), 80, 20, { NO_COLOR: "1" });
+    const plain = t!.captureSpans().lines.flatMap((l) => l.spans);
+    expect(tones(plain).size).toBe(1);
+    const selected = plain.find((x) => x.text.includes("Loop screen"))!;
+    expect(selected.attributes & TextAttributes.INVERSE).toBeTruthy();
   });
 
   test("a resize tells the model the new size and re-lays out", async () => {

@@ -1,0 +1,55 @@
+/**
+ * Holding the tree as it is, for a run that must not change it (a reviewer): what the tree, the
+ * index and the refs are now is recorded without touching anything, and put back afterwards if the
+ * run changed any of it — the same snapshot and ref machinery a revert uses, aimed at "now" instead
+ * of the checkpoint.
+ */
+import { stat } from "node:fs/promises";
+import { changedFiles } from "./changed-files.ts";
+import type { Git } from "./git.ts";
+import { readRefs, restoreRefs, type RefsAt } from "./refs.ts";
+import { restoreSnapshot, takeSnapshot } from "./snapshot.ts";
+
+export interface Held {
+  /**
+   * Writes `git diff` from `base` (the checkpoint's tree) to the held tree into `file`, untracked
+   * files included (they are in the snapshot); its size in bytes.
+   */
+  writeDiff(file: string): Promise<number>;
+  /**
+   * Puts back what changed since the hold; returns what was put back (paths, and notes about refs),
+   * empty when nothing had changed.
+   */
+  putBack(): Promise<string[]>;
+}
+
+const sameRefs = (a: RefsAt, b: RefsAt) =>
+  a.head === b.head && a.symbolic === b.symbolic && a.heads.size === b.heads.size && [...a.heads].every(([r, s]) => b.heads.get(r) === s) &&
+  a.stashes.size === b.stashes.size && [...a.stashes.keys()].every((s) => b.stashes.has(s));
+
+/**
+ * `base`: the tree the diff starts from; `keep`: the paths marked --assume-unchanged; `protect`:
+ * ignored paths a put-back never deletes.
+ */
+export async function holdTree(git: Git, base: string, keep: string[], protect: string[]): Promise<Held> {
+  const refs = await readRefs(git);
+  const snap = await takeSnapshot(git, refs.head);
+  return {
+    async writeDiff(file) {
+      // Into a file, not memory: an attempt that rewrote a lockfile makes a diff of megabytes.
+      await git.run(["diff", "--no-color", "--no-ext-diff", "--no-textconv", `--output=${file}`, base, snap.full]);
+      return (await stat(file)).size;
+    },
+    async putBack() {
+      // Uninterruptible from the first read: after a stop it must still run whole, or the reviewer's changes stay.
+      const q = git.uninterruptible();
+      const [nowRefs, now] = await Promise.all([readRefs(q), takeSnapshot(q, refs.head)]);
+      const moved = !sameRefs(refs, nowRefs);
+      const files = now.full === snap.full ? [] : (await changedFiles(q, snap.full, now.full)).map((f) => `${f.path} (${f.status})`);
+      if (!moved && !files.length && now.index === snap.index) return [];
+      const { notes } = moved ? await restoreRefs(q, refs, refs.head) : { notes: [] };
+      await restoreSnapshot(q, snap, keep, protect);
+      return [...files, ...(moved ? [`refs (HEAD or branches or stash entries)${notes.length ? `: ${notes.join("; ")}` : ""}`] : []), ...(files.length || moved ? [] : ["the index"])];
+    },
+  };
+}
