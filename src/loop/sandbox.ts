@@ -49,25 +49,26 @@ function gitControlled(gitDirs: string[], worktree: string): string[] {
   return out;
 }
 
-export async function sandboxRules(s: SandboxState, adapter: AgentAdapter, env: Env, timeoutMs = 30_000): Promise<SandboxRules> {
+/** `agents`: the loop's agent, and its reviewer when `--review` names another: each one's state and API host are allowed. */
+export async function sandboxRules(s: SandboxState, agents: AgentAdapter[], env: Env, timeoutMs = 30_000): Promise<SandboxRules> {
   const home = env.HOME || homedir();
   const wt = s.worktree_path;
   const git = async (arg: string) => resolve(wt, (await exec(["git", "rev-parse", arg], { cwd: wt, timeoutMs })).stdout.trim());
   const gitDirs = [...new Set([await git("--absolute-git-dir"), await git("--git-common-dir")])];
   const denied = (s.sandbox_deny_read ?? "").split(",").map((p) => p.trim()).filter(Boolean);
   return {
-    write: [wt, ...gitDirs, ...(adapter.sandbox?.state(env, home) ?? [])],
+    write: [wt, ...gitDirs, ...agents.flatMap((a) => a.sandbox?.state(env, home) ?? [])],
     readOnly: gitControlled(gitDirs, wt),
     // wt-loop's own folder too: with its seal key an agent could forge a state whose remembered commands a restart would run.
     denyRead: [...DENIED_HOME.map((p) => join(home, p)), dirname(configPaths(wt, env).user), ...denied.map((p) => expand(p, home, wt))],
     network: s.sandbox_network ?? "filtered",
-    allow: allowedHosts(s, adapter, env),
+    allow: [...agents.flatMap((a) => allowedHosts({ sandbox_allow: null }, a, env)), ...parseEndpoints(s.sandbox_allow)],
   };
 }
 
 /** The loop's sandbox, or null without `--sandbox`. Missing tools stop it here, before anything runs. */
-export async function loopSandbox(s: SandboxState & Pick<State, "sandbox">, adapter: AgentAdapter, env: Env): Promise<Sandbox | null> {
+export async function loopSandbox(s: SandboxState & Pick<State, "sandbox">, agents: AgentAdapter[], env: Env): Promise<Sandbox | null> {
   if (!s.sandbox) return null;
   requireSandbox();
-  return openSandbox(await sandboxRules(s, adapter, env));
+  return openSandbox(await sandboxRules(s, agents, env));
 }
