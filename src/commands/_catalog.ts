@@ -53,6 +53,30 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./stop.ts").then((m) => m.default),
   },
   {
+    name: "pause", worktree: true, plainOutput: true, summary: "Pause the running loop when its current iteration ends", usage: "wt-loop pause",
+    examples: [["wt-loop pause", "the agent finishes its iteration, then the loop waits for `wt-loop resume`"]],
+    load: () => import("./pause.ts").then((m) => m.default),
+  },
+  {
+    name: "resume", worktree: true, plainOutput: true, summary: "Resume a paused loop (or call off a pause not yet reached)", usage: "wt-loop resume",
+    examples: [["wt-loop resume", "the next iteration starts now"]],
+    load: () => import("./resume.ts").then((m) => m.default),
+  },
+  {
+    name: "note", worktree: true, plainOutput: true, summary: "Leave a note for the agent: the running loop's next prompt carries it", usage: 'wt-loop note "TEXT"',
+    examples: [['wt-loop note "the API moved to /v2; do not touch the old client"', "the next iteration's prompt has it under \"Note from the user\""]],
+    load: () => import("./note.ts").then((m) => m.default),
+  },
+  {
+    name: "max", worktree: true, plainOutput: true, summary: "Raise or lower the running loop's iteration limit", usage: "wt-loop max +N|-N|N",
+    examples: [
+      ["wt-loop max +10", "ten more iterations"],
+      ["wt-loop max -- -5", "five fewer (never below the iterations run, the running one included)"],
+      ["wt-loop max 40", "a limit of 40"],
+    ],
+    load: () => import("./max.ts").then((m) => m.default),
+  },
+  {
     name: "status", worktree: true, plainOutput: true, summary: "Show the loop's status in this worktree", usage: "wt-loop status [--json]",
     examples: [
       ["wt-loop status", "where the loop is"],
@@ -78,6 +102,14 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop trust --revoke", "stop trusting this worktree's .wt-loop.json"],
     ],
     load: () => import("./trust.ts").then((m) => m.default),
+  },
+  {
+    name: "doctor", summary: "Check what a loop here needs: git, the agent's CLI, a terminal, the loop's folder, disk space", usage: "wt-loop doctor [options] [--json]",
+    examples: [
+      ["wt-loop doctor", "one line per check, ✓ ! or ✗ with the fix; exit 0 when a loop can start"],
+      ["wt-loop doctor --agent codex --terminal tmux", "what a start with these options would need"],
+    ],
+    load: () => import("./doctor.ts").then((m) => m.default),
   },
   {
     name: "history", worktree: true, plainOutput: true, summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",

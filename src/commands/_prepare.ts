@@ -5,6 +5,8 @@
  */
 import { describePlan } from "../loop/dry-run.ts";
 import { layerOptions, setBy, withOrigins } from "../loop/config.ts";
+import { CHECKS } from "../loop/doctor-checks.ts";
+import { diagnose, refuseUnready } from "../loop/doctor.ts";
 import { LoopOptions } from "../loop/options.ts";
 import { prepareLoop, type Prepared } from "../loop/prepare.ts";
 import { sealCommands, trustLine, untrustedCommands } from "../loop/trust.ts";
@@ -15,6 +17,12 @@ import type { Worktree } from "../worktree.ts";
 import { validate } from "./_args.ts";
 import { requireTrust } from "./_trust.ts";
 
+/** Before the previous run is read from the loop's folder: refused with doctor's `.claude` line when it cannot be used. */
+export async function refuseUnusableLoopFolder(wt: Worktree, purpose: "start" | "run"): Promise<void> {
+  const input = { purpose, cwd: wt.path, env: process.env, worktree: wt, opts: null, layered: null, previous: null };
+  refuseUnready(await diagnose(input, CHECKS.filter((c) => c.id === ".claude")));
+}
+
 /**
  * `previous`: the run `start` read (and corrected), whose options a plain start continues; undefined
  * for a direct `run`, which continues nothing (prepareLoop still reads it, to refuse a live runner).
@@ -23,6 +31,7 @@ export async function prepareFromFlags(
   wt: Worktree,
   given: Record<string, unknown>,
   previous: State | null | undefined,
+  purpose: "start" | "run",
 ): Promise<{ prepared: Prepared; opts: LoopOptions } | number> {
   const layered = layerOptions(wt.path, given, previous ?? null);
   const opts = (() => {
@@ -32,6 +41,13 @@ export async function prepareFromFlags(
       throw withOrigins(err, layered);
     }
   })();
+  // What `doctor` checks, refused with the line it shows: before the trust question and the plan.
+  const ready = await diagnose({ purpose, cwd: wt.path, env: process.env, worktree: wt, opts, layered, previous: previous ?? null }, CHECKS);
+  try {
+    refuseUnready(ready);
+  } catch (err) {
+    throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
+  }
   const untrusted = untrustedCommands(layered, opts, previous ?? null, loopPaths(wt.path).state);
   if (!opts.dryRun) await requireTrust(untrusted, layered);
   const prepared = await prepareLoop(wt, opts, warn, previous).catch((err) => {

@@ -177,7 +177,7 @@ class Session {
     await this.renderer.suspend();
     let planned: Awaited<ReturnType<typeof prepareFromFlags>>;
     try {
-      planned = await prepareFromFlags(this.wt, item.kind === "change" ? { change: item.name } : {}, undefined);
+      planned = await prepareFromFlags(this.wt, item.kind === "change" ? { change: item.name } : {}, undefined, "run");
     } catch (err) {
       planned = -1;
       (this.current as PreviewModel).inform("The loop did not start", errorMessage(err));

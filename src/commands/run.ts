@@ -8,7 +8,7 @@ import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, plainArg, validate } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
 import { runInline } from "./_launch.ts";
-import { prepareFromFlags } from "./_prepare.ts";
+import { prepareFromFlags, refuseUnusableLoopFolder } from "./_prepare.ts";
 import { describeUntrusted, unsealedCommands, untrustedAdvice } from "../loop/trust.ts";
 import { UserError } from "../errors.ts";
 import { warn } from "../term/print.ts";
@@ -27,6 +27,7 @@ export default defineCommand({
     const shown = { plain: plain === true };
     validate(LoopOptions, given); // a mistyped flag is named before anything else is looked at
     const wt = await resolveWorktree();
+    if (given.dryRun !== true) await refuseUnusableLoopFolder(wt, "run");
     const paths = loopPaths(wt.path);
     const state = await readState(paths.state);
     // The loop `start` prepared: its options are in the state, so `run` needs none; its lock was
@@ -45,7 +46,7 @@ export default defineCommand({
       }
     }
     // A direct run continues nothing: flags over the config files.
-    const planned = await prepareFromFlags(wt, given, undefined);
+    const planned = await prepareFromFlags(wt, given, undefined, "run");
     if (typeof planned === "number") return planned;
     const { prepared } = planned;
     const { lock } = await writeStarting(prepared, "here");

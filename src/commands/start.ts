@@ -6,7 +6,7 @@ import { resolveWorktree } from "../worktree.ts";
 import { action, givenOptions, plainArg } from "./_args.ts";
 import { loopArgs } from "./_loop-args.ts";
 import { openLoopWindow, runInline } from "./_launch.ts";
-import { prepareFromFlags } from "./_prepare.ts";
+import { prepareFromFlags, refuseUnusableLoopFolder } from "./_prepare.ts";
 import { print, warn } from "../term/print.ts";
 
 const args = {
@@ -22,10 +22,11 @@ export default defineCommand({
     const { plain, ...given } = givenOptions("start", args, rawArgs, a);
     const shown = { plain: plain === true };
     const wt = await resolveWorktree();
+    if (given.dryRun !== true) await refuseUnusableLoopFolder(wt, "start");
     // A runner that died (kill -9) is recorded stopped first, as `status` would: its loop is then continued.
     const previous = await previousRun(loopPaths(wt.path).state, given.dryRun === true, warn);
     // Flags over the remembered run (a plain start after stuck/stalled/stopped) over the config files.
-    const planned = await prepareFromFlags(wt, given, previous);
+    const planned = await prepareFromFlags(wt, given, previous, "start");
     if (typeof planned === "number") return planned;
     const { prepared, opts } = planned;
     if (opts.terminal === "inline") {

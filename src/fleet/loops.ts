@@ -33,8 +33,10 @@ export const LoopSummary = z.object({
   max_iterations: z.number(),
   started_at: z.string(),
   ended_at: z.string().nullable(),
-  /** How long the loop ran (so far); null when its state does not know (a wt-tools state's end). */
+  /** How long the loop ran (so far), time paused left out; null when its state does not know (a wt-tools state's end). */
   elapsed_ms: z.number().nullable(),
+  /** `wt-loop pause` was asked: the loop becomes `paused` when its iteration ends. */
+  pause_requested: z.boolean(),
   total_tokens: z.number(),
   total_cost_usd: z.number(),
   runner_pid: z.number().nullable(),
@@ -114,6 +116,7 @@ export function summarize(s: State, now = Date.now()): LoopSummary {
     started_at: s.started_at,
     ended_at: s.ended_at,
     elapsed_ms: runTimeMs(s, now),
+    pause_requested: alive && s.pause_requested,
     total_tokens: s.total_tokens,
     total_cost_usd: s.total_cost_usd,
     runner_pid: s.runner_pid,

@@ -51,6 +51,7 @@ interface StateLike {
   max_cost_usd?: number | null;
   max_tokens?: number | null;
   waiting?: { until: string } | null;
+  pause_requested?: boolean;
 }
 
 /** ` · $0.50/$1.20`, ` · 1,900/5,000 tokens`: spent of each budget set (all runs of the loop). */
@@ -79,12 +80,15 @@ export function statusLine(s: StateLike): string {
   switch (s.status) {
     case "starting":
       return "Ralph starting";
+    case "paused":
+      return alive ? `Ralph paused ${s.current_iteration}/${s.max_iterations} · wt-loop resume` : "Ralph stopped (runner died)";
     case "running": {
       if (!alive) return "Ralph stopped (runner died)";
       const story = s.current_story?.index ?? s.stories_completed;
       const attempt = (s.current_story?.attempt ?? 1) > 1 ? ` · attempt ${s.current_story!.attempt}/${s.max_retries}` : "";
       const wait = s.waiting?.until ? ` · waiting until ${clockTime(Date.parse(s.waiting.until))}` : "";
-      return `Ralph ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}${wait}${budgetPart(s)}`;
+      const pausing = s.pause_requested ? " · pausing" : "";
+      return `Ralph ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}${wait}${pausing}${budgetPart(s)}`;
     }
     default:
       if (!s.status || !FINAL.includes(s.status)) return "";

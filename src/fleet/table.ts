@@ -7,6 +7,8 @@ import type { LoopSummary, WorktreeLoop } from "./loops.ts";
 export function statusLabel(l: LoopSummary): string {
   const status = l.stop_reason === "budget" ? `${l.status} (budget)` : l.status;
   const sandbox = l.sandbox ? " · sandbox" : "";
+  if (l.pause_requested) return `${status}, pausing after this iteration${sandbox}`;
+  if (l.status === "paused") return `${status}, \`wt-loop resume\` goes on${sandbox}`;
   if (l.waiting === "question") return `${status}, asking keep/cleanup${sandbox}`;
   if (l.waiting === "agent" && l.waiting_until) return `${status}, waiting for the agent until ${clockTime(Date.parse(l.waiting_until))}${sandbox}`;
   return `${status}${sandbox}`;

@@ -8,7 +8,7 @@ import { Git } from "../checkpoint/git.ts";
 import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
 import { UserError } from "../errors.ts";
 import { hasOwnRunner, ownedBy, signalQuietly } from "../proc/pid.ts";
-import type { Completion, State } from "../state/schema.ts";
+import { isFinal, type Completion, type State } from "../state/schema.ts";
 import { readState, writeState } from "../state/store.ts";
 import { correctDeadRunner } from "./liveness.ts";
 import { ANSWER_SIGNALS } from "./stop.ts";
@@ -26,7 +26,7 @@ export interface StopRequest {
  * its completion step (a final status with `runner_pid` still set: the cleanup is moving refs)?
  */
 export const hasLiveRunner = (s: State) =>
-  (s.status === "running" || s.completion_pending || s.runner_pid !== null) && ownedBy(s).runner !== null;
+  (s.status === "running" || s.status === "paused" || s.completion_pending || s.runner_pid !== null) && ownedBy(s).runner !== null;
 
 const POLL_MS = 200;
 const NOTE_EVERY_MS = 5000;
@@ -60,9 +60,9 @@ export async function stopLoop(path: string, state: State, req: StopRequest, say
   say(
     state.completion_pending
       ? `The loop ended ${state.status} and was waiting for its completion question: answered ${req.answer}…`
-      : state.status !== "running"
+      : isFinal(state.status)
         ? `The loop ended ${state.status} and is finishing its completion step (runner pid ${pid}); waiting for it…`
-        : `Asked the loop (runner pid ${pid}) to stop${req.answer === "cleanup" ? " and clean up" : ""}; waiting for it to finish…`,
+        : `Asked the loop (runner pid ${pid}${state.status === "paused" ? ", paused" : ""}) to stop${req.answer === "cleanup" ? " and clean up" : ""}; waiting for it to finish…`,
   );
   // Done when the runner has ended: the completion step runs after the final status is written.
   const deadline = Date.now() + req.waitSec * 1000;

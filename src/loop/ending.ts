@@ -1,4 +1,5 @@
 /** The state of a loop that has ended, built in one place whatever ended it. */
+import { pausedMs } from "../state/run-time.ts";
 import type { FinalStatus, State } from "../state/schema.ts";
 
 export interface End {
@@ -28,6 +29,10 @@ export function endedState(state: State, end: End, now = new Date().toISOString(
     agent_started: null,
     runner_pid: null,
     waiting: null,
+    // A pause ends with the loop: its time so far stays counted out of the run time.
+    pause_requested: false,
+    paused_ms: pausedMs(state, Date.parse(now)),
+    paused_since: null,
     completion_pending: false,
     ended_at: now,
     updated_at: now,

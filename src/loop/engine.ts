@@ -28,6 +28,7 @@ import { reviewClaim } from "./review.ts";
 import { boxCheck } from "./box-check.ts";
 import { budgetReached } from "./budget.ts";
 import { runWhenAvailable, type Spent } from "./unavailable.ts";
+import { pauseHere, steerInbox, type Inbox } from "./steer-inbox.ts";
 
 export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
   const state: State = { ...initial, status: "running", runner_pid: process.pid, error: null, reason: null };
@@ -38,6 +39,7 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
   };
   await save();
 
+  const inbox = steerInbox(state, deps, save);
   let ending: Ending;
   try {
     // First, before the checkpoint moves anything: what the user had stays reachable past the loop.
@@ -50,7 +52,7 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
     const cp = await harnessStep("taking the initial checkpoint", () => deps.checkpoint.init());
     Object.assign(state, { checkpoint_branch: cp.branch, original_branch: cp.originalBranch, original_commit: cp.originalCommit, checkpoint_sha: cp.sha });
     await save();
-    ending = await iterate(state, deps, save);
+    ending = await iterate(state, deps, save, inbox);
   } catch (err) {
     // Nothing is reverted, cleaned or dropped after a failure of the harness: the reason says where the work is.
     const where = rescue(deps.checkpoint).replace(/\.$/, ""); // finish adds its own sentence after it
@@ -61,6 +63,7 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
       : { status: "stuck", reason: thenSentence(`Fatal error: ${failed}`, where), error: failed, harness: true };
     if (ending.error) emitQuietly(deps, { type: "Error", message: ending.reason });
   }
+  await inbox.close(); // requests that come now are withdrawn by their senders: the loop has ended
   return finish(state, ending, deps, save);
 }
 
@@ -72,7 +75,7 @@ const UNCHECKED =
   "The previous attempt at this story was not accepted, and its work was left in the tree (it was interrupted, " +
   "or the loop ended on it). Its boxes may be ticked already: make sure the work is really done and works, then report.";
 
-async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>): Promise<Ending> {
+async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
   const { checkpoint } = deps;
   let storyId: string | null = null;
   let attempt = 0;
@@ -105,6 +108,11 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>):
     // After every iteration (done wins: nothing more would be spent); a failed attempt was reverted first.
     const overBudget = budgetReached(state);
     if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
+    await inbox.check(); // a pause or a new limit asked during the last iteration counts before the next
+    if (state.pause_requested) {
+      await pauseHere(state, deps, save, inbox);
+      continue; // the tasks file may have changed meanwhile, and the limit too
+    }
     if (state.current_iteration >= state.max_iterations)
       return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done` };
 
@@ -219,11 +227,14 @@ async function attemptStory(
       await deps.save(state);
     });
     recordCheckpoint(state, checkpoint);
+    // The user's notes go to this prompt only; the event says which iteration carried them.
+    const notes = state.notes.splice(0).map((n) => n.text);
+    if (notes.length) deps.emit({ type: "NotesUsed", iteration: at.n, notes });
     await deps.save(state); // the checkpoint is in the state before the agent may touch anything
     const prompt = buildPrompt({
       worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
       learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
-      verify: state.verify, review: state.review,
+      verify: state.verify, review: state.review, notes,
     });
     const logPath = deps.paths.iterLog(at.n);
     // Kept so a person can read what the agent was told (the screen's Prompt tab, `cat`).

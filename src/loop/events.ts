@@ -144,7 +144,7 @@ export const WaitingEvent = z.object({
 
 export const CompleteEvent = z.object({
   type: z.literal("Complete").describe("The loop reached its final status. Written once per run: before a waiting completion question (then `completion` is null), after the completion step otherwise."),
-  status: Status.exclude(["starting", "running"]).describe("the final status"),
+  status: Status.exclude(["starting", "running", "paused"]).describe("the final status"),
   reason: z.string().describe("why the loop ended (and, after the completion step, where the work is)"),
   stories_completed: z.number().int().nonnegative().describe("stories complete"),
   stories_total: z.number().int().nonnegative().describe("stories in the plan"),
@@ -162,7 +162,37 @@ export const CompleteEvent = z.object({
   sandbox: z.string().nullable().optional().describe("how the loop's `--sandbox` was set (`on · network: …`); null or absent: it ran without one"),
 });
 
-export const LoopEvent = z.discriminatedUnion("type", [LoopStarted, StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ReviewStart, ReviewEvent, ReviewEnd, ErrorEvent, CompleteEvent, WaitingEvent]);
+export const Paused = z.object({
+  type: z.literal("Paused").describe("`wt-loop pause`: the loop finished its iteration and waits for `wt-loop resume` (or a stop)."),
+  iteration: z.number().int().nonnegative().describe("the last iteration run before the pause"),
+});
+
+export const Resumed = z.object({
+  type: z.literal("Resumed").describe("`wt-loop resume`: the loop goes on with its next iteration."),
+  paused_ms: z.number().nonnegative().describe("how long it was paused"),
+});
+
+export const MaxIterationsChanged = z.object({
+  type: z.literal("MaxIterationsChanged").describe("`wt-loop max`: the iteration limit of the running loop changed."),
+  from: z.number().int().positive().describe("the limit before"),
+  to: z.number().int().positive().describe("the limit now (never below the iterations run, the one running included)"),
+});
+
+export const NoteAdded = z.object({
+  type: z.literal("NoteAdded").describe("`wt-loop note`: a note from the user that the next iteration's prompt carries."),
+  text: z.string().describe("the note"),
+});
+
+export const NotesUsed = z.object({
+  type: z.literal("NotesUsed").describe("An iteration's prompt carried the user's notes (in its \"Note from the user\" section)."),
+  iteration: z.number().int().positive().describe("the iteration whose prompt carried them"),
+  notes: z.array(z.string()).describe("the notes, oldest first"),
+});
+
+export const LoopEvent = z.discriminatedUnion("type", [
+  LoopStarted, StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ReviewStart, ReviewEvent, ReviewEnd, ErrorEvent, CompleteEvent, WaitingEvent,
+  Paused, Resumed, MaxIterationsChanged, NoteAdded, NotesUsed,
+]);
 export type LoopEvent = z.infer<typeof LoopEvent>;
 export type CompleteEvent = z.infer<typeof CompleteEvent>;
 export type LoopStarted = z.infer<typeof LoopStarted>;

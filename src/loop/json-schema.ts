@@ -4,12 +4,13 @@
  * test fails when the committed files drift from the code.
  */
 import { z } from "zod";
+import { DoctorReport } from "./doctor.ts";
 import { LoggedEvent } from "./events.ts";
 import { configJsonSchema } from "./config-file.ts";
 import { generateChecker } from "../state/codegen.ts";
 import { SCHEMA_VERSION, State } from "../state/schema.ts";
 
-export const SCHEMA_KINDS = ["state", "events", "config"] as const;
+export const SCHEMA_KINDS = ["state", "events", "config", "doctor"] as const;
 export type SchemaKind = (typeof SCHEMA_KINDS)[number];
 
 /** Where each schema is committed, relative to the repository root. */
@@ -17,6 +18,7 @@ export const SCHEMA_FILES: Record<SchemaKind, string> = {
   state: "schema/loop-state.schema.json",
   events: "schema/loop-event.schema.json",
   config: "schema/wt-loop-config.schema.json",
+  doctor: "schema/wt-loop-doctor.schema.json",
 };
 
 const META: Record<SchemaKind, { title: string; description: string }> = {
@@ -34,12 +36,16 @@ const META: Record<SchemaKind, { title: string; description: string }> = {
     title: "wt-loop config file (.wt-loop.json, ~/.config/wt-loop/config.json)",
     description: "Loop options, keyed by their long flag names. Flags, then a restart's remembered options, then .wt-loop.json, then the user's file win (docs/config.md).",
   },
+  doctor: {
+    title: "wt-loop doctor --json",
+    description: "What a loop in this worktree needs, one entry per check. Objects are open, and checks may be added: a reader ignores ids it does not know.",
+  },
 };
 
 export function jsonSchema(kind: SchemaKind): Record<string, unknown> {
   // The config file is closed (an unknown key is a mistake); its schema comes from the options table.
   if (kind === "config") return { $schema: "https://json-schema.org/draft/2020-12/schema", ...META.config, ...configJsonSchema() };
-  const schema = kind === "state" ? State : LoggedEvent;
+  const schema = kind === "state" ? State : kind === "events" ? LoggedEvent : DoctorReport;
   const generated = z.toJSONSchema(schema, {
     io: "output", // what wt-loop writes: every field present, defaults applied
     // zod closes output objects; the format promises readers that new fields may appear, so keep them open.

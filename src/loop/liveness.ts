@@ -33,8 +33,8 @@ export function deadRunnerFix(state: State, now = new Date().toISOString()): { n
     const note = `${stale ? `${stale}The` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) died ${during}; the`} loop stays ${state.status}, its work on ${state.checkpoint_branch ?? "the current branch"}.`;
     return { note, corrected: { ...state, completion_pending: false, runner_pid: null, agent_pid: null, agent_started: null, updated_at: now } };
   }
-  if (state.status !== "running") return null;
-  const note = `${stale ? `${stale}Its` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its`} state was corrected from running to stopped.`;
+  if (state.status !== "running" && state.status !== "paused") return null;
+  const note = `${stale ? `${stale}Its` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its`} state was corrected from ${state.status} to stopped.`;
   const reason = `${note} Work it committed is on ${state.checkpoint_branch ?? "the current branch"}; anything in progress is still in the working tree.`;
   return { note, corrected: endedState(state, { status: "stopped", reason, error: state.error }, now) };
 }
@@ -69,6 +69,6 @@ export async function previousRun(path: string, dryRun: boolean, warn: (message:
   }
   const fix = deadRunnerFix(state);
   if (!fix) return state;
-  warn(`${fix.note.replace(/ was corrected from running to stopped\.$/, " would be corrected from running to stopped.")} (A dry run writes nothing: planned as if it were.)`);
+  warn(`${fix.note.replace(/ was corrected from (running|paused) to stopped\.$/, " would be corrected from $1 to stopped.")} (A dry run writes nothing: planned as if it were.)`);
   return fix.corrected;
 }

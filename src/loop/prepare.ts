@@ -1,13 +1,14 @@
 /**
  * Everything `start` (and a direct `run`) checks before a loop may begin, in the order a user
- * would want to hear about problems; nothing is written until all of it passes.
+ * would want to hear about problems; nothing is written until all of it passes. What `doctor` also
+ * checks (the agent's CLI, the loop's folder, a terminal) was refused before this (loop/doctor.ts).
  */
 import { dirname } from "node:path";
-import { checkAgent, checkReviewer } from "../agents/registry.ts";
+import { checkReviewer } from "../agents/registry.ts";
 import { requireSandbox } from "../proc/sandbox-tools.ts";
 import { parseEndpoints } from "../proc/sandbox-net.ts";
 import { UserError } from "../errors.ts";
-import { loopPaths, refusePlantedLinks, type LoopFiles } from "../state/paths.ts";
+import { loopPaths, type LoopFiles } from "../state/paths.ts";
 import { acquireLock, adoptLock, type Lock } from "../state/lock.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
@@ -61,10 +62,9 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   }
   // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
   if (!opts.dryRun) {
-    refusePlantedLinks(wt.path);
     refuseIfRunning(previous);
     // A runner that died without its state noticing: end what its agent left behind first.
-    if (previous?.status === "running") await endRunLeftovers(previous.worktree_path, previous.started_at);
+    if (previous?.status === "running" || previous?.status === "paused") await endRunLeftovers(previous.worktree_path, previous.started_at);
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     // A runner that died mid-cleanup (or left git's index.lock) is finished first: the refusals below would trip on it.
     const completing = previous?.completing;
@@ -74,7 +74,6 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     if (previous && completing) await writeState(loopPaths(wt.path).state, previous);
   }
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout, warn));
-  checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null }, process.env.PATH, wt.path);
   checkReviewer(opts.review, { agentCmd: opts.reviewCmd ?? null, model: opts.reviewModel ?? null }, process.env.PATH, wt.path);
   const state = initialState(wt, opts, plan);
   // A restart that continues the loop continues its budget: what the earlier runs spent counts.
@@ -94,10 +93,10 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
 
 export function refuseIfRunning(previous: State | null): void {
   if (!previous) return;
-  if (previous.status === "running" && hasOwnRunner(previous))
+  if ((previous.status === "running" || previous.status === "paused") && hasOwnRunner(previous))
     throw new UserError(
-      `A loop is already running in ${previous.worktree_name} (runner pid ${previous.runner_pid}). ` +
-        "Follow it with `wt-loop monitor`, or stop it with `wt-loop stop`.",
+      `A loop is already ${previous.status} in ${previous.worktree_name} (runner pid ${previous.runner_pid}). ` +
+        `Follow it with \`wt-loop monitor\`${previous.status === "paused" ? ", go on with `wt-loop resume`" : ""}, or stop it with \`wt-loop stop\`.`,
     );
   if (previous.completion_pending && hasOwnRunner(previous))
     throw new UserError(
@@ -128,7 +127,7 @@ export async function writeStarting(p: Prepared, mode: "here" | "window"): Promi
     if (p.previous) {
       const dest = await archiveRun(paths, p.previous);
       note =
-        p.previous.status === "running"
+        p.previous.status === "running" || p.previous.status === "paused"
           ? `The previous loop's runner (pid ${p.previous.runner_pid}) had died; its record was kept as ${dest}.`
           : `The previous loop's record was kept as ${dest}.`;
     }

@@ -20,6 +20,8 @@ export interface PromptInput {
   maxRetries: number;
   /** `--verify CMD`: told up front, so the agent can run it itself before it claims COMPLETE. */
   verify?: string | null;
+  /** Notes from the user (`wt-loop note`), oldest first: given as they were written, as data. */
+  notes?: string[];
   /** `--review`: the agent knows a second agent will read its diff before its COMPLETE counts. */
   review?: string | null;
 }
@@ -64,6 +66,8 @@ export function buildPrompt(p: PromptInput): string {
     );
   }
 
+  if (p.notes?.length) parts.push(userNotes(p.notes));
+
   parts.push(
     `## Rules\n\n` +
       `- Stay on the current git branch. Do not switch branches, rebase, reset, or rewrite history; the harness manages checkpoints.\n` +
@@ -78,4 +82,18 @@ export function buildPrompt(p: PromptInput): string {
       `  The promise must be the very last thing in your final message, as plain text outside any code block: nothing after it counts as a promise, and neither does a promise in a code block or in the middle of a message.`,
   );
   return parts.join("\n\n") + "\n";
+}
+
+/**
+ * The user's notes in a fence longer than any backtick run they hold, control characters removed:
+ * a note cannot close its section or start a new one, whatever it says.
+ */
+function userNotes(notes: string[]): string {
+  const text = notes.map((n) => n.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "")).join("\n\n---\n\n");
+  const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return (
+    `## Note from the user\n\nWhile the loop ran, the user left ${notes.length === 1 ? "this note" : "these notes"} for you. ` +
+    `Take ${notes.length === 1 ? "it" : "them"} into account for this story; the text between the fences is the user's, word for word:\n\n` +
+    `${fence}text\n${text}\n${fence}`
+  );
 }

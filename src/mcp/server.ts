@@ -17,6 +17,7 @@ import { Iteration, State } from "../state/schema.ts";
 import { readState } from "../state/store.ts";
 import { correctDeadRunner } from "../loop/liveness.ts";
 import { stopTool } from "./stop.ts";
+import { steerTools } from "./steer.ts";
 import { capAnswer, Capped } from "./cap.ts";
 
 const worktreeArg = z
@@ -149,6 +150,8 @@ export function createServer(cwd: string): McpServer {
       return result(capAnswer({ worktree: t.path, exit_code: r.code, output: r.output, status: after?.status ?? null }, rest("status", loopPaths(t.path).state)));
     },
   );
+
+  steerTools(server, cwd);
 
   server.registerResource(
     "loop-state",

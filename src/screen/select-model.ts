@@ -30,7 +30,7 @@ export const SELECT_KEYS: [string, string][] = [
 ];
 
 const LOOP_GLYPH: Record<LoopSummary["status"], [string, Tone]> = {
-  starting: ["▶", "accent"], running: ["▶", "accent"], done: ["✓", "good"], stuck: ["‼", "bad"], stalled: ["‼", "warn"], stopped: ["■", "dim"],
+  starting: ["▶", "accent"], running: ["▶", "accent"], paused: ["⏸", "warn"], done: ["✓", "good"], stuck: ["‼", "bad"], stalled: ["‼", "warn"], stopped: ["■", "dim"],
 };
 
 export class SelectModel implements ScreenModel {

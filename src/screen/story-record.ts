@@ -186,6 +186,14 @@ export class StoryRecord {
         L.waiting = { until: Date.parse(e.until), reason: inertLine(e.reason) };
         this.story(e.story_id).agent.push(block(shown(`⏸ The agent is unavailable: ${e.reason}`), "warn"));
         return;
+      // Steering (wt-loop pause|resume|max|note): said where the running story's messages are.
+      case "Paused":
+      case "Resumed":
+      case "MaxIterationsChanged":
+      case "NoteAdded":
+      case "NotesUsed":
+        if (L.current) this.story(L.current).agent.push(block(shown(steerLine(e)), e.type === "NotesUsed" ? "dim" : "accent"));
+        return;
       case "Complete":
         L.complete = e;
         L.waiting = null;
@@ -247,4 +255,23 @@ function readEvent(line: string): Logged | null {
 function messageText(line: string): string {
   const e = readEvent(line);
   return e?.type === "StoryEvent" && e.event.type === "Message" ? e.event.text : "(this message is no longer in the event log)";
+}
+
+type SteerEvent = Extract<LoopEvent, { type: "Paused" | "Resumed" | "MaxIterationsChanged" | "NoteAdded" | "NotesUsed" }>;
+
+function steerLine(e: SteerEvent): string {
+  switch (e.type) {
+    case "Paused":
+      return `⏸ Paused after iteration ${e.iteration}`;
+    case "Resumed":
+      return "▶ Resumed";
+    case "MaxIterationsChanged":
+      return `◆ Iteration limit ${e.from} → ${e.to}`;
+    case "NoteAdded":
+      return `✎ Note for the next iteration: ${e.text}`;
+    case "NotesUsed":
+      return `Iteration ${e.iteration}'s prompt carries: ${e.notes.join(" · ")}`;
+    default:
+      return assertNever(e);
+  }
 }

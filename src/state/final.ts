@@ -9,8 +9,8 @@ export type FinalStatus = (typeof FINAL_STATUSES)[number];
 export const isFinal = (s: string): s is FinalStatus => (FINAL_STATUSES as readonly string[]).includes(s);
 
 /**
- * Whether a runner's death could change this state: it says running, or it ended with a runner (or its
+ * Whether a runner's death could change this state: it says running (or paused: its runner waits), or it ended with a runner (or its
  * completion question) still recorded. Otherwise no process check is needed, nor its modules loaded.
  */
 export const namesLiveRunner = (s: { status: string; runner_pid: number | null; completion_pending?: boolean }) =>
-  s.status === "running" || (isFinal(s.status) && (s.completion_pending === true || s.runner_pid !== null));
+  s.status === "running" || s.status === "paused" || (isFinal(s.status) && (s.completion_pending === true || s.runner_pid !== null));

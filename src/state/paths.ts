@@ -11,6 +11,8 @@ export function loopPaths(worktree: string) {
     events: join(dir, "loop-events.jsonl"),
     logs: join(dir, "logs"),
     runs: join(dir, "loop-runs"),
+    /** `wt-loop pause|resume|note|max` requests and the runner's answers (loop/steer.ts). */
+    requests: join(dir, "loop-requests"),
     /** Asked when used (it reads `.git`): most readers never need it. */
     get lock() {
       return lockPath(worktree);
@@ -43,7 +45,7 @@ export function lockPath(worktree: string): string {
  */
 export function refusePlantedLinks(worktree: string, more: string[] = []): void {
   const p = loopPaths(worktree);
-  for (const path of [p.state, p.events, p.logs, p.runs, p.learnings, join(p.dir, "loop.lock"), ...more]) refuseLinks(worktree, path);
+  for (const path of [p.state, p.events, p.logs, p.runs, p.requests, p.learnings, join(p.dir, "loop.lock"), ...more]) refuseLinks(worktree, path);
   const lock = p.lock;
   if (dirname(lock) !== p.dir) refuseLinks(dirname(lock), lock);
 }
@@ -86,6 +88,7 @@ export const EXCLUDE_LINES = [
   "/.claude/loop-events.jsonl",
   "/.claude/logs/",
   "/.claude/loop-runs/",
+  "/.claude/loop-requests/",
   "/.claude/loop.lock",
   "/.claude/loop.lock.*",
   "/.claude/learnings.md",

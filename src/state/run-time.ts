@@ -10,13 +10,21 @@ interface Timed {
   status: string;
   started_at: string;
   ended_at: string | null;
+  paused_ms?: number;
+  paused_since?: string | null;
 }
 
-/** How long the loop ran (so far, while it runs); null when unknown. */
+/** The time the loop spent paused (`wt-loop pause`), the pause under way included. */
+export function pausedMs(s: Pick<Timed, "paused_ms" | "paused_since">, now = Date.now()): number {
+  const current = s.paused_since ? Math.max(0, now - Date.parse(s.paused_since)) : 0;
+  return (s.paused_ms ?? 0) + current;
+}
+
+/** How long the loop ran (so far, while it runs), its paused time left out; null when unknown. */
 export function runTimeMs(s: Timed, now = Date.now()): number | null {
-  if (s.ended_at) return Math.max(0, Date.parse(s.ended_at) - Date.parse(s.started_at));
+  if (s.ended_at) return Math.max(0, Date.parse(s.ended_at) - Date.parse(s.started_at) - pausedMs(s, Date.parse(s.ended_at)));
   if (isFinal(s.status)) return null;
-  return Math.max(0, now - Date.parse(s.started_at));
+  return Math.max(0, now - Date.parse(s.started_at) - pausedMs(s, now));
 }
 
 export const storiesKnown = (s: { stories_total: number }) => s.stories_total > 0;

@@ -9,7 +9,7 @@ import { FINAL_STATUSES, SCHEMA_VERSION } from "./final.ts";
 
 export { FINAL_STATUSES, isFinal, SCHEMA_VERSION, type FinalStatus } from "./final.ts";
 
-export const Status = z.enum(["starting", "running", "done", "stuck", "stalled", "stopped"]);
+export const Status = z.enum(["starting", "running", "paused", "done", "stuck", "stalled", "stopped"]);
 export type Status = z.infer<typeof Status>;
 FINAL_STATUSES satisfies readonly Status[];
 
@@ -129,9 +129,11 @@ export const State = z.object({
   schema_version: z.literal(SCHEMA_VERSION).describe("format version; a field's meaning does not change without a new one"),
   worktree_name: z.string().describe("basename of the worktree directory"),
   worktree_path: z.string().describe("absolute path of the worktree, as `git rev-parse --show-toplevel` prints it"),
-  status: Status.describe("`starting` (written by `start`), `running`, then a final status: `done`, `stuck`, `stalled` or `stopped`"),
+  status: Status.describe(
+    "`starting` (written by `start`), `running`, `paused` (the runner waits between iterations for `wt-loop resume`), then a final status: `done`, `stuck`, `stalled` or `stopped`",
+  ),
   current_iteration: Count.describe("1-based; 0 before the first"),
-  max_iterations: z.number().int().positive().describe("`--max`"),
+  max_iterations: z.number().int().positive().describe("`--max`, as `wt-loop max` changed it while the loop ran"),
   started_at: Iso.describe("when the loop was started; also the run's key (`<run>` in file names, `:` replaced by `-`)"),
   updated_at: Iso.describe("when the state was last written"),
   ended_at: Iso.nullable().describe("when the loop reached its final status"),
@@ -248,5 +250,15 @@ export const State = z.object({
   waiting: Waiting.nullable()
     .default(null)
     .describe("set while the loop waits for an unavailable agent (`status` stays `running` meanwhile); null otherwise, and always null once the loop has ended"),
+  pause_requested: z
+    .boolean()
+    .default(false)
+    .describe("`wt-loop pause` was asked while an iteration ran: the loop becomes `paused` when it ends (false in a state written before it existed)"),
+  paused_since: Iso.nullable().default(null).describe("when the loop became `paused`; null while it is not"),
+  paused_ms: Count.default(0).describe("the time this run spent `paused` before `paused_since`: not run time, so elapsed figures leave it out"),
+  notes: z
+    .array(z.object({ text: z.string().describe("the note, as the user wrote it"), added_at: Iso.describe("when `wt-loop note` gave it") }))
+    .default([])
+    .describe("notes from the user (`wt-loop note`) that the next iteration's prompt carries; emptied once a prompt carried them"),
 });
 export type State = z.infer<typeof State>;

@@ -11,7 +11,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["schema_version"] = ((v["schema_version"] === 1) ? v["schema_version"] : fail(p + ".schema_version", "1"));
   out["worktree_name"] = ((typeof v["worktree_name"] === "string") ? v["worktree_name"] : fail(p + ".worktree_name", "a string"));
   out["worktree_path"] = ((typeof v["worktree_path"] === "string") ? v["worktree_path"] : fail(p + ".worktree_path", "a string"));
-  out["status"] = ((v["status"] === "starting" || v["status"] === "running" || v["status"] === "done" || v["status"] === "stuck" || v["status"] === "stalled" || v["status"] === "stopped") ? v["status"] : fail(p + ".status", "one of \"starting\", \"running\", \"done\", \"stuck\", \"stalled\", \"stopped\""));
+  out["status"] = ((v["status"] === "starting" || v["status"] === "running" || v["status"] === "paused" || v["status"] === "done" || v["status"] === "stuck" || v["status"] === "stalled" || v["status"] === "stopped") ? v["status"] : fail(p + ".status", "one of \"starting\", \"running\", \"paused\", \"done\", \"stuck\", \"stalled\", \"stopped\""));
   out["current_iteration"] = ((typeof v["current_iteration"] === "number") && (Number.isFinite(v["current_iteration"])) && (Number.isSafeInteger(v["current_iteration"])) && (v["current_iteration"] >= 0) ? v["current_iteration"] : fail(p + ".current_iteration", "a number in range"));
   out["max_iterations"] = ((typeof v["max_iterations"] === "number") && (Number.isFinite(v["max_iterations"])) && (Number.isSafeInteger(v["max_iterations"])) && (v["max_iterations"] > 0) ? v["max_iterations"] : fail(p + ".max_iterations", "a number in range"));
   out["started_at"] = ((typeof v["started_at"] === "string") && (RE0.test(v["started_at"])) ? v["started_at"] : fail(p + ".started_at", "a datetime string"));
@@ -76,6 +76,10 @@ function o0(v: any, p: string): Record<string, unknown> {
   if (v["sandbox_allow"] !== undefined) out["sandbox_allow"] = (v["sandbox_allow"] === null ? null : ((typeof v["sandbox_allow"] === "string") ? v["sandbox_allow"] : fail(p + ".sandbox_allow", "a string")));
   if (v["sandbox_deny_read"] !== undefined) out["sandbox_deny_read"] = (v["sandbox_deny_read"] === null ? null : ((typeof v["sandbox_deny_read"] === "string") ? v["sandbox_deny_read"] : fail(p + ".sandbox_deny_read", "a string")));
   out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o17(v["waiting"], p + ".waiting")));
+  out["pause_requested"] = (v["pause_requested"] === undefined ? false : ((typeof v["pause_requested"] === "boolean") ? v["pause_requested"] : fail(p + ".pause_requested", "true or false")));
+  out["paused_since"] = (v["paused_since"] === undefined ? null : (v["paused_since"] === null ? null : ((typeof v["paused_since"] === "string") && (RE0.test(v["paused_since"])) ? v["paused_since"] : fail(p + ".paused_since", "a datetime string"))));
+  out["paused_ms"] = (v["paused_ms"] === undefined ? 0 : ((typeof v["paused_ms"] === "number") && (Number.isFinite(v["paused_ms"])) && (Number.isSafeInteger(v["paused_ms"])) && (v["paused_ms"] >= 0) ? v["paused_ms"] : fail(p + ".paused_ms", "a number in range")));
+  out["notes"] = (v["notes"] === undefined ? [] : a18(v["notes"], p + ".notes"));
   return out;
 }
 function a1(v: any, p: string): unknown[] {
@@ -224,6 +228,19 @@ function o17(v: any, p: string): Record<string, unknown> {
   out["reason"] = ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string"));
   out["since"] = ((typeof v["since"] === "string") && (RE0.test(v["since"])) ? v["since"] : fail(p + ".since", "a datetime string"));
   out["until"] = ((typeof v["until"] === "string") && (RE0.test(v["until"])) ? v["until"] : fail(p + ".until", "a datetime string"));
+  return out;
+}
+function a18(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = o19(v[i], p + "[" + i + "]");
+  return out;
+}
+function o19(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
+  out["text"] = ((typeof v["text"] === "string") ? v["text"] : fail(p + ".text", "a string"));
+  out["added_at"] = ((typeof v["added_at"] === "string") && (RE0.test(v["added_at"])) ? v["added_at"] : fail(p + ".added_at", "a datetime string"));
   return out;
 }
 

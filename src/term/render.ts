@@ -118,6 +118,16 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
         dim(`   Waiting ${formatDuration(until - Date.parse(e.since))}, until ${clockTime(until, Date.parse(e.since))}; then story ${e.story_id}, attempt ${e.attempt} again (not counted as an attempt). \`wt-loop stop\` ends the wait.`),
       ];
     }
+    case "Paused":
+      return [cyan(`⏸ Paused after iteration ${e.iteration}: \`wt-loop resume\` goes on, \`wt-loop stop\` ends the loop.`)];
+    case "Resumed":
+      return [cyan(`▶ Resumed after ${formatDuration(e.paused_ms)} paused.`)];
+    case "MaxIterationsChanged":
+      return [cyan(`◆ Iteration limit ${e.from} → ${e.to}.`)];
+    case "NoteAdded":
+      return [cyan(`✎ Note for the next iteration: ${bounded(e.text)}`)];
+    case "NotesUsed":
+      return [dim(`   iteration ${e.iteration}'s prompt carries ${e.notes.length === 1 ? "your note" : plural(e.notes.length, "note")}: ${bounded(e.notes.join(" · "))}`)];
     case "Complete": {
       const tint = e.status === "done" ? green : e.status === "stopped" ? cyan : red;
       const box = drawBox(`Loop ${e.status}${e.stop_reason === "budget" ? " (budget)" : ""}`, [

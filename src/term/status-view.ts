@@ -26,7 +26,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
       ["Task:", f(s.task)],
       ["Iteration:", `${s.current_iteration}/${s.max_iterations}`],
       ["Story:", story],
-      ["Elapsed:", ran === null ? "unknown (the state does not say when it ended)" : formatDuration(ran)],
+      ["Elapsed:", ran === null ? "unknown (the state does not say when it ended)" : formatDuration(ran) + (s.paused_ms || s.paused_since ? " (time paused left out)" : "")],
       ["Tokens:", formatTokens(s.total_tokens)],
       ["Cost:", formatTotalCost(s.total_cost_usd)],
       ...(budgetLabel(s) ? [["Budget:", `${budgetLabel(s)} (all runs of this loop)`]] : []),
@@ -36,6 +36,10 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
       ["Agent:", `${s.agent}${s.model ? ` (${f(s.model)})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
     ]),
   ];
+  if (s.status === "paused" && s.paused_since)
+    lines.push(`Paused: since ${clockTime(Date.parse(s.paused_since), now)}, after iteration ${s.current_iteration}. \`wt-loop resume\` goes on, \`wt-loop stop\` ends it.`);
+  if (s.pause_requested) lines.push(`Pausing: when iteration ${s.current_iteration} ends (\`wt-loop resume\` calls it off).`);
+  if (s.notes.length) lines.push(`Notes: ${s.notes.length === 1 ? "1 note waits" : `${s.notes.length} notes wait`} for the next prompt.`);
   if (s.completion_pending)
     lines.push("Answer it in the loop's window, or here: `wt-loop stop` (keep the loop's branch) or `wt-loop stop --cleanup`.");
   if (s.waiting)

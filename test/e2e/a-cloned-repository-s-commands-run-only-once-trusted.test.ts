@@ -175,7 +175,7 @@ describeWithTmux("on a terminal, start asks once", () => {
   const onTerminal = async (answer: string) => {
     const { repo, env, ran, config, xdg } = clonedRepo();
     tmux = new Tmux();
-    const cmd = `${process.execPath} ${CLI} start ${FLAGS.map((f) => `'${f}'`).join(" ")}`;
+    const cmd = `${process.execPath} ${CLI} start --plain ${FLAGS.map((f) => `'${f}'`).join(" ")}`;
     const pane = tmux.start(repo, { ...env, PATH: testPath(), TERM: "xterm-256color" }, cmd);
     await tmux.waitFor("the question", () => /Trust .*\.wt-loop\.json and run these commands\? \(y\/N\)/.test(tmux!.capture(pane)));
     const screen = tmux.capture(pane);

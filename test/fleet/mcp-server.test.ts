@@ -36,9 +36,11 @@ describe("wt-loop mcp, through the SDK's client on stdio", () => {
     expect(client.getServerCapabilities()).toHaveProperty("resources");
   });
 
-  test("tools/list: the five tools, each with its input and output schema", async () => {
+  test("tools/list: the nine tools, each with its input and output schema", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["list_loops", "loop_history", "loop_log", "loop_status", "stop_loop"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "add_note", "list_loops", "loop_history", "loop_log", "loop_status", "pause_loop", "resume_loop", "set_max_iterations", "stop_loop",
+    ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe("object");
       expect(t.outputSchema?.type).toBe("object");

@@ -17,14 +17,17 @@ describe("wt-loop schema", () => {
     const s = JSON.parse(schemaText("state"));
     for (const f of ["worktree_name", "status", "current_iteration", "max_iterations", "started_at", "task", "iterations", "done_criteria", "stall_threshold", "iteration_timeout_min", "total_tokens"])
       expect(s.required).toContain(f);
-    expect(s.properties.status.enum).toEqual(["starting", "running", "done", "stuck", "stalled", "stopped"]);
+    expect(s.properties.status.enum).toEqual(["starting", "running", "paused", "done", "stuck", "stalled", "stopped"]);
     expect(JSON.stringify(s)).not.toContain('"additionalProperties":false');
   });
 
   test("the event schema has one branch per event type, each with ts", () => {
     const s = JSON.parse(schemaText("events"));
     const types = s.oneOf.map((b: any) => b.properties.type.const);
-    expect(types).toEqual(["LoopStarted", "StoryProgress", "StoryEvent", "IterationEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEvent", "ReviewEnd", "Error", "Complete", "Waiting"]);
+    expect(types).toEqual([
+      "LoopStarted", "StoryProgress", "StoryEvent", "IterationEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEvent", "ReviewEnd", "Error", "Complete", "Waiting",
+      "Paused", "Resumed", "MaxIterationsChanged", "NoteAdded", "NotesUsed",
+    ]);
     for (const b of s.oneOf) expect(b.required).toContain("ts");
   });
 
@@ -35,8 +38,10 @@ describe("wt-loop schema", () => {
     expect(state.stdout).toBe(readFileSync(join(ROOT, SCHEMA_FILES.state), "utf8"));
     const events = await wtLoop(["schema", "events"], { cwd });
     expect(events.stdout).toBe(readFileSync(join(ROOT, SCHEMA_FILES.events), "utf8"));
+    const doctor = await wtLoop(["schema", "doctor"], { cwd });
+    expect(doctor.stdout).toBe(readFileSync(join(ROOT, SCHEMA_FILES.doctor), "utf8"));
     const bad = await wtLoop(["schema", "logs"], { cwd });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("state, events or config");
+    expect(bad.stderr).toContain("state, events, config or doctor");
   });
 });

@@ -1,0 +1,40 @@
+import { defineCommand } from "citty";
+import { layerOptions } from "../loop/config.ts";
+import { CHECKS } from "../loop/doctor-checks.ts";
+import { canStart, diagnose, renderDoctor, type DoctorInput } from "../loop/doctor.ts";
+import { LoopOptions } from "../loop/options.ts";
+import { loopPaths } from "../state/paths.ts";
+import { readState } from "../state/store.ts";
+import { print, printJson } from "../term/print.ts";
+import { resolveWorktree, type Worktree } from "../worktree.ts";
+import { action, givenOptions, validate } from "./_args.ts";
+import { loopArgs } from "./_loop-args.ts";
+
+// The same options as `start`: doctor checks what that start would use (its agent, its terminal).
+const args = {
+  task: { type: "positional", required: false, description: "The task, as start takes it (it changes nothing checked)" },
+  ...loopArgs,
+  json: { type: "boolean", description: "Print the checks as JSON (`wt-loop schema doctor` describes it)" },
+} as const;
+
+export default defineCommand({
+  meta: { name: "doctor" },
+  args,
+  run: action(async ({ args: a, rawArgs }) => {
+    const { json, ...given } = givenOptions("doctor", args, rawArgs, a);
+    validate(LoopOptions, given); // a mistyped flag is named first, as start does
+    const worktree: Worktree | { error: string } = await resolveWorktree().catch((err: Error) => ({ error: err.message }));
+    const input: DoctorInput = { purpose: "doctor", cwd: process.cwd(), env: process.env, worktree, opts: null, layered: null, previous: null };
+    if ("error" in worktree) input.opts = validate(LoopOptions, given);
+    else {
+      // An unreadable state is start's to report; the checks here do not depend on it.
+      input.previous = await readState(loopPaths(worktree.path).state).catch(() => null);
+      input.layered = layerOptions(worktree.path, given, input.previous);
+      input.opts = validate(LoopOptions, input.layered.options);
+    }
+    const checks = await diagnose(input, CHECKS);
+    if (json) printJson({ ready: canStart(checks), checks });
+    else print(renderDoctor(checks));
+    return canStart(checks) ? 0 : 1;
+  }),
+});

@@ -1,0 +1,15 @@
+import { defineCommand } from "citty";
+import { pauseLoop } from "../loop/steer.ts";
+import { loopPaths } from "../state/paths.ts";
+import { print } from "../term/print.ts";
+import { resolveWorktree } from "../worktree.ts";
+import { action, givenOptions } from "./_args.ts";
+
+export default defineCommand({
+  meta: { name: "pause" },
+  args: {},
+  run: action(async ({ args: a, rawArgs }) => {
+    givenOptions("pause", {}, rawArgs, a);
+    print(await pauseLoop(loopPaths((await resolveWorktree()).path)));
+  }),
+});

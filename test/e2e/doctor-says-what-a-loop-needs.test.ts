@@ -1,0 +1,131 @@
+// `wt-loop doctor` names each missing piece on one line, with its fix, and `start` refuses with that
+// same line: each case takes one piece away (the agent, a git command, openspec, a terminal, the
+// loop's folder, the worktree) from an otherwise ready worktree.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { NOT_IN_WORKTREE } from "../../src/errors.ts";
+import { DoctorReport } from "../../src/loop/doctor.ts";
+import { FAKE_BIN, testPath, wtLoop } from "../helpers/cli.ts";
+import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+
+const GIT = Bun.which("git")!;
+
+/** A PATH of only these programs: nothing else (no tmux, no terminal, no agent) is found. */
+function onlyOnPath(programs: Record<string, string>): string {
+  const dir = tempDir("doctor-bin-");
+  for (const [name, target] of Object.entries(programs)) symlinkSync(target, join(dir, name));
+  return dir;
+}
+const BASICS = { git: GIT, bun: process.execPath };
+const noDisplay = { DISPLAY: undefined, WAYLAND_DISPLAY: undefined, TERMINAL: undefined };
+
+async function doctor(cwd: string, env: Record<string, string | undefined> = {}, args: string[] = []) {
+  const r = await wtLoop(["doctor", ...args], { cwd, env });
+  const json = await wtLoop(["doctor", "--json", ...args], { cwd, env });
+  const report = DoctorReport.parse(JSON.parse(json.stdout));
+  expect(json.code).toBe(r.code);
+  expect(report.ready).toBe(r.code === 0);
+  return { ...r, report, line: (id: string) => r.stdout.split("\n").find((l) => l.slice(2).startsWith(`${id} `)) ?? "" };
+}
+
+/** The words of a ✗ line after its mark and name: what a refused start must say. */
+const words = (line: string) => line.replace(/^[✓!✗] \S+\s+/, "");
+
+describe("wt-loop doctor", () => {
+  test("a ready worktree: every line ✓, exit 0, the same in --json", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const d = await doctor(repo, {}, ["--terminal", "inline"]);
+    expect(d.code).toBe(0);
+    expect(d.report.checks.map((c) => c.id)).toEqual(["git", "worktree", "agent", "terminal", ".claude", "disk"]);
+    expect(d.report.checks.every((c) => c.mark === "ok")).toBe(true);
+    expect(d.line("agent")).toBe("✓ agent     claude: claude 2.1.0 (Claude Code, fake)");
+    expect(d.stdout).toContain("A loop can start here.");
+  });
+
+  test("PATH without the agent: ✗ with the install command, and start refuses with that line", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const env = { PATH: onlyOnPath(BASICS) };
+    const d = await doctor(repo, env, ["--terminal", "inline"]);
+    expect(d.code).toBe(1);
+    expect(d.line("agent")).toContain("✗ agent");
+    expect(d.line("agent")).toContain("Fix: npm install -g @anthropic-ai/claude-code");
+    const start = await wtLoop(["start", "--terminal", "inline"], { cwd: repo, env });
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain(words(d.line("agent")));
+    expect(existsSync(join(repo, ".claude"))).toBe(false);
+  });
+
+  test("a git without a command the loop runs: ✗ naming it, and start refuses with that line", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const bin = onlyOnPath({ bun: process.execPath, claude: join(FAKE_BIN, "claude") });
+    writeFileSync(join(bin, "git"), `#!/bin/sh\nif [ "$1" = stash ]; then echo "git: 'stash' is not a git command. See 'git --help'." >&2; exit 1; fi\nexec ${GIT} "$@"\n`);
+    chmodSync(join(bin, "git"), 0o755);
+    const d = await doctor(repo, { PATH: bin }, ["--terminal", "inline"]);
+    expect(d.code).toBe(1);
+    expect(d.line("git")).toMatch(/^✗ git .*cannot run `git stash`, which the loop needs\. Fix: reinstall git/);
+    const start = await wtLoop(["start", "--terminal", "inline"], { cwd: repo, env: { PATH: bin } });
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain(words(d.line("git")));
+  });
+
+  test("an OpenSpec change without the openspec CLI: a warning with the install command, still ready", async () => {
+    const repo = makeRepo({ "openspec/changes/add-x/tasks.md": TASKS_2_STORIES, "openspec/changes/add-x/proposal.md": "# x\n" });
+    const without = await doctor(repo, {}, ["--terminal", "inline"]);
+    expect(without.code).toBe(0);
+    expect(without.line("openspec")).toStartWith("! openspec");
+    expect(without.line("openspec")).toContain("Fix: npm install -g @fission-ai/openspec");
+    const withCli = await doctor(repo, { PATH: testPath({ openspec: true }) }, ["--terminal", "inline"]);
+    expect(withCli.line("openspec")).toMatch(/^✓ openspec +openspec \d+\.\d+/);
+  }, 60_000);
+
+  test("no terminal launcher (no tmux, no display): ✗ terminal, and start refuses with that line", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const env = { PATH: onlyOnPath({ ...BASICS, claude: join(FAKE_BIN, "claude") }), ...noDisplay };
+    const d = await doctor(repo, env);
+    expect(d.code).toBe(1);
+    expect(d.line("terminal")).toContain("✗ terminal  No terminal could be found");
+    const start = await wtLoop(["start"], { cwd: repo, env });
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain(words(d.line("terminal")));
+    expect(existsSync(join(repo, ".claude/loop-state.json"))).toBe(false);
+    // --terminal inline needs no launcher: the same worktree is ready.
+    expect((await doctor(repo, env, ["--terminal", "inline"])).code).toBe(0);
+  });
+
+  test("the loop's folder is a link: ✗ .claude, start refuses with that line and writes nothing through it", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const elsewhere = tempDir("doctor-target-");
+    symlinkSync(elsewhere, join(repo, ".claude"));
+    const d = await doctor(repo, {}, ["--terminal", "inline"]);
+    expect(d.code).toBe(1);
+    expect(d.line(".claude")).toStartWith("✗ .claude");
+    const start = await wtLoop(["start", "--terminal", "inline"], { cwd: repo });
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain(words(d.line(".claude")));
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  test("the loop's folder cannot be written (a file where it goes): ✗ .claude, and start refuses with that line", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    writeFileSync(join(repo, ".claude"), "not a folder\n");
+    const d = await doctor(repo, {}, ["--terminal", "inline"]);
+    expect(d.code).toBe(1);
+    expect(d.line(".claude")).toContain("is not a folder");
+    const start = await wtLoop(["start", "--terminal", "inline"], { cwd: repo });
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain(words(d.line(".claude")));
+  });
+
+  test("not in a worktree: ✗ worktree, exit 1, and the other checks still run", async () => {
+    const dir = tempDir("doctor-nowhere-");
+    mkdirSync(join(dir, "sub"));
+    const d = await doctor(join(dir, "sub"));
+    expect(d.code).toBe(1);
+    expect(d.line("worktree")).toStartWith(`✗ worktree  ${NOT_IN_WORKTREE}`);
+    expect(d.line("git")).toStartWith("✓ git");
+    expect(d.line("agent")).toStartWith("✓ agent");
+    const start = await wtLoop(["start"], { cwd: join(dir, "sub") });
+    expect(start.stderr).toContain(NOT_IN_WORKTREE);
+  });
+});
