@@ -10,7 +10,6 @@
  * current folder is in, nothing changes; when they named another, the command refuses: acting on
  * either one would be a guess.
  */
-import { realpathSync } from "node:fs";
 import { UserError } from "./errors.ts";
 
 const LOCATORS = [
@@ -60,7 +59,9 @@ export async function dropGitLocators(worktree: boolean, env: Record<string, str
 
 function real(path: string): string {
   try {
-    return realpathSync(path);
+    // Required here, not imported: main.ts loads this module for every command, `--version` included,
+    // and node:fs costs start-up that only this rare case needs.
+    return (require("node:fs") as typeof import("node:fs")).realpathSync(path);
   } catch {
     return path;
   }

@@ -58,7 +58,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     await io("clear", run.logs, () => removeSafe(state.worktree_path, run.logs));
     await io("create", run.logs, () => makeDir(state.worktree_path, run.logs));
     await ensureExcluded(git);
-    sandbox = await loopSandbox(state, adapter, env);
+    sandbox = await loopSandbox(state, state.review ? [adapter, adapterFor(state.review)] : [adapter], env);
     log = new EventLog(paths.events);
   } catch (err) {
     await sandbox?.close();

@@ -3,11 +3,12 @@
  * adapter (the agent's own state folders, its API host) and the user's environment. Opened once per
  * run of the loop; the agent, `--verify` and `--notify` all run in it.
  */
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { AgentAdapter } from "../agents/adapter.ts";
 import { UserError } from "../errors.ts";
+import { configPaths } from "./config-file.ts";
 import { DENIED_HOME, openSandbox, type Sandbox, type SandboxRules } from "../proc/sandbox.ts";
 import { endpointOfUrl, parseEndpoints, type Endpoint } from "../proc/sandbox-net.ts";
 import { requireSandbox } from "../proc/sandbox-tools.ts";
@@ -38,30 +39,36 @@ export function allowedHosts(s: Pick<State, "sandbox_allow">, adapter: AgentAdap
 
 /** Inside a writable git dir, what wt-loop's own git reads to decide what to run (hooks, config) or where the repository is. */
 function gitControlled(gitDirs: string[], worktree: string): string[] {
+  // A hooks folder that does not exist could be made by the agent, and git would run what it put there:
+  // made empty first, so that it is bound read-only like any other.
+  const hooks = join(gitDirs.at(-1)!, "hooks");
+  if (!existsSync(hooks)) mkdirSync(hooks);
   const out = gitDirs.flatMap((d) => ["config", "config.worktree", "hooks", "commondir", "gitdir"].map((f) => join(d, f)));
   const dotGit = join(worktree, ".git");
   if (existsSync(dotGit) && lstatSync(dotGit).isFile()) out.push(dotGit); // a linked worktree's pointer to its git dir
   return out;
 }
 
-export async function sandboxRules(s: SandboxState, adapter: AgentAdapter, env: Env, timeoutMs = 30_000): Promise<SandboxRules> {
+/** `agents`: the loop's agent, and its reviewer when `--review` names another: each one's state and API host are allowed. */
+export async function sandboxRules(s: SandboxState, agents: AgentAdapter[], env: Env, timeoutMs = 30_000): Promise<SandboxRules> {
   const home = env.HOME || homedir();
   const wt = s.worktree_path;
   const git = async (arg: string) => resolve(wt, (await exec(["git", "rev-parse", arg], { cwd: wt, timeoutMs })).stdout.trim());
   const gitDirs = [...new Set([await git("--absolute-git-dir"), await git("--git-common-dir")])];
   const denied = (s.sandbox_deny_read ?? "").split(",").map((p) => p.trim()).filter(Boolean);
   return {
-    write: [wt, ...gitDirs, ...(adapter.sandbox?.state(env, home) ?? [])],
+    write: [wt, ...gitDirs, ...agents.flatMap((a) => a.sandbox?.state(env, home) ?? [])],
     readOnly: gitControlled(gitDirs, wt),
-    denyRead: [...DENIED_HOME.map((p) => join(home, p)), ...denied.map((p) => expand(p, home, wt))],
+    // wt-loop's own folder too: with its seal key an agent could forge a state whose remembered commands a restart would run.
+    denyRead: [...DENIED_HOME.map((p) => join(home, p)), dirname(configPaths(wt, env).user), ...denied.map((p) => expand(p, home, wt))],
     network: s.sandbox_network ?? "filtered",
-    allow: allowedHosts(s, adapter, env),
+    allow: [...agents.flatMap((a) => allowedHosts({ sandbox_allow: null }, a, env)), ...parseEndpoints(s.sandbox_allow)],
   };
 }
 
 /** The loop's sandbox, or null without `--sandbox`. Missing tools stop it here, before anything runs. */
-export async function loopSandbox(s: SandboxState & Pick<State, "sandbox">, adapter: AgentAdapter, env: Env): Promise<Sandbox | null> {
+export async function loopSandbox(s: SandboxState & Pick<State, "sandbox">, agents: AgentAdapter[], env: Env): Promise<Sandbox | null> {
   if (!s.sandbox) return null;
   requireSandbox();
-  return openSandbox(await sandboxRules(s, adapter, env));
+  return openSandbox(await sandboxRules(s, agents, env));
 }

@@ -19,7 +19,7 @@ import type { Running } from "./spawn.ts";
 export type SandboxNetwork = "filtered" | "open";
 
 export interface SandboxRules {
-  /** Folders (and files) the command may change. A missing folder is made first; a missing file is left out. */
+  /** Folders (and files) the command may change. A missing folder is made first; a missing file (a name ending in `.json`) is left out. */
   write: string[];
   /** Inside those, paths that stay read-only. */
   readOnly: string[];

@@ -42,6 +42,9 @@ echo pwned > "$HOME/x" && echo "ESCAPED: wrote HOME"
 echo pwned > "$BESIDE" && echo "ESCAPED: wrote beside the worktree"
 cat "$HOME/.ssh/id_test" > stolen.txt && echo "ESCAPED: read the key"
 echo ping | socat -T 5 - TCP:127.0.0.1:$DENIED_PORT && echo "ESCAPED: connected"
+printf '#!/bin/sh\ntouch "$HOME/hooked"\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && echo "ESCAPED: planted a hook"
+git config core.hooksPath "$PWD" && echo "ESCAPED: changed the git config"
+cat "$XDG_CONFIG_HOME/wt-loop/seal.key" > key.txt && echo "ESCAPED: read the seal key"
 echo ping | socat -T 5 - TCP:127.0.0.1:$ALLOWED_PORT
 echo done > work.txt
 echo "<promise>COMPLETE</promise>"
@@ -78,6 +81,12 @@ describe("--sandbox", () => {
     expect(existsSync(join(home, "x"))).toBe(false);
     expect(readFileSync(beside, "utf8")).toBe("untouched\n");
     expect(readFileSync(join(repo, "stolen.txt"), "utf8")).toBe("");
+    // wt-loop's own folder is hidden: its seal key would let an agent forge a state whose commands a restart runs.
+    expect(readFileSync(join(repo, "key.txt"), "utf8")).toBe("");
+    // wt-loop's own git (its checkpoint commits) runs outside the sandbox: its hooks and config stayed as they were.
+    expect(existsSync(join(repo, ".git/hooks/pre-commit"))).toBe(false);
+    expect(existsSync(join(home, "hooked"))).toBe(false);
+    expect(readFileSync(join(repo, ".git/config"), "utf8")).not.toContain("hooksPath");
     expect(existsSync(join(home, "verify-x"))).toBe(false);
     expect(existsSync(join(home, "notify-x"))).toBe(false);
     expect(readFileSync(join(repo, "notify-refused.txt"), "utf8")).toBe("refused\n");

@@ -33,7 +33,7 @@ describe("GIT_DIR set without GIT_WORK_TREE", () => {
     expect(existsSync(join(repo, "src/.claude"))).toBe(false);
     expect(readFileSync(join(repo, "tasks.md"), "utf8")).toContain("- [x] 1.1");
     expect(readFileSync(seen, "utf8").trim()).toBe(`unset ${repo}`);
-    expect(JSON.parse(readFileSync(join(r.agentDir, "argv-1.json"), "utf8")).git_dir).toBeNull();
+    expect(JSON.parse(readFileSync(join(r.agentDir, "git-env-1.json"), "utf8"))).toEqual({ GIT_DIR: null });
 
     const status = await wtLoop(["status"], { cwd: join(repo, "src"), env: { GIT_DIR: join(repo, ".git") } });
     expect(status.code).toBe(0);

@@ -64,7 +64,8 @@ describe("steering requests", () => {
     const [out, err, code] = await Promise.all([new Response(pause.stdout).text(), new Response(pause.stderr).text(), pause.exited]);
     expect(await run.proc.exited).toBe(0);
     if (code === 0) expect(out).toContain("will pause when iteration 1 ends");
-    else expect(out + err).toContain("ended (done) before it took the request");
+    // Refused and taken back: the loop ended first, or (on a loaded machine) the stopped runner let the sender's wait run out.
+    else expect(out + err).toMatch(/ended \(done\) before it took the request|did not take the request within 30 s; it was withdrawn/);
     expect(readState(repo)).toMatchObject({ status: "done", pause_requested: false, paused_since: null });
     expect(requestFiles(repo)).toEqual([]);
   }, 90_000);
