@@ -14,9 +14,8 @@ import { isFinal } from "../state/schema.ts";
 import { keepRunningWhenStdoutCloses } from "../term/stdout.ts";
 import { InlineView } from "../term/inline-view.ts";
 import { restoreWindowName } from "../term/title.ts";
-import { print } from "../term/print.ts";
+import { print, printError } from "../term/print.ts";
 import { plural } from "../term/format.ts";
-import { forTerminal } from "../term/inert.ts";
 import { openScreen, wantsScreen } from "../screen/load.ts";
 import type { CliRenderer } from "@opentui/core";
 
@@ -48,7 +47,7 @@ async function runScreen(renderer: CliRenderer, state: State, source: StorySourc
     const { code, after } = await runOnScreen(renderer, state, source, lock);
     renderer.destroy();
     await renderer.closed;
-    for (const line of after) process.stderr.write(`${forTerminal(line)}\n`);
+    for (const line of after) printError(line);
     return code;
   } finally {
     renderer.destroy();

@@ -9,6 +9,7 @@ import type { CliRenderer } from "@opentui/core";
 import { isatty } from "node:tty";
 import { errorMessage } from "../errors.ts";
 import { forTerminal } from "../term/inert.ts";
+import { printError } from "../term/print.ts";
 
 export interface ScreenWanted {
   plain?: boolean;
@@ -24,7 +25,7 @@ export function wantsScreen(o: ScreenWanted = {}): boolean {
 }
 
 /** Opens the full screen (alternate buffer, raw keys, mouse), or says why not and returns null. */
-export async function openScreen(notice: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<CliRenderer | null> {
+export async function openScreen(notice: (line: string) => void = printError): Promise<CliRenderer | null> {
   try {
     const { createCliRenderer } = await import("@opentui/core");
     return await createCliRenderer({

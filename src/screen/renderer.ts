@@ -8,6 +8,7 @@
 import { Renderable, type CliRenderer, type KeyEvent, type OptimizedBuffer, type RenderContext } from "@opentui/core";
 import type { Key, ScreenModel } from "./frame.ts";
 import { drawFrame, type Paint } from "./draw.ts";
+import { printError } from "../term/print.ts";
 
 const FRAME_MS = 34; // ≤ 30 frames a second
 const TICK_MS = 1000;
@@ -117,7 +118,7 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
   const onCrash = (err: unknown) => {
     stop();
     renderer.destroy();
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    printError(err instanceof Error ? (err.stack ?? err.message) : String(err));
     process.exit(1);
   };
   const tick = setInterval(redraw, TICK_MS);
