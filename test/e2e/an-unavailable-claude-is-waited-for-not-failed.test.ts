@@ -79,10 +79,15 @@ describe("an unavailable Claude Code is waited for, not failed", () => {
 
   test("a reset time in the refusal's text is honoured: the next run comes after it", async () => {
     const repo = makeRepo({ "tasks.md": "## 1. Greeting\n- [ ] 1.1 Write greet.txt\n" });
-    // Seconds (the form's own resolution), far enough ahead that the refusal still comes before the
-    // reset on a loaded machine: a reset already passed is rightly waited out by backoff instead.
-    const reset = Math.floor(Date.now() / 1000) + 12;
-    const r = await loop(repo, [story(repo, "greet.txt", "1.1 Write greet.txt")], refuseTimes(1, always, hard429(`Claude AI usage limit reached|${reset}`)));
+    // Seconds (the form's own resolution), taken when the refusal is made, not when the test starts:
+    // on a loaded machine the loop's start alone can outlast a reset fixed up front, and a reset
+    // already passed is rightly waited out by backoff instead. 20 s covers the CLI's exit and the parse.
+    let reset = 0;
+    const refusal = () => {
+      reset = Math.floor(Date.now() / 1000) + 20;
+      return hard429(`Claude AI usage limit reached|${reset}`)();
+    };
+    const r = await loop(repo, [story(repo, "greet.txt", "1.1 Write greet.txt")], refuseTimes(1, always, refusal));
     expect(r.state.status).toBe("done");
     const [wait] = r.events.filter((e) => e.type === "Waiting");
     expect(Date.parse(wait.until)).toBe(reset * 1000 + 15_000 * Number(SCALE)); // the reset plus the (scaled) margin
