@@ -111,6 +111,6 @@ function footer(m: LoopScreen, now: number): Line {
     [m.notice, m.noticeAt] = [null, null];
   }
   const quit = m.o.mode === "run" ? "q stop" : "q leave · s stop";
-  const hints = ["↑/↓ story", m.chosen ? "f follow" : null, "Tab tab", "PgUp/PgDn scroll", m.tabName === "Files" ? "Enter diff" : null, "p pause", "+/- max", "n note", quit, "? keys"];
+  const hints = ["↑/↓ story", m.chosen ? "f follow" : null, "Tab tab", "PgUp/PgDn scroll", m.tabName === "Files" ? "Enter diff" : null, m.st?.status === "paused" ? "p resume" : "p pause", "+/- max", "n note", quit, "? keys"];
   return [{ text: hints.filter(Boolean).join(" · "), tone: "dim" }];
 }

@@ -48,6 +48,9 @@ export class LoopModel implements ScreenModel, LoopScreen {
   /** A loop event. With an event log, the record reads it from there (at the next frame); else it is kept here. */
   event(e: LoopEvent): void {
     if (!this.o.events) this.record.apply(e);
+    // The runner says it paused or resumed before the state file's next re-read (up to a second later):
+    // `p` must already send the other request, and the header and footer say so.
+    if (this.st && (e.type === "Paused" || e.type === "Resumed")) this.st = { ...this.st, status: e.type === "Paused" ? "paused" : "running" };
   }
 
   /** The state as last written: the header's status, limits, budget and notes. */
@@ -138,7 +141,7 @@ export class LoopModel implements ScreenModel, LoopScreen {
         this.follow = true;
         return null;
       case "p":
-        return this.st?.status === ("paused" as State["status"]) ? { kind: "resume" } : { kind: "pause" };
+        return this.st?.status === "paused" ? { kind: "resume" } : { kind: "pause" };
       case "+":
       case "=":
         return { kind: "max", delta: 10 };

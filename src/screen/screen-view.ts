@@ -173,7 +173,8 @@ export class ScreenView implements View {
       case "max":
       case "note":
         this.say(await steerAction(this.o.worktree, a));
-        return;
+        // The runner answers after it saved the state: read it now, not at the next poll.
+        return this.reread();
       case "quit":
         return this.quitWith?.(a.code);
       default:

@@ -183,10 +183,10 @@ describeWithTmux("the loop screen in a terminal", () => {
     expect(await exited(tmux, pane)).toBe(4);
   }, 60_000);
 
-  test("p pauses after the current iteration; + raises the limit by 10; n leaves a note for the next prompt", async () => {
+  test("p pauses after the current iteration; + raises the limit by 10; n leaves a note for the next prompt; p again resumes and the loop goes on to done", async () => {
     tmux = new Tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
-    const { env, dir } = envFor([COMPLETE({ hangSec: 4 }), HANG]);
+    const { env, dir } = envFor([COMPLETE({ hangSec: 4 }), COMPLETE()]);
     const pane = tmux.start(repo, env, keep("wt-loop run --on-complete keep --max 9"));
     await tmux.waitFor("the first agent", () => existsSync(join(dir, "prompt-1.txt")) && tmux.capture(pane).includes("Stories"));
     tmux.keys(pane, "+");
@@ -199,10 +199,13 @@ describeWithTmux("the loop screen in a terminal", () => {
     tmux.keys(pane, "p");
     await tmux.waitFor("paused after story one", () => readState(repo).status === "paused", 60_000);
     expect(existsSync(join(dir, "prompt-2.txt"))).toBe(false);
-    tmux.keys(pane, "q");
+    await tmux.waitFor("the footer offers resume", () => tmux.capture(pane).includes("p resume · +/- max"));
+    tmux.keys(pane, "p");
+    await tmux.waitFor("the loop done after story two", () => readState(repo).status === "done", 60_000);
+    expect(readFileSync(join(dir, "prompt-2.txt"), "utf8")).toContain("use the v2 API");
     await tmux.waitFor("the result view", () => tmux.capture(pane).includes("Enter or Esc"));
     tmux.keys(pane, "Enter");
-    expect(await exited(tmux, pane)).toBe(4);
+    expect(await exited(tmux, pane)).toBe(0);
   }, 120_000);
 
   for (const sig of ["SIGTERM", "SIGHUP"] as const) {

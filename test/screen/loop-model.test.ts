@@ -174,6 +174,17 @@ describe("keys", () => {
     expect(m.key("p")).toEqual({ kind: "resume" });
   });
 
+  test("the runner's Paused event makes p resume and the footer say so before the state is read again; Resumed makes p pause", () => {
+    const m = model();
+    m.state({ ...run.state, status: "running" });
+    m.event({ type: "Paused", iteration: 1 } as never);
+    expect(m.key("p")).toEqual({ kind: "resume" });
+    expect(frameText(m.frame(Date.now()))).toContain("p resume");
+    m.event({ type: "Resumed", paused_ms: 10 } as never);
+    expect(m.key("p")).toEqual({ kind: "pause" });
+    expect(frameText(m.frame(Date.now()))).toContain("p pause");
+  });
+
   test("? lists every key; any key closes it", () => {
     const m = model("monitor");
     m.key("?");
