@@ -50,10 +50,13 @@ export async function finish(state: State, ending: Ending, deps: LoopDeps, save:
       ? { kind: "now", choice: "keep" }
       : deps.chooseCompletion(ending.status);
   if (decided?.kind === "ask") {
+    // The final status, then Complete, then the waiting question: whoever sees the question waiting
+    // finds the end already in the state and the event log (saving once after Complete left a window).
+    await save();
+    emitComplete(state, ending, deps);
     state.completion_pending = true;
     deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status} · keep or cleanup?]`);
     await save();
-    emitComplete(state, ending, deps);
     await complete(state, ending, deps, save, () => decided.answer());
     deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);
   } else {

@@ -100,12 +100,12 @@ describe("the unattended question in a detached tmux window is answered by stop"
       const pane = tmux.start(repo, env, `${process.execPath} ${CLI} start --terminal inline`);
       await tmux.waitFor("the agent", () => existsSync(join(agent.dir, "prompt-1.txt")) && readState(repo).agent_pid);
       tmux.keys(pane, "q");
-      await tmux.waitFor("the question", () => tmux.capture(pane).includes("What should happen to the loop's branch?"));
+      await tmux.waitFor("the question", () => tmux.capture(pane).includes("what should happen to the loop's branch?"));
       expect(readState(repo)).toMatchObject({ status: "stopped", completion_pending: true });
       // A hint still due when the question shows would come under it: the stop is over, so it must not.
       await Bun.sleep(1500);
       const question = tmux.capture(pane);
-      expect(question.slice(question.indexOf("What should happen to the loop's branch?"))).not.toContain("Still stopping");
+      expect(question.slice(question.indexOf("what should happen to the loop's branch?"))).not.toContain("Still stopping");
       const stop = await wtLoop(["stop"], { cwd: repo });
       expect(stop.stdout).toContain("answered keep");
       expect(await tmux.exitCode(pane)).toBe(4);
