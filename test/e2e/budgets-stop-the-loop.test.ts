@@ -89,7 +89,9 @@ describe("budgets", () => {
 
   test("a budget the agent cannot measure is refused at start, with nothing written", async () => {
     const repo = makeRepo({ "tasks.md": FOUR });
-    const codex = await wtLoop(["start", "--terminal", "inline", "--agent", "codex", "--max-cost", "3"], { cwd: repo });
+    // codex installed (the dev dependency's CLI): start's pre-flight refuses a missing agent before it looks at budgets.
+    const withCodex = { PATH: `${join(import.meta.dir, "../../node_modules/.bin")}:${process.env.PATH}` };
+    const codex = await wtLoop(["start", "--terminal", "inline", "--agent", "codex", "--max-cost", "3"], { cwd: repo, env: withCodex });
     expect(codex.code).toBe(1);
     expect(codex.stderr).toContain("--max-cost needs an agent that reports its cost; codex reports none");
     const command = await wtLoop(["start", "--terminal", "inline", "--agent", "command", "--agent-cmd", "true", "--max-tokens", "9"], { cwd: repo });
