@@ -25,7 +25,8 @@ const paneTitles = () =>
 async function startUnattended() {
   const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
   const agent = fakeAgent([COMPLETE(), COMPLETE()], tempDir("fake-agent-"));
-  const env = { ...agent.env, TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined };
+  // PATH as testPath() gives it: an earlier test file may have put node_modules/.bin (the real `claude`) first on this process's PATH.
+  const env = { ...agent.env, PATH: testPath(), TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined };
   const r = await wtLoop(["start"], { cwd: repo, env });
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("(tmux-detached)");
