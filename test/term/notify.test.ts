@@ -89,7 +89,7 @@ describe("the completion question in a real terminal", () => {
     const rec = recorder();
     const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
     const pane = tmux.start(repo, { ...agent.env, PATH: testPath(), TERM: "xterm-256color" },
-      `${process.execPath} ${CLI} start --terminal inline --on-complete ask --notify '${rec.script}'`);
+      `${process.execPath} ${CLI} start --plain --terminal inline --on-complete ask --notify '${rec.script}'`);
     await tmux.waitFor("the completion prompt", () => tmux!.capture(pane).includes("What should happen to the loop's branch?"));
     await tmux.waitFor("two notices", () => rec.calls().length >= 2);
     expect(rec.calls().map((c) => [c.event, c.status, c.file])).toEqual([
