@@ -189,9 +189,24 @@ export const NotesUsed = z.object({
   notes: z.array(z.string()).describe("the notes, oldest first"),
 });
 
+
+export const LaneEvent = z.object({
+  type: z.literal("Lane").describe("`--parallel`: a lane changed step (opened, queued for the merge queue, integrated, or given up and why)."),
+  story_id: z.string().describe("the lane's story"),
+  iteration: z.number().int().positive().describe("the lane's iteration"),
+  attempt: z.number().int().positive().describe("its attempt at the story"),
+  step: z
+    .enum(["opened", "queued", "integrating", "integrated", "conflict", "verify_failed", "closed"])
+    .describe("`opened`: its worktree is ready; `queued`: accepted in the lane; `integrating`; `integrated`: its commits are on the loop branch; `conflict` / `verify_failed`: the integration was undone and the story goes again on the new head; `closed`: its worktree and branch are removed"),
+  worktree: z.string().describe("the lane's worktree"),
+  commits: z.array(z.string()).default([]).describe("`integrated`: the commits now on the loop branch"),
+  paths: z.array(z.string()).default([]).describe("`conflict`: the paths that conflicted"),
+  reason: z.string().nullable().default(null).describe("`conflict` / `verify_failed`: the retry reason the next attempt is given"),
+});
+
 export const LoopEvent = z.discriminatedUnion("type", [
   LoopStarted, StoryProgress, StoryEvent, IterationEnd, VerifyStart, VerifyEnd, ReviewStart, ReviewEvent, ReviewEnd, ErrorEvent, CompleteEvent, WaitingEvent,
-  Paused, Resumed, MaxIterationsChanged, NoteAdded, NotesUsed,
+  Paused, Resumed, MaxIterationsChanged, NoteAdded, NotesUsed, LaneEvent,
 ]);
 export type LoopEvent = z.infer<typeof LoopEvent>;
 export type CompleteEvent = z.infer<typeof CompleteEvent>;

@@ -194,6 +194,9 @@ export class StoryRecord {
       case "NotesUsed":
         if (L.current) this.story(L.current).agent.push(block(shown(steerLine(e)), e.type === "NotesUsed" ? "dim" : "accent"));
         return;
+      case "Lane": // --parallel: said in the lane's own story
+        this.story(e.story_id).agent.push(block(shown(`⑂ lane ${e.step.replace("_", " ")}${e.reason ? `: ${e.reason}` : ""}`), e.step === "conflict" || e.step === "verify_failed" ? "bad" : "dim"));
+        return;
       case "Complete":
         L.complete = e;
         L.waiting = null;

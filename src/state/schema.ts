@@ -125,6 +125,28 @@ export const UserWork = z.object({
 });
 export type UserWork = z.infer<typeof UserWork>;
 
+
+/** One story running in its own linked worktree under `--parallel` (src/parallel/, docs/parallel.md). */
+export const LaneStatus = z.enum(["opening", "running", "queued", "integrating", "closing"]);
+export type LaneStatus = z.infer<typeof LaneStatus>;
+export const Lane = z.object({
+  story_id: z.string().describe("the story this lane works on"),
+  story_title: z.string().describe("its title"),
+  iteration: z.number().int().positive().describe("the iteration this lane's attempt is (iterations of lanes run at the same time)"),
+  attempt: z.number().int().positive().describe("attempt at this story, 1-based (a conflict or a verify failure after integration counts as one)"),
+  status: LaneStatus.describe(
+    "`opening`: recorded before its worktree and branch are made; `running`: the agent (then the box check, `--verify`, `--review`) works in it; " +
+      "`queued`: accepted, waiting for the merge queue; `integrating`: its commits are being put on the loop branch; `closing`: integrated or given up, its worktree and branch are being removed",
+  ),
+  worktree: z.string().describe("absolute path of the lane's linked worktree (under the repository's common git dir, outside your tree)"),
+  branch: z.string().describe("the lane's branch (`wt-loop/lane/<worktree>-<hash>/<story>-<attempt>`)"),
+  base: z.string().describe("the commit of the loop branch the lane was made from"),
+  agent_pid: z.number().int().positive().nullable().describe("pid (= process group) of the lane's agent while it runs"),
+  agent_started: z.string().nullable().describe("that agent's start time (as `runner_started`)"),
+  started: Iso.describe("when the lane was opened"),
+});
+export type Lane = z.infer<typeof Lane>;
+
 export const State = z.object({
   schema_version: z.literal(SCHEMA_VERSION).describe("format version; a field's meaning does not change without a new one"),
   worktree_name: z.string().describe("basename of the worktree directory"),
@@ -260,5 +282,7 @@ export const State = z.object({
     .array(z.object({ text: z.string().describe("the note, as the user wrote it"), added_at: Iso.describe("when `wt-loop note` gave it") }))
     .default([])
     .describe("notes from the user (`wt-loop note`) that the next iteration's prompt carries; emptied once a prompt carried them"),
+  parallel: z.number().int().positive().default(1).describe("`--parallel`: stories run at the same time, each in its own lane (1: one after another in this worktree, as before)"),
+  lanes: z.array(Lane).default([]).describe("`--parallel` above 1: the lanes open now (empty otherwise, and once the loop has ended)"),
 });
 export type State = z.infer<typeof State>;

@@ -111,6 +111,6 @@ export function fromSeed(json: unknown, worktreePath: string): State {
     reason: known.success ? "Written by wt-tools' wt-loop (a state file without schema_version)" : `Written by wt-tools' wt-loop with status '${s.status}'`,
     error: null,
     notify: null,
-    waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [],
+    waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [], parallel: 1, lanes: [],
   } satisfies z.input<typeof State>);
 }

@@ -80,6 +80,8 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["paused_since"] = (v["paused_since"] === undefined ? null : (v["paused_since"] === null ? null : ((typeof v["paused_since"] === "string") && (RE0.test(v["paused_since"])) ? v["paused_since"] : fail(p + ".paused_since", "a datetime string"))));
   out["paused_ms"] = (v["paused_ms"] === undefined ? 0 : ((typeof v["paused_ms"] === "number") && (Number.isFinite(v["paused_ms"])) && (Number.isSafeInteger(v["paused_ms"])) && (v["paused_ms"] >= 0) ? v["paused_ms"] : fail(p + ".paused_ms", "a number in range")));
   out["notes"] = (v["notes"] === undefined ? [] : a18(v["notes"], p + ".notes"));
+  out["parallel"] = (v["parallel"] === undefined ? 1 : ((typeof v["parallel"] === "number") && (Number.isFinite(v["parallel"])) && (Number.isSafeInteger(v["parallel"])) && (v["parallel"] > 0) ? v["parallel"] : fail(p + ".parallel", "a number in range")));
+  out["lanes"] = (v["lanes"] === undefined ? [] : a20(v["lanes"], p + ".lanes"));
   return out;
 }
 function a1(v: any, p: string): unknown[] {
@@ -241,6 +243,28 @@ function o19(v: any, p: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   out["text"] = ((typeof v["text"] === "string") ? v["text"] : fail(p + ".text", "a string"));
   out["added_at"] = ((typeof v["added_at"] === "string") && (RE0.test(v["added_at"])) ? v["added_at"] : fail(p + ".added_at", "a datetime string"));
+  return out;
+}
+function a20(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = o21(v[i], p + "[" + i + "]");
+  return out;
+}
+function o21(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
+  out["story_id"] = ((typeof v["story_id"] === "string") ? v["story_id"] : fail(p + ".story_id", "a string"));
+  out["story_title"] = ((typeof v["story_title"] === "string") ? v["story_title"] : fail(p + ".story_title", "a string"));
+  out["iteration"] = ((typeof v["iteration"] === "number") && (Number.isFinite(v["iteration"])) && (Number.isSafeInteger(v["iteration"])) && (v["iteration"] > 0) ? v["iteration"] : fail(p + ".iteration", "a number in range"));
+  out["attempt"] = ((typeof v["attempt"] === "number") && (Number.isFinite(v["attempt"])) && (Number.isSafeInteger(v["attempt"])) && (v["attempt"] > 0) ? v["attempt"] : fail(p + ".attempt", "a number in range"));
+  out["status"] = ((v["status"] === "opening" || v["status"] === "running" || v["status"] === "queued" || v["status"] === "integrating" || v["status"] === "closing") ? v["status"] : fail(p + ".status", "one of \"opening\", \"running\", \"queued\", \"integrating\", \"closing\""));
+  out["worktree"] = ((typeof v["worktree"] === "string") ? v["worktree"] : fail(p + ".worktree", "a string"));
+  out["branch"] = ((typeof v["branch"] === "string") ? v["branch"] : fail(p + ".branch", "a string"));
+  out["base"] = ((typeof v["base"] === "string") ? v["base"] : fail(p + ".base", "a string"));
+  out["agent_pid"] = (v["agent_pid"] === null ? null : ((typeof v["agent_pid"] === "number") && (Number.isFinite(v["agent_pid"])) && (Number.isSafeInteger(v["agent_pid"])) && (v["agent_pid"] > 0) ? v["agent_pid"] : fail(p + ".agent_pid", "a number in range")));
+  out["agent_started"] = (v["agent_started"] === null ? null : ((typeof v["agent_started"] === "string") ? v["agent_started"] : fail(p + ".agent_started", "a string")));
+  out["started"] = ((typeof v["started"] === "string") && (RE0.test(v["started"])) ? v["started"] : fail(p + ".started", "a datetime string"));
   return out;
 }
 

@@ -8,6 +8,11 @@ export interface Story {
   id: string;
   title: string;
   tasks: Task[];
+  /**
+   * Prerequisites named in the heading (`## 3. CLI (after 1, 2)`): under `--parallel` the story starts only once these
+   * are integrated. Absent or empty: independent. One after another (`--parallel 1`) the file's order stands.
+   */
+  after?: string[];
 }
 
 export const isComplete = (s: Story) => s.tasks.length > 0 && s.tasks.every((t) => t.done);

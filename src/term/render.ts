@@ -126,6 +126,8 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
       return [cyan(`◆ Iteration limit ${e.from} → ${e.to}.`)];
     case "NoteAdded":
       return [cyan(`✎ Note for the next iteration: ${bounded(e.text)}`)];
+    case "Lane":
+      return [laneLine(e, { dim, red, green })];
     case "NotesUsed":
       return [dim(`   iteration ${e.iteration}'s prompt carries ${e.notes.length === 1 ? "your note" : plural(e.notes.length, "note")}: ${bounded(e.notes.join(" · "))}`)];
     case "Complete": {
@@ -185,4 +187,27 @@ function wrap(text: string, max: number): string[] {
   }
   if (line) out.push(line);
   return out.flatMap((l) => (l.length > max ? l.match(new RegExp(`.{1,${max}}`, "g"))! : [l]));
+}
+
+/** `--parallel`: one line per step of a lane; a failed integration says why the story goes again. */
+function laneLine(e: Extract<LoopEvent, { type: "Lane" }>, { dim, red, green }: Record<"dim" | "red" | "green", (s: string) => string>): string {
+  const who = `story ${e.story_id} (iteration ${e.iteration}, attempt ${e.attempt})`;
+  switch (e.step) {
+    case "opened":
+      return dim(`   ⑂ lane opened for ${who}: ${e.worktree}`);
+    case "queued":
+      return dim(`   ⑂ ${who} accepted in its lane, waiting to be integrated`);
+    case "integrating":
+      return dim(`   ⑂ integrating ${who}`);
+    case "integrated":
+      return green(`⑂ ${who} integrated: ${plural(e.commits.length, "commit")} on the loop branch`);
+    case "conflict":
+      return red(`⑂ ${who} conflicts with the loop branch (${bounded(e.paths.join(", "))}); undone, it goes again on the new head`);
+    case "verify_failed":
+      return red(`⑂ ${who} integrated but --verify failed; undone, it goes again: ${bounded(e.reason ?? "")}`);
+    case "closed":
+      return dim(`   ⑂ lane of ${who} removed`);
+    default:
+      return assertNever(e.step);
+  }
 }
