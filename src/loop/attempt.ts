@@ -84,7 +84,7 @@ export async function attemptStory(
       { prompt, model: state.model, agentCmd: state.agent_cmd },
       {
         cwd: state.worktree_path, env: deps.env, sandbox: deps.sandbox, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
-        logPath, runTag: runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
+        logPath, runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
         onStart: (pid) => {
           state.agent_pid = pid;
           state.agent_started = processStartTime(pid);

@@ -7,7 +7,7 @@
 import { join, relative } from "node:path";
 import { errorMessage, HarnessError } from "../errors.ts";
 import type { Integration } from "../parallel/ports.ts";
-import { runTag } from "../proc/contain.ts";
+import { laneTag, runTag } from "../proc/contain.ts";
 import { promptFileOf } from "../state/paths.ts";
 import type { Lane, State } from "../state/schema.ts";
 import type { StorySource } from "../stories/source.ts";
@@ -78,7 +78,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     await c.saveAll();
     const laneDeps: LoopDeps = {
       ...deps, checkpoint: par.checkpointIn(plan), source: laneSource(deps.source, state.worktree_path, plan.worktree), signal: c.signal,
-      save: () => c.saveAll(), limits: c.gate,
+      save: () => c.saveAll(), limits: c.gate, runTag: laneTag(runTag(state.worktree_path, state.started_at), story.id, attempt),
     };
     const started = new Date();
     const it = await attemptStory(laneView(state, lane, index), laneDeps, story, { n, index, total: c.stories.length, attempt, retryReason: t.reason });

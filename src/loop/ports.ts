@@ -41,6 +41,11 @@ export interface LoopDeps {
    * repository's other loops. Consulted before every agent run; told of every refusal. None: the loop waits alone.
    */
   limits?: LimitGate;
+  /**
+   * The run's tag every process of the agent (and --verify, --review) carries (proc/contain.ts): a lane works in
+   * its own worktree but its processes are the loop's, ended with it after a kill. None: the worktree's.
+   */
+  runTag?: string;
 }
 
 export interface LimitGate {

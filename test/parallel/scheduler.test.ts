@@ -46,11 +46,11 @@ describe("--parallel: the scheduler", () => {
 
   test("two stories editing the same line: the second conflicts, goes again on the new head with the paths, both land", async () => {
     const repo = makeRepo({ "tasks.md": STORIES(2), "shared.txt": "line\n" });
-    // Both change the one line; 2 waits for 1's integration to have happened before it finishes its first try.
+    // Both change the one line; 2 finishes its first try only once 1 is integrated (its file is in the main tree).
     const edit = (id: string) => `echo "from $S try $K" > shared.txt\necho "$S" >> "shared-$S.log"\n`;
     const agent = laneAgent({
       "1": `${edit("1")}${TICK_AND_WRITE}`,
-      "2": `if [ "$K" = 1 ]; then i=0; while [ ! -f "$D/end-1-1" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; sleep 1; fi\n` +
+      "2": `if [ "$K" = 1 ]; then i=0; while [ ! -f "${repo}/s1.txt" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; fi\n` +
         `if [ "$K" = 2 ]; then cat shared.txt > "$D/seen-by-2"; printf 'from 1 try 1\\nand from 2\\n' > shared.txt; else ${edit("2")} fi\n${TICK_AND_WRITE}`,
     });
     const r = await runEngine(repo, [], { parallel: 2, agentCmd: agent.cmd, env: agent.env, maxRetries: 3 });
