@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readEvents, readJson, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
+import { collect, readEvents, readJson, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
 import { laneAgent, TICK_AND_WRITE, WAIT_FOR_STARTS, type LaneAgent } from "../helpers/lane-agent.ts";
 import { git, makeRepo } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -71,8 +71,11 @@ describe("stories run at once in lanes", () => {
       const agent = laneAgent(where === "lane" ? { "2": wait + TICK_AND_WRITE } : {});
       const verify = where === "integration" ? `if [ "$(pwd)" = "${repo}" ] && [ -f s2.txt ]; then ${wait.trim()}; fi` : "true";
       const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "3", "--verify", verify];
-      const proc = spawnWtLoop(args, { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
-      await waitFor(`the ${where} to be reached`, () => existsSync(held), 90_000, { whileRunning: proc });
+      const proc = spawnWtLoop(args, { cwd: repo, env: agent.env, stdout: "pipe", stderr: "ignore" });
+      const err = collect(proc.stdout); // what it said, should it end first
+      await waitFor(`the ${where} to be reached`, () => existsSync(held), 90_000, { whileRunning: proc }).catch((e) => {
+        throw new Error(`${e.message}: ${err.text().slice(-1500)}`);
+      });
       const lanes = state(repo).lanes;
       expect(lanes.length).toBeGreaterThan(0);
       if (where === "integration") expect(lanes.some((l) => l.status === "integrating" && l.story_id === "2")).toBe(true);
