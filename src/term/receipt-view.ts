@@ -2,21 +2,30 @@
 import { storyCost } from "../loop/receipt.ts";
 import type { Forecast } from "../loop/receipt-schema.ts";
 import type { StoryReceipt } from "../state/schema.ts";
-import { field, formatCost, formatDuration, formatTokens, plural, table } from "./format.ts";
+import { inertLine } from "./inert.ts";
+import { truncate, formatCost, formatDuration, formatTokens, plural, table } from "./format.ts";
 
 /** One row per story: mark, id and title, attempts, time, tokens and cost (the reviewer's apart when one ran). */
 export function receiptRows(stories: StoryReceipt[], width = 80): string[] {
-  const titles = Math.max(20, Math.min(60, width - 60)); // the figures keep their room
+  const titles = Math.max(12, Math.min(60, width - 62)); // the figures keep their room
   return table(
     stories.map((l) => [
-      `${l.complete ? "✓" : "·"} ${field(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`, titles)}`,
+      `${l.complete ? "✓" : "·"} ${label(l, titles)}`,
       plural(l.attempts, "attempt"),
       formatDuration(l.duration_ms),
       `${formatTokens(l.agent.tokens + l.reviewer.tokens)} tokens`,
-      formatCost(storyCost(l)) +
-        (l.reviewer.tokens || l.reviewer.cost_usd !== null ? ` (review: ${formatTokens(l.reviewer.tokens)} tokens, ${formatCost(l.reviewer.cost_usd)})` : ""),
+      formatCost(storyCost(l)) + reviewPart(l),
     ]),
   ).split("\n").filter((r) => r !== "");
+}
+
+/** "1. Setup", made inert (a title is the tasks file's) and cut to `width`: the figures after it keep their column. */
+const label = (l: StoryReceipt, width: number) => truncate(inertLine((l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`).slice(0, width * 4)), width);
+
+/** The reviewer's share, inside the story's figures: its cost, or its tokens when it reports no cost. */
+function reviewPart(l: StoryReceipt): string {
+  if (l.reviewer.cost_usd !== null) return ` (review ${formatCost(l.reviewer.cost_usd)})`;
+  return l.reviewer.tokens ? ` (review ${formatTokens(l.reviewer.tokens)} tokens)` : "";
 }
 
 const span = (r: { low: number; high: number }, f: (n: number) => string) => (f(r.low) === f(r.high) ? `~${f(r.low)}` : `${f(r.low)}–${f(r.high)}`);

@@ -58,7 +58,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
         : `Completion: the ${s.completing} has not finished; \`wt-loop start\` finishes it.`,
     );
   // Every story the loop worked on (its earlier runs too): attempts, time, tokens, cost.
-  if (receipt.stories.length) lines.push("", "Stories:", ...receiptRows(inertDeep(receipt.stories), width).map((l) => `  ${l}`));
+  if (receipt.stories.length) lines.push("", "Stories:", ...receiptRows(receipt.stories, width).map((l) => `  ${l}`));
   const last = s.iterations;
   if (last.length) lines.push("", "Last iterations:", historyRows(last).map((l) => `  ${l}`).join("\n"));
   return lines.join("\n");

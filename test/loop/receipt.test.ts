@@ -4,6 +4,7 @@ import { receiptOf, storiesOf } from "../../src/loop/receipt.ts";
 import { Receipt } from "../../src/loop/receipt-schema.ts";
 import { forecastText, receiptRows } from "../../src/term/receipt-view.ts";
 import { renderStatus } from "../../src/term/status-view.ts";
+import { renderEvent } from "../../src/term/render.ts";
 import { ZERO_TOKENS, type Iteration } from "../../src/state/schema.ts";
 import { sampleIteration, sampleState } from "../helpers/state.ts";
 
@@ -75,9 +76,23 @@ describe("the receipt", () => {
     const text = renderStatus(running(), Date.parse(at(20)), 120);
     expect(text).toMatch(/Forecast:\s+3 stories left: 18m 00s–30m 00s, \$6\.00–\$9\.00/);
     expect(text).toMatch(/✓ 1\. Story 1\s+2 attempts\s+6m 00s\s+2,000 tokens\s+\$2\.00/);
-    expect(text).toMatch(/✓ 2\. Story 2\s+1 attempt\s+10m 00s\s+1,200 tokens\s+\$3\.00 \(review: 200 tokens, \$0\.50\)/);
+    expect(text).toMatch(/✓ 2\. Story 2\s+1 attempt\s+10m 00s\s+1,200 tokens\s+\$3\.00 \(review \$0\.50\)/);
     expect(text).toMatch(/· 3\. Story 3/);
     expect(renderStatus(running({ status: "done" }))).not.toContain("Forecast:");
     expect(receiptRows([])).toEqual([]);
+  });
+
+  test("the end box shows the receipt, one unwrapped row per story, at 80 columns too", () => {
+    const complete = {
+      type: "Complete" as const, status: "done" as const, reason: "Every story is complete.", stories_completed: 3, stories_total: 3, iterations: 4,
+      total_tokens: 4200, total_cost_usd: 6, duration_ms: 17 * 60_000, branch: "ralph/wt", completion: "keep" as const, stories: receiptOf(running()).stories,
+    };
+    for (const width of [80, 140]) {
+      const box = renderEvent(complete, { color: false, width });
+      const rows = box.filter((l) => /[✓·] \d\. Story/.test(l));
+      expect(rows).toHaveLength(3);
+      expect(rows[1]).toMatch(/✓ 2\. Story 2\s+1 attempt\s+10m 00s\s+1,200 tokens\s+\$3\.00 \(review \$0\.50\)\s+│$/);
+      expect(Math.max(...box.map((l) => l.length))).toBeLessThanOrEqual(width);
+    }
   });
 });
