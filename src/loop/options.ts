@@ -66,6 +66,9 @@ const positive = (name: string, unitMs: number, unit: string) =>
 export const NONE = "none";
 const removable = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === NONE ? undefined : v), schema.optional());
 
+/** `--parallel`: lanes at once, at most (each is an agent and a worktree; see the option's message). */
+export const MAX_PARALLEL = 16;
+
 const remembered = true;
 const runsCommand = true;
 export const LoopOptions = z.strictObject({
@@ -76,6 +79,22 @@ export const LoopOptions = z.strictObject({
   done: opt(DoneCriteria.optional(), { help: "Done criteria", defaultText: "tasks when a tasks.md is found, else manual", state: "done_criteria", remembered }),
   max: opt(int("max", 1).default(30), { hint: "n", help: "Maximum iterations (agent runs)", state: "max_iterations", remembered }),
   maxRetries: opt(int("max-retries", 1).default(3), { hint: "n", help: "Attempts per story before giving up", state: "max_retries", remembered }),
+  parallel: opt(
+    decimal(
+      z.coerce
+        .number({ error: "--parallel must be a number" })
+        .int({ error: "--parallel must be a whole number" })
+        .min(1, { error: "--parallel must be at least 1 (1 runs the stories one after another)" })
+        .max(MAX_PARALLEL, {
+          error: `--parallel must be at most ${MAX_PARALLEL} (each lane is an agent on your one account and a worktree: more at once mostly wait on the account's rate limit)`,
+        }),
+    ).default(1),
+    {
+      hint: "n",
+      help: "Stories run at once, each in its own worktree, integrated one at a time (needs --checkpoint branch and --done tasks; docs/parallel.md)",
+      state: "parallel", remembered,
+    },
+  ),
   stallThreshold: opt(int("stall-threshold", 1).default(2), {
     hint: "n", help: "Consecutive no-progress iterations before stalled", state: "stall_threshold", remembered,
   }),

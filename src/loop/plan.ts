@@ -13,6 +13,7 @@ import { SCHEMA_VERSION, ZERO_TOKENS, type State } from "../state/schema.ts";
 import { findTasksFile } from "../stories/tasks-file.ts";
 import type { LoopOptions } from "./options.ts";
 import { toState } from "./option-table.ts";
+import { graphRefusal } from "../parallel/graph.ts";
 
 export const NO_TASKS_WARNING = "No tasks.md found, using manual done criteria";
 
@@ -48,6 +49,9 @@ export async function makePlan(worktree: string, opts: LoopOptions, os: OpenSpec
   const stories = await loadStories(found);
   if (stories.length === 0)
     throw new UserError(`${rel(found.tasksFile)} has no checkbox tasks (lines like \`- [ ] do X\`). Add some, or use --done manual with a task.`);
+  // Refused with or without --parallel: one after another the file's order stands, but a circle or a typo is a mistake.
+  const unmet = graphRefusal(stories, rel(found.tasksFile));
+  if (unmet) throw new UserError(unmet);
   return { source: found, doneCriteria: "tasks", task, change, tasksFile: found.tasksFile, stories };
 }
 
@@ -159,6 +163,7 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     reason: null,
     error: null,
     spent_before: { cost_usd: 0, tokens: 0 },
+    earlier_stories: [],
     stop_reason: null,
     waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [],
   } as State; // the option fields are typed by the table; test/loop/option-table.test.ts parses the whole state

@@ -45,9 +45,10 @@ export function parseStories(markdown: string, fallbackTitle = "Tasks"): Story[]
     if (h && !line.startsWith("###")) {
       stories.push(current);
       headings++;
-      const text = h[1] ?? "";
-      const num = NUMBERED.exec(text);
-      current = num ? { id: num[1]!, title: num[2]!, tasks: [] } : { id: slug(text, headings), title: text, tasks: [] };
+      const num = NUMBERED.exec(h[1] ?? "");
+      const { text, after } = splitAfter(num ? num[2]! : (h[1] ?? ""));
+      current = num ? { id: num[1]!, title: text, tasks: [] } : { id: slug(text, headings), title: text, tasks: [] };
+      if (after) current.after = after;
       return;
     }
     const task = parseTaskLine(line, i + 1);
@@ -59,6 +60,17 @@ export function parseStories(markdown: string, fallbackTitle = "Tasks"): Story[]
     return current.tasks.length ? [{ id: "1", title, tasks: current.tasks }] : [];
   }
   return dedupeIds(stories.filter((s) => s.tasks.length > 0));
+}
+
+/** `(after 1, 2)` or `(after 1 and set-up-db)` at the heading's end; ids have no spaces, so `(after the migration)` is title. */
+const AFTER = /^(.*\S)\s*\(\s*after\s+([^()]*?)\s*\)$/i;
+const ID = /^[^\s,()]+$/;
+
+function splitAfter(heading: string): { text: string; after: string[] | null } {
+  const m = AFTER.exec(heading);
+  const ids = m?.[2]?.split(/\s*,\s*|\s+and\s+/i).filter((id) => id !== "") ?? [];
+  if (!m || ids.length === 0 || !ids.every((id) => ID.test(id))) return { text: heading, after: null };
+  return { text: m[1]!, after: ids };
 }
 
 function slug(text: string, ordinal: number): string {

@@ -95,6 +95,7 @@ describe("a mistake in a config file", () => {
   test.each([
     ["a bad value", { "max-retries": 0 }, '.wt-loop.json: "max-retries" must be at least 1, got 0. Nothing was written.'],
     ["a wrong type", { max: "5" }, '"max" must be a whole number, got "5"'],
+    ["more lanes than the cap", { parallel: 20 }, '"parallel" must be at most 16 (each lane is an agent on your one account and a worktree'],
     ["a wrong choice", { checkpoint: "brnch" }, '"checkpoint" must be branch or stash, got "brnch" (did you mean "branch"?)'],
     ["an unknown key", { "max-retry": 5 }, 'unknown key "max-retry". Did you mean "max-retries"?'],
     ["a flag that is not for files", { "dry-run": true }, '"dry-run" cannot be set in a config file'],

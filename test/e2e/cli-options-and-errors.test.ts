@@ -31,6 +31,11 @@ describe("options are validated", () => {
     [["--checkpoint", "tag"], "--checkpoint must be branch or stash, got 'tag'"],
     [["--done", "maybe"], "--done must be tasks or manual, got 'maybe'"],
     [["--on-complete", "delete"], "--on-complete must be ask, cleanup or keep, got 'delete'"],
+    [["--parallel", "17"], "--parallel must be at most 16 (each lane is an agent on your one account"],
+    [["--parallel", "0"], "--parallel must be at least 1"],
+    [["--parallel", "2.5"], "--parallel must be a whole number"],
+    [["--parallel", "2", "--checkpoint", "stash"], "--parallel 2 needs branch checkpoints"],
+    [["--parallel", "3", "--done", "manual", "a task"], "--parallel 3 needs --done tasks"],
     [["--bogus"], "Unknown option --bogus"],
     [["--max=3", "--frobnicate=1"], "Unknown option --frobnicate"],
     [["task one", "extra"], "Unexpected argument 'extra'"],
@@ -96,6 +101,15 @@ describe("options are validated", () => {
     const r = await wtLoop(["start", "--terminal", "inline"], { cwd: repo });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('wt-loop start "describe the task"');
+    nothingWritten(repo);
+  });
+
+  test("--parallel above 1 with no tasks.md: it needs stories to split, says what to do", async () => {
+    const repo = makeRepo();
+    const r = await wtLoop(["start", "--terminal", "inline", "--parallel", "2", "a task"], { cwd: repo });
+    expect([r.code, r.stderr.includes("    at ")]).toEqual([1, false]);
+    expect(r.stderr).toContain("--parallel 2 needs stories to run side by side");
+    expect(r.stderr).toContain("or use --parallel 1 with a task");
     nothingWritten(repo);
   });
 

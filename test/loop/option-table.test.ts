@@ -24,7 +24,7 @@ describe("the options table", () => {
   test("state → options gives back every remembered option that options → state wrote", () => {
     const opts = LoopOptions.parse({ task: "T", change: "c", done: "manual", agent: "command", agentCmd: "x", model: "m", notify: "n", verify: "v",
       maxCost: "2", maxTokens: "9", max: "4", maxRetries: "5", stallThreshold: "6", iterationTimeout: "7", commandTimeout: "8",
-      checkpoint: "stash", onComplete: "keep", verifyTimeout: "11", maxWait: "12", terminal: "inline" });
+      checkpoint: "stash", onComplete: "keep", verifyTimeout: "11", maxWait: "12", terminal: "inline", parallel: "3" });
     const state = State.parse({ ...initialState(wt, opts, plan), ...toState(opts) });
     const back = fromState(state);
     for (const o of OPTIONS) expect([o.key, back[o.key]]).toEqual([o.key, o.meta.remembered ? opts[o.key] : undefined]);
@@ -52,6 +52,7 @@ describe("the options table", () => {
     const note = continuingNote({ ...state, status: "stuck" }, fromState(state), { max: "4" });
     expect(note).toStartWith("Continuing the previous loop (stuck) with its options: --done manual --max 5 ");
     expect(note).toContain("--agent-cmd 'cat > /dev/null'");
+    expect(note).toContain(" --parallel 1 ");
     expect(note).toEndWith("Given here instead: --max.");
   });
 });

@@ -30,6 +30,31 @@ describe("parseStories", () => {
     expect(s.map((x) => x.id)).toEqual(["1", "1~2"]);
   });
 
+  test("a heading names its prerequisites at its end: `## 3. CLI (after 1, 2)` is story 3, titled CLI, after 1 and 2", () => {
+    const s = parseStories(
+      "## 1. Schema\n- [ ] a\n## 2. Parser\n- [ ] b\n## 3. CLI (after 1, 2)\n- [ ] c\n## 4.2) Docs (After 3 and 1)\n- [ ] d\n" +
+        "## Set up the db (after 1)\n- [ ] e\n## Polish (after set-up-the-db,4.2)\n- [ ] f\n",
+    );
+    expect(s.map((x) => [x.id, x.title, x.after ?? []])).toEqual([
+      ["1", "Schema", []],
+      ["2", "Parser", []],
+      ["3", "CLI", ["1", "2"]],
+      ["4.2", "Docs", ["3", "1"]],
+      ["set-up-the-db", "Set up the db", ["1"]],
+      ["polish", "Polish", ["set-up-the-db", "4.2"]],
+    ]);
+  });
+
+  test("parentheses that are not a list of ids stay in the title; a story without any has no prerequisites", () => {
+    const s = parseStories("## 1. Cleanup (after the migration)\n- [ ] a\n## 2. Retry (later)\n- [ ] b\n## 3. (after 1)\n- [ ] c\n## 4. Wait (after )\n- [ ] d\n");
+    expect(s.map((x) => [x.id, x.title, x.after])).toEqual([
+      ["1", "Cleanup (after the migration)", undefined],
+      ["2", "Retry (later)", undefined],
+      ["3", "(after 1)", undefined],
+      ["4", "Wait (after )", undefined],
+    ]);
+  });
+
   test("a story with no tasks is never complete", () => {
     expect(isComplete({ id: "1", title: "t", tasks: [] })).toBe(false);
   });
