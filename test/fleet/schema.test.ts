@@ -26,7 +26,7 @@ describe("wt-loop schema", () => {
     const types = s.oneOf.map((b: any) => b.properties.type.const);
     expect(types).toEqual([
       "LoopStarted", "StoryProgress", "StoryEvent", "IterationEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEvent", "ReviewEnd", "Error", "Complete", "Waiting",
-      "Paused", "Resumed", "MaxIterationsChanged", "NoteAdded", "NotesUsed",
+      "Paused", "Resumed", "MaxIterationsChanged", "NoteAdded", "NotesUsed", "Lane",
     ]);
     for (const b of s.oneOf) expect(b.required).toContain("ts");
   });
