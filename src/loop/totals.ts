@@ -8,6 +8,8 @@ export function totalsOf(its: Iteration[]) {
   return {
     iterations: its.length,
     duration_ms: its.reduce((a, i) => a + between(i.started, i.ended), 0),
+    /** The time iterations ran, overlaps counted once: below `duration_ms` only when lanes (`--parallel`) ran side by side. */
+    wall_ms: wallMs(its),
     commits: its.reduce((a, i) => a + i.commits.length, 0),
     tokens: its.reduce((a, i) => a + i.tokens_used, 0),
     cost_usd: its.reduce((a, i) => a + (i.cost_usd ?? 0), 0),
@@ -15,4 +17,17 @@ export function totalsOf(its: Iteration[]) {
     unavailable_runs: its.reduce((a, i) => a + (i.unavailable?.runs ?? 0), 0),
     waited_ms: its.reduce((a, i) => a + (i.unavailable?.waited_ms ?? 0), 0),
   };
+}
+
+/** The length of the union of the iterations' spans. */
+function wallMs(its: Iteration[]): number {
+  const spans = its.map((i) => [Date.parse(i.started), Date.parse(i.ended)] as const).sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const [from, to] of spans) {
+    if (to <= end) continue;
+    total += to - Math.max(from, end);
+    end = to;
+  }
+  return total;
 }

@@ -36,7 +36,7 @@ const LoopStatus = z.object({
 const LoopHistory = z.object({
   worktree: z.string(),
   iterations: z.array(Iteration),
-  totals: z.object({ iterations: z.number(), duration_ms: z.number(), commits: z.number(), tokens: z.number(), cost_usd: z.number(), timed_out: z.number(), unavailable_runs: z.number(), waited_ms: z.number() }),
+  totals: z.object({ iterations: z.number(), duration_ms: z.number(), wall_ms: z.number(), commits: z.number(), tokens: z.number(), cost_usd: z.number(), timed_out: z.number(), unavailable_runs: z.number(), waited_ms: z.number() }),
   capped: Capped,
 });
 const LoopLog = z.object({

@@ -24,7 +24,8 @@ const reviewCell = (r: Iteration["review"]) =>
 
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
-  const its = inertDeep(iterations); // reasons come from the agent
+  // Lanes (`--parallel`) record iterations as they end: shown in the order they began.
+  const its = inertDeep([...iterations].sort((a, b) => a.n - b.n)); // reasons come from the agent
   // The verify column only for loops that ran one (`--verify`: its log file is in `--json`); the
   // `unavailable` column only when the agent's service refused some run (most loops never wait).
   const verified = its.some((i) => i.verify);
@@ -53,7 +54,7 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
 }
 
 export const totalsLine = (t: Totals) =>
-  `Total: ${plural(t.iterations, "iteration")} · ${formatDuration(t.duration_ms)}${t.waited_ms ? ` (incl. ${formatDuration(t.waited_ms)} waiting for the agent)` : ""} · ${plural(t.commits, "commit")} · ` +
+  `Total: ${plural(t.iterations, "iteration")} · ${t.wall_ms < t.duration_ms ? `${formatDuration(t.wall_ms)} (${formatDuration(t.duration_ms)} of iterations side by side)` : formatDuration(t.duration_ms)}${t.waited_ms ? ` (incl. ${formatDuration(t.waited_ms)} waiting for the agent)` : ""} · ${plural(t.commits, "commit")} · ` +
   `${formatTokens(t.tokens)} tokens · ${formatTotalCost(t.cost_usd)} · ${t.timed_out} timed out` +
   (t.unavailable_runs ? ` · ${plural(t.unavailable_runs, "run")} refused by the agent's service` : "");
 
