@@ -8,8 +8,6 @@ export function totalsOf(its: Iteration[]) {
   return {
     iterations: its.length,
     duration_ms: its.reduce((a, i) => a + between(i.started, i.ended), 0),
-    /** The time iterations ran, overlaps counted once: below `duration_ms` only when lanes (`--parallel`) ran side by side. */
-    wall_ms: wallMs(its),
     commits: its.reduce((a, i) => a + i.commits.length, 0),
     tokens: its.reduce((a, i) => a + i.tokens_used, 0),
     cost_usd: its.reduce((a, i) => a + (i.cost_usd ?? 0), 0),
@@ -19,8 +17,11 @@ export function totalsOf(its: Iteration[]) {
   };
 }
 
-/** The length of the union of the iterations' spans. */
-function wallMs(its: Iteration[]): number {
+/**
+ * The time the iterations ran, overlaps counted once (the union of their spans): below the total's
+ * `duration_ms` when lanes (`--parallel`) ran side by side.
+ */
+export function wallMs(its: Iteration[]): number {
   const spans = its.map((i) => [Date.parse(i.started), Date.parse(i.ended)] as const).sort((a, b) => a[0] - b[0]);
   let total = 0;
   let end = Number.NEGATIVE_INFINITY;

@@ -36,7 +36,7 @@ const LoopStatus = z.object({
 const LoopHistory = z.object({
   worktree: z.string(),
   iterations: z.array(Iteration),
-  totals: z.object({ iterations: z.number(), duration_ms: z.number(), wall_ms: z.number(), commits: z.number(), tokens: z.number(), cost_usd: z.number(), timed_out: z.number(), unavailable_runs: z.number(), waited_ms: z.number() }),
+  totals: z.object({ iterations: z.number(), duration_ms: z.number(), commits: z.number(), tokens: z.number(), cost_usd: z.number(), timed_out: z.number(), unavailable_runs: z.number(), waited_ms: z.number() }),
   capped: Capped,
 });
 const LoopLog = z.object({
@@ -81,7 +81,8 @@ export function createServer(cwd: string): McpServer {
     "loop_status",
     {
       title: "Loop status",
-      description: "The state file of one worktree's loop (as `wt-loop status --json`), with a summary. A dead runner's state is corrected to stopped.",
+      description:
+        "The state file of one worktree's loop (as `wt-loop status --json`), with a summary; under `--parallel`, `lanes` has each story at work in its own worktree (story, attempt, step, agent pid). A dead runner's state is corrected to stopped.",
       inputSchema: { worktree: worktreeArg },
       outputSchema: LoopStatus.shape,
       annotations: readOnly,

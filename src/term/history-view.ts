@@ -53,8 +53,9 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
   return table([head, ...rows]).split("\n").map((l) => truncate(l, width));
 }
 
-export const totalsLine = (t: Totals) =>
-  `Total: ${plural(t.iterations, "iteration")} · ${t.wall_ms < t.duration_ms ? `${formatDuration(t.wall_ms)} (${formatDuration(t.duration_ms)} of iterations side by side)` : formatDuration(t.duration_ms)}${t.waited_ms ? ` (incl. ${formatDuration(t.waited_ms)} waiting for the agent)` : ""} · ${plural(t.commits, "commit")} · ` +
+/** `wall`: with lanes (`--parallel`), the time the iterations took once (loop/totals.ts `wallMs`), said before their sum. */
+export const totalsLine = (t: Totals, wall: number | null = null) =>
+  `Total: ${plural(t.iterations, "iteration")} · ${wall !== null && wall < t.duration_ms ? `${formatDuration(wall)} (${formatDuration(t.duration_ms)} of iterations side by side)` : formatDuration(t.duration_ms)}${t.waited_ms ? ` (incl. ${formatDuration(t.waited_ms)} waiting for the agent)` : ""} · ${plural(t.commits, "commit")} · ` +
   `${formatTokens(t.tokens)} tokens · ${formatTotalCost(t.cost_usd)} · ${t.timed_out} timed out` +
   (t.unavailable_runs ? ` · ${plural(t.unavailable_runs, "run")} refused by the agent's service` : "");
 
