@@ -197,7 +197,7 @@ export class Git {
   }
 
   /** Repositories without user.name/email still get checkpoints, authored by wt-loop (asked once per worktree). */
-  private identity(): Promise<Record<string, string>> {
+  identity(): Promise<Record<string, string>> {
     return remember(identities, this.ctx.cwd, async () => {
       const name = (await this.run(["config", "user.name"], { allowFailure: true })).stdout.trim();
       const email = (await this.run(["config", "user.email"], { allowFailure: true })).stdout.trim();

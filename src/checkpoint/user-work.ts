@@ -85,7 +85,12 @@ async function pin(git: Git, w: UserWork): Promise<boolean> {
 }
 
 function refName(worktree: string, started: string): string {
+  return `refs/wt-loop/${worktreeKey(worktree)}/before-${started.replace(/\D/g, "")}`;
+}
+
+/** `<worktree>-<hash of its path>`: what names a loop's refs (and its lanes) apart from another worktree's of the same name. */
+export function worktreeKey(worktree: string): string {
   const name = basename(worktree).replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "worktree";
   const hash = createHash("sha256").update(worktree).digest("hex").slice(0, 8);
-  return `refs/wt-loop/${name}-${hash}/before-${started.replace(/\D/g, "")}`;
+  return `${name}-${hash}`;
 }

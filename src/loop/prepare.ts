@@ -26,6 +26,7 @@ import type { LoopOptions } from "./options.ts";
 import { initialState, makePlan, finishedPlanNote, type Plan } from "./plan.ts";
 import { carriedFrom, refuseSpent, refuseUnmeasurable } from "./budget.ts";
 import { rememberedOptions } from "./restart.ts";
+import { storiesOf } from "./receipt.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";
 
 /** A `starting` state this young may belong to a `run` that is still opening in its new window. */
@@ -80,7 +81,10 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   checkReviewer(opts.review, { agentCmd: opts.reviewCmd ?? null, model: opts.reviewModel ?? null }, process.env.PATH, wt.path);
   const state = initialState(wt, opts, plan);
   // A restart that continues the loop continues its budget: what the earlier runs spent counts.
-  state.spent_before = carriedFrom(previous, rememberedOptions(previous) !== null);
+  const continues = rememberedOptions(previous) !== null;
+  state.spent_before = carriedFrom(previous, continues);
+  // …and its receipt: attempts and costs per story survive the restart (loop/receipt.ts).
+  state.earlier_stories = previous && continues ? storiesOf(previous) : [];
   // The ticks of an attempt cut short before its check are still in the tree: that story goes first.
   state.unchecked_story = previous ? uncheckedStory(previous) : null;
   if (state.checkpoint === "stash") state.checkpoint_stashes = stashesLeftBy(previous);

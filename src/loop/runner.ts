@@ -24,6 +24,7 @@ import { stopControl } from "./stop.ts";
 import type { View } from "./view.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";
+import { watchHangUp } from "../term/hangup.ts";
 import { loopSandbox } from "./sandbox.ts";
 import type { Sandbox } from "../proc/sandbox.ts";
 
@@ -75,6 +76,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     exit: o.exit,
   });
   view.keys((intent) => (intent.kind === "force-stop" ? stop.force() : stop.press(intent.key)));
+  // A closed window: the loop stops and its question is answered keep — never asked of a dead terminal.
+  const unwatch = watchHangUp(() => stop.hangUp("terminal closed"));
   try {
     moveAsideWhileRunning(true);
     return await runLoop(
@@ -139,6 +142,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     killPendingGroups();
     await sandbox?.close();
     stop.dispose();
+    unwatch();
     log.close();
   }
 }

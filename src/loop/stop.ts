@@ -4,7 +4,7 @@
  * finished 5 s later the user is told to press q twice more to force it; three presses within 3 s
  * force-quit at once. A request from another terminal (SIGTERM: keep, SIGUSR2: cleanup, what
  * `wt-loop stop [--cleanup]` sends) also answers the completion question, since nobody may be at
- * this window to answer it.
+ * this window to answer it. So does the terminal going away (term/hangup.ts): nobody is left to answer.
  */
 import type { Completion } from "../state/schema.ts";
 
@@ -24,6 +24,8 @@ export const ANSWER_SIGNALS = { keep: "SIGTERM", cleanup: "SIGUSR2" } as const s
 export interface StopControl {
   /** One stop request (a key press or a signal). */
   press(source: string): void;
+  /** The terminal went away: a stop that answers keep, as an unattended question is answered. */
+  hangUp(source: string): void;
   /** A force-quit asked for at once (a view's own force key), without the three presses. */
   force(): void;
   /** The completion answer a remote stop gave, or null. */
@@ -72,7 +74,7 @@ export function stopControl(opts: {
     }, slowAfter);
     slow.unref?.();
   };
-  const remote = (sig: NodeJS.Signals, choice: Completion) => {
+  const remote = (sig: string, choice: Completion) => {
     answer ??= choice;
     for (const w of waiting.splice(0)) w(answer);
     press(sig);
@@ -85,6 +87,7 @@ export function stopControl(opts: {
   process.on(ANSWER_SIGNALS.cleanup, onUsr2);
   return {
     press,
+    hangUp: (source) => remote(source, "keep"),
     force: () => {
       if (!settled) force();
     },

@@ -11,6 +11,7 @@ import { stat } from "node:fs/promises";
 import { readState } from "../state/store.ts";
 import { inertLine } from "../term/inert.ts";
 import { setTitle } from "../term/title.ts";
+import { reportHangUp } from "../term/hangup.ts";
 import type { Action, ScreenModel } from "./frame.ts";
 import type { Screen } from "./renderer.ts";
 import { diffText } from "./diff.ts";
@@ -64,11 +65,11 @@ export class ScreenView implements View {
       if (a) void this.act(a);
     });
     screen.onGone(() => {
-      // The terminal went away (a hang-up): nothing more is drawn. A run is stopped as q would;
-      // a follower just stops following.
+      // The terminal went away (a hang-up): nothing more is drawn. A run stops as after `wt-loop
+      // stop` (term/hangup.ts: its question answered keep); a follower just stops following.
       this.gone = true;
       clearInterval(this.poll);
-      if (o.mode === "run") this.intents?.({ kind: "stop", key: "hang-up" });
+      if (o.mode === "run") reportHangUp("the screen was closed");
       else o.onLeave?.();
       this.quitWith?.(null);
     });
@@ -120,7 +121,7 @@ export class ScreenView implements View {
     signal.addEventListener("abort", () => {
       this.answer = null;
       this.model.closeAsk();
-      this.say("Answered from another terminal (`wt-loop stop`).");
+      if (!this.gone) this.say("Answered from another terminal (`wt-loop stop`).");
     });
     return new Promise((resolve) => (this.answer = resolve));
   }

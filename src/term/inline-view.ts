@@ -10,6 +10,7 @@ import type { Completion, FinalStatus } from "../state/schema.ts";
 import { activityLine, type Activity, type Out } from "./activity.ts";
 import { forTerminal } from "./inert.ts";
 import { listenKeys } from "./keys.ts";
+import { terminalGone } from "./hangup.ts";
 import { terminalNotice } from "./notify.ts";
 import { renderEvent, useColor } from "./render.ts";
 import { setTitle } from "./title.ts";
@@ -84,9 +85,14 @@ export class InlineView implements View {
     // consola's prompt cannot be cancelled: when the question is answered elsewhere (`wt-loop stop`),
     // let go of the terminal so the pending read neither keeps the process alive nor leaves raw mode.
     signal.addEventListener("abort", () => {
-      if (this.stdin.isTTY) this.stdin.setRawMode(false);
+      const gone = terminalGone();
+      try {
+        if (this.stdin.isTTY) this.stdin.setRawMode(false);
+        if (!gone) this.activity.out.write("\nAnswered from another terminal (`wt-loop stop`).\n");
+      } catch {
+        // the terminal went away meanwhile
+      }
       this.stdin.destroy();
-      this.activity.out.write("\nAnswered from another terminal (`wt-loop stop`).\n");
     });
     const answer = await consola.prompt(`Loop ${status}. What should happen to the loop's branch?`, {
       type: "select",

@@ -2,8 +2,11 @@
  * A reader that goes away (`wt-loop history | head -1`, `monitor | head`) makes the next write to
  * stdout throw EPIPE. That is the reader's choice, not an error: output ends quietly. A command
  * whose output is all it does then exits 0; the loop runner keeps going (its output is only a view
- * of the loop, which must not die with the view) and writes nothing more.
+ * of the loop, which must not die with the view) and writes nothing more. A terminal that went away
+ * (its window closed) fails a write with EIO instead: output ends the same way, and the hang-up is
+ * reported (term/hangup.ts) — a runner stops, as it does on SIGHUP.
  */
+import { reportHangUp } from "./hangup.ts";
 let whenClosed: "exit" | "continue" = "exit";
 let closed = false;
 
@@ -12,7 +15,14 @@ export function keepRunningWhenStdoutCloses(): void {
   whenClosed = "continue";
 }
 
-const isEpipe = (err: unknown) => (err as { code?: string } | null)?.code === "EPIPE";
+const codeOf = (err: unknown) => (err as { code?: string } | null)?.code;
+
+/** EPIPE: the reader went away. EIO on a terminal: the terminal did. Anything else is a real error. */
+function closedBy(err: unknown, stream: NodeJS.WriteStream): boolean {
+  const code = codeOf(err);
+  if (code === "EIO" && stream.isTTY) reportHangUp("a write to it failed (EIO)");
+  return code === "EPIPE" || (code === "EIO" && Boolean(stream.isTTY));
+}
 
 function onEpipe(): void {
   closed = true;
@@ -26,13 +36,13 @@ export function guardStdout(stream: NodeJS.WriteStream = process.stdout): void {
     try {
       return write(...args);
     } catch (err) {
-      if (!isEpipe(err)) throw err;
+      if (!closedBy(err, stream)) throw err;
       onEpipe();
       return true;
     }
   }) as typeof stream.write;
   stream.on("error", (err) => {
-    if (isEpipe(err)) onEpipe();
+    if (closedBy(err, stream)) onEpipe();
     else throw err;
   });
 }

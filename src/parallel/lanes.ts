@@ -1,0 +1,141 @@
+/**
+ * `--parallel` lanes (docs/parallel.md): each running story works in a linked worktree of its own, on a
+ * branch made from the loop branch's head, in the repository's common git dir (outside the user's tree).
+ * A lane is made from a commit, so it never holds the user's untracked files; the loop's own files are
+ * excluded there too (`info/exclude` is shared by every worktree of a repository).
+ *
+ * Nothing a lane did is dropped unless it is on the loop branch: closing a lane whose work is not
+ * integrated first keeps it (its commits, and a snapshot of what it left uncommitted) under
+ * `refs/wt-loop/<worktree>-<hash>/lane-<story>-<attempt>`.
+ */
+import { existsSync, readdirSync, rmdirSync } from "node:fs";
+import { join } from "node:path";
+import { ensureExcluded } from "../checkpoint/exclude.ts";
+import { Git } from "../checkpoint/git.ts";
+import { HarnessError } from "../errors.ts";
+import type { Lane } from "../state/schema.ts";
+import { deleteBranch, keepUnder, laneLeaf, lanesOnDisk, laneWhere, listWorktrees, real, removeLaneWorktree } from "./lane-git.ts";
+import type { LanePlan, Lanes } from "./ports.ts";
+
+export interface LanesOptions {
+  /** The repository's common git dir, absolute (`Git.commonDir()`). */
+  commonDir: string;
+  /** The loop branch (`ralph/<name>`, no `refs/heads/`): work already on it needs no keeping. */
+  loopBranch: string;
+}
+
+type LaneLike = Pick<Lane | LanePlan, "story_id" | "attempt" | "worktree" | "branch" | "base">;
+
+/** `git` is the main worktree's (the loop's): lanes are named after it. */
+export function gitLanes(git: Git, opts: LanesOptions): Lanes {
+  const where = laneWhere(opts.commonDir, git.ctx.cwd);
+  const inLane = (lane: LaneLike) => new Git({ ...git.ctx, cwd: lane.worktree });
+  const keptRef = (lane: LaneLike) => `${where.keptPrefix}${laneLeaf(lane.story_id, lane.attempt)}`;
+
+  /**
+   * The lane's work as one commit: its branch head, or, when the lane left uncommitted files (or its
+   * HEAD somewhere else than its branch), a commit of its whole tree over both. Null when the lane has
+   * no branch and no worktree left.
+   */
+  async function tipOf(lane: LaneLike): Promise<string | null> {
+    const q = git.uninterruptible();
+    const branchHead = await q.resolve(`refs/heads/${lane.branch}`);
+    if (!existsSync(lane.worktree)) return branchHead;
+    const lg = inLane(lane).uninterruptible();
+    const st = await lg.run(["status", "--porcelain=v2", "--branch", "--untracked-files=all"], { allowFailure: true });
+    if (st.code !== 0) return branchHead; // not a worktree any more (half made): its branch is all there is
+    const lines = st.stdout.split("\n");
+    const oid = lines.find((l) => l.startsWith("# branch.oid "))?.slice("# branch.oid ".length);
+    const head = oid && /^[0-9a-f]{40}/.test(oid) ? oid : branchHead;
+    const dirty = lines.some((l) => l !== "" && !l.startsWith("#"));
+    if (!head) return null;
+    if (!dirty && head === (branchHead ?? head)) return head;
+    const parents = [...new Set([head, ...(branchHead ? [branchHead] : [])])];
+    return lg.commitTree(await lg.snapshot(), parents, "wt-loop: what the lane left uncommitted when it was closed");
+  }
+
+  /** Keeps the lane's work under its ref unless it adds nothing to `base` (or, with `onto`, to that commit). */
+  async function keep(lane: LaneLike, onto: string | null): Promise<string | null> {
+    const q = git.uninterruptible();
+    const tip = await tipOf(lane);
+    if (!tip || tip === lane.base || (await q.treeOf(tip)) === (await q.treeOf(lane.base))) return null;
+    if (onto && (await adds(q, onto, tip)) === false) return null;
+    return keepUnder(q, keptRef(lane), tip);
+  }
+
+  async function close(lane: LaneLike, opts: { integrated: boolean }): Promise<string | null> {
+    const q = git.uninterruptible(); // a stop must not cut a lane's removal in half
+    const kept = opts.integrated ? null : await keep(lane, null);
+    await removeLaneWorktree(q, where, lane.worktree);
+    await deleteBranch(q, lane.branch);
+    return kept;
+  }
+
+  return {
+    plan(storyId, attempt, base) {
+      const leaf = laneLeaf(storyId, attempt);
+      return { story_id: storyId, attempt, base, worktree: join(where.dir, leaf), branch: `${where.branchPrefix}${leaf}` };
+    },
+
+    async open(plan) {
+      // Whatever a killed runner left of this lane goes first (its work kept): then it is made whole again.
+      const listed = await listWorktrees(git);
+      if (listed.some((w) => real(w.path) === real(plan.worktree)) || existsSync(plan.worktree) || (await git.resolve(`refs/heads/${plan.branch}`)))
+        await close(plan, { integrated: false });
+      await git.run(["worktree", "prune"]); // a lane folder removed by hand: its registration would block `add`
+      // No hooks: the user's post-checkout hook is not the loop's to run (checkpoints never run hooks either).
+      await git.run(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--quiet", "-b", plan.branch, plan.worktree, plan.base]);
+      await ensureExcluded(inLane(plan));
+    },
+
+    async commit(lane, message) {
+      const lg = inLane(lane);
+      const on = await lg.branch();
+      if (on !== lane.branch)
+        throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) is on ${on ?? "a detached HEAD"}, not on its branch ${lane.branch}: its work was not committed.`);
+      const { head, dirty } = await lg.headAndDirty();
+      return dirty ? lg.uninterruptible().commitAll(message) : head;
+    },
+
+    close,
+
+    async sweep(recorded) {
+      const q = git.uninterruptible();
+      const loopHead = await q.resolve(`refs/heads/${opts.loopBranch}`);
+      const byLeaf = new Map<string, LaneLike>();
+      for (const l of recorded) byLeaf.set(laneLeaf(l.story_id, l.attempt), l);
+      for (const leaf of await lanesOnDisk(q, where)) {
+        if (byLeaf.has(leaf)) continue;
+        const m = /^(.*)-(\d+)$/.exec(leaf);
+        const branch = `${where.branchPrefix}${leaf}`;
+        const head = await q.resolve(`refs/heads/${branch}`);
+        // Not in the state: its base is where it left the loop branch.
+        const base = head && loopHead ? await q.out(["merge-base", head, loopHead]).catch(() => head) : (head ?? loopHead ?? "");
+        byLeaf.set(leaf, { story_id: m?.[1] ?? leaf, attempt: Number(m?.[2] ?? 0), worktree: join(where.dir, leaf), branch, base });
+      }
+      const notes: string[] = [];
+      for (const [leaf, lane] of byLeaf) {
+        const kept = lane.base ? await keep(lane, loopHead) : null;
+        await removeLaneWorktree(q, where, join(where.dir, leaf));
+        if (real(lane.worktree) !== real(join(where.dir, leaf))) await removeLaneWorktree(q, where, lane.worktree);
+        await deleteBranch(q, lane.branch);
+        notes.push(`the lane of story ${lane.story_id} (attempt ${lane.attempt}) was closed` + (kept ? `; its work not on the loop branch is kept in ${kept}` : ""));
+      }
+      await q.run(["worktree", "prune"]);
+      if (existsSync(where.dir) && readdirSync(where.dir).length === 0) rmdirSync(where.dir);
+      return notes;
+    },
+  };
+}
+
+/**
+ * Whether `tip` brings anything `onto` does not already hold: a merge of it onto `onto` (from their
+ * merge base, the lane's base) that leaves `onto`'s tree unchanged adds nothing. A conflict means it
+ * does; null when git cannot tell (a git older than 2.38 has no `merge-tree --write-tree`): kept too.
+ */
+async function adds(git: Git, onto: string, tip: string): Promise<boolean | null> {
+  const r = await git.run(["merge-tree", "--write-tree", "--no-messages", onto, tip], { allowFailure: true });
+  if (r.code === 1) return true;
+  if (r.code !== 0) return null;
+  return r.stdout.split("\n")[0]!.trim() !== (await git.treeOf(onto));
+}

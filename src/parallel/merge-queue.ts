@@ -1,0 +1,129 @@
+/**
+ * The merge queue (docs/parallel.md "How lanes are integrated"): lanes are integrated into the loop
+ * branch in the main worktree one at a time (calls wait for the one before).
+ *
+ * The lane's commits are first replayed onto the loop branch's head IN THE LANE (`git rebase`, with no
+ * hooks, no rerere, no autostash: a conflict is never resolved for anyone), so the user's worktree is
+ * not touched until the whole result exists as commits. Then, under a journal (recover.ts): the branch
+ * moves by compare-and-swap from `old` to `new`, the main tree and index move from `old` to `new`
+ * (`read-tree -u -m`, which refuses to overwrite anything it did not expect), and `verify` runs on the
+ * integrated tree. A failed verify moves branch and tree back. A kill -9 at any point leaves either
+ * nothing changed or a journal that `recoverIntegration` undoes whole.
+ */
+import { existsSync } from "node:fs";
+import { Git } from "../checkpoint/git.ts";
+import { HarnessError } from "../errors.ts";
+import type { Lane } from "../state/schema.ts";
+import type { Integration, LanePlan, MergeQueue } from "./ports.ts";
+import { clearJournal, moveTree, readJournal, recoverIntegration, writeJournal } from "./recover.ts";
+
+export { recoverIntegration } from "./recover.ts";
+
+type Verify = (() => Promise<{ ok: true } | { ok: false; reason: string }>) | null;
+
+/** No hook, rerere, autostash or editor of the user's takes part in a replay: it applies cleanly or it conflicts. */
+const REPLAY = [
+  "-c", "core.hooksPath=/dev/null", "-c", "rerere.enabled=false", "-c", "rebase.autoStash=false", "-c", "rebase.autoSquash=false",
+  "-c", "rebase.updateRefs=false", "-c", "commit.gpgsign=false", "-c", "sequence.editor=:", "-c", "core.editor=:",
+];
+
+/** `git` is the main worktree's, on the loop branch `loopBranch` (no `refs/heads/`). */
+export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
+  const ref = `refs/heads/${loopBranch}`;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function integrateOne(lane: Lane | LanePlan, verify: Verify): Promise<Integration> {
+    const q = git.uninterruptible(); // a stop waits for the integration's git steps; `verify` has its own
+    if (await readJournal(q)) await recoverIntegration(q, loopBranch);
+    const old = await q.resolve(ref);
+    if (!old) throw new HarnessError(`The loop branch ${loopBranch} is gone: no lane can be integrated. The lanes' work stays on their branches.`);
+    const replay = await replayInLane(q, lane, old);
+    if (replay.kind === "conflict") return replay;
+    const commits = await q.commitsBetween(old, replay.head);
+    if (commits.length === 0) return { kind: "integrated", commits: [], head: old }; // everything was there already
+    await assertMainReady(q, loopBranch);
+    const j = { old, new: replay.head };
+    await writeJournal(q, j);
+    await q.runRetryingLocks(["update-ref", "-m", `wt-loop: integrate story ${lane.story_id}`, ref, j.new, j.old]);
+    const moved = await q.run(["read-tree", "-u", "-m", j.old, j.new], { allowFailure: true });
+    if (moved.code !== 0) {
+      await undo(q, j);
+      throw new HarnessError(`Integrating story ${lane.story_id} could not update the main worktree ${q.ctx.cwd} (${moved.stderr.trim()}); the loop branch was put back. Its work stays on ${lane.branch}.`);
+    }
+    let verdict: Awaited<ReturnType<NonNullable<Verify>>>;
+    try {
+      verdict = verify ? await verify() : { ok: true };
+    } catch (err) {
+      await undo(q, j); // a stop (or a failure of verify's own) is no verdict: nothing stays half integrated
+      throw err;
+    }
+    if (!verdict.ok) {
+      await undo(q, j);
+      return { kind: "verify_failed", reason: verdict.reason };
+    }
+    await clearJournal(q, j);
+    return { kind: "integrated", commits, head: j.new };
+  }
+
+  async function undo(q: Git, j: { old: string; new: string }): Promise<void> {
+    await q.runRetryingLocks(["update-ref", "-m", "wt-loop: undo an integration", ref, j.old, j.new]);
+    await moveTree(q, j.new, j.old);
+    await clearJournal(q, j);
+  }
+
+  return {
+    integrate(lane, verify) {
+      const run = queue.then(() => integrateOne(lane, verify));
+      queue = run.catch(() => {});
+      return run;
+    },
+    async head() {
+      const h = await git.resolve(ref);
+      if (!h) throw new HarnessError(`The loop branch ${loopBranch} is gone.`);
+      return h;
+    },
+  };
+}
+
+/**
+ * Replays the lane's commits onto `onto` in the lane itself (its branch is rewritten: it is the loop's
+ * own). On a conflict the lane is put back as it was and the conflicting paths are returned.
+ */
+async function replayInLane(q: Git, lane: Lane | LanePlan, onto: string): Promise<{ kind: "replayed"; head: string } | Extract<Integration, { kind: "conflict" }>> {
+  const lg = new Git({ cwd: lane.worktree, timeoutMs: q.ctx.timeoutMs });
+  const env = { ...(await lg.identity()), GIT_EDITOR: ":" };
+  // A replay a kill cut is still in progress there: it is undone and done again.
+  if (await inRebase(lg)) await lg.run(["rebase", "--abort"], { allowFailure: true });
+  const on = await lg.branch();
+  if (on !== lane.branch) throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) is not on its branch ${lane.branch}: it was not integrated.`);
+  if (await lg.isDirty()) throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) has uncommitted changes: its work must be committed (Lanes.commit) before it is integrated.`);
+  const r = await lg.run([...REPLAY, "rebase", "--quiet", onto], { allowFailure: true, env });
+  if (r.code === 0) return { kind: "replayed", head: (await lg.head())! };
+  const paths = (await lg.run(["diff", "--name-only", "--diff-filter=U", "-z"], { allowFailure: true })).stdout.split("\0").filter(Boolean);
+  await lg.run(["rebase", "--abort"], { allowFailure: true });
+  const what = paths.length ? `in ${paths.join(", ")}` : `(${r.stderr.trim().split("\n")[0] ?? "git rebase failed"})`;
+  return {
+    kind: "conflict",
+    paths,
+    reason:
+      `Your changes for story ${lane.story_id} conflicted with work integrated meanwhile by other stories ${what}. ` +
+      "Nothing was merged for you: this attempt starts from the current code, which holds that work; make the story's changes on top of it.",
+  };
+}
+
+async function inRebase(lg: Git): Promise<boolean> {
+  return existsSync(await lg.gitPath("rebase-merge")) || existsSync(await lg.gitPath("rebase-apply"));
+}
+
+/** The main worktree must be on the loop branch with nothing uncommitted: the integration moves its tree. */
+async function assertMainReady(q: Git, loopBranch: string): Promise<void> {
+  const on = await q.branch();
+  if (on !== loopBranch)
+    throw new HarnessError(`The main worktree ${q.ctx.cwd} is on ${on ?? "a detached HEAD"}, not on the loop branch ${loopBranch}: lanes are integrated there. Switch back (git switch ${loopBranch}) and start the loop again.`);
+  const dirty = (await q.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"])).stdout.split("\0").filter(Boolean);
+  if (dirty.length)
+    throw new HarnessError(
+      `The main worktree ${q.ctx.cwd} has changes the loop did not make (${dirty.slice(0, 5).map((d) => d.slice(3)).join(", ")}${dirty.length > 5 ? ", …" : ""}): ` +
+        "the merge queue integrates lanes there and needs it clean. Commit them or move them away (git stash -u), then start the loop again.",
+    );
+}

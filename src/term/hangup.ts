@@ -1,0 +1,59 @@
+/**
+ * The terminal went away (its window closed, its tmux window killed): SIGHUP, stdin at its end or
+ * failing, a write to it failing with EIO. Nobody can see or answer anything here any more, so a
+ * runner stops as `wt-loop stop` would (its question answered keep) and the process ends as soon as
+ * its command returns — nothing the screen library still holds for the dead terminal (a write it
+ * keeps polling) may keep it alive, spinning, holding the worktree's lock.
+ */
+import { readFileSync } from "node:fs";
+
+let gone: string | null = null;
+const listeners = new Set<(why: string) => void>();
+
+/** Whether (and how) this process's terminal went away. */
+export const terminalGone = (): string | null => gone;
+
+/** Says the terminal went away (a view noticed: its screen was destroyed by the hang-up, a write failed). */
+export function reportHangUp(why: string): void {
+  if (gone) return;
+  gone = why;
+  for (const fn of [...listeners]) fn(why);
+}
+
+/** SIGHUP is ignored (`nohup`): the user asked to outlive the terminal. Asked before anything here listens to it. */
+function hangUpIgnored(): boolean {
+  try {
+    const mask = /^SigIgn:\s*([0-9a-f]+)$/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
+    return mask !== undefined && (BigInt(`0x${mask}`) & 1n) === 1n; // SIGHUP is signal 1
+  } catch {
+    return false; // no /proc (macOS): a hang-up ends the process by default anyway
+  }
+}
+
+/**
+ * Calls `on` once when the terminal of this process goes away; returns how to stop watching. Only
+ * when a terminal is there (stdin, stdout or stderr), and SIGHUP only when not ignored (`nohup`).
+ */
+export function watchHangUp(on: (why: string) => void): () => void {
+  // Loaded here: node:tty costs start-up that the commands without a runner need not pay (main.ts).
+  const { isatty } = require("node:tty") as typeof import("node:tty");
+  const tty = [0, 1, 2].filter((fd) => isatty(fd));
+  if (tty.length === 0) return () => {};
+  const ignored = hangUpIgnored();
+  const onSignal = () => reportHangUp("SIGHUP");
+  const onEnd = () => reportHangUp("its input ended");
+  const onError = () => reportHangUp("its input failed");
+  listeners.add(on);
+  if (!ignored) process.on("SIGHUP", onSignal);
+  // Listening only: whoever reads stdin (the keys, the prompt, the screen) makes these fire.
+  const stdin = tty.includes(0) ? process.stdin : null;
+  stdin?.on("end", onEnd);
+  stdin?.on("error", onError);
+  if (gone) queueMicrotask(() => on(gone!));
+  return () => {
+    listeners.delete(on);
+    process.off("SIGHUP", onSignal);
+    stdin?.off("end", onEnd);
+    stdin?.off("error", onError);
+  };
+}
