@@ -131,8 +131,9 @@ export async function streamRunLog(files: FoundRun, sel: Selection, sink: RunLog
       }
       if (e.type === "StoryProgress" && !reading.has(e.iteration)) {
         const lane = early.has(e.iteration);
-        // One after another, a new iteration ends the one before (whose end a killed runner never wrote).
-        if (!lane) for (const r of [...reading.values()]) close(r);
+        // One after another, a new iteration ends the one before (whose end a killed runner never wrote); in
+        // lanes, a new attempt at a story ends its earlier one (one lane per story at a time).
+        for (const r of [...reading.values()]) if (!lane || r.head.story_id === e.story_id) close(r);
         if (!lanes) recordsBefore(e.iteration);
         announced.add(e.iteration);
         const r = begin({ n: e.iteration, story_id: e.story_id, story_title: e.title, attempt: e.attempt, record: records.get(e.iteration) ?? null, announced: true }, lane);
