@@ -78,6 +78,11 @@ export function stateReference(): string {
     const nested = new Map<string, Js>();
     parts.push(`## Each entry of \`${name.slice(0, -2)}\``, table(rows(obj, "", nested)));
   }
+  // Not in the file: what `status --json` adds to it.
+  const receipt = jsonSchema("receipt");
+  const inReceipt = new Map<string, Js>();
+  parts.push("## `receipt` (`wt-loop status --json` only)", `${receipt.description} JSON Schema: \`schema/wt-loop-receipt.schema.json\` (\`wt-loop schema receipt\`).`, table(rows(receipt, "receipt.", inReceipt)));
+  for (const [name, obj] of inReceipt) parts.push(`### Each entry of \`${name.slice(0, -2)}\``, table(rows(obj, "", new Map())));
   return parts.join("\n\n") + "\n";
 }
 

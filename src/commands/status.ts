@@ -2,10 +2,11 @@ import { defineCommand } from "citty";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
 import { namesLiveRunner } from "../state/final.ts";
+import { receiptOf } from "../loop/receipt.ts";
 import { renderStatus } from "../term/status-view.ts";
 import { print, printError, printJson } from "../term/print.ts";
 
-const args = { json: { type: "boolean", description: "Print the validated state file as JSON" } } as const;
+const args = { json: { type: "boolean", description: "Print the validated state file as JSON, with the receipt under `receipt`" } } as const;
 
 export default defineCommand({
   meta: { name: "status", description: "Show the loop's status in this worktree" },
@@ -16,7 +17,7 @@ export default defineCommand({
     // The process checks load only for a state whose runner could have died (start-up).
     const note = namesLiveRunner(state) ? await (await import("../loop/liveness.ts")).correctDeadRunner(path, state) : null;
     if (a.json) {
-      printJson(state);
+      printJson({ ...state, receipt: receiptOf(state) }); // the receipt: docs/receipt.md, `wt-loop schema receipt`
       if (note) printError(note);
       return;
     }

@@ -16,6 +16,9 @@ const REPORTS: Record<AgentName, { cost: boolean; tokens: boolean }> = {
   demo: { cost: false, tokens: true },
 };
 
+/** Whether `agent` reports its cost: a null cost from one that does not is "none reported", not $0. */
+export const reportsCost = (agent: AgentName) => REPORTS[agent].cost;
+
 /** A budget the agent cannot measure would never be reached: refused before anything is written. */
 export function refuseUnmeasurable(agent: AgentName, opts: { maxCost?: number; maxTokens?: number }): void {
   const r = REPORTS[agent];

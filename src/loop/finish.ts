@@ -3,6 +3,7 @@
  * asked of the user) and the Complete event. Split from engine.ts, which decides *that* it ends.
  */
 import { sandboxLabel } from "./sandbox-label.ts";
+import { storiesOf } from "./receipt.ts";
 import type { FinalStatus, Completion, State } from "../state/schema.ts";
 import { errorMessage, thenSentence, UserError } from "../errors.ts";
 import { lostMessage } from "../checkpoint/user-work.ts";
@@ -127,5 +128,6 @@ function emitComplete(state: State, ending: Ending, deps: LoopDeps): void {
     branch: state.completion === "cleanup" ? state.original_branch : state.checkpoint_branch,
     stop_reason: state.stop_reason,
     sandbox: sandboxLabel(state),
+    stories: storiesOf(state),
   });
 }

@@ -7,10 +7,11 @@ import { z } from "zod";
 import { DoctorReport } from "./doctor.ts";
 import { LoggedEvent } from "./events.ts";
 import { configJsonSchema } from "./config-file.ts";
+import { Receipt } from "./receipt-schema.ts";
 import { generateChecker } from "../state/codegen.ts";
 import { SCHEMA_VERSION, State } from "../state/schema.ts";
 
-export const SCHEMA_KINDS = ["state", "events", "config", "doctor"] as const;
+export const SCHEMA_KINDS = ["state", "events", "config", "doctor", "receipt"] as const;
 export type SchemaKind = (typeof SCHEMA_KINDS)[number];
 
 /** Where each schema is committed, relative to the repository root. */
@@ -19,6 +20,7 @@ export const SCHEMA_FILES: Record<SchemaKind, string> = {
   events: "schema/loop-event.schema.json",
   config: "schema/wt-loop-config.schema.json",
   doctor: "schema/wt-loop-doctor.schema.json",
+  receipt: "schema/wt-loop-receipt.schema.json",
 };
 
 const META: Record<SchemaKind, { title: string; description: string }> = {
@@ -40,12 +42,16 @@ const META: Record<SchemaKind, { title: string; description: string }> = {
     title: "wt-loop doctor --json",
     description: "What a loop in this worktree needs, one entry per check. Objects are open, and checks may be added: a reader ignores ids it does not know.",
   },
+  receipt: {
+    title: "wt-loop status --json: its `receipt`",
+    description: "What `wt-loop status --json` adds to the state file under `receipt`: each story's attempts, time, tokens and cost, and a running loop's forecast (docs/receipt.md). Objects are open.",
+  },
 };
 
 export function jsonSchema(kind: SchemaKind): Record<string, unknown> {
   // The config file is closed (an unknown key is a mistake); its schema comes from the options table.
   if (kind === "config") return { $schema: "https://json-schema.org/draft/2020-12/schema", ...META.config, ...configJsonSchema() };
-  const schema = kind === "state" ? State : kind === "events" ? LoggedEvent : DoctorReport;
+  const schema = kind === "state" ? State : kind === "events" ? LoggedEvent : kind === "receipt" ? Receipt : DoctorReport;
   const generated = z.toJSONSchema(schema, {
     io: "output", // what wt-loop writes: every field present, defaults applied
     // zod closes output objects; the format promises readers that new fields may appear, so keep them open.

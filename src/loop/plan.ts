@@ -163,6 +163,7 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     reason: null,
     error: null,
     spent_before: { cost_usd: 0, tokens: 0 },
+    earlier_stories: [],
     stop_reason: null,
     waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [],
   } as State; // the option fields are typed by the table; test/loop/option-table.test.ts parses the whole state

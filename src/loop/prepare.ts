@@ -15,6 +15,7 @@ import { hasOwnRunner } from "../proc/pid.ts";
 import type { State } from "../state/schema.ts";
 import { archiveRun, readState, writeState } from "../state/store.ts";
 import { previousRun } from "./liveness.ts";
+import { recoverLanes } from "./lane-recovery.ts";
 import { uncheckedStory } from "./ending.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
@@ -26,6 +27,7 @@ import type { LoopOptions } from "./options.ts";
 import { initialState, makePlan, finishedPlanNote, type Plan } from "./plan.ts";
 import { carriedFrom, refuseSpent, refuseUnmeasurable } from "./budget.ts";
 import { rememberedOptions } from "./restart.ts";
+import { storiesOf } from "./receipt.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";
 
 /** A `starting` state this young may belong to a `run` that is still opening in its new window. */
@@ -72,6 +74,8 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     // A runner that died mid-cleanup (or left git's index.lock) is finished first: the refusals below would trip on it.
     const completing = previous?.completing;
     for (const note of await resumeAfterDeadRunner(git, previous)) warn(note);
+    // Lanes a dead runner left open (--parallel): their agents were ended above (the run's tag); now their worktrees.
+    for (const note of await recoverLanes(git, previous)) warn(note);
     // Recorded at once, as `stop` does: a refusal below (a spent budget) must not leave a state that
     // says the cleanup is unfinished, or that the work is on the branch it deleted.
     if (previous && completing) await writeState(loopPaths(wt.path).state, previous);
@@ -81,7 +85,10 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   checkReviewer(opts.review, { agentCmd: opts.reviewCmd ?? null, model: opts.reviewModel ?? null }, process.env.PATH, wt.path);
   const state = initialState(wt, opts, plan);
   // A restart that continues the loop continues its budget: what the earlier runs spent counts.
-  state.spent_before = carriedFrom(previous, rememberedOptions(previous) !== null);
+  const continues = rememberedOptions(previous) !== null;
+  state.spent_before = carriedFrom(previous, continues);
+  // …and its receipt: attempts and costs per story survive the restart (loop/receipt.ts).
+  state.earlier_stories = previous && continues ? storiesOf(previous) : [];
   // The ticks of an attempt cut short before its check are still in the tree: that story goes first.
   state.unchecked_story = previous ? uncheckedStory(previous) : null;
   if (state.checkpoint === "stash") state.checkpoint_stashes = stashesLeftBy(previous);

@@ -5,6 +5,8 @@
  */
 import { formatTotalCost, plural } from "../term/format.ts";
 import { inertLine } from "../term/inert.ts";
+import { receiptRows } from "../term/receipt-view.ts";
+import { storiesOf } from "../loop/receipt.ts";
 import type { Action, Frame, Key, Line } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import { wrapRows } from "./text-blocks.ts";
@@ -135,7 +137,7 @@ function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
   }
 }
 
-/** Stories, iterations, tokens, cost and branch: from the run's Complete event, else the state. */
+/** Stories, iterations, tokens, cost, the receipt and branch: from the run's Complete event, else the state. */
 function summary(m: LoopScreen): Line[] {
   const c = m.record.loop.complete;
   const st = m.st;
@@ -148,6 +150,9 @@ function summary(m: LoopScreen): Line[] {
   const lines: Line[] = [
     [{ text: `${done}/${plural(total, "story", "stories")} complete · ${plural(iterations, "iteration")} · ${plural(tokens, "token")} · ${formatTotalCost(cost)}` }],
   ];
+  // The receipt (docs/receipt.md): each story's attempts, time, tokens and cost.
+  const stories = c?.stories ?? (st ? storiesOf(st) : []);
+  for (const row of receiptRows(stories, m.cols - 4)) lines.push([{ text: row }]); // cut to fit, not wrapped: a table
   if (branch) lines.push([{ text: `branch ${inertLine(branch)}`, tone: "dim" }]);
   if (c?.reason) lines.push([{ text: inertLine(c.reason).slice(0, 500), tone: "dim" }]);
   return lines;

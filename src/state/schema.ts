@@ -126,6 +126,23 @@ export const UserWork = z.object({
 export type UserWork = z.infer<typeof UserWork>;
 
 
+/** What a story cost, over every attempt: a line of the receipt (loop/receipt.ts) and of `earlier_stories`. */
+const Spend = z.object({
+  tokens: Count.describe("tokens, all categories"),
+  cost_usd: z.number().nonnegative().nullable().describe("cost in US dollars; null when nothing that ran reports one"),
+});
+export const StoryReceipt = z.object({
+  id: z.string().nullable().describe("story id; null for iterations without a story (`--done manual`)"),
+  title: z.string().nullable().describe("story title"),
+  complete: z.boolean().describe("an attempt at it was accepted"),
+  attempts: Count.describe("attempts made at it (iterations), the earlier runs of this loop included"),
+  duration_ms: z.number().nonnegative().describe("the time its iterations took, each from its start to its end (summed, so iterations of lanes that overlap each count in full)"),
+  waited_ms: z.number().nonnegative().describe("of that, the time waited for an unavailable agent"),
+  agent: Spend.describe("what the agent spent on it"),
+  reviewer: Spend.describe("what the `--review` reviewer spent on it (zero when none ran)"),
+});
+export type StoryReceipt = z.infer<typeof StoryReceipt>;
+
 /** One story running in its own linked worktree under `--parallel` (src/parallel/, docs/parallel.md). */
 export const LaneStatus = z.enum(["opening", "running", "queued", "integrating", "closing"]);
 export type LaneStatus = z.infer<typeof LaneStatus>;
@@ -282,6 +299,10 @@ export const State = z.object({
     .array(z.object({ text: z.string().describe("the note, as the user wrote it"), added_at: Iso.describe("when `wt-loop note` gave it") }))
     .default([])
     .describe("notes from the user (`wt-loop note`) that the next iteration's prompt carries; emptied once a prompt carried them"),
+  earlier_stories: z
+    .array(StoryReceipt)
+    .default([])
+    .describe("what the earlier runs this run continues spent on each story (a restart after `stuck`, `stalled` or `stopped` carries it, as `spent_before`): the receipt's attempts and costs count it; empty otherwise"),
   parallel: z.number().int().positive().default(1).describe("`--parallel`: stories run at the same time, each in its own lane (1: one after another in this worktree, as before)"),
   lanes: z.array(Lane).default([]).describe("`--parallel` above 1: the lanes open now (empty otherwise, and once the loop has ended)"),
 });

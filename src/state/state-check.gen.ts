@@ -80,8 +80,9 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["paused_since"] = (v["paused_since"] === undefined ? null : (v["paused_since"] === null ? null : ((typeof v["paused_since"] === "string") && (RE0.test(v["paused_since"])) ? v["paused_since"] : fail(p + ".paused_since", "a datetime string"))));
   out["paused_ms"] = (v["paused_ms"] === undefined ? 0 : ((typeof v["paused_ms"] === "number") && (Number.isFinite(v["paused_ms"])) && (Number.isSafeInteger(v["paused_ms"])) && (v["paused_ms"] >= 0) ? v["paused_ms"] : fail(p + ".paused_ms", "a number in range")));
   out["notes"] = (v["notes"] === undefined ? [] : a18(v["notes"], p + ".notes"));
+  out["earlier_stories"] = (v["earlier_stories"] === undefined ? [] : a20(v["earlier_stories"], p + ".earlier_stories"));
   out["parallel"] = (v["parallel"] === undefined ? 1 : ((typeof v["parallel"] === "number") && (Number.isFinite(v["parallel"])) && (Number.isSafeInteger(v["parallel"])) && (v["parallel"] > 0) ? v["parallel"] : fail(p + ".parallel", "a number in range")));
-  out["lanes"] = (v["lanes"] === undefined ? [] : a20(v["lanes"], p + ".lanes"));
+  out["lanes"] = (v["lanes"] === undefined ? [] : a23(v["lanes"], p + ".lanes"));
   return out;
 }
 function a1(v: any, p: string): unknown[] {
@@ -252,6 +253,32 @@ function a20(v: any, p: string): unknown[] {
   return out;
 }
 function o21(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
+  out["id"] = (v["id"] === null ? null : ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string")));
+  out["title"] = (v["title"] === null ? null : ((typeof v["title"] === "string") ? v["title"] : fail(p + ".title", "a string")));
+  out["complete"] = ((typeof v["complete"] === "boolean") ? v["complete"] : fail(p + ".complete", "true or false"));
+  out["attempts"] = ((typeof v["attempts"] === "number") && (Number.isFinite(v["attempts"])) && (Number.isSafeInteger(v["attempts"])) && (v["attempts"] >= 0) ? v["attempts"] : fail(p + ".attempts", "a number in range"));
+  out["duration_ms"] = ((typeof v["duration_ms"] === "number") && (Number.isFinite(v["duration_ms"])) && (v["duration_ms"] >= 0) ? v["duration_ms"] : fail(p + ".duration_ms", "a number in range"));
+  out["waited_ms"] = ((typeof v["waited_ms"] === "number") && (Number.isFinite(v["waited_ms"])) && (v["waited_ms"] >= 0) ? v["waited_ms"] : fail(p + ".waited_ms", "a number in range"));
+  out["agent"] = o22(v["agent"], p + ".agent");
+  out["reviewer"] = o22(v["reviewer"], p + ".reviewer");
+  return out;
+}
+function o22(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
+  out["tokens"] = ((typeof v["tokens"] === "number") && (Number.isFinite(v["tokens"])) && (Number.isSafeInteger(v["tokens"])) && (v["tokens"] >= 0) ? v["tokens"] : fail(p + ".tokens", "a number in range"));
+  out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
+  return out;
+}
+function a23(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = o24(v[i], p + "[" + i + "]");
+  return out;
+}
+function o24(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["story_id"] = ((typeof v["story_id"] === "string") ? v["story_id"] : fail(p + ".story_id", "a string"));

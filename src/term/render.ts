@@ -8,6 +8,7 @@ import { paint } from "./color.ts";
 import { inertDeep } from "./inert.ts";
 import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural, truncate } from "./format.ts";
 import { sumTokens } from "../state/schema.ts";
+import { receiptRows } from "./receipt-view.ts";
 
 export interface RenderOptions {
   color: boolean;
@@ -138,6 +139,8 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
         `${e.stories_completed}/${plural(e.stories_total, "story", "stories")} complete · ${plural(e.iterations, "iteration")} · ` +
           `${plural(e.total_tokens, "token")} · ${formatTotalCost(e.total_cost_usd)} · ${formatDuration(e.duration_ms)}`,
         ...(e.sandbox ? [`Sandbox: ${e.sandbox}`] : []),
+        // The receipt: what each story took (docs/receipt.md). Rows are not wrapped at spaces: they are cut.
+        ...(e.stories?.length ? ["", ...receiptRows(e.stories, (o.width ?? boxWidth()) - 4)] : []),
         "",
         ...nextSteps(e),
       ], (o.width ?? boxWidth()) - 4);

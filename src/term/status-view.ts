@@ -7,6 +7,8 @@ import type { State } from "../state/schema.ts";
 import { clockTime, field, formatDuration, formatTokens, formatTotalCost, table } from "./format.ts";
 import { fieldWidth, historyRows } from "./history-view.ts";
 import { inertDeep } from "./inert.ts";
+import { receiptOf } from "../loop/receipt.ts";
+import { forecastText, receiptRows } from "./receipt-view.ts";
 
 /** Every field is bounded (`field`): a state may hold a 20 MB task; `status --json` has it whole. */
 export function renderStatus(state: State, now = Date.now(), width = fieldWidth()): string {
@@ -20,6 +22,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
       ? `${s.stories_completed}/${s.stories_total} complete`
       : "unknown (no tasks file was found)";
   const ran = runTimeMs(s, now);
+  const receipt = receiptOf(state);
   const lines = [
     `Loop in ${s.worktree_name}: ${s.status}${s.stop_reason === "budget" ? " (budget)" : ""}${s.completion_pending ? " · waiting for the completion question" : ""}${s.runner_pid ? ` (runner pid ${s.runner_pid})` : ""}`,
     table([
@@ -29,6 +32,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
       ["Elapsed:", ran === null ? "unknown (the state does not say when it ended)" : formatDuration(ran) + (s.paused_ms || s.paused_since ? " (time paused left out)" : "")],
       ["Tokens:", formatTokens(s.total_tokens)],
       ["Cost:", formatTotalCost(s.total_cost_usd)],
+      ...(receipt.forecast ? [["Forecast:", forecastText(receipt.forecast)]] : []),
       ...(budgetLabel(s) ? [["Budget:", `${budgetLabel(s)} (all runs of this loop)`]] : []),
       ...(s.verify ? [["Verify:", `${f(s.verify)} (limit ${s.verify_timeout_min} min)`]] : []),
       ...(s.review ? [["Review:", `${s.review}${s.review_cmd ? ` (${f(s.review_cmd)})` : ""}${s.review_model ? ` · model ${f(s.review_model)}` : ""} (limit ${s.review_timeout_min} min)`]] : []),
@@ -53,6 +57,8 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
         ? `Completion: the ${s.completing} is under way (runner pid ${s.runner_pid}).`
         : `Completion: the ${s.completing} has not finished; \`wt-loop start\` finishes it.`,
     );
+  // Every story the loop worked on (its earlier runs too): attempts, time, tokens, cost.
+  if (receipt.stories.length) lines.push("", "Stories:", ...receiptRows(receipt.stories, width).map((l) => `  ${l}`));
   const last = s.iterations;
   if (last.length) lines.push("", "Last iterations:", historyRows(last).map((l) => `  ${l}`).join("\n"));
   return lines.join("\n");

@@ -26,7 +26,7 @@ describe("wt-loop schema", () => {
     const types = s.oneOf.map((b: any) => b.properties.type.const);
     expect(types).toEqual([
       "LoopStarted", "StoryProgress", "StoryEvent", "IterationEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEvent", "ReviewEnd", "Error", "Complete", "Waiting",
-      "Paused", "Resumed", "MaxIterationsChanged", "NoteAdded", "NotesUsed",
+      "Paused", "Resumed", "MaxIterationsChanged", "NoteAdded", "NotesUsed", "Lane",
     ]);
     for (const b of s.oneOf) expect(b.required).toContain("ts");
   });
@@ -40,8 +40,10 @@ describe("wt-loop schema", () => {
     expect(events.stdout).toBe(readFileSync(join(ROOT, SCHEMA_FILES.events), "utf8"));
     const doctor = await wtLoop(["schema", "doctor"], { cwd });
     expect(doctor.stdout).toBe(readFileSync(join(ROOT, SCHEMA_FILES.doctor), "utf8"));
+    const receipt = await wtLoop(["schema", "receipt"], { cwd });
+    expect(receipt.stdout).toBe(readFileSync(join(ROOT, SCHEMA_FILES.receipt), "utf8"));
     const bad = await wtLoop(["schema", "logs"], { cwd });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("state, events, config or doctor");
+    expect(bad.stderr).toContain("state, events, config, doctor or receipt");
   });
 });

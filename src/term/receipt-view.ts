@@ -1,0 +1,41 @@
+/** The receipt as text: `status` and the end box (`Complete`) show it the same way (docs/receipt.md). */
+import { storyCost } from "../loop/receipt.ts";
+import type { Forecast } from "../loop/receipt-schema.ts";
+import type { StoryReceipt } from "../state/schema.ts";
+import { inertLine } from "./inert.ts";
+import { truncate, formatCost, formatDuration, formatTokens, plural, table } from "./format.ts";
+
+/** One row per story: mark, id and title, attempts, time, tokens and cost (the reviewer's apart when one ran). */
+export function receiptRows(stories: StoryReceipt[], width = 80): string[] {
+  const titles = Math.max(12, Math.min(60, width - 62)); // the figures keep their room
+  return table(
+    stories.map((l) => [
+      `${l.complete ? "✓" : "·"} ${label(l, titles)}`,
+      plural(l.attempts, "attempt"),
+      formatDuration(l.duration_ms),
+      `${formatTokens(l.agent.tokens + l.reviewer.tokens)} tokens`,
+      formatCost(storyCost(l)) + reviewPart(l),
+    ]),
+  ).split("\n").filter((r) => r !== "");
+}
+
+/** "1. Setup", made inert (a title is the tasks file's) and cut to `width`: the figures after it keep their column. */
+const label = (l: StoryReceipt, width: number) => truncate(inertLine((l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`).slice(0, width * 4)), width);
+
+/** The reviewer's share, inside the story's figures: its cost, or its tokens when it reports no cost. */
+function reviewPart(l: StoryReceipt): string {
+  if (l.reviewer.cost_usd !== null) return ` (review ${formatCost(l.reviewer.cost_usd)})`;
+  return l.reviewer.tokens ? ` (review ${formatTokens(l.reviewer.tokens)} tokens)` : "";
+}
+
+const span = (r: { low: number; high: number }, f: (n: number) => string) => (f(r.low) === f(r.high) ? `~${f(r.low)}` : `${f(r.low)}–${f(r.high)}`);
+
+/** "3 stories left: 12m 00s–31m 10s, $1.20–$3.40 (from 2 finished stories)", or "no estimate yet". */
+export function forecastText(f: Forecast): string {
+  if (f.remaining_stories === null) return "no estimate (the loop has no story plan)";
+  if (f.remaining_stories === 0) return "no story left";
+  const left = `${plural(f.remaining_stories, "story", "stories")} left`;
+  if (!f.time_ms) return `${left}: no estimate yet (no story has finished)`;
+  const cost = f.cost_usd ? `, ${span(f.cost_usd, formatCost)}` : " (no cost reported)";
+  return `${left}: ${span(f.time_ms, formatDuration)}${cost} (from ${plural(f.finished_stories, "finished story", "finished stories")})`;
+}
