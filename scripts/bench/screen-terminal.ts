@@ -20,8 +20,11 @@ function tmux(...args: string[]): string {
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 let repos = 0;
 
-/** Starts `cmd` (argv, run through sh like a terminal would) in a new pane of a fresh repository; ms until `shown` matches, and the pane. */
-function startUntil(argv: string[], shown: RegExp, stays = true): { ms: number; pane: string } {
+/**
+ * Starts `cmd` (argv, run through sh like a terminal would) in a new pane of a fresh repository; ms until
+ * `shown` matches, ms until `then` matches (when given: a later sight, polled on after `shown`), and the pane.
+ */
+function startUntil(argv: string[], shown: RegExp, stays = true, then?: RegExp): { ms: number; thenMs: number; pane: string } {
   const repo = makeRepo(`screen-term-${repos++}`, 10, 3);
   // exec: the pane's process is wt-loop itself, whose CPU is then read by the pane's pid; a command
   // that exits at once is followed by a sleep, so its output stays to be seen.
@@ -32,7 +35,12 @@ function startUntil(argv: string[], shown: RegExp, stays = true): { ms: number; 
     if (performance.now() - t0 > 20_000) throw new Error(`${argv.join(" ")} showed nothing like ${shown} in 20 s:\n${tmux("capture-pane", "-p", "-t", pane)}`);
     Bun.sleepSync(2);
   }
-  return { ms: performance.now() - t0, pane };
+  const first = performance.now() - t0;
+  while (then && !then.test(tmux("capture-pane", "-p", "-t", pane))) {
+    if (performance.now() - t0 > 20_000) throw new Error(`${argv.join(" ")} showed nothing like ${then} in 20 s:\n${tmux("capture-pane", "-p", "-t", pane)}`);
+    Bun.sleepSync(2);
+  }
+  return { ms: first, thenMs: performance.now() - t0, pane };
 }
 
 /** CPU time (user + system, ms) of the pane's process so far: /proc/PID/stat fields 14 and 15, in clock ticks. */
@@ -55,6 +63,7 @@ export async function screenTerminal() {
   try {
     const loop = (plain: boolean) => [BIN, "run", "--agent", "command", "--agent-cmd", "sleep 300", "--on-complete", "keep", ...(plain ? ["--plain"] : [])];
     const first: number[] = [];
+    const stories: number[] = [];
     const floor: number[] = [];
     const idle: number[] = [];
     const idlePlain: number[] = [];
@@ -62,8 +71,11 @@ export async function screenTerminal() {
     for (let i = 0; i < Math.max(1, RUNS); i++) {
       // Round-robin, so a load that comes and goes falls on both.
       floor.push(startUntil([BIN, "--version"], /\d+\.\d+\.\d+/, false).ms);
-      const run = startUntil(loop(false), /Stories/);
+      // The first frame: the loop screen as `run` opens it (its header and the story list's title),
+      // which it draws while the loop is still prepared; then the frame with the plan's stories.
+      const run = startUntil(loop(false), /Stories/, true, /Story 1/);
       first.push(run.ms);
+      stories.push(run.thenMs);
       idle.push(await idleCpu(run.pane));
       const plain = startUntil(loop(true), /iteration 1\//);
       plainFirst.push(plain.ms);
@@ -71,7 +83,7 @@ export async function screenTerminal() {
       for (const p of [run.pane, plain.pane]) tmux("send-keys", "-t", p, "q");
       await Bun.sleep(1500); // stopped gracefully: the agent is ended by its loop
     }
-    return { first_frame_ms: median(first), version_floor_ms: median(floor), plain_first_line_ms: median(plainFirst), idle_cpu_pct: median(idle), idle_cpu_plain_pct: median(idlePlain), idle_seconds: IDLE_S };
+    return { first_frame_ms: median(first), stories_frame_ms: median(stories), version_floor_ms: median(floor), plain_first_line_ms: median(plainFirst), idle_cpu_pct: median(idle), idle_cpu_plain_pct: median(idlePlain), idle_seconds: IDLE_S };
   } finally {
     tmux("kill-server");
   }
@@ -81,6 +93,7 @@ export function printScreenTerminal(s: Awaited<ReturnType<typeof screenTerminal>
   const met = (ok: boolean) => (ok ? "met" : "MISSED");
   console.log(`6. Loop screen in a terminal (tmux, compiled binary, median of ${RUNS})`);
   console.log(`   run → first frame   ${ms(s.first_frame_ms)}   floor (--version shown the same way) ${ms(s.version_floor_ms)}   run --plain → its first iteration line ${ms(s.plain_first_line_ms)}   target ≤ 150 ms  ${met(s.first_frame_ms <= 150)}`);
+  console.log(`   run → the plan's stories on screen ${ms(s.stories_frame_ms)}`);
   console.log(`   idle CPU            ${s.idle_cpu_pct.toFixed(2)} %   the line stream (--plain) ${s.idle_cpu_plain_pct.toFixed(2)} %   over ${s.idle_seconds} s, the clock ticking   target < 1 %  ${met(s.idle_cpu_pct < 1)}`);
   return s;
 }

@@ -18,16 +18,17 @@ import { print, printError } from "../term/print.ts";
 import { plural } from "../term/format.ts";
 import { openScreen, wantsScreen } from "../screen/load.ts";
 import type { CliRenderer } from "@opentui/core";
+import type { ScreenFirst } from "./_screen-first.ts";
 
 /**
  * Runs the loop here, holding the worktree's lock until its completion step is over: on the loop
  * screen when this is a terminal (and not `--plain`), else as a stream of lines.
  */
-export async function runInline(state: State, source: StorySource, lock: Lock, o: { plain?: boolean } = {}): Promise<number> {
+export async function runInline(state: State, source: StorySource, lock: Lock, o: { plain?: boolean; first?: ScreenFirst } = {}): Promise<number> {
   keepRunningWhenStdoutCloses();
-  if (wantsScreen(o)) {
-    const renderer = await openScreen();
-    if (renderer) return runScreen(renderer, state, source, lock);
+  if (o.first ? o.first.wanted : wantsScreen(o)) {
+    const renderer = o.first ? await o.first.take() : await openScreen();
+    if (renderer) return runScreen(renderer, state, source, lock, o.first);
   }
   const view = new InlineView();
   try {
@@ -40,17 +41,22 @@ export async function runInline(state: State, source: StorySource, lock: Lock, o
   }
 }
 
-async function runScreen(renderer: CliRenderer, state: State, source: StorySource, lock: Lock): Promise<number> {
+async function runScreen(renderer: CliRenderer, state: State, source: StorySource, lock: Lock, first?: ScreenFirst): Promise<number> {
   // Loaded only on a terminal: the renderer and the screen's model are no part of a piped run.
   const { runOnScreen } = await import("../screen/on-screen.ts");
   try {
     const { code, after } = await runOnScreen(renderer, state, source, lock);
     renderer.destroy();
     await renderer.closed;
+    first?.flush(); // what the preparation said while the screen was already up
     for (const line of after) printError(line);
     return code;
   } finally {
     renderer.destroy();
+    if (first) {
+      await renderer.closed;
+      first.flush();
+    }
     lock.release();
     await restoreWindowName();
   }

@@ -24,6 +24,14 @@ export async function refuseUnusableLoopFolder(wt: Worktree, purpose: "start" | 
   refuseUnready(await diagnose(input, CHECKS.filter((c) => c.id === ".claude")));
 }
 
+/** Where the preparation speaks: `run` holds it while its screen is already open (_screen-first.ts). */
+export interface PrepareOutput {
+  print(text: string): void;
+  warn(message: string): void;
+  /** Nothing more will be asked on the terminal. */
+  trusted(): void;
+}
+
 /**
  * `previous`: the run `start` read (and corrected), whose options a plain start continues; undefined
  * for a direct `run`, which continues nothing (prepareLoop still reads it, to refuse a live runner).
@@ -33,6 +41,7 @@ export async function prepareFromFlags(
   given: Record<string, unknown>,
   previous: State | null | undefined,
   purpose: "start" | "run",
+  out: PrepareOutput = { print, warn, trusted: () => {} },
 ): Promise<{ prepared: Prepared; opts: LoopOptions } | number> {
   const layered = layerOptions(wt.path, given, previous ?? null);
   const opts = (() => {
@@ -57,16 +66,17 @@ export async function prepareFromFlags(
   }
   const untrusted = untrustedCommands(layered, opts, previous ?? null, loopPaths(wt.path).state);
   if (!opts.dryRun) await requireTrust(untrusted, layered);
-  const prepared = await prepareLoop(wt, opts, warn, previous).catch((err) => {
+  out.trusted();
+  const prepared = await prepareLoop(wt, opts, out.warn, previous).catch((err) => {
     throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
   });
-  if (layered.note) print(layered.note);
+  if (layered.note) out.print(layered.note);
   if (opts.dryRun) {
     print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
     return 0;
   }
   if (prepared.finishedPlanNote) {
-    print(prepared.finishedPlanNote);
+    out.print(prepared.finishedPlanNote);
     return 0;
   }
   prepared.state.commands_seal = sealCommands(prepared.state);

@@ -11,7 +11,7 @@ import { runInline } from "./_launch.ts";
 import { prepareFromFlags, refuseUnusableLoopFolder } from "./_prepare.ts";
 import { describeUntrusted, unsealedCommands, untrustedAdvice } from "../loop/trust.ts";
 import { UserError } from "../errors.ts";
-import { warn } from "../term/print.ts";
+import { ScreenFirst } from "./_screen-first.ts";
 
 const args = {
   task: { type: "positional", required: false, description: "The task, when run directly without `start`" },
@@ -26,30 +26,45 @@ export default defineCommand({
     const { plain, ...given } = givenOptions("run", args, rawArgs, a);
     const shown = { plain: plain === true };
     validate(LoopOptions, given); // a mistyped flag is named before anything else is looked at
-    const wt = await resolveWorktree();
-    if (given.dryRun !== true) await refuseUnusableLoopFolder(wt, "run");
-    const paths = loopPaths(wt.path);
-    const state = await readState(paths.state);
-    // The loop `start` prepared: its options are in the state, so `run` needs none; its lock was
-    // reserved by `start` for this run.
-    if (state?.status === "starting" && Object.keys(given).length === 0) {
-      // `start` sealed the commands of the state it wrote; a committed `starting` state is not its.
-      const unsealed = unsealedCommands(state, paths.state);
-      if (unsealed.length) throw new UserError(`${describeUntrusted(unsealed)}\n${untrustedAdvice(unsealed)}`);
-      const lock = await reserve(paths, state.started_at, true);
-      try {
-        const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec, warn));
-        return runInline(state, source, lock, shown);
-      } catch (err) {
-        lock.release();
-        throw err;
-      }
+    // On a terminal the screen opens while the loop is prepared; a refusal closes it before it is printed.
+    const first = new ScreenFirst({ ...shown, dryRun: given.dryRun === true });
+    try {
+      return await prepareAndRun(given, shown, first);
+    } catch (err) {
+      await first.close();
+      throw err;
     }
-    // A direct run continues nothing: flags over the config files.
-    const planned = await prepareFromFlags(wt, given, undefined, "run");
-    if (typeof planned === "number") return planned;
-    const { prepared } = planned;
-    const { lock } = await writeStarting(prepared, "here");
-    return runInline(prepared.state, prepared.source, lock, shown);
   }),
 });
+
+async function prepareAndRun(given: Record<string, unknown>, shown: { plain: boolean }, first: ScreenFirst): Promise<number> {
+  const wt = await resolveWorktree();
+  if (given.dryRun !== true) await refuseUnusableLoopFolder(wt, "run");
+  const paths = loopPaths(wt.path);
+  const state = await readState(paths.state);
+  // The loop `start` prepared: its options are in the state, so `run` needs none; its lock was
+  // reserved by `start` for this run.
+  if (state?.status === "starting" && Object.keys(given).length === 0) {
+    // `start` sealed the commands of the state it wrote; a committed `starting` state is not its.
+    const unsealed = unsealedCommands(state, paths.state);
+    if (unsealed.length) throw new UserError(`${describeUntrusted(unsealed)}\n${untrustedAdvice(unsealed)}`);
+    const lock = await reserve(paths, state.started_at, true);
+    first.open();
+    try {
+      const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec, first.warn));
+      return await runInline(state, source, lock, { ...shown, first });
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+  // A direct run continues nothing: flags over the config files.
+  const planned = await prepareFromFlags(wt, given, undefined, "run", { print: first.print, warn: first.warn, trusted: () => first.open() });
+  if (typeof planned === "number") {
+    await first.close();
+    return planned;
+  }
+  const { prepared } = planned;
+  const { lock } = await writeStarting(prepared, "here");
+  return runInline(prepared.state, prepared.source, lock, { ...shown, first });
+}

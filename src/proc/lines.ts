@@ -113,7 +113,13 @@ export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (lin
   lines.end();
 }
 
+/**
+ * How long the tail waits for more: 10 ms while the writer writes, doubling while it is silent up to
+ * 100 ms (what `monitor` waits between looks at the event log). An agent that thinks for minutes is
+ * then looked at 10 times a second, not 100: the idle loop's CPU (issue 19: under 1 %).
+ */
 const TAIL_POLL_MS = 10;
+const TAIL_IDLE_MAX_MS = 100;
 const YIELD_EVERY = 64; // reads of 64 KB: 4 MB
 
 /**
@@ -129,17 +135,22 @@ export async function tailLines(path: string, onLine: (line: string) => void, fi
   const lines = new LineSplitter(onLine, longLines);
   let offset = 0;
   let reads = 0;
+  let wait = TAIL_POLL_MS;
   try {
     while (true) {
       const wasDone = done; // read once more after the writer is gone: its last bytes
       const got = readSync(fd, buf, 0, buf.length, offset);
       if (got > 0) {
         offset += got;
+        wait = TAIL_POLL_MS;
         lines.push(buf.subarray(0, got));
         // Let timers and signals in now and then (a stop must be honoured however fast the writer is).
         if (++reads % YIELD_EVERY === 0) await Bun.sleep(0);
       } else if (wasDone) break;
-      else await Promise.race([Bun.sleep(TAIL_POLL_MS), finished]); // the writer's exit ends the wait at once
+      else {
+        await Promise.race([Bun.sleep(wait), finished]); // the writer's exit ends the wait at once
+        wait = Math.min(TAIL_IDLE_MAX_MS, wait * 2);
+      }
     }
   } finally {
     keepIfDeleted(path, fd);

@@ -98,13 +98,14 @@ export function moveAsideWhileRunning(on: boolean): void {
  */
 function moveAside(at: string): void {
   let to = `${at}${ASIDE}`;
-  for (let n = 2; exists(to); n++) to = `${at}${ASIDE}.${n}`;
+  for (let n = 2; existsHere(to); n++) to = `${at}${ASIDE}.${n}`;
   renameSync(at, to);
   displaced.push({ file: at, to });
   mkdirSync(at);
 }
 
-const exists = (p: string) => {
+/** Whether anything is at `p`, a link included (not followed: a dangling link exists too). */
+export const existsHere = (p: string) => {
   try {
     lstatSync(p);
     return true;

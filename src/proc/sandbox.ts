@@ -10,11 +10,12 @@
  * sandbox-net.ts and nothing else; the inner one runs the command as the user again, with no
  * capability at all. Without filtering, one bubblewrap with the host's network.
  */
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { hostsFile, insideScript, planForwards, startForwards, stopForwards, type Endpoint, type Forward } from "./sandbox-net.ts";
 import type { Running } from "./spawn.ts";
+import { existsHere } from "./safe-fs.ts";
 
 export type SandboxNetwork = "filtered" | "open";
 
@@ -53,15 +54,6 @@ function bothSpellings(path: string): string[] {
   }
 }
 
-const exists = (p: string) => {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** The bubblewrap arguments of the file-system rules. */
 export function mountArgs(rules: SandboxRules, privateTmp: string): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
@@ -72,7 +64,7 @@ export function mountArgs(rules: SandboxRules, privateTmp: string): string[] {
   }
   for (const r of rules.readOnly) for (const p of bothSpellings(r).filter(existsSync)) args.push("--ro-bind", p, p);
   for (const d of rules.denyRead)
-    for (const p of bothSpellings(d).filter(exists)) {
+    for (const p of bothSpellings(d).filter(existsHere)) {
       if (!existsSync(p)) continue; // a dangling link: nothing to read through it
       if (statSync(p).isDirectory()) args.push("--tmpfs", p, "--remount-ro", p);
       else args.push("--ro-bind", "/dev/null", p);
@@ -81,7 +73,7 @@ export function mountArgs(rules: SandboxRules, privateTmp: string): string[] {
 }
 
 export async function openSandbox(rules: SandboxRules): Promise<Sandbox> {
-  for (const w of rules.write) if (!exists(w) && !/\.json$/.test(w)) mkdirSync(w, { recursive: true });
+  for (const w of rules.write) if (!existsHere(w) && !/\.json$/.test(w)) mkdirSync(w, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), "wt-loop-sandbox-"));
   const tmp = join(dir, "tmp");
   const net = join(dir, "net");

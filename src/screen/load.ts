@@ -24,10 +24,23 @@ export function wantsScreen(o: ScreenWanted = {}): boolean {
   return !o.plain && tty.stdin && tty.stdout && Boolean(env.TERM) && env.TERM !== "dumb";
 }
 
+let library: Promise<typeof import("@opentui/core")> | null = null;
+
+/**
+ * Starts loading the library (its native part is a few tens of milliseconds to load) without waiting:
+ * `run` calls it first thing, so the load overlaps the git calls of the loop's preparation. A failure
+ * is reported by `openScreen`, which awaits the same load.
+ */
+export function preloadScreen(): void {
+  library ??= import("@opentui/core");
+  library.catch(() => {}); // awaited (and reported) by openScreen; never an unhandled rejection meanwhile
+}
+
 /** Opens the full screen (alternate buffer, raw keys, mouse), or says why not and returns null. */
 export async function openScreen(notice: (line: string) => void = printError): Promise<CliRenderer | null> {
   try {
-    const { createCliRenderer } = await import("@opentui/core");
+    preloadScreen();
+    const { createCliRenderer } = await library!;
     return await createCliRenderer({
       exitOnCtrlC: false, // Ctrl-C is a stop press, counted like q
       // SIGINT and SIGTERM stop the loop (loop/stop.ts) and the screen stays until it has; on these the

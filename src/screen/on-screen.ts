@@ -17,7 +17,7 @@ import { readState } from "../state/store.ts";
 import type { StorySource } from "../stories/source.ts";
 import { forTerminal } from "../term/inert.ts";
 import { LoopModel } from "./loop-model.ts";
-import { attachScreen } from "./renderer.ts";
+import { attachScreen, type Screen } from "./renderer.ts";
 import { ScreenView } from "./screen-view.ts";
 
 /** Grace for a stop asked from the monitor screen (as `wt-loop stop` waits by default). */
@@ -27,6 +27,13 @@ export interface ScreenOutcome {
   code: number;
   /** What to print on the main screen once the alternate one is gone (the loop's ending, how the follow ended). */
   after: string[];
+}
+
+/** The loop screen before the loop is written (`run` opens it while the loop is prepared): status `starting`, no stories yet. */
+export function showPreparing(renderer: CliRenderer): Screen {
+  const model = new LoopModel({ mode: "run" });
+  model.say("Preparing the loop…", "dim");
+  return attachScreen(renderer, model);
 }
 
 /** Runs the loop here on `renderer`; after the end, the result view until Esc/Enter (unless the stop came from another terminal). */

@@ -8,7 +8,8 @@ import type { Requirement } from "../stories/requirements.ts";
 import type { Action, Frame, Key, Line, ScreenModel, Tone } from "./frame.ts";
 import { storyCount, taskCount, type PreviewData } from "./select-data.ts";
 import { bodySize, layoutFor } from "./geometry.ts";
-import { fit, span, textLines, windowOf, wrap } from "./text.ts";
+import { span, textLines, windowOf, wrap } from "./text.ts";
+import { TextScreen } from "./text-screen.ts";
 
 export const PREVIEW_TABS = ["Tasks", "Scenarios", "Prompt"] as const;
 
@@ -26,40 +27,21 @@ export const PREVIEW_KEYS: [string, string][] = [
 
 const HEADER_ROWS = 2;
 
-export class PreviewModel implements ScreenModel {
-  private cols = 80;
-  private rows = 24;
+export class PreviewModel extends TextScreen implements ScreenModel {
   private tab = 0;
   private tops = [0, 0, 0];
-  private overlay: Frame["overlay"] = null;
-  private message: Line | null = null;
 
-  constructor(private readonly data: PreviewData) {}
+  constructor(private readonly data: PreviewData) {
+    super();
+  }
 
   get id(): string {
     return this.data.item.name;
   }
 
-  say(text: string, tone: Tone = "normal"): void {
-    this.message = [span(text, tone)];
-  }
-
-  /** Text over the screen until the next key (what `start` printed, why a run did not begin). */
-  inform(title: string, text: string): void {
-    this.overlay = { title, lines: text.trimEnd().split("\n").map((l) => [span(l)]) };
-  }
-
-  resize(cols: number, rows: number): void {
-    this.cols = cols;
-    this.rows = rows;
-  }
-
   key(k: Key): Action | null {
-    this.message = null;
-    if (this.overlay) {
-      this.overlay = null;
-      return k === "q" || k === "ctrl-c" ? { kind: "quit", code: 0 } : null;
-    }
+    const taken = this.overlayKey(k);
+    if (taken !== undefined) return taken;
     const page = Math.max(1, this.bodyRows() - 1);
     const scroll = (by: number) => {
       this.tops[this.tab] = Math.max(0, this.tops[this.tab]! + by);
@@ -76,7 +58,7 @@ export class PreviewModel implements ScreenModel {
       case "pagedown": case " ": scroll(page); return null;
       case "home": this.tops[this.tab] = 0; return null;
       case "end": this.tops[this.tab] = Number.MAX_SAFE_INTEGER; return null;
-      case "?": this.overlay = { title: "Keys", lines: PREVIEW_KEYS.map(([k, what]) => [span(fit(k, 16), "accent", true), span(what)]) }; return null;
+      case "?": return this.showKeys(PREVIEW_KEYS, 16);
       case "R": return { kind: "run", id: this.id };
       case "S": return { kind: "start", id: this.id };
       case "escape": return { kind: "back" };

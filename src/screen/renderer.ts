@@ -1,7 +1,8 @@
 /**
  * The screen driver: draws a ScreenModel's Frame with @opentui/core, names the keys (frame.ts `Key`),
  * and redraws on a key, a resize, a loop event and a 1 s clock tick — coalesced to at most 30
- * frames a second, and nothing at all between them. It gives the terminal back (main buffer, cursor
+ * frames a second, nothing at all between them, and nothing when the frame's text is what the
+ * screen already shows (a tick in a minute the clock shows as unchanged, a key that changes nothing). It gives the terminal back (main buffer, cursor
  * shown, no raw mode, no mouse reporting) on `close`, on a hang-up and on an uncaught error; the
  * library's own `destroy` (a signal it watches) is reported through `onGone`.
  */
@@ -78,6 +79,8 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
   let closed = false;
   let pending: Timer | null = null;
   let last = 0;
+  // The text of the frame on screen: a tick (or an event) that would draw the same cells draws nothing.
+  let shown = "";
   const view = new FrameRenderable(renderer, () => ({ model, paint }));
   renderer.root.add(view);
 
@@ -87,11 +90,21 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
       () => {
         pending = null;
         if (closed) return;
+        // Composed here to be compared, and again when drawn: only a frame that changed is drawn, so
+        // the second costs nothing when nothing changed, and the drawn frame is never a stale one.
+        const text = JSON.stringify(model.frame(Date.now()));
+        if (text === shown) return;
+        shown = text;
         last = Date.now();
         view.requestRender();
       },
       Math.max(0, last + FRAME_MS - Date.now()),
     );
+  };
+  /** Drawn whatever the frame's text: a new size or a new model. */
+  const redrawAll = () => {
+    shown = "";
+    redraw();
   };
   const press = (k: Key) => {
     for (const fn of keyFns) fn(k);
@@ -103,7 +116,7 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
   };
   const onResize = (cols: number, rows: number) => {
     model.resize(cols, rows);
-    redraw();
+    redrawAll();
   };
   view.onMouseScroll = (e) => {
     const d = e.scroll?.direction;
@@ -148,7 +161,7 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
     show(m) {
       model = m;
       model.resize(renderer.width, renderer.height);
-      redraw();
+      redrawAll();
     },
     onKey: (fn) => void keyFns.push(fn),
     onGone: (fn) => void goneFns.push(fn),

@@ -12,6 +12,7 @@ import type { Action, Frame, Key, Line, ListRow, ScreenModel, Tone } from "./fra
 import { storyCount, taskCount, type SelectionData, type WorkItem } from "./select-data.ts";
 import { bodySize, layoutFor } from "./geometry.ts";
 import { fit, span, windowOf, wrap } from "./text.ts";
+import { TextScreen } from "./text-screen.ts";
 
 type Entry = { kind: "work"; item: WorkItem } | { kind: "loop"; loop: WorktreeLoop };
 
@@ -33,15 +34,13 @@ const LOOP_GLYPH: Record<LoopSummary["status"], [string, Tone]> = {
   starting: ["▶", "accent"], running: ["▶", "accent"], paused: ["⏸", "warn"], done: ["✓", "good"], stuck: ["‼", "bad"], stalled: ["‼", "warn"], stopped: ["■", "dim"],
 };
 
-export class SelectModel implements ScreenModel {
-  private cols = 80;
-  private rows = 24;
+export class SelectModel extends TextScreen implements ScreenModel {
   private selected = 0;
   private top = 0;
-  private overlay: Frame["overlay"] = null;
-  private message: Line | null = null;
 
-  constructor(private data: SelectionData) {}
+  constructor(private data: SelectionData) {
+    super();
+  }
 
   private get entries(): Entry[] {
     return [...this.data.work.map((item) => ({ kind: "work", item }) as const), ...this.data.loops.map((loop) => ({ kind: "loop", loop }) as const)];
@@ -65,27 +64,9 @@ export class SelectModel implements ScreenModel {
     this.update({ ...this.data, loops });
   }
 
-  /** A line for the footer until the next key (what came of a start, a refused run). */
-  say(text: string, tone: Tone = "normal"): void {
-    this.message = [span(text, tone)];
-  }
-
-  /** Text over the screen until the next key (what `start` printed, why a run did not begin). */
-  inform(title: string, text: string): void {
-    this.overlay = { title, lines: text.trimEnd().split("\n").map((l) => [span(l)]) };
-  }
-
-  resize(cols: number, rows: number): void {
-    this.cols = cols;
-    this.rows = rows;
-  }
-
   key(k: Key): Action | null {
-    this.message = null;
-    if (this.overlay) {
-      this.overlay = null;
-      return k === "q" || k === "ctrl-c" ? { kind: "quit", code: 0 } : null;
-    }
+    const taken = this.overlayKey(k);
+    if (taken !== undefined) return taken;
     const n = this.entries.length;
     const move = (to: number) => {
       this.selected = Math.max(0, Math.min(n - 1, to));
@@ -98,7 +79,7 @@ export class SelectModel implements ScreenModel {
       case "end": move(n - 1); return null;
       case "pageup": case "wheelup": this.top = Math.max(0, this.top - (k === "pageup" ? this.bodyRows() - 1 : 3)); return null;
       case "pagedown": case "wheeldown": this.top += k === "pagedown" ? this.bodyRows() - 1 : 3; return null;
-      case "?": this.overlay = { title: "Keys", lines: SELECT_KEYS.map(([k, what]) => [span(fit(k, 12), "accent", true), span(what)]) }; return null;
+      case "?": return this.showKeys(SELECT_KEYS, 12);
       case "q": case "ctrl-c": return { kind: "quit", code: 0 };
       case "enter": return this.open();
     }

@@ -5,6 +5,7 @@ import { createTestRenderer, type TestRendererSetup } from "@opentui/core/testin
 import type { Frame, Key, ScreenModel } from "../../src/screen/frame.ts";
 import { bodySize, layoutFor } from "../../src/screen/geometry.ts";
 import { attachScreen, type Screen } from "../../src/screen/renderer.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const frame = (over: Partial<Frame> = {}): Frame => ({
   layout: "split",
@@ -39,7 +40,9 @@ class Model implements ScreenModel {
     this.keys.push(k);
     return null;
   }
+  frames = 0;
   frame() {
+    this.frames++;
     return this.f;
   }
 }
@@ -132,6 +135,30 @@ describe("renderer", () => {
     expect(tones(plain).size).toBe(1);
     const selected = plain.find((x) => x.text.includes("Loop screen"))!;
     expect(selected.attributes & TextAttributes.INVERSE).toBeTruthy();
+  });
+
+  test("a redraw whose frame has the text already on screen draws nothing (the idle clock tick); a changed frame is drawn", async () => {
+    const { m } = await draw(frame());
+    const view = t!.renderer.root.getChildren()[0]!;
+    let renders = 0;
+    const request = view.requestRender.bind(view);
+    view.requestRender = () => {
+      renders++;
+      request();
+    };
+    m.f = frame({ footer: [{ text: "a first footer" }] });
+    screen!.redraw();
+    await waitFor("the changed frame drawn", () => renders > 0, 10_000, { every: 5 });
+    const drawn = renders;
+    const composed = m.frames;
+    screen!.redraw();
+    await waitFor("the frame composed, compared and found unchanged", () => m.frames > composed, 10_000, { every: 5 });
+    expect(renders).toBe(drawn);
+    m.f = frame({ footer: [{ text: "a new footer" }] });
+    screen!.redraw();
+    await waitFor("the changed frame drawn", () => renders > drawn, 10_000, { every: 5 });
+    expect(renders).toBe(drawn + 1);
+    await t!.waitForFrame((text) => text.includes("a new footer"));
   });
 
   test("a resize tells the model the new size and re-lays out", async () => {
