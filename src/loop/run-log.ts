@@ -137,8 +137,10 @@ export async function streamRunLog(files: FoundRun, sel: Selection, sink: RunLog
         if (!lanes) recordsBefore(e.iteration);
         announced.add(e.iteration);
         const r = begin({ n: e.iteration, story_id: e.story_id, story_title: e.title, attempt: e.attempt, record: records.get(e.iteration) ?? null, announced: true }, lane);
+        deliver(r, e); // the iteration's heading first, then its lane's step that came before it
         for (const before of early.get(e.iteration) ?? []) deliver(r, before);
         early.delete(e.iteration);
+        return;
       }
       if (e.type === "Complete") return; // the run's end, which the state's summary says
       const r = target(e);

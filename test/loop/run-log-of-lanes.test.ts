@@ -44,11 +44,11 @@ async function read(sel: Selection, events = INTERLEAVED) {
 }
 
 describe("the log of lanes", () => {
-  test("--story 1: only lane 1's events, its steps before and after the agent's run included", async () => {
+  test("--story 1: only lane 1's events, its steps before and after the agent's run included (after its heading)", async () => {
     const { n, out } = await read({ story: "1" });
     expect(n).toBe(1);
     expect(out).toEqual([
-      "begin 1 story 1 recorded", "  lane 1 opened", "  StoryProgress", "  one: a", "  Error", "  one: b", "  IterationEnd",
+      "begin 1 story 1 recorded", "  StoryProgress", "  lane 1 opened", "  one: a", "  Error", "  one: b", "  IterationEnd",
       "  lane 1 queued", "  lane 1 integrating", "  lane 1 integrated", "  lane 1 closed", "end 1",
     ]);
   });
@@ -56,7 +56,7 @@ describe("the log of lanes", () => {
   test("--iteration 2: lane 2's, and nothing of lane 1", async () => {
     const { out } = await read({ iteration: 2 });
     expect(out).toEqual([
-      "begin 2 story 2 recorded", "  lane 2 opened", "  StoryProgress", "  two: a", "  two: b", "  IterationEnd",
+      "begin 2 story 2 recorded", "  StoryProgress", "  lane 2 opened", "  two: a", "  two: b", "  IterationEnd",
       "  lane 2 queued", "  lane 2 integrating", "  lane 2 integrated", "  lane 2 closed", "end 2",
     ]);
   });
