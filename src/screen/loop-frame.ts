@@ -3,7 +3,7 @@
  * countdown, iteration, attempt, elapsed, tokens, cost and budget), the story list and gauge, the tabs,
  * the body's window, the footer and the overlay.
  */
-import type { State } from "../state/schema.ts";
+import { isFinal, type State } from "../state/schema.ts";
 import { formatCost, formatDuration, formatTokens } from "../term/format.ts";
 import { inertLine } from "../term/inert.ts";
 import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
@@ -35,12 +35,17 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
   if (m.follow) m.top = max;
   else m.top = Math.min(m.top, max);
   const sel = m.selected();
-  const rows: ListRow[] = m.record.stories.map((s) => ({
-    ...GLYPH[s.status],
-    title: inertLine(`${s.id}. ${s.title}`),
-    detail: [s.attempts.length ? `×${s.attempts.length}` : "", s.tokens ? formatTokens(s.tokens) : "", s.cost !== null ? formatCost(s.cost) : ""].filter(Boolean).join(" "),
-    selected: s === sel,
-  }));
+  // --parallel: every story in a lane is at work (the state says so even when its events came before a `monitor`).
+  const lanes = new Map(!m.st || isFinal(m.st.status) ? [] : m.st.lanes.map((l) => [l.story_id, l.status]));
+  const rows: ListRow[] = m.record.stories.map((s) => {
+    const step = lanes.get(s.id);
+    return {
+      ...GLYPH[step ? "running" : s.status],
+      title: inertLine(`${s.id}. ${s.title}`),
+      detail: [step && step !== "running" ? step : "", s.attempts.length ? `×${s.attempts.length}` : "", s.tokens ? formatTokens(s.tokens) : "", s.cost !== null ? formatCost(s.cost) : ""].filter(Boolean).join(" "),
+      selected: s === sel,
+    };
+  });
   const done = m.record.stories.filter((s) => s.status === "done").length;
   const header = headerLines(m, now, layout === "compact");
   return {
