@@ -42,11 +42,12 @@ export interface Prepared {
   finishedPlanNote: string | null;
 }
 
-export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (message: string) => void, signal?: AbortSignal) => ({
+export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (message: string) => void, signal?: AbortSignal, env?: Record<string, string | undefined>) => ({
   cwd,
   timeoutMs: commandTimeoutSec * 1000,
   signal,
   warn,
+  env,
 });
 
 /**
