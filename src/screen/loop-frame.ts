@@ -10,7 +10,8 @@ import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import { overlayFrame } from "./loop-overlays.ts";
 import { TABS } from "./loop-tabs.ts";
-import type { StoryStatus } from "./story-record.ts";
+import type { StoryEntry, StoryStatus } from "./story-record.ts";
+import { listWidth } from "./geometry.ts";
 
 /** Header rows per layout: the body's height depends on them (geometry.ts). */
 export const HEADER_ROWS: Record<Frame["layout"], number> = { split: 2, full: 2, compact: 1 };
@@ -35,12 +36,11 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
   if (m.follow) m.top = max;
   else m.top = Math.min(m.top, max);
   const sel = m.selected();
-  const rows: ListRow[] = m.record.stories.map((s) => ({
-    ...GLYPH[s.status],
-    title: inertLine(`${s.id}. ${s.title}`),
-    detail: [s.attempts.length ? `×${s.attempts.length}` : "", s.tokens ? formatTokens(s.tokens) : "", s.cost !== null ? formatCost(s.cost) : ""].filter(Boolean).join(" "),
-    selected: s === sel,
-  }));
+  const room = layout === "split" ? listWidth(m.cols) - 2 - ROW_MARKS : 0;
+  const rows: ListRow[] = m.record.stories.map((s) => {
+    const title = inertLine(`${s.id}. ${s.title}`);
+    return { ...GLYPH[s.status], title, detail: figures(s, title, room), selected: s === sel };
+  });
   const done = m.record.stories.filter((s) => s.status === "done").length;
   const header = headerLines(m, now, layout === "compact");
   return {
@@ -52,6 +52,36 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
     footer: footer(m, now),
     overlay: overlayFrame(m, m.rows),
   };
+}
+
+/** What a story row spends besides its title and figures: the selection mark, the glyph, a space. */
+const ROW_MARKS = 3;
+/** The title's share of a row before any figure is shown beside it (a shorter title needs only its own width). */
+const TITLE_FIRST = 24;
+
+/**
+ * A story's figures (attempts, tokens, cost) as many as fit beside its title in `room` columns: the
+ * title keeps its width (up to TITLE_FIRST) and the figures give way — tokens shortened, then left
+ * out, then the cost, then the attempts. No room (no list pane): none.
+ */
+export function figures(s: Pick<StoryEntry, "attempts" | "tokens" | "cost">, title: string, room: number): string {
+  const tries = s.attempts.length ? `×${s.attempts.length}` : "";
+  const cost = s.cost !== null ? formatCost(s.cost) : "";
+  const tokens = s.tokens ? formatTokens(s.tokens) : "";
+  const short = s.tokens ? shortTokens(s.tokens) : "";
+  const wanted = Math.min(Bun.stringWidth(title), TITLE_FIRST);
+  for (const parts of [[tries, tokens, cost], [tries, short, cost], [tries, cost], [tries]]) {
+    const detail = parts.filter(Boolean).join(" ");
+    if (!detail || room - Bun.stringWidth(detail) - 1 >= wanted) return detail;
+  }
+  return "";
+}
+
+/** 1234 → "1.2k", 2345678 → "2.3M": a story's tokens where the row is short of room. */
+export function shortTokens(n: number): string {
+  if (n < 1000) return String(n);
+  const [v, unit] = n < 1e6 ? [n / 1e3, "k"] : [n / 1e6, "M"];
+  return `${v < 10 ? v.toFixed(1).replace(/\.0$/, "") : Math.round(v)}${unit}`;
 }
 
 function status(m: LoopScreen, now: number): Span[] {
