@@ -9,7 +9,7 @@ import { inertLine } from "../term/inert.ts";
 import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import { overlayFrame } from "./loop-overlays.ts";
-import { TABS } from "./loop-tabs.ts";
+import { tabTitle, TABS } from "./loop-tabs.ts";
 import type { StoryEntry, StoryStatus } from "./story-record.ts";
 import { listWidth } from "./geometry.ts";
 
@@ -47,7 +47,7 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
     layout,
     header,
     list: { title: m.chosen ? "Stories" : "Stories (following)", rows, gauge: rows.length ? { done, total: rows.length } : null },
-    tabs: TABS.map((t, i) => ({ title: t, active: i === m.tab })),
+    tabs: TABS.map((t, i) => ({ title: i === m.tab ? tabTitle(t, sel, m.pick) : t, active: i === m.tab })),
     body: { lines: content.window(width, m.top, size.rows), top: m.top, total, following: m.follow },
     footer: footer(m, now),
     overlay: overlayFrame(m, m.rows),
