@@ -5,7 +5,7 @@
  *
  *   BENCH_RUNS=3       runs per figure (loops, memory)      BENCH_STATUS_RUNS=30  runs per latency figure
  *   BENCH_SIZES=1000,10000,50000  repository sizes for the per-iteration overhead
- *   BENCH_ONLY=latency|loops|memory|monitor|screen  one section only
+ *   BENCH_ONLY=latency|loops|memory|monitor|screen|parallel|lanes  one section only
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,10 +15,12 @@ import { monitorLatency, printMonitor } from "./monitor.ts";
 import { printScreen, screenModel } from "./screen.ts";
 import { printScreenTerminal, screenTerminal } from "./screen-terminal.ts";
 import { overheads } from "./overhead.ts";
+import { parallelWallTime } from "./parallel.ts";
+import { laneCosts, printLanes } from "./lanes.ts";
 import { buildBinaries, cleanup, machine, ROOT, RUNS } from "./shared.ts";
 
 const only = process.env.BENCH_ONLY;
-const SECTIONS = ["latency", "loops", "memory", "monitor", "screen"];
+const SECTIONS = ["latency", "loops", "memory", "monitor", "screen", "parallel", "lanes"];
 if (only && !SECTIONS.includes(only)) throw new Error(`BENCH_ONLY=${only}: one of ${SECTIONS.join(", ")}`);
 const run = (section: string) => !only || only === section;
 
@@ -39,7 +41,9 @@ try {
   const memory = (await section("memory", streamingMemory)) ?? {};
   const monitor = await section("monitor", async () => printMonitor(await monitorLatency()));
   const screen = await section("screen", async () => ({ model: printScreen(screenModel()), terminal: printScreenTerminal(await screenTerminal()) }));
-  const result = { date: new Date().toISOString(), machine: m, runs: RUNS, latency, loops, memory_peak_rss_mb: memory, monitor, screen };
+  const parallel = await section("parallel", parallelWallTime);
+  const lanes = await section("lanes", async () => printLanes(await laneCosts()));
+  const result = { date: new Date().toISOString(), machine: m, runs: RUNS, latency, loops, memory_peak_rss_mb: memory, monitor, screen, parallel, lanes };
   mkdirSync(join(ROOT, "bench-results"), { recursive: true });
   const out = only ? `bench-results/latest-${only}.json` : "bench-results/latest.json";
   writeFileSync(join(ROOT, out), JSON.stringify(result, null, 2) + "\n");

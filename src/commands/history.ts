@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { archivedRunSummaries } from "../loop/run-log.ts";
-import { totalsOf } from "../loop/totals.ts";
+import { totalsOf, wallMs } from "../loop/totals.ts";
 import { loopPaths } from "../state/paths.ts";
 import { historyRows, outputWidth, runsTable, totalsLine } from "../term/history-view.ts";
 import { resolveWorktree } from "../worktree.ts";
@@ -30,7 +30,7 @@ export default defineCommand({
       return;
     }
     print(historyRows(state.iterations, outputWidth()).join("\n"));
-    print(`\n${totalsLine(totals)}`);
+    print(`\n${totalsLine(totals, state.parallel > 1 ? wallMs(state.iterations) : null)}`);
   }),
 });
 

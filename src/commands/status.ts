@@ -5,6 +5,9 @@ import { namesLiveRunner } from "../state/final.ts";
 import { receiptOf } from "../loop/receipt.ts";
 import { renderStatus } from "../term/status-view.ts";
 import { print, printError, printJson } from "../term/print.ts";
+import { readFile } from "node:fs/promises";
+import type { State } from "../state/schema.ts";
+import { parseStories, type Story } from "../stories/story.ts";
 
 const args = { json: { type: "boolean", description: "Print the validated state file as JSON, with the receipt under `receipt`" } } as const;
 
@@ -22,6 +25,12 @@ export default defineCommand({
       return;
     }
     if (note) print(`Note: ${note}\n`);
-    print(renderStatus(state));
+    print(renderStatus(state, Date.now(), undefined, await storiesNow(state)));
   }),
 });
+
+/** The tasks file as it is now, for the prerequisites of stories not started; none when it cannot be read. */
+async function storiesNow(state: State): Promise<Story[] | undefined> {
+  if (state.done_criteria !== "tasks" || !state.tasks_file) return undefined;
+  return readFile(state.tasks_file, "utf8").then((text) => parseStories(text), () => undefined);
+}

@@ -10,7 +10,7 @@ import { errorMessage, NOT_IN_WORKTREE, UserError } from "../errors.ts";
 import { CommandError, exec } from "../proc/spawn.ts";
 import { loopPaths } from "../state/paths.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
-import { isFinal, Status, type State } from "../state/schema.ts";
+import { isFinal, Lane, Status, type State } from "../state/schema.ts";
 import { readState } from "../state/store.ts";
 import { runTimeMs } from "../state/run-time.ts";
 import { correctDeadRunner } from "../loop/liveness.ts";
@@ -51,6 +51,8 @@ export const LoopSummary = z.object({
   /** `--sandbox`: how it was set (`on · network: …`), or null. */
   sandbox: z.string().nullable().optional(),
   budget: z.object({ cost_usd: z.number(), tokens: z.number(), max_cost_usd: z.number().nullable(), max_tokens: z.number().nullable() }).nullable(),
+  /** `--parallel`: the lanes open now, each a story at work in its own worktree (empty otherwise). */
+  lanes: z.array(Lane.pick({ story_id: true, story_title: true, iteration: true, attempt: true, status: true, agent_pid: true, started: true })),
 });
 export type LoopSummary = z.infer<typeof LoopSummary>;
 
@@ -128,6 +130,7 @@ export function summarize(s: State, now = Date.now()): LoopSummary {
     stop_reason: s.stop_reason ?? null,
     sandbox: sandboxLabel(s),
     budget: s.max_cost_usd || s.max_tokens ? { ...spent(s), max_cost_usd: s.max_cost_usd ?? null, max_tokens: s.max_tokens ?? null } : null,
+    lanes: s.lanes.map(({ story_id, story_title, iteration, attempt, status, agent_pid, started }) => ({ story_id, story_title, iteration, attempt, status, agent_pid, started })),
   };
 }
 
@@ -150,10 +153,16 @@ export async function loopOf(wt: GitWorktree, current: boolean): Promise<Worktre
 
 /** Every worktree of the repository containing `cwd`, with its loop. */
 export async function listLoops(cwd = process.cwd()): Promise<WorktreeLoop[]> {
-  const wts = await gitWorktrees(cwd);
+  const wts = (await gitWorktrees(cwd)).filter((w) => !isLane(w));
   const here = currentOf(cwd, wts.map((w) => w.path));
   return Promise.all(wts.map((w) => loopOf(w, w.path === here)));
 }
+
+/**
+ * A `--parallel` lane: a linked worktree a loop made for one story (docs/parallel.md), under the common git
+ * dir on a `wt-loop/lane/…` branch. It is that loop's, shown in its row, not a worktree of its own.
+ */
+export const isLane = (w: GitWorktree) => w.branch?.startsWith("wt-loop/lane/") === true || w.path.includes(`${sep}wt-loop${sep}lanes${sep}`);
 
 /** The worktree containing `cwd`: the longest worktree path it lies in (worktrees may nest). */
 export function currentOf(cwd: string, paths: string[]): string | null {

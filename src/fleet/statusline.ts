@@ -52,6 +52,7 @@ interface StateLike {
   max_tokens?: number | null;
   waiting?: { until: string } | null;
   pause_requested?: boolean;
+  lanes?: unknown[];
 }
 
 /** ` · $0.50/$1.20`, ` · 1,900/5,000 tokens`: spent of each budget set (all runs of the loop). */
@@ -84,8 +85,10 @@ export function statusLine(s: StateLike): string {
       return alive ? `Ralph paused ${s.current_iteration}/${s.max_iterations} · wt-loop resume` : "Ralph stopped (runner died)";
     case "running": {
       if (!alive) return "Ralph stopped (runner died)";
-      const story = s.current_story?.index ?? s.stories_completed;
-      const attempt = (s.current_story?.attempt ?? 1) > 1 ? ` · attempt ${s.current_story!.attempt}/${s.max_retries}` : "";
+      const lanes = s.lanes?.length ?? 0;
+      // With lanes (`--parallel`) several stories are at work: the stories complete, and how many lanes.
+      const story = lanes ? s.stories_completed : (s.current_story?.index ?? s.stories_completed);
+      const attempt = lanes ? ` · ${lanes === 1 ? "1 lane" : `${lanes} lanes`}` : (s.current_story?.attempt ?? 1) > 1 ? ` · attempt ${s.current_story!.attempt}/${s.max_retries}` : "";
       const wait = s.waiting?.until ? ` · waiting until ${clockTime(Date.parse(s.waiting.until))}` : "";
       const pausing = s.pause_requested ? " · pausing" : "";
       return `Ralph ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}${wait}${pausing}${budgetPart(s)}`;

@@ -14,9 +14,11 @@ export function statusLabel(l: LoopSummary): string {
   return `${status}${sandbox}`;
 }
 
-/** `k/n`: the story being worked on while it runs, else the stories completed. */
+/** `k/n`: the story being worked on while it runs, else the stories completed; with lanes, those complete and the lanes. */
 export const storyLabel = (l: LoopSummary) =>
-  storiesKnown(l) || l.story ? `${l.story ? l.story.index : l.stories_completed}/${l.stories_total}` : "unknown";
+  l.lanes.length
+    ? `${l.stories_completed}/${l.stories_total} · ${l.lanes.length === 1 ? "1 lane" : `${l.lanes.length} lanes`}`
+    : storiesKnown(l) || l.story ? `${l.story ? l.story.index : l.stories_completed}/${l.stories_total}` : "unknown";
 
 function runnerLabel(e: WorktreeLoop): string {
   const l = e.loop!;

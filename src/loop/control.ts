@@ -4,6 +4,7 @@
  * is still a runner: the stop answers the question (keep, or cleanup with `--cleanup`) and waits for
  * it to finish. A completion whose runner died is finished here.
  */
+import { ownAgents } from "./lane-agents.ts";
 import { Git } from "../checkpoint/git.ts";
 import { resumeAfterDeadRunner } from "../checkpoint/resume.ts";
 import { UserError } from "../errors.ts";
@@ -49,12 +50,13 @@ export async function stopLoop(path: string, state: State, req: StopRequest, say
     // agent started carries the run's tag and is ended by the dead-runner correction below.
     // The runner is ours (else the correction above answered): a foreign pid here is the agent's.
     if (owned.foreign !== null) say(`The state names agent pid ${owned.foreign}, which is not this loop's agent (a stale or foreign state file): its group was not signalled.`);
-    if (owned.agentGroup !== null) signalQuietly(-owned.agentGroup, "SIGKILL");
+    const agents = ownAgents(state); // its own agent and, under --parallel, every lane's
+    for (const group of agents) signalQuietly(-group, "SIGKILL");
     signalQuietly(pid, "SIGKILL");
     // SIGKILL is delivered asynchronously: wait until the runner is really gone before recording it.
     for (let i = 0; i < 50 && alive(); i++) await Bun.sleep(100);
     await correctDeadRunner(path, (await readState(path)) ?? state);
-    return say(`Killed the loop (runner pid ${pid}${owned.agentGroup !== null ? `, agent group ${owned.agentGroup}` : ""}). Its state is now ${(await readState(path))?.status ?? "stopped"}.`);
+    return say(`Killed the loop (runner pid ${pid}${agents.length ? `, agent group${agents.length > 1 ? "s" : ""} ${agents.join(", ")}` : ""}). Its state is now ${(await readState(path))?.status ?? "stopped"}.`);
   }
   signalQuietly(pid, ANSWER_SIGNALS[req.answer]);
   say(

@@ -25,8 +25,12 @@ const AGENT_INSTALL: Record<string, string> = {
 const OPENSPEC_INSTALL = "npm install -g @fission-ai/openspec";
 const systemInstall = (pkg: string) => (process.platform === "darwin" ? `brew install ${pkg}` : `sudo apt-get install ${pkg} (or your system's package manager)`);
 
-/** The git commands a loop runs; `git <cmd> -h` answers 129 when git has it, 1 ("not a git command") when not. */
-const GIT_COMMANDS = ["rev-parse", "status", "stash", "update-ref", "symbolic-ref", "write-tree", "read-tree", "update-index", "ls-files", "commit-tree"];
+/**
+ * The git commands a loop runs; `git <cmd> -h` answers 129 when git has it, 1 ("not a git command") when not.
+ * `--parallel` adds worktree, rebase (a lane is replayed in itself) and checkout-index (an undone integration);
+ * no minimum version: its one newer step, `merge-tree --write-tree` (2.38), keeps a lane's work when it fails.
+ */
+const GIT_COMMANDS = ["rev-parse", "status", "stash", "update-ref", "symbolic-ref", "write-tree", "read-tree", "update-index", "ls-files", "commit-tree", "worktree", "rebase", "checkout-index"];
 
 export const CHECKS: Check[] = [
   { id: "git", run: checkGit },

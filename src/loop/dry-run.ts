@@ -6,10 +6,11 @@ import { adapterFor } from "../agents/registry.ts";
 import { loopBranchName } from "../checkpoint/strategy.ts";
 import { loopPaths } from "../state/paths.ts";
 import type { State } from "../state/schema.ts";
-import { isComplete } from "../stories/story.ts";
+import { isComplete, type Story } from "../stories/story.ts";
 import { finishedPlanNote, type Plan } from "./plan.ts";
 import { buildPrompt } from "./prompt.ts";
 import { plural } from "../term/format.ts";
+import { afterLabel, waves } from "../parallel/graph.ts";
 
 /** `setBy`: where the options that are not defaults came from (loop/config.ts `setBy`); `trust`: whether the project file is trusted. */
 export function describePlan(state: State, plan: Plan, setBy: string[] = [], trust: string | null = null): string {
@@ -22,10 +23,12 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
   if (plan.source.kind !== "manual") {
     out.push("");
     for (const s of plan.stories) {
-      out.push(`  ${isComplete(s) ? "✔" : "○"} ${s.id}. ${s.title}`);
+      const after = afterLabel(s);
+      out.push(`  ${isComplete(s) ? "✔" : "○"} ${s.id}. ${s.title}${after ? `  (${after})` : ""}`);
       for (const t of s.tasks) out.push(`      [${t.done ? "x" : " "}] ${t.text}`);
     }
   }
+  if (plan.source.kind !== "manual") out.push(...graphLines(state.parallel, plan.stories));
   if (plan.source.kind === "openspec" && plan.source.change.scenarios.length) {
     out.push("", "Scenarios:");
     for (const sc of plan.source.change.scenarios) out.push(...sc.split("\n").map((l) => `  ${l}`));
@@ -56,4 +59,23 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
     out.push("", "First prompt:", "─".repeat(60), prompt.trimEnd(), "─".repeat(60));
   } else out.push("", finishedPlanNote(plan, state.worktree_path, null) ?? "Every story is already complete: the loop would end done at once.");
   return out.join("\n");
+}
+
+/**
+ * What runs when: with `--parallel` above 1, the waves of stories that would run at once; one after
+ * another, the file's order (and a story placed before a prerequisite it names, which that order ignores).
+ */
+function graphLines(parallel: number, stories: Story[]): string[] {
+  if (parallel > 1)
+    return [
+      "",
+      `Parallel:  up to ${parallel} stories at once, each in its own lane; a story starts once the stories it names are integrated (docs/parallel.md)`,
+      "Waves (what would run at once, if every story took as long):",
+      ...waves(stories, parallel).map((w, i) => `  ${i + 1}. ${w.map((s) => `${s.id} ${s.title}`).join(" · ")}`),
+    ];
+  const place = new Map(stories.map((s, i) => [s.id, i]));
+  const early = stories.flatMap((s, i) => (s.after ?? []).filter((p) => (place.get(p) ?? -1) > i).map((p) => `${s.id} comes before ${p}, which it names`));
+  if (!stories.some((s) => s.after?.length)) return [];
+  const order = "Order:     one story after another, in the file's order (prerequisites count with --parallel above 1)";
+  return ["", early.length ? `${order}: ${early.join("; ")}` : order];
 }

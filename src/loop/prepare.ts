@@ -15,6 +15,7 @@ import { hasOwnRunner } from "../proc/pid.ts";
 import type { State } from "../state/schema.ts";
 import { archiveRun, readState, writeState } from "../state/store.ts";
 import { previousRun } from "./liveness.ts";
+import { recoverLanes } from "./lane-recovery.ts";
 import { uncheckedStory } from "./ending.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
@@ -72,6 +73,8 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     // A runner that died mid-cleanup (or left git's index.lock) is finished first: the refusals below would trip on it.
     const completing = previous?.completing;
     for (const note of await resumeAfterDeadRunner(git, previous)) warn(note);
+    // Lanes a dead runner left open (--parallel): their agents were ended above (the run's tag); now their worktrees.
+    for (const note of await recoverLanes(git, previous)) warn(note);
     // Recorded at once, as `stop` does: a refusal below (a spent budget) must not leave a state that
     // says the cleanup is unfinished, or that the work is on the branch it deleted.
     if (previous && completing) await writeState(loopPaths(wt.path).state, previous);

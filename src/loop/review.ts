@@ -108,7 +108,7 @@ function runReviewer(state: State, deps: LoopDeps, storyId: string, prompt: stri
     { prompt, model: state.review_model, agentCmd: state.review_cmd },
     {
       cwd: state.worktree_path, env: deps.env, sandbox: deps.sandbox, timeoutMs: state.review_timeout_min * 60_000, signal: deps.signal, logPath,
-      runTag: runTag(state.worktree_path, state.started_at),
+      runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
       onEvent: (event) => deps.emit({ type: "ReviewEvent", story_id: storyId, event }),
       // The reviewer is the process a `stop --force` must reach now, as the agent is during its run.
       onStart: (pid) => {

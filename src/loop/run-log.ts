@@ -34,53 +34,121 @@ export interface Selection {
   iteration?: number;
 }
 
+/** An iteration being read: handed to the sink live, or (a lane beside the one handed live) held until its turn. */
+interface Reading {
+  head: IterationHead;
+  selected: boolean;
+  /** Its events while another iteration is handed live; null once it is (or when it is not selected). */
+  held: Logged[] | null;
+  ended: boolean;
+  /** A `--parallel` lane's iteration: it ends at its lane's `closed` step, after the merge queue, not at IterationEnd. */
+  lane: boolean;
+}
+
+/** Events that name the iteration they belong to (a Paused's `iteration` is the one before it). */
+const OF_ITERATION = new Set(["StoryProgress", "IterationEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEnd", "Waiting", "NotesUsed", "Lane"]);
+
 /**
  * Reads the run's events and hands each selected iteration to `sink` as it is read: nothing is kept
  * but the iteration being read, so a log of hundreds of megabytes costs no more memory than a small
  * one. Iterations the state records but the event log does not (deleted, never written) are handed
  * over, without events, in their place by number. Returns how many iterations were handed over.
+ *
+ * Lanes (`--parallel`) interleave their iterations in the log: an event goes to its iteration (by its
+ * number, or by its story: one lane per story at a time), and each iteration is handed over whole, in
+ * the order they began — the ones beside the iteration handed live are held until it ends.
  */
 export async function streamRunLog(files: FoundRun, sel: Selection, sink: RunLogSink): Promise<number> {
   const { state } = files;
   const records = new Map(state.iterations.map((it) => [it.n, it]));
   const pendingRecords = [...state.iterations].sort((a, b) => a.n - b.n);
+  const announced = new Set<number>();
   let count = 0;
-  let open: IterationHead | null = null;
-  let openSelected = false;
+  let lanes = false;
+  const reading = new Map<number, Reading>();
+  /** Selected iterations not yet handed over, in the order they began; the first is handed live. */
+  const queue: Reading[] = [];
+  /** Lane steps of an iteration before its StoryProgress (`opened`). */
+  const early = new Map<number, Logged[]>();
   const selected = (h: IterationHead) => (sel.story === undefined || h.story_id === sel.story) && (sel.iteration === undefined || h.n === sel.iteration);
-  const begin = (h: IterationHead) => {
-    open = h;
-    openSelected = selected(h);
-    if (openSelected) (count++, sink.begin(h));
+  const handOver = () => {
+    while (queue[0]) {
+      const r = queue[0];
+      if (r.held !== null) {
+        sink.begin(r.head);
+        for (const e of r.held) sink.event(e);
+        r.held = null;
+      }
+      if (!r.ended) return;
+      sink.end(r.head);
+      queue.shift();
+    }
   };
-  const close = () => {
-    if (open && openSelected) sink.end(open);
-    open = null;
+  const begin = (h: IterationHead, lane = false) => {
+    const r: Reading = { head: h, selected: selected(h), held: [], ended: false, lane };
+    reading.set(h.n, r);
+    if (!r.selected) return r;
+    count++;
+    queue.push(r);
+    handOver();
+    return r;
+  };
+  const deliver = (r: Reading, e: Logged) => {
+    if (!r.selected) return;
+    if (r.held) r.held.push(e);
+    else sink.event(e);
+  };
+  const close = (r: Reading) => {
+    r.ended = true;
+    reading.delete(r.head.n);
+    if (r.selected) handOver();
   };
   /** The state's iterations numbered below `n` that no event announced: shown where they belong. */
   const recordsBefore = (n: number) => {
     while (pendingRecords.length && pendingRecords[0]!.n < n) {
       const r = pendingRecords.shift()!;
-      begin({ n: r.n, story_id: r.story_id, story_title: r.story_title, attempt: r.attempt, record: r, announced: false });
-      close();
+      if (announced.has(r.n)) continue;
+      close(begin({ n: r.n, story_id: r.story_id, story_title: r.story_title, attempt: r.attempt, record: r, announced: false }));
     }
+  };
+  /** Which open iteration an event is part of; null: none (between iterations). */
+  const target = (e: Logged): Reading | null => {
+    if (OF_ITERATION.has(e.type) && "iteration" in e) return reading.get(e.iteration) ?? null;
+    const first = reading.values().next().value ?? null; // one after another: the only one
+    if (reading.size < 2 || !("story_id" in e)) return first; // a loop's own message (an error): with the earliest begun
+    for (const r of reading.values()) if (r.head.story_id === e.story_id) return r;
+    return null;
   };
   if (existsSync(files.events))
     await readLines(createReadStream(files.events) as unknown as ReadableStream<Uint8Array>, (line) => {
       const e = parseLoggedEvent(line);
       if (!e) return;
       if (files.window && (e.ts < files.window.from || (files.window.until && e.ts > files.window.until))) return;
-      if (e.type === "StoryProgress" && (open as IterationHead | null)?.n !== e.iteration) {
-        close();
-        recordsBefore(e.iteration);
-        if (pendingRecords[0]?.n === e.iteration) pendingRecords.shift();
-        begin({ n: e.iteration, story_id: e.story_id, story_title: e.title, attempt: e.attempt, record: records.get(e.iteration) ?? null, announced: true });
+      if (e.type === "Lane" && !reading.has(e.iteration)) {
+        lanes = true;
+        if (e.step === "opened") early.set(e.iteration, [e]);
+        return; // a lane given up before its agent began: no iteration to show it in
       }
-      if (e.type === "Complete" || !open) return; // Complete: the run's end, which the state's summary says
-      if (openSelected) sink.event(e);
-      if (e.type === "IterationEnd") close();
+      if (e.type === "StoryProgress" && !reading.has(e.iteration)) {
+        const lane = early.has(e.iteration);
+        // One after another, a new iteration ends the one before (whose end a killed runner never wrote); in
+        // lanes, a new attempt at a story ends its earlier one (one lane per story at a time).
+        for (const r of [...reading.values()]) if (!lane || r.head.story_id === e.story_id) close(r);
+        if (!lanes) recordsBefore(e.iteration);
+        announced.add(e.iteration);
+        const r = begin({ n: e.iteration, story_id: e.story_id, story_title: e.title, attempt: e.attempt, record: records.get(e.iteration) ?? null, announced: true }, lane);
+        deliver(r, e); // the iteration's heading first, then its lane's step that came before it
+        for (const before of early.get(e.iteration) ?? []) deliver(r, before);
+        early.delete(e.iteration);
+        return;
+      }
+      if (e.type === "Complete") return; // the run's end, which the state's summary says
+      const r = target(e);
+      if (!r) return;
+      deliver(r, e);
+      if ((e.type === "IterationEnd" && !r.lane) || (e.type === "Lane" && e.step === "closed")) close(r);
     });
-  close();
+  for (const r of [...reading.values()]) close(r);
   recordsBefore(Infinity);
   return count;
 }

@@ -11,7 +11,11 @@ import { stashCheckpoint } from "../checkpoint/stash.ts";
 import { errorMessage, ExitCode, io } from "../errors.ts";
 import { loopPaths, refusePlantedLinks, runFiles, runPaths } from "../state/paths.ts";
 import { makeDir, moveAsideWhileRunning, removeSafe, takeDisplaced } from "../proc/safe-fs.ts";
-import { ownedBy, processStartTime, signalQuietly } from "../proc/pid.ts";
+import { processStartTime, signalQuietly } from "../proc/pid.ts";
+import { ownAgents } from "./lane-agents.ts";
+import { laneWiring } from "../parallel/wiring.ts";
+import { loopBranchName } from "../checkpoint/strategy.ts";
+import { fileGate, limitFileOf } from "./limit-gate.ts";
 import { isFinal, type FinalStatus, type State } from "../state/schema.ts";
 import type { Lock } from "../state/lock.ts";
 import { writeState, writeStateSync } from "../state/store.ts";
@@ -87,6 +91,9 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         source,
         adapter,
         checkpoint: state.checkpoint === "branch" ? branchCheckpoint(git, name) : stashCheckpoint(git, name, state.checkpoint_stashes ?? []),
+        // --parallel above 1: lanes and the merge queue; every loop: the repository's usage-limit note of this agent.
+        ...(state.parallel > 1 ? { parallel: await laneWiring(git, loopBranchName(name)) } : {}),
+        limits: fileGate(limitFileOf(await git.commonDir(), state.agent), controller.signal),
         env: { ...env, OPENSPEC_TELEMETRY: "0" },
         sandbox,
         signal: controller.signal,
@@ -149,9 +156,9 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
 
 /** Force-quit: kill the agent's group and record `stopped` synchronously — the process exits next. */
 function forceQuit(statePath: string, s: State): void {
-  // This runner's own agent, proven as every other path proves it (the state is this process's own copy).
-  const agent = ownedBy(s).agentGroup;
-  if (agent !== null) signalQuietly(-agent, "SIGKILL");
+  // This runner's own agents (its lanes' too), proven as every other path proves it (the state is this process's own copy).
+  // The lanes stay in the state: the next start closes them (lane-recovery.ts).
+  for (const agent of ownAgents(s)) signalQuietly(-agent, "SIGKILL");
   try {
     // Forced during the completion step: the loop's own ending stands; only the runner is gone.
     const now = new Date().toISOString();

@@ -16,3 +16,19 @@ export function totalsOf(its: Iteration[]) {
     waited_ms: its.reduce((a, i) => a + (i.unavailable?.waited_ms ?? 0), 0),
   };
 }
+
+/**
+ * The time the iterations ran, overlaps counted once (the union of their spans): below the total's
+ * `duration_ms` when lanes (`--parallel`) ran side by side.
+ */
+export function wallMs(its: Iteration[]): number {
+  const spans = its.map((i) => [Date.parse(i.started), Date.parse(i.ended)] as const).sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const [from, to] of spans) {
+    if (to <= end) continue;
+    total += to - Math.max(from, end);
+    end = to;
+  }
+  return total;
+}

@@ -94,6 +94,7 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
   const waits = () => (runs ? { runs, waited_ms: Math.round(waited) } : undefined);
   const refusedSpent: Spent = { tokens: { ...ZERO_TOKENS }, cost_usd: null };
   while (true) {
+    await heldBack(state, deps, at); // a stop meanwhile: the run below is refused by the stop and reads as stopped
     const run = await runOnce();
     const u = run.unavailable;
     if (!u || deps.signal.aborted || run.end === "timeout") return { run, waits: waits(), halt: null, refusedSpent };
@@ -103,7 +104,9 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
     await (at.undo ? at.undo() : deps.checkpoint.revert());
     if (u.kind === "auth") return { run, waits: waits(), halt: `${u.reason}`, refusedSpent };
     const now = Date.now();
-    const until = waitUntil(u, runs, now, scale);
+    const own = waitUntil(u, runs, now, scale);
+    // One account, one wait: the lanes of this loop and the other loops of the repository with this agent wait for it too.
+    const until = deps.limits ? deps.limits.refused(own, u.reason) : own;
     if (waited + (until - now) > budget) {
       const so_far = waited ? ` after ${formatDuration(waited)} of waiting` : "";
       return {
@@ -122,6 +125,24 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
     await deps.save(state);
     if (!rested) return { run: { ...run, end: "aborted", unavailable: null }, waits: waits(), halt: null, refusedSpent };
     addSpent(refusedSpent, run); // tried again: this run is not the one returned
+  }
+}
+
+/**
+ * Another lane of this loop, or another loop of this repository with this agent, was refused for a limit
+ * (limit-gate.ts): no run is made before its reset, and the loop says it waits, as for its own refusal.
+ */
+async function heldBack(state: State, deps: LoopDeps, at: AttemptContext): Promise<void> {
+  for (let held = deps.limits?.held(); held && !deps.signal.aborted; held = deps.limits?.held()) {
+    const now = Date.now();
+    state.waiting = { reason: held.reason, since: new Date(now).toISOString(), until: new Date(held.until).toISOString() };
+    deps.emit({ type: "Waiting", story_id: at.storyId, iteration: at.iteration, attempt: at.attempt, runs: 1, ...state.waiting });
+    deps.setTitle(`Ralph: ${state.worktree_name} [waiting until ${clockTime(held.until, now)}]`);
+    await deps.save(state);
+    const rested = await sleepUntil(held.until, deps.signal);
+    state.waiting = null;
+    await deps.save(state);
+    if (!rested) return;
   }
 }
 

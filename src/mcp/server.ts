@@ -81,7 +81,8 @@ export function createServer(cwd: string): McpServer {
     "loop_status",
     {
       title: "Loop status",
-      description: "The state file of one worktree's loop (as `wt-loop status --json`), with a summary. A dead runner's state is corrected to stopped.",
+      description:
+        "The state file of one worktree's loop (as `wt-loop status --json`), with a summary; under `--parallel`, `lanes` has each story at work in its own worktree (story, attempt, step, agent pid). A dead runner's state is corrected to stopped.",
       inputSchema: { worktree: worktreeArg },
       outputSchema: LoopStatus.shape,
       annotations: readOnly,

@@ -102,7 +102,12 @@ export interface Target {
   tag?: string;
   /** Also this process's orphaned children (this process is a subreaper). */
   orphans?: boolean;
+  /** Also the tags made from `tag` (`<tag>#lane-…`: a `--parallel` lane's, laneTag). */
+  family?: boolean;
 }
+
+/** A `--parallel` lane's own tag: ending one lane's run ends nothing of another's; the run's family ends them all. */
+export const laneTag = (tag: string, storyId: string, attempt: number) => `${tag}#lane-${storyId}-${attempt}`;
 
 /** The live processes of `t`, with their descendants; zombies that are our orphans are reaped on the way. */
 export function findProcesses(t: Target): number[] {
@@ -117,6 +122,7 @@ export function findProcesses(t: Target): number[] {
     if (p) all.push(p);
   }
   const needle = t.tag ? `${RUN_TAG_VAR}=${t.tag}\0` : null;
+  const family = t.tag && t.family ? `${RUN_TAG_VAR}=${t.tag}#` : null;
   const found = new Set<number>();
   for (const p of all) {
     if (p.zombie) {
@@ -124,7 +130,7 @@ export function findProcesses(t: Target): number[] {
       continue;
     }
     const orphan = t.orphans && p.ppid === process.pid && !spawnedLive.has(p.pid);
-    if ((t.pgid !== undefined && p.pgrp === t.pgid) || orphan || (needle && hasTag(p.pid, needle))) found.add(p.pid);
+    if ((t.pgid !== undefined && p.pgrp === t.pgid) || orphan || (needle && hasTag(p.pid, needle)) || (family && hasTag(p.pid, family))) found.add(p.pid);
   }
   // Descendants of what was found, whatever their group or environment.
   for (let grew = true; grew; ) {
@@ -182,7 +188,7 @@ export async function endProcesses(t: Target, graceMs: number, opts: { term?: bo
  * the death (status, stop, monitor, start) calls this. Returns how many processes were found.
  */
 export async function endRunLeftovers(worktreePath: string, startedAt: string): Promise<number> {
-  const t: Target = { tag: runTag(worktreePath, startedAt) };
+  const t: Target = { tag: runTag(worktreePath, startedAt), family: true }; // its lanes' too (--parallel)
   const found = findProcesses(t).length;
   if (found) await endProcesses(t, LEFTOVER_GRACE_MS);
   return found;

@@ -3,7 +3,7 @@
  * countdown, iteration, attempt, elapsed, tokens, cost and budget), the story list and gauge, the tabs,
  * the body's window, the footer and the overlay.
  */
-import type { State } from "../state/schema.ts";
+import { isFinal, type State } from "../state/schema.ts";
 import { formatCost, formatDuration, formatTokens } from "../term/format.ts";
 import { inertLine } from "../term/inert.ts";
 import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
@@ -37,9 +37,12 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
   else m.top = Math.min(m.top, max);
   const sel = m.selected();
   const room = layout === "split" ? listWidth(m.cols) - 2 - ROW_MARKS : 0;
+  // --parallel: every story in a lane is at work (the state says so even when its events came before a `monitor`).
+  const lanes = new Map(!m.st || isFinal(m.st.status) ? [] : m.st.lanes.map((l) => [l.story_id, l.status]));
   const rows: ListRow[] = m.record.stories.map((s) => {
+    const step = lanes.get(s.id);
     const title = inertLine(`${s.id}. ${s.title}`);
-    return { ...GLYPH[s.status], title, detail: figures(s, title, room), selected: s === sel };
+    return { ...GLYPH[step ? "running" : s.status], title, detail: figures(s, title, room, step && step !== "running" ? step : ""), selected: s === sel };
   });
   const done = m.record.stories.filter((s) => s.status === "done").length;
   const header = headerLines(m, now, layout === "compact");
@@ -60,17 +63,18 @@ const ROW_MARKS = 3;
 const TITLE_FIRST = 24;
 
 /**
- * A story's figures (attempts, tokens, cost) as many as fit beside its title in `room` columns: the
+ * A story's figures (its lane's step, attempts, tokens, cost) as many as fit beside its title in `room` columns: the
  * title keeps its width (up to TITLE_FIRST) and the figures give way — tokens shortened, then left
  * out, then the cost, then the attempts. No room (no list pane): none.
  */
-export function figures(s: Pick<StoryEntry, "attempts" | "tokens" | "cost">, title: string, room: number): string {
+export function figures(s: Pick<StoryEntry, "attempts" | "tokens" | "cost">, title: string, room: number, step = ""): string {
   const tries = s.attempts.length ? `×${s.attempts.length}` : "";
   const cost = s.cost !== null ? formatCost(s.cost) : "";
   const tokens = s.tokens ? formatTokens(s.tokens) : "";
   const short = s.tokens ? shortTokens(s.tokens) : "";
   const wanted = Math.min(Bun.stringWidth(title), TITLE_FIRST);
-  for (const parts of [[tries, tokens, cost], [tries, short, cost], [tries, cost], [tries]]) {
+  // A lane's step (--parallel: `queued`, `integrating`) stays while any figure does.
+  for (const parts of [[step, tries, tokens, cost], [step, tries, short, cost], [step, tries, cost], [step, tries], [step]]) {
     const detail = parts.filter(Boolean).join(" ");
     if (!detail || room - Bun.stringWidth(detail) - 1 >= wanted) return detail;
   }

@@ -4,6 +4,7 @@
  * data comes from select-data.ts `loadPreview`.
  */
 import { isComplete } from "../stories/story.ts";
+import { afterLabel, graphRefusal } from "../parallel/graph.ts";
 import type { Requirement } from "../stories/requirements.ts";
 import type { Action, Frame, Key, Line, ScreenModel, Tone } from "./frame.ts";
 import { storyCount, taskCount, type PreviewData } from "./select-data.ts";
@@ -112,12 +113,19 @@ export class PreviewModel extends TextScreen implements ScreenModel {
   }
 
   private tasks(): Line[] {
-    const lines: Line[] = [];
-    for (const story of this.data.item.stories) {
+    const { stories, name } = this.data.item;
+    // A start would refuse these: said before the stories, not discovered at `R`.
+    const unmet = graphRefusal(stories, name);
+    const lines: Line[] = unmet ? unmet.split("\n").map((l) => [span(l, "warn")]) : [];
+    for (const story of stories) {
       const done = isComplete(story);
       const n = story.tasks.filter((x) => x.done).length;
+      const after = afterLabel(story);
       if (lines.length) lines.push([]);
-      lines.push([span(done ? "✓ " : "· ", done ? "good" : "dim"), span(`${story.id}. ${story.title}`, "normal", true), span(`  ${n}/${story.tasks.length}`, "dim")]);
+      lines.push([
+        span(done ? "✓ " : "· ", done ? "good" : "dim"), span(`${story.id}. ${story.title}`, "normal", true), span(`  ${n}/${story.tasks.length}`, "dim"),
+        ...(after ? [span(`  ${after}`, "accent")] : []),
+      ]);
       for (const task of story.tasks) lines.push([span(task.done ? "  [x] " : "  [ ] ", task.done ? "good" : "normal"), span(task.text, task.done ? "dim" : "normal")]);
     }
     return lines.length ? lines : [[span("No stories yet: its tasks.md has no `- [ ]` boxes under `## ` headings.", "warn")]];

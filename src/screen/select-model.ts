@@ -186,7 +186,7 @@ function loopDetails(e: WorktreeLoop, now: number): Line[] {
     [span(e.worktree, "dim")],
     [],
     row("Status", statusLabel(l), l.runner_alive ? "accent" : l.status === "done" ? "good" : l.status === "stuck" ? "bad" : "normal"),
-    row("Story", `${storyLabel(l)}${l.story ? `  ${l.story.id}. ${l.story.title} (attempt ${l.story.attempt})` : ""}`),
+    row("Story", `${storyLabel(l)}${l.lanes.length ? `  ${l.lanes.map((x) => `${x.story_id}. ${x.story_title}`).join(" · ")}` : l.story ? `  ${l.story.id}. ${l.story.title} (attempt ${l.story.attempt})` : ""}`),
     row("Iteration", `${l.iteration}/${l.max_iterations}`),
     row("Elapsed", elapsed === null ? "unknown" : formatDuration(elapsed)),
     row("Cost", formatCost(l.total_cost_usd)),

@@ -194,9 +194,12 @@ export class StoryRecord {
       case "NotesUsed":
         if (L.current) this.story(L.current).agent.push(block(shown(steerLine(e)), e.type === "NotesUsed" ? "dim" : "accent"));
         return;
-      case "Lane": // --parallel: said in the lane's own story
-        this.story(e.story_id).agent.push(block(shown(`⑂ lane ${e.step.replace("_", " ")}${e.reason ? `: ${e.reason}` : ""}`), e.step === "conflict" || e.step === "verify_failed" ? "bad" : "dim"));
+      case "Lane": { // --parallel: said in the lane's own story
+        const s = this.story(e.story_id);
+        s.agent.push(block(shown(`⑂ lane ${e.step.replace("_", " ")}${e.reason ? `: ${e.reason}` : ""}`), e.step === "conflict" || e.step === "verify_failed" ? "bad" : "dim"));
+        s.status = laneStatus(e, s.status, L.maxRetries);
         return;
+      }
       case "Complete":
         L.complete = e;
         L.waiting = null;
@@ -233,6 +236,28 @@ export class StoryRecord {
       default:
         return assertNever(ev);
     }
+  }
+}
+
+/**
+ * A story in a lane is at work until its commits are integrated (accepted in the lane is not done yet);
+ * an integration undone (a conflict, verify failing on the integrated tree) is a failed attempt.
+ */
+function laneStatus(e: Extract<LoopEvent, { type: "Lane" }>, was: StoryStatus, maxRetries: number | null): StoryStatus {
+  switch (e.step) {
+    case "opened":
+    case "queued":
+    case "integrating":
+      return "running";
+    case "integrated":
+      return "done";
+    case "conflict":
+    case "verify_failed":
+      return maxRetries !== null && e.attempt >= maxRetries ? "stuck" : "failed";
+    case "closed":
+      return was;
+    default:
+      return assertNever(e.step);
   }
 }
 

@@ -24,7 +24,8 @@ const reviewCell = (r: Iteration["review"]) =>
 
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
-  const its = inertDeep(iterations); // reasons come from the agent
+  // Lanes (`--parallel`) record iterations as they end: shown in the order they began.
+  const its = inertDeep([...iterations].sort((a, b) => a.n - b.n)); // reasons come from the agent
   // The verify column only for loops that ran one (`--verify`: its log file is in `--json`); the
   // `unavailable` column only when the agent's service refused some run (most loops never wait).
   const verified = its.some((i) => i.verify);
@@ -52,8 +53,9 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
   return table([head, ...rows]).split("\n").map((l) => truncate(l, width));
 }
 
-export const totalsLine = (t: Totals) =>
-  `Total: ${plural(t.iterations, "iteration")} · ${formatDuration(t.duration_ms)}${t.waited_ms ? ` (incl. ${formatDuration(t.waited_ms)} waiting for the agent)` : ""} · ${plural(t.commits, "commit")} · ` +
+/** `wall`: with lanes (`--parallel`), the time the iterations took once (loop/totals.ts `wallMs`), said before their sum. */
+export const totalsLine = (t: Totals, wall: number | null = null) =>
+  `Total: ${plural(t.iterations, "iteration")} · ${wall !== null && wall < t.duration_ms ? `${formatDuration(wall)} (${formatDuration(t.duration_ms)} of iterations side by side)` : formatDuration(t.duration_ms)}${t.waited_ms ? ` (incl. ${formatDuration(t.waited_ms)} waiting for the agent)` : ""} · ${plural(t.commits, "commit")} · ` +
   `${formatTokens(t.tokens)} tokens · ${formatTotalCost(t.cost_usd)} · ${t.timed_out} timed out` +
   (t.unavailable_runs ? ` · ${plural(t.unavailable_runs, "run")} refused by the agent's service` : "");
 

@@ -7,16 +7,23 @@ import type { State } from "../state/schema.ts";
 import { clockTime, field, formatDuration, formatTokens, formatTotalCost, table } from "./format.ts";
 import { fieldWidth, historyRows } from "./history-view.ts";
 import { inertDeep } from "./inert.ts";
+import { laneRows, notStartedLine, storiesInLanes } from "./lanes-view.ts";
+import type { Story } from "../stories/story.ts";
 import { receiptOf } from "../loop/receipt.ts";
 import { forecastText, receiptRows } from "./receipt-view.ts";
 
-/** Every field is bounded (`field`): a state may hold a 20 MB task; `status --json` has it whole. */
-export function renderStatus(state: State, now = Date.now(), width = fieldWidth()): string {
+/**
+ * Every field is bounded (`field`): a state may hold a 20 MB task; `status --json` has it whole.
+ * `stories`: the tasks file as it is now, for the prerequisites of stories not started (absent: not said).
+ */
+export function renderStatus(state: State, now = Date.now(), width = fieldWidth(), stories?: Story[]): string {
   // Titles, the task, reasons: from files and the agent. Only what is shown is made inert (the last
   // iterations, not all of them): status pays this walk at start-up.
   const s = inertDeep({ ...state, iterations: state.iterations.slice(-5) });
   const f = (text: string) => field(text, width);
-  const story = s.current_story
+  const story = s.lanes.length
+    ? storiesInLanes(s)
+    : s.current_story
     ? `${s.current_story.index}/${s.stories_total} ${f(s.current_story.id)}. ${f(s.current_story.title)} (attempt ${s.current_story.attempt}/${s.max_retries})`
     : storiesKnown(s)
       ? `${s.stories_completed}/${s.stories_total} complete`
@@ -40,6 +47,8 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
       ["Agent:", `${s.agent}${s.model ? ` (${f(s.model)})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
     ]),
   ];
+  const notStarted = notStartedLine(s, stories, width);
+  if (notStarted) lines.push(notStarted);
   if (s.status === "paused" && s.paused_since)
     lines.push(`Paused: since ${clockTime(Date.parse(s.paused_since), now)}, after iteration ${s.current_iteration}. \`wt-loop resume\` goes on, \`wt-loop stop\` ends it.`);
   if (s.pause_requested) lines.push(`Pausing: when iteration ${s.current_iteration} ends (\`wt-loop resume\` calls it off).`);
@@ -57,6 +66,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
         ? `Completion: the ${s.completing} is under way (runner pid ${s.runner_pid}).`
         : `Completion: the ${s.completing} has not finished; \`wt-loop start\` finishes it.`,
     );
+  if (s.lanes.length) lines.push("", `Lanes: ${s.lanes.length} open of --parallel ${s.parallel}`, ...laneRows(s, now, width));
   // Every story the loop worked on (its earlier runs too): attempts, time, tokens, cost.
   if (receipt.stories.length) lines.push("", "Stories:", ...receiptRows(receipt.stories, width).map((l) => `  ${l}`));
   const last = s.iterations;

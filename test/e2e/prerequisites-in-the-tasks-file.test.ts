@@ -40,3 +40,29 @@ describe("prerequisites that can never be met", () => {
     nothingChanged(repo, head);
   });
 });
+
+const FOUR = "# Tasks\n\n## 1. Schema\n- [ ] 1.1 a\n\n## 2. Parser\n- [ ] 2.1 b\n\n## 3. CLI (after 1, 2)\n- [ ] 3.1 c\n\n## 4. Docs\n- [x] 4.1 d\n\n## 5. Release (after 3)\n- [ ] 5.1 e\n";
+
+describe("--dry-run shows the graph", () => {
+  test("--parallel 3: each story with its prerequisites, and the waves that would run at once; nothing changed", async () => {
+    const repo = makeRepo({ "tasks.md": FOUR });
+    const head = git(repo, "rev-parse", "HEAD");
+    const r = await wtLoop(["start", "--plain", ...agent, "--dry-run", "--parallel", "3"], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("  ○ 1. Schema\n");
+    expect(r.stdout).toContain("  ○ 3. CLI  (after 1, 2)\n");
+    expect(r.stdout).toContain("  ✔ 4. Docs\n");
+    expect(r.stdout).toContain("Parallel:  up to 3 stories at once, each in its own lane; a story starts once the stories it names are integrated");
+    expect(r.stdout).toContain("Waves (what would run at once, if every story took as long):\n  1. 1 Schema · 2 Parser\n  2. 3 CLI\n  3. 5 Release\n");
+    nothingChanged(repo, head);
+  });
+
+  test("--parallel 1: the file's order stands, and a story placed before one it names is pointed out", async () => {
+    const repo = makeRepo({ "tasks.md": "## 1. CLI (after 2)\n- [ ] 1.1 a\n\n## 2. Schema\n- [ ] 2.1 b\n" });
+    const r = await wtLoop(["start", "--plain", ...agent, "--dry-run"], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("  ○ 1. CLI  (after 2)\n");
+    expect(r.stdout).not.toContain("Waves");
+    expect(r.stdout).toContain("Order:     one story after another, in the file's order (prerequisites count with --parallel above 1): 1 comes before 2, which it names");
+  });
+});

@@ -19,6 +19,8 @@ import { ensureExcluded } from "../../src/checkpoint/exclude.ts";
 import { runPaths } from "../../src/state/paths.ts";
 import type { State } from "../../src/state/schema.ts";
 import { tempDir } from "./repo.ts";
+import { laneWiring } from "../../src/parallel/wiring.ts";
+import { loopBranchName } from "../../src/checkpoint/strategy.ts";
 
 export interface EngineRun {
   /** The agent's folder: `count`, `prompt-N.txt` */
@@ -40,6 +42,8 @@ export async function runEngine(
     onEvent?: (e: LoopEvent, abort: () => void) => void;
     /** How the completion is decided (default: keep at once). */
     chooseCompletion?: LoopDeps["chooseCompletion"];
+    /** More environment for the agent (the lane agent's folder). */
+    env?: Record<string, string>;
   } = {},
 ): Promise<EngineRun> {
   const agentDir = tempDir("engine-agent-");
@@ -48,7 +52,7 @@ export async function runEngine(
   const agentCmd =
     `n=$(( $(cat "$AGENT_DIR/count" 2>/dev/null || echo 0) + 1 )); echo $n > "$AGENT_DIR/count"; cat > "$AGENT_DIR/prompt-$n.txt"; ` +
     `f="$AGENT_DIR/step-$n.sh"; [ -f "$f" ] || f="$AGENT_DIR/step-last.sh"; . "$f"`;
-  const { onEvent, chooseCompletion, ...given } = opts;
+  const { onEvent, chooseCompletion, env: more, ...given } = opts;
   const options = LoopOptions.parse({ agent: "command", agentCmd, onComplete: "keep", terminal: "inline", ...given });
   const wt = { path: repo, name: "repo" };
   const os = { cwd: repo, timeoutMs: 30_000, warn: () => {} };
@@ -66,7 +70,7 @@ export async function runEngine(
     source: plan.source,
     adapter: adapterFor("command"),
     checkpoint: options.checkpoint === "stash" ? stashCheckpoint(git, "repo") : branchCheckpoint(git, "repo"),
-    env: { ...process.env, AGENT_DIR: agentDir },
+    env: { ...process.env, AGENT_DIR: agentDir, ...more },
     signal: controller.signal,
     emit(e) {
       events.push(e);
@@ -76,6 +80,8 @@ export async function runEngine(
     reclaimFiles: () => ensureExcluded(git), // as the runner does (it also puts back its lock; here there is none)
     setTitle() {},
     chooseCompletion: chooseCompletion ?? (() => ({ kind: "now", choice: "keep" })),
+    // --parallel above 1: real lanes and merge queue, as the runner wires them.
+    ...(options.parallel > 1 ? { parallel: await laneWiring(git, loopBranchName("repo")) } : {}),
   };
   const state = await runLoop(initial, deps);
   return { agentDir, state, events, saved };

@@ -1,4 +1,4 @@
-import { SCHEMA_VERSION, ZERO_TOKENS, type Iteration, type State } from "../../src/state/schema.ts";
+import { SCHEMA_VERSION, ZERO_TOKENS, type Iteration, type Lane, type State } from "../../src/state/schema.ts";
 
 export function sampleIteration(n: number, over: Partial<Iteration> = {}): Iteration {
   return {
@@ -20,5 +20,13 @@ export function sampleState(over: Partial<State> = {}): State {
     planned_stories: [{ id: "1", title: "Setup" }, { id: "2", title: "Build" }],
     current_story: null, runner_pid: null, runner_started: null, agent_pid: null, checkpoint_branch: "ralph/wt",
     original_branch: "main", original_commit: "abc", checkpoint_sha: "def", completion: "keep", completion_message: null, completion_pending: false, reason: null, error: null, notify: null, max_wait_hours: 8, verify_timeout_min: 10, waiting: null, review: null, review_cmd: null, review_model: null, review_timeout_min: 15, pause_requested: false, paused_since: null, paused_ms: 0, notes: [], parallel: 1, lanes: [], earlier_stories: [], ...over,
+  };
+}
+
+/** A lane of `--parallel` as the scheduler records it: running story `story`, its agent pid 4242. */
+export function sampleLane(story: string, title: string, over: Partial<Lane> = {}): Lane {
+  return {
+    story_id: story, story_title: title, iteration: 1, attempt: 1, status: "running", worktree: `/w/.git/wt-loop/lanes/w-abc/${story}-1`,
+    branch: `wt-loop/lane/w-abc/${story}-1`, base: "abc", agent_pid: 4242, agent_started: "1", started: "2026-11-21T10:07:30.000Z", ...over,
   };
 }

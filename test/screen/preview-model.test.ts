@@ -125,6 +125,17 @@ describe("the preview of a plain tasks.md", () => {
     expect(text).toContain("Complete the tasks in tasks.md.");
   });
 
+  test("a story with prerequisites says `after 1, 2` beside it; prerequisites that can never be met are said first", async () => {
+    const dir = makeRepo({ "tasks.md": "## 1. Schema\n- [ ] 1.1 a\n\n## 2. Parser\n- [x] 2.1 b\n\n## 3. CLI (after 1, 2)\n- [ ] 3.1 c\n" });
+    const text = frameText((await preview(dir, "tasks.md")).frame(Date.now()));
+    expect(text).toContain("· 1. Schema  0/1\n");
+    expect(text).toContain("· 3. CLI  0/1  after 1, 2\n  [ ] 3.1 c");
+    const broken = makeRepo({ "tasks.md": "## 1. Schema (after 2)\n- [ ] 1.1 a\n\n## 2. CLI (after 1)\n- [ ] 2.1 c\n" });
+    const said = frameText((await preview(broken, "tasks.md")).frame(Date.now()));
+    expect(said).toContain("1 after 2, 2 after 1: these wait for each other");
+    expect(said.indexOf("these wait for each other")).toBeLessThan(said.indexOf("· 1. Schema"));
+  });
+
   test("a project config file the loop would refuse gives no prompt, and says where to look", async () => {
     const dir = makeRepo({ "tasks.md": "## 1. A\n- [ ] 1.1 a\n" });
     write(dir, { ".wt-loop.json": JSON.stringify({ max: "many" }) });

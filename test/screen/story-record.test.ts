@@ -21,6 +21,10 @@ const end = (id: string, iteration: number, outcome: "complete" | "failed" | "st
   type: "IterationEnd", story_id: id, iteration, outcome, reason: outcome === "failed" ? "broken" : null, duration_ms: 1, turns: 1, tokens: TOKENS, cost_usd: 0.5, commits: [], files: [],
 });
 
+const lane = (id: string, iteration: number, step: Extract<LoopEvent, { type: "Lane" }>["step"], attempt = 1): LoopEvent => ({
+  type: "Lane", story_id: id, iteration, attempt, step, worktree: `/g/wt-loop/lanes/w-1/${id}-1`, commits: [], paths: [], reason: step === "conflict" ? "a.txt conflicts" : null,
+});
+
 describe("story statuses", () => {
   const cases: [string, LoopEvent[], StoryStatus[]][] = [
     ["the plan: ticked stories are done, the rest pending", [started], ["done", "pending", "pending"]],
@@ -29,6 +33,12 @@ describe("story statuses", () => {
     ["a failed attempt with attempts left: failed", [started, progress("2", 1, 1), end("2", 1, "failed")], ["done", "failed", "pending"]],
     ["out of attempts: stuck", [started, progress("2", 1, 1), end("2", 1, "failed"), progress("2", 2, 2), end("2", 2, "failed")], ["done", "stuck", "pending"]],
     ["a stopped attempt: pending again", [started, progress("3", 1, 1), end("3", 1, "stopped")], ["done", "pending", "pending"]],
+    // --parallel: two lanes at once are both running; accepted in its lane is not done until integrated.
+    ["two lanes at once: both running", [started, lane("2", 1, "opened"), progress("2", 1, 1), lane("3", 2, "opened"), progress("3", 2, 1)], ["done", "running", "running"]],
+    ["accepted in its lane, waiting for the merge queue: still running", [started, progress("2", 1, 1), end("2", 1, "complete"), lane("2", 1, "queued")], ["done", "running", "pending"]],
+    ["integrated: done", [started, progress("2", 1, 1), end("2", 1, "complete"), lane("2", 1, "queued"), lane("2", 1, "integrating"), lane("2", 1, "integrated"), lane("2", 1, "closed")], ["done", "done", "pending"]],
+    ["a conflict on integration: failed, it goes again", [started, progress("2", 1, 1), end("2", 1, "complete"), lane("2", 1, "integrating"), lane("2", 1, "conflict"), lane("2", 1, "closed")], ["done", "failed", "pending"]],
+    ["out of attempts after a failed verify on integration: stuck", [started, progress("2", 1, 2), end("2", 1, "complete"), lane("2", 1, "verify_failed", 2)], ["done", "stuck", "pending"]],
   ];
   test.each(cases)("%s", (_, events, statuses) => {
     const r = new StoryRecord();

@@ -1,0 +1,114 @@
+/**
+ * `--parallel N` above 1 (docs/parallel.md, "How lanes run"): up to N stories at once, each attempt in its own
+ * lane (a linked worktree made from the loop branch's head), judged by the same engine as the sequential loop
+ * (attempt.ts); an accepted lane goes through the merge queue into the main worktree, one at a time. The
+ * sequential engine (engine.ts) is not this: `--parallel 1` never comes here. This file decides which story runs
+ * when and how the loop ends; lane-run.ts is one lane from open to close.
+ */
+import { HarnessError } from "../errors.ts";
+import { readyStories } from "../parallel/graph.ts";
+import type { State } from "../state/schema.ts";
+import { loadStories } from "../stories/source.ts";
+import { describeStories, isComplete, missingFromPlan } from "../stories/story.ts";
+import { plural } from "../term/format.ts";
+import { loopStarted, refreshCounts } from "./attempt.ts";
+import { budgetReached } from "./budget.ts";
+import type { Ending } from "./finish.ts";
+import { runLane, type LaneDone, type Tries } from "./lane-run.ts";
+import { limitGate } from "./limit-gate.ts";
+import type { LoopDeps } from "./ports.ts";
+import { pauseHere, type Inbox } from "./steer-inbox.ts";
+
+export async function runParallel(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
+  const par = deps.parallel;
+  if (!par) throw new HarnessError("wt-loop failed while starting the lanes of --parallel: this build runs no lanes");
+  // Lanes save from their own steps: one write at a time, each of the state as it is then.
+  let chain: Promise<void> = Promise.resolve();
+  const saveAll = () => (chain = chain.catch(() => {}).then(save));
+  // A harness failure in one lane ends every other at once; a story that is stuck lets the others finish.
+  const inner = new AbortController();
+  const signal = AbortSignal.any([deps.signal, inner.signal]);
+  const gate = limitGate(deps, signal);
+  state.lanes ??= []; // a state made in memory (not parsed) has none yet
+  const tries: Tries = new Map();
+  const running = new Map<string, Promise<LaneDone>>();
+  let ending: Ending | null = null;
+  let fatal: unknown = null;
+  let noProgress = 0;
+  let announced = false;
+
+  while (true) {
+    const stories = await loadStories(deps.source); // the main worktree's: what is integrated
+    if (!announced) {
+      announced = true;
+      deps.emit(loopStarted(state, stories));
+    }
+    refreshCounts(state, stories);
+    const missing = missingFromPlan(state.planned_stories, stories);
+    if (missing.length)
+      ending ??= {
+        status: "stuck",
+        reason: `The tasks file no longer has these stories of the plan: ${describeStories(missing)}. Put them back and start again, or start a new loop for the new plan.`,
+      };
+    if (!ending && !running.size && stories.every(isComplete))
+      return { status: "done", reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete` };
+    if (deps.signal.aborted) ending ??= { status: "stopped", reason: "Stopped by the user" };
+    if (!ending) {
+      // Spending of every lane counts: once reached no lane opens; the running ones finish.
+      const over = budgetReached(state);
+      if (over) ending = { status: "stopped", reason: over, stopReason: "budget" };
+    }
+    if (!ending) {
+      await inbox.check();
+      if (state.pause_requested && !running.size) {
+        await pauseHere(state, deps, save, inbox);
+        continue;
+      }
+    }
+    if (!ending && !state.pause_requested) {
+      const integrated = new Set(stories.filter(isComplete).map((s) => s.id));
+      for (const story of readyStories(stories, integrated, new Set(running.keys()))) {
+        if (running.size >= state.parallel || state.current_iteration >= state.max_iterations) break;
+        running.set(story.id, runLane(story, { state, deps, par, signal, gate, tries, saveAll, stories }));
+      }
+    }
+    if (!running.size) {
+      if (fatal) throw fatal;
+      if (ending) return ending;
+      if (state.current_iteration >= state.max_iterations)
+        return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done` };
+      const waiting = stories.filter((s) => !isComplete(s));
+      return {
+        status: "stuck",
+        reason: `No story can start: ${describeStories(waiting)} wait for prerequisites that are not complete. Check the "(after …)" of their headings.`,
+      };
+    }
+    const done = await Promise.race(running.values());
+    running.delete(done.story.id);
+    await saveAll();
+    if (done.error) {
+      fatal ??= done.error;
+      inner.abort();
+      continue;
+    }
+    const r = done.result;
+    if (r.outcome === "stopped") ending ??= { status: "stopped", reason: "Stopped by the user" };
+    else if (r.outcome === "unavailable") ending ??= { status: "stuck", reason: r.reason };
+    else if (done.integrated) {
+      tries.delete(done.story.id);
+      noProgress = 0;
+    } else {
+      const t = tries.get(done.story.id)!;
+      noProgress = done.progress ? 0 : noProgress + 1;
+      const why = done.reason ?? r.outcome;
+      if (t.attempt >= state.max_retries) {
+        const reason = `Story ${done.story.id} "${done.story.title}" failed after ${plural(t.attempt, "attempt")}. Last reason: ${why}`;
+        if (!ending) deps.emit({ type: "Error", message: reason });
+        ending ??= { status: "stuck", reason };
+      } else if (noProgress >= state.stall_threshold)
+        ending ??= { status: "stalled", reason: `No progress in the last ${plural(noProgress, "iteration")} (no new commit, no change in the working tree)` };
+      // After no_signal the next attempt starts afresh; every other failure tells it what went wrong.
+      t.reason = r.outcome === "no_signal" && !done.integration ? undefined : (done.reason ?? undefined);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * A kill -9 of the runner at each step of an integration: the restart's recoverIntegration leaves the
+ * loop branch, the main tree and its index exactly as before the integration (or, once verified, after
+ * it), nothing lost, and the lane is integrated again.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { mergeQueue, recoverIntegration } from "../../src/parallel/merge-queue.ts";
+import type { LanePlan } from "../../src/parallel/ports.ts";
+import { killingGit } from "../helpers/killing-git.ts";
+import { loopRepo } from "../helpers/lanes.ts";
+import { git, tempDir, write } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+const CHILD = join(import.meta.dir, "../helpers/integrate-child.ts");
+const status = (repo: string) => git(repo, "status", "--porcelain", "--untracked-files=all");
+const journal = (repo: string) => git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/").split("\n").filter((r) => /integrating-/.test(r));
+
+/** A loop repo whose loop branch already moved past the lane's base, and the lane (committed) to integrate. */
+async function setup() {
+  const c = await loopRepo({ "a.txt": "a\n", "gone.txt": "to be deleted by the lane\n" });
+  const p: LanePlan = c.lanes.plan("1", 1, c.head());
+  await c.lanes.open(p);
+  write(p.worktree, { "a.txt": "lane's a\n", "dir/new.txt": "lane's new file\n" });
+  git(p.worktree, "rm", "-q", "gone.txt");
+  await c.lanes.commit(p, "story 1");
+  write(c.repo, { "other.txt": "integrated before\n" });
+  git(c.repo, "add", "-A");
+  git(c.repo, "commit", "-q", "-m", "another story");
+  return { ...c, p, old: c.head() };
+}
+
+function runChild(repo: string, p: LanePlan, env: Record<string, string>, flag?: string) {
+  return Bun.spawn(["bun", CHILD, repo, JSON.stringify(p), ...(flag ? [flag] : [])], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+}
+
+/** The main worktree is exactly at `old`: branch, index and files. */
+function expectAtOld(c: Awaited<ReturnType<typeof setup>>) {
+  expect(c.head()).toBe(c.old);
+  expect(status(c.repo)).toBe("");
+  expect(git(c.repo, "write-tree")).toBe(git(c.repo, "rev-parse", `${c.old}^{tree}`));
+  expect(readFileSync(join(c.repo, "a.txt"), "utf8")).toBe("a\n");
+  expect(existsSync(join(c.repo, "dir"))).toBe(false);
+  expect(readFileSync(join(c.repo, "gone.txt"), "utf8")).toBe("to be deleted by the lane\n");
+  expect(journal(c.repo)).toEqual([]);
+}
+
+async function integratesAgain(c: Awaited<ReturnType<typeof setup>>) {
+  const r = await mergeQueue(c.g, "ralph/x").integrate(c.p, null);
+  expect(r.kind).toBe("integrated");
+  expect(readFileSync(join(c.repo, "dir/new.txt"), "utf8")).toBe("lane's new file\n");
+  expect(readFileSync(join(c.repo, "other.txt"), "utf8")).toBe("integrated before\n");
+  expect(existsSync(join(c.repo, "gone.txt"))).toBe(false);
+  expect(status(c.repo)).toBe("");
+}
+
+describe("an integration killed at any step is undone whole by the restart", () => {
+  for (const [step, at, when] of [
+    ["after the journal was written, before the branch moved", "update-ref --stdin", "after"],
+    ["after the branch moved, before the tree did", "wt-loop: integrate story", "after"],
+    ["after the tree moved, before verify", "read-tree -u -m", "after"],
+  ] as const) {
+    test(step, async () => {
+      const c = await setup();
+      const child = runChild(c.repo, c.p, killingGit(at, when));
+      await child.exited;
+      expect(child.signalCode).toBe("SIGKILL");
+      expect(journal(c.repo)).toHaveLength(2); // the kill came while the journal said an integration was under way
+      const r = await recoverIntegration(c.g, "ralph/x", c.old);
+      expect(r.kind).toBe("undone");
+      expectAtOld(c);
+      expect(await recoverIntegration(c.g, "ralph/x", c.old)).toEqual({ kind: "none", head: c.old }); // idempotent
+      await integratesAgain(c);
+    }, 60_000);
+  }
+
+  test("killed during verify, with an index.lock left and a file the user edited meanwhile: undone, the edit kept in a ref", async () => {
+    const c = await setup();
+    const flag = join(tempDir(), "verifying");
+    const child = runChild(c.repo, c.p, {}, flag);
+    await waitFor("the child to run verify", () => existsSync(flag), 60_000);
+    child.kill("SIGKILL");
+    await child.exited;
+    expect(c.head()).not.toBe(c.old);
+    writeFileSync(join(c.repo, "dir/new.txt"), "the user's edit\n");
+    writeFileSync(join(c.repo, ".git/index.lock"), "");
+    const r = await recoverIntegration(c.g, "ralph/x", c.old);
+    expect(r.kind).toBe("undone");
+    if (r.kind !== "undone") return;
+    const kept = /kept in (refs\/wt-loop\/\S+)/.exec(r.notes.join("\n"))?.[1];
+    expect(kept).toBeTruthy();
+    expect(git(c.repo, "show", `${kept}:dir/new.txt`)).toBe("the user's edit");
+    expectAtOld(c);
+    await integratesAgain(c);
+  }, 60_000);
+
+  test("killed after the integration was verified: the restart finds it finished, nothing undone", async () => {
+    const c = await setup();
+    const child = runChild(c.repo, c.p, {});
+    expect(await child.exited).toBe(0);
+    const head = c.head();
+    expect(await recoverIntegration(c.g, "ralph/x", c.old)).toEqual({ kind: "finished", head });
+    expect(readFileSync(join(c.repo, "dir/new.txt"), "utf8")).toBe("lane's new file\n");
+    expect(status(c.repo)).toBe("");
+  }, 60_000);
+
+  test("killed right after the replay in the lane: the main worktree was not touched, the lane integrates again", async () => {
+    const c = await setup();
+    const child = runChild(c.repo, c.p, killingGit("rebase --quiet", "after"));
+    await child.exited;
+    expect(child.signalCode).toBe("SIGKILL");
+    expectAtOld(c);
+    await integratesAgain(c);
+  }, 60_000);
+});
