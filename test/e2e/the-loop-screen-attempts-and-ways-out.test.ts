@@ -2,28 +2,17 @@
 // error nobody caught in the screen's code, and `run` opening its screen while the loop is prepared
 // (what the preparation says is printed once the terminal is back). The compiled binary, as the
 // user runs it.
-import { afterEach, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { buildBinary, fakeAgent, testPath } from "../helpers/cli.ts";
 import { stateIfAny } from "../helpers/fixtures.ts";
-import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
-import { describeWithTmux, Tmux } from "../helpers/tmux.ts";
+import { makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { compiledInTmux } from "../helpers/compiled.ts";
+import { describeWithTmux, type Tmux } from "../helpers/tmux.ts";
 
-let bin = "";
-let binDir = "";
-beforeAll(() => {
-  binDir = tempDir("wt-loop-bin-");
-  bin = buildBinary(binDir);
-}, 120_000);
-
+const compiled = compiledInTmux();
+const { envFor } = compiled;
 let tmux: Tmux;
-afterEach(() => tmux?.kill());
-
-const envFor = (steps: object[], extra: Record<string, string> = {}) => {
-  const agent = fakeAgent(steps, tempDir("fake-agent-"));
-  return { env: { ...agent.env, PATH: `${binDir}:${testPath()}`, TERM: "xterm-256color", ...extra }, dir: agent.dir };
-};
 /** The shell line: the exit code and the terminal's settings printed, then an interactive shell on the same terminal. */
 const thenShell = (cmd: string) => `${cmd}; echo "EXIT=$?"; stty -a; exec sh -i`;
 const flag = (t: Tmux, pane: string, f: string) => t.tmux("display", "-p", "-t", pane, `#{${f}}`).trim();
@@ -44,7 +33,7 @@ async function usable(t: Tmux, pane: string): Promise<void> {
 
 describeWithTmux("the loop screen: attempts and ways out", () => {
   test("the Prompt tab shows the latest attempt; [ goes to the first, named in the tab; ] back", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env, dir } = envFor([{ promise: "FAILED: the parser is missing" }, { messages: ["second try at story one"], hangSec: 300 }]);
     const pane = tmux.start(repo, env, thenShell("wt-loop run --on-complete keep --max-retries 3"));
@@ -69,7 +58,7 @@ describeWithTmux("the loop screen: attempts and ways out", () => {
   }, 90_000);
 
   test("an error nobody caught in the screen's code (its test switch, WT_LOOP_TEST_SCREEN_THROW) gives the terminal back, then says what it was", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env, dir } = envFor([{ messages: ["working"], hangSec: 300 }], { WT_LOOP_TEST_SCREEN_THROW: "x" });
     const pane = tmux.start(repo, env, thenShell("wt-loop run --on-complete keep"));
@@ -82,7 +71,7 @@ describeWithTmux("the loop screen: attempts and ways out", () => {
   }, 60_000);
 
   test("run opens its screen while the loop is prepared: a plan with nothing to do closes it and says so on the main screen", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": "# Tasks\n\n## 1. Done already\n- [x] 1.1 Made\n" });
     const { env } = envFor([]);
     const pane = tmux.start(repo, env, thenShell("wt-loop run --on-complete keep"));
