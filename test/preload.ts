@@ -5,6 +5,7 @@
  */
 import { plugin } from "bun";
 import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { NODE_BIN } from "./helpers/cli.ts";
 import { missingDevTools, missingMessage } from "./helpers/dev-deps.ts";
 
@@ -16,18 +17,22 @@ if (missing.length) {
   process.exit(1);
 }
 
-// bunfig.toml has no timeout key in Bun 1.4, and setDefaultTimeout only reaches the file that calls it:
-// each test file calls it first (on its first line, so line numbers stay). A --timeout given to
-// `bun test` still wins.
+// Each test file is prefixed (on its first line, so line numbers stay) with:
+// - its own config folder (helpers/cli.ts `useConfigHomeOf`), set when it loads and again before its
+//   tests run, so no file's config.json can answer a later file's questions;
+// - the 60 s default timeout: bunfig.toml has no timeout key in Bun 1.4, and setDefaultTimeout only
+//   reaches the file that calls it. A --timeout given to `bun test` still wins.
 const cmdline = existsSync("/proc/self/cmdline") ? readFileSync("/proc/self/cmdline", "utf8").split("\0") : [];
-if (!cmdline.some((a) => a === "--timeout" || a.startsWith("--timeout="))) {
-  plugin({
-    name: "default test timeout",
-    setup(build) {
-      build.onLoad({ filter: /\.test\.ts$/ }, async ({ path }) => ({
-        contents: `import { setDefaultTimeout as __setDefaultTimeout } from "bun:test"; __setDefaultTimeout(60_000); ${await Bun.file(path).text()}`,
-        loader: "ts",
-      }));
-    },
-  });
-}
+const timeout = cmdline.some((a) => a === "--timeout" || a.startsWith("--timeout=")) ? "" : "__setDefaultTimeout(60_000); ";
+const helpers = JSON.stringify(join(import.meta.dir, "helpers/cli.ts"));
+plugin({
+  name: "per-file test setup",
+  setup(build) {
+    build.onLoad({ filter: /\.test\.ts$/ }, async ({ path }) => ({
+      contents:
+        `import { setDefaultTimeout as __setDefaultTimeout, beforeAll as __beforeAll } from "bun:test"; import { useConfigHomeOf as __useConfigHomeOf } from ${helpers}; ` +
+        `${timeout}__useConfigHomeOf(${JSON.stringify(path)}); __beforeAll(() => __useConfigHomeOf(${JSON.stringify(path)})); ${await Bun.file(path).text()}`,
+      loader: "ts",
+    }));
+  },
+});

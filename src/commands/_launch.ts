@@ -47,17 +47,18 @@ async function runScreen(renderer: CliRenderer, state: State, source: StorySourc
   try {
     const { code, after } = await runOnScreen(renderer, state, source, lock);
     renderer.destroy();
-    await renderer.closed;
+    // A terminal that went away fails the screen's last write: it is closed all the same.
+    await renderer.closed.catch(() => {});
     first?.flush(); // what the preparation said while the screen was already up
     for (const line of after) printError(line);
     return code;
   } finally {
     renderer.destroy();
+    lock.release(); // before anything that may still fail: the worktree is free once the loop is over
     if (first) {
-      await renderer.closed;
+      await renderer.closed.catch(() => {});
       first.flush();
     }
-    lock.release();
     await restoreWindowName();
   }
 }

@@ -26,6 +26,18 @@ export interface LanesOptions {
 
 type LaneLike = Pick<Lane | LanePlan, "story_id" | "attempt" | "worktree" | "branch" | "base">;
 
+/**
+ * Opening, closing and sweeping take turns per repository (every `gitLanes` of it): `git worktree add`
+ * writes a worktree's admin folder in steps, and another lane's `worktree list` or `prune` meanwhile
+ * reads it half made ("failed to read …/commondir").
+ */
+const turns = new Map<string, Promise<unknown>>();
+function inTurn<T>(commonDir: string, fn: () => Promise<T>): Promise<T> {
+  const run = (turns.get(commonDir) ?? Promise.resolve()).then(fn, fn);
+  turns.set(commonDir, run.catch(() => {}));
+  return run;
+}
+
 /** `git` is the main worktree's (the loop's): lanes are named after it. */
 export function gitLanes(git: Git, opts: LanesOptions): Lanes {
   const where = laneWhere(opts.commonDir, git.ctx.cwd);
@@ -63,9 +75,11 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
     return keepUnder(q, keptRef(lane), tip);
   }
 
-  async function close(lane: LaneLike, opts: { integrated: boolean }): Promise<string | null> {
+  const close = (lane: LaneLike, how: { integrated: boolean }) => inTurn(opts.commonDir, () => closeNow(lane, how));
+
+  async function closeNow(lane: LaneLike, how: { integrated: boolean }): Promise<string | null> {
     const q = git.uninterruptible(); // a stop must not cut a lane's removal in half
-    const kept = opts.integrated ? null : await keep(lane, null);
+    const kept = how.integrated ? null : await keep(lane, null);
     await removeLaneWorktree(q, where, lane.worktree);
     await deleteBranch(q, lane.branch);
     return kept;
@@ -77,16 +91,16 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
       return { story_id: storyId, attempt, base, worktree: join(where.dir, leaf), branch: `${where.branchPrefix}${leaf}` };
     },
 
-    async open(plan) {
+    open: (plan) => inTurn(opts.commonDir, async () => {
       // Whatever a killed runner left of this lane goes first (its work kept): then it is made whole again.
       const listed = await listWorktrees(git);
       if (listed.some((w) => real(w.path) === real(plan.worktree)) || existsSync(plan.worktree) || (await git.resolve(`refs/heads/${plan.branch}`)))
-        await close(plan, { integrated: false });
+        await closeNow(plan, { integrated: false });
       await git.run(["worktree", "prune"]); // a lane folder removed by hand: its registration would block `add`
       // No hooks: the user's post-checkout hook is not the loop's to run (checkpoints never run hooks either).
       await git.run(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--quiet", "-b", plan.branch, plan.worktree, plan.base]);
       await ensureExcluded(inLane(plan));
-    },
+    }),
 
     async commit(lane, message) {
       const lg = inLane(lane);
@@ -99,7 +113,7 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
 
     close,
 
-    async sweep(recorded) {
+    sweep: (recorded) => inTurn(opts.commonDir, async () => {
       const q = git.uninterruptible();
       const loopHead = await q.resolve(`refs/heads/${opts.loopBranch}`);
       const byLeaf = new Map<string, LaneLike>();
@@ -115,7 +129,7 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
       }
       const notes: string[] = [];
       for (const [leaf, lane] of byLeaf) {
-        const kept = lane.base ? await keep(lane, loopHead) : null;
+        const kept = lane.base ? await keep(lane, loopHead) : null; // (closeNow's steps, with "integrated" judged by content)
         await removeLaneWorktree(q, where, join(where.dir, leaf));
         if (real(lane.worktree) !== real(join(where.dir, leaf))) await removeLaneWorktree(q, where, lane.worktree);
         await deleteBranch(q, lane.branch);
@@ -124,7 +138,7 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
       await q.run(["worktree", "prune"]);
       if (existsSync(where.dir) && readdirSync(where.dir).length === 0) rmdirSync(where.dir);
       return notes;
-    },
+    }),
   };
 }
 

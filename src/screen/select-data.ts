@@ -55,10 +55,11 @@ export const taskCount = (stories: Story[]) => ({
 });
 export const storyCount = (stories: Story[]) => ({ done: stories.filter(isComplete).length, total: stories.length });
 
-export async function loadSelection(wt: Worktree): Promise<SelectionData> {
+/** `env`: where the openspec CLI is looked up and what it runs with (tests pass their own PATH). */
+export async function loadSelection(wt: Worktree, env: Env = process.env): Promise<SelectionData> {
   const warnings: string[] = [];
   const [work, loops] = await Promise.all([
-    loadWork(wt, warnings),
+    loadWork(wt, warnings, env),
     listLoops(wt.path).catch((err) => {
       warnings.push(`The loops of the other worktrees could not be read: ${errorMessage(err)}`);
       return [];
@@ -72,10 +73,12 @@ const withLoop = (loops: WorktreeLoop[]) => loops.filter((l) => l.loop || l.prob
 /** Every worktree's loop again (the selection refreshes them while it is shown); null when they cannot be read. */
 export const loadLoops = (wt: Worktree) => listLoops(wt.path).then(withLoop, () => null);
 
-async function loadWork(wt: Worktree, warnings: string[]): Promise<WorkItem[]> {
+type Env = Record<string, string | undefined>;
+
+async function loadWork(wt: Worktree, warnings: string[], env: Env): Promise<WorkItem[]> {
   const work: WorkItem[] = [];
   if (isOpenSpecProject(wt.path)) {
-    const os = openSpecOptions(wt.path, 30, (m) => warnings.push(m));
+    const os = openSpecOptions(wt.path, 30, (m) => warnings.push(m), undefined, env);
     const changes = await listChanges(os).catch((err) => {
       warnings.push(`The OpenSpec changes could not be listed: ${errorMessage(err)}`);
       return [];
@@ -102,7 +105,7 @@ async function loadWork(wt: Worktree, warnings: string[]): Promise<WorkItem[]> {
  * with the options `run` would take here (config files; `--change` for a change), so it is the prompt
  * the first unfinished story would get, not a likeness of it.
  */
-export async function loadPreview(wt: Worktree, item: WorkItem): Promise<PreviewData> {
+export async function loadPreview(wt: Worktree, item: WorkItem, env: Env = process.env): Promise<PreviewData> {
   const stories = await storiesOf(item.tasksFile).catch(() => item.stories);
   const fresh = { ...item, stories };
   const requirements = item.kind === "change" ? await changeRequirements(join(changesDir(wt.path), item.name)) : [];
@@ -111,7 +114,7 @@ export async function loadPreview(wt: Worktree, item: WorkItem): Promise<Preview
     const parsed = LoopOptions.safeParse(layered.options);
     if (!parsed.success) return { item: fresh, requirements, prompt: null, promptNote: "No prompt: a config file sets an option that is not valid; `wt-loop config` shows which." };
     const opts = parsed.data;
-    const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout, () => {}));
+    const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout, () => {}, undefined, env));
     const first = plan.stories.find((s) => !isComplete(s));
     if (!first) return { item: fresh, requirements, prompt: null, promptNote: "Every story is complete: a run would have nothing to do." };
     const prompt = buildPrompt({

@@ -16,6 +16,8 @@ export interface OpenSpecOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   warn: (message: string) => void;
+  /** Where the CLI is looked up (PATH) and what it runs with; this process's environment by default. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface ChangeSummary {
@@ -43,12 +45,14 @@ export const changesDir = (worktree: string) => join(worktree, "openspec", "chan
 export const isOpenSpecProject = (worktree: string) => existsSync(changesDir(worktree));
 
 async function openspec(args: string[], opts: OpenSpecOptions): Promise<unknown | null> {
-  if (!Bun.which("openspec")) {
+  const base = opts.env ?? process.env;
+  const bin = Bun.which("openspec", { PATH: base.PATH ?? "" });
+  if (!bin) {
     warnMissingOnce(opts);
     return null;
   }
-  const env = { ...process.env, OPENSPEC_TELEMETRY: "0" };
-  const { stdout } = await exec(["openspec", ...args, "--json"], { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs, signal: opts.signal });
+  const env = { ...base, OPENSPEC_TELEMETRY: "0" };
+  const { stdout } = await exec([bin, ...args, "--json"], { cwd: opts.cwd, env, timeoutMs: opts.timeoutMs, signal: opts.signal });
   return JSON.parse(stdout);
 }
 

@@ -1,20 +1,19 @@
 // `wt-loop` with no command, on a real terminal (tmux on a private socket), inside a worktree: the
 // selection screen, the preview of a change, a loop run from the preview back to the selection, a
 // loop of another worktree followed; outside a worktree or through a pipe, the help as before.
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { afterEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, CLI, fakeAgent, testPath, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { startHangingLoop } from "../helpers/fleet.ts";
 import { COMPLETE } from "../helpers/loop.ts";
 import { git, tempDir } from "../helpers/repo.ts";
-import { selectionRepo, withOpenSpecOnPath } from "../helpers/select-fixture.ts";
+import { selectionRepo } from "../helpers/select-fixture.ts";
 import { describeWithTmux, Tmux } from "../helpers/tmux.ts";
 
 let tmux: Tmux;
 afterEach(() => tmux?.kill());
-beforeAll(() => withOpenSpecOnPath());
 
 const WT_LOOP = `"${process.execPath}" "${CLI}"`;
 const keep = (cmd: string) => `${cmd}; echo "EXIT=$?"; sleep 60`;
@@ -24,10 +23,6 @@ const shows = (t: Tmux, pane: string, what: string | RegExp) =>
   t.waitFor(`the screen to show ${what}`, () => (typeof what === "string" ? t.capture(pane).includes(what) : what.test(t.capture(pane))), 60_000).catch((e) => {
     throw new Error(`${(e as Error).message}\nThe screen:\n${t.capture(pane).replace(/ +\n/g, "\n")}`);
   });
-
-// The config folder is shared by every test file of this process: a config file left there (on-complete: keep)
-// answered the end question of later files' loops, which then waited for a question that never came.
-afterAll(() => rmSync(join(baseEnv().XDG_CONFIG_HOME!, "wt-loop/config.json"), { force: true }));
 
 function terminalEnv(steps: object[] = [COMPLETE()]): Record<string, string> {
   const agent = fakeAgent(steps, tempDir("fake-agent-"));

@@ -36,16 +36,27 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>;
 }
 
-let configHome: string | null = null;
-/** An empty config folder of this test process's own. */
-function testConfigHome(): string {
+// One config folder per test file, never per process: bun runs every file in one process, and a
+// config.json one file left (on-complete: keep) answered the end questions of later files' loops.
+const configHomes = new Map<string, string>();
+let currentFile = "";
+
+/** From now on, `baseEnv` gives the config folder of test file `file` (test/preload.ts calls it for each file). */
+export function useConfigHomeOf(file: string): void {
+  currentFile = file;
+}
+
+/** An empty config folder of the current test file's own. */
+export function testConfigHome(): string {
   const { mkdtempSync, rmSync } = require("node:fs") as typeof import("node:fs");
-  if (!configHome) {
+  let home = configHomes.get(currentFile);
+  if (!home) {
     const made = mkdtempSync(join(require("node:os").tmpdir(), "wt-loop-xdg-"));
-    process.on("exit", () => rmSync(made, { recursive: true, force: true }));
-    configHome = made;
+    if (configHomes.size === 0) process.on("exit", () => configHomes.forEach((d) => rmSync(d, { recursive: true, force: true })));
+    configHomes.set(currentFile, made);
+    home = made;
   }
-  return configHome;
+  return home;
 }
 
 type Io = "pipe" | "ignore";

@@ -5,7 +5,7 @@
  */
 import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { NODE_BIN } from "./cli.ts";
+import { NODE_BIN, testPath } from "./cli.ts";
 import { git, makeRepo, write } from "./repo.ts";
 import { sampleState } from "./state.ts";
 import type { Frame, Line } from "../../src/screen/frame.ts";
@@ -22,10 +22,12 @@ export function openspecCli(cwd: string, ...args: string[]): string {
   return r.stdout.toString();
 }
 
-/** Puts the real openspec CLI on this test process's PATH (the loader asks it which changes exist). */
-export function withOpenSpecOnPath(): void {
-  if (!(process.env.PATH ?? "").split(":").includes(NODE_BIN)) process.env.PATH = `${NODE_BIN}:${process.env.PATH}`;
-}
+/**
+ * The environment the selection's loader is given: the real openspec CLI on its PATH (the loader asks
+ * it which changes exist). Passed, never put on this process's PATH, where it would leak into every
+ * later test file (their `claude` would be the real one in node_modules/.bin).
+ */
+export const OPENSPEC_ENV: Record<string, string | undefined> = { ...process.env, PATH: testPath({ openspec: true }) };
 
 export function selectionRepo(): { main: string; other: string } {
   const main = makeRepo({ "docs/tasks.md": PLAIN_TASKS });

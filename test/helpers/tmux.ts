@@ -5,6 +5,7 @@
 import { describe, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { testConfigHome } from "./cli.ts";
 import { tempDir } from "./repo.ts";
 import { waitFor } from "./wait.ts";
 
@@ -62,7 +63,9 @@ export class Tmux {
     const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
     // The exit status goes to a file: a tmux server started from a test process does not always
     // reap its panes' processes, so #{pane_dead_status} cannot be relied on.
-    const lines = [...Object.entries(env).map(([k, v]) => `export ${k}=${q(v)}`), "unset NO_COLOR", cmd, `code=$?`, `stty -a > ${file}.stty 2>&1`, `echo $code > ${file}.exit`, ""];
+    // The test file's own config folder unless `env` names one: never the user's, never another file's.
+    const all = { XDG_CONFIG_HOME: testConfigHome(), ...env };
+    const lines = [...Object.entries(all).map(([k, v]) => `export ${k}=${q(v)}`), "unset NO_COLOR", cmd, `code=$?`, `stty -a > ${file}.stty 2>&1`, `echo $code > ${file}.exit`, ""];
     writeFileSync(file, lines.join("\n"));
     return `sh ${file}`;
   }

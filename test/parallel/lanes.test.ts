@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { gitLanes } from "../../src/parallel/lanes.ts";
 import { loopRepo, worktrees } from "../helpers/lanes.ts";
 import { git, write } from "../helpers/repo.ts";
 
@@ -116,5 +117,17 @@ describe("lanes", () => {
     expect(existsSync(join(repo, ".git/wt-loop/lanes"))).toBe(true);
     expect(existsSync(done.worktree.replace(/\/[^/]+$/, ""))).toBe(false);
     expect(await lanes.sweep([])).toEqual([]);
+  });
+
+  test("lanes opened and closed at the same time (from two Lanes of one repository) are all made whole and all removed", async () => {
+    const { repo, g, lanes, head } = await loopRepo();
+    const again = gitLanes(g, { commonDir: await g.commonDir(), loopBranch: "ralph/x" });
+    const plans = ["1", "2", "3", "4", "5", "6"].map((id) => lanes.plan(id, 1, head()));
+    await Promise.all(plans.map((p, i) => (i % 2 ? again : lanes).open(p)));
+    for (const p of plans) expect(git(p.worktree, "symbolic-ref", "--short", "HEAD")).toBe(p.branch);
+    expect(worktrees(repo)).toBe(7);
+    await Promise.all(plans.map((p, i) => (i % 2 ? lanes : again).close(p, { integrated: true })));
+    expect(worktrees(repo)).toBe(1);
+    expect(branches(repo)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { basename } from "node:path";
 import { loadPreview, loadSelection } from "../../src/screen/select-data.ts";
 import { PreviewModel } from "../../src/screen/preview-model.ts";
-import { frameText, selectionRepo, withOpenSpecOnPath } from "../helpers/select-fixture.ts";
+import { frameText, selectionRepo, OPENSPEC_ENV } from "../helpers/select-fixture.ts";
 import { testPath, wtLoop } from "../helpers/cli.ts";
 import { makeRepo, write } from "../helpers/repo.ts";
 
@@ -10,14 +10,13 @@ const wt = (path: string) => ({ path, name: basename(path) });
 let repo: { main: string; other: string };
 
 beforeAll(() => {
-  withOpenSpecOnPath();
   repo = selectionRepo();
 });
 
 async function preview(dir: string, id: string) {
-  const data = await loadSelection(wt(dir));
+  const data = await loadSelection(wt(dir), OPENSPEC_ENV);
   const item = data.work.find((w) => w.name === id)!;
-  const m = new PreviewModel(await loadPreview(wt(dir), item));
+  const m = new PreviewModel(await loadPreview(wt(dir), item, OPENSPEC_ENV));
   m.resize(120, 40);
   return m;
 }

@@ -2,20 +2,19 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { basename } from "node:path";
 import { loadSelection } from "../../src/screen/select-data.ts";
 import { EMPTY_HINT, EMPTY_SHORT, SelectModel } from "../../src/screen/select-model.ts";
-import { frameText, selectionRepo, withOpenSpecOnPath } from "../helpers/select-fixture.ts";
+import { frameText, selectionRepo, OPENSPEC_ENV } from "../helpers/select-fixture.ts";
 import { makeRepo } from "../helpers/repo.ts";
 
 const wt = (path: string) => ({ path, name: basename(path) });
 let repo: { main: string; other: string };
 
 beforeAll(() => {
-  withOpenSpecOnPath();
   repo = selectionRepo();
 });
 
 describe("the selection screen", () => {
   test("lists the change with unfinished tasks, the plain tasks.md and the other worktree's loop", async () => {
-    const data = await loadSelection(wt(repo.main));
+    const data = await loadSelection(wt(repo.main), OPENSPEC_ENV);
     expect(data.work.map((w) => [w.kind, w.name])).toEqual([["change", "add-greeting"], ["tasks-file", "docs/tasks.md"]]);
     const m = new SelectModel(data);
     m.resize(120, 30);
@@ -33,7 +32,7 @@ describe("the selection screen", () => {
   });
 
   test("↓/j and ↑/k move the selection; Enter asks for a preview or to attach to the loop", async () => {
-    const m = new SelectModel(await loadSelection(wt(repo.main)));
+    const m = new SelectModel(await loadSelection(wt(repo.main), OPENSPEC_ENV));
     m.resize(120, 30);
     expect(m.key("enter")).toEqual({ kind: "preview", id: "add-greeting" });
     expect(m.key("j")).toBeNull();
@@ -54,7 +53,7 @@ describe("the selection screen", () => {
   });
 
   test("q and Ctrl-C quit with 0; ? shows the keys until the next key", async () => {
-    const m = new SelectModel(await loadSelection(wt(repo.main)));
+    const m = new SelectModel(await loadSelection(wt(repo.main), OPENSPEC_ENV));
     expect(m.key("?")).toBeNull();
     const f = m.frame(Date.now());
     expect(f.overlay?.title).toBe("Keys");
@@ -68,7 +67,7 @@ describe("the selection screen", () => {
 
   test("a worktree with no work says what to do", async () => {
     const empty = makeRepo();
-    const m = new SelectModel(await loadSelection(wt(empty)));
+    const m = new SelectModel(await loadSelection(wt(empty), OPENSPEC_ENV));
     m.resize(100, 30);
     const f = m.frame(Date.now());
     expect(f.list.rows).toEqual([]);
@@ -79,17 +78,17 @@ describe("the selection screen", () => {
   });
 
   test("a refresh keeps the selection on the same entry", async () => {
-    const m = new SelectModel(await loadSelection(wt(repo.main)));
+    const m = new SelectModel(await loadSelection(wt(repo.main), OPENSPEC_ENV));
     m.key("j");
     m.key("j");
-    const data = await loadSelection(wt(repo.main));
+    const data = await loadSelection(wt(repo.main), OPENSPEC_ENV);
     m.update({ ...data, work: data.work.slice(1) }); // the change was finished meanwhile
     expect(m.key("enter")).toEqual({ kind: "attach", worktree: repo.other });
   });
 
   test("control characters in a task title reach the frame inert", async () => {
     const dir = makeRepo({ "tasks.md": "## 1. Evil \x1b]0;owned\x07 title\n- [ ] 1.1 clear \x1b[2J now\n" });
-    const m = new SelectModel(await loadSelection(wt(dir)));
+    const m = new SelectModel(await loadSelection(wt(dir), OPENSPEC_ENV));
     m.resize(120, 30);
     const text = frameText(m.frame(Date.now()));
     expect(text).not.toContain("\x1b");
@@ -98,7 +97,7 @@ describe("the selection screen", () => {
   });
 
   test("under 60×15 the layout is compact and the details still wrap to the width", async () => {
-    const m = new SelectModel(await loadSelection(wt(repo.main)));
+    const m = new SelectModel(await loadSelection(wt(repo.main), OPENSPEC_ENV));
     m.resize(40, 12);
     const f = m.frame(Date.now());
     expect(f.layout).toBe("compact");
@@ -108,7 +107,7 @@ describe("the selection screen", () => {
 
 test("a worktree whose tasks.md cannot be parsed into stories shows it with no stories", async () => {
   const dir = makeRepo({ "tasks.md": "# Notes only\n" });
-  const data = await loadSelection(wt(dir));
+  const data = await loadSelection(wt(dir), OPENSPEC_ENV);
   const m = new SelectModel(data);
   m.resize(120, 30);
   expect(frameText(m.frame(Date.now()))).toContain("No stories");
@@ -116,7 +115,7 @@ test("a worktree whose tasks.md cannot be parsed into stories shows it with no s
 
 test("inform shows text over the selection until the next key, which does nothing else", async () => {
   const dir = makeRepo({ "tasks.md": "## 1. A\n- [ ] 1.1 a\n" });
-  const m = new SelectModel(await loadSelection({ path: dir, name: basename(dir) }));
+  const m = new SelectModel(await loadSelection({ path: dir, name: basename(dir) }, OPENSPEC_ENV));
   m.inform("Started", "Started a loop in repo (tmux).\n  Task: x");
   expect(m.frame(Date.now()).overlay).toEqual({ title: "Started", lines: [[{ text: "Started a loop in repo (tmux).", tone: "normal" }], [{ text: "  Task: x", tone: "normal" }]] });
   expect(m.key("enter")).toBeNull();
