@@ -55,25 +55,37 @@ const AGENT_FLAGS: RoleFlags = { role: "agent", name: "--agent", cmd: "--agent-c
  * (docs/agents.md). `cwd` is the worktree, where it runs (a relative command path is found from there).
  */
 export function checkAgent(name: AgentName, call: Pick<AgentCall, "agentCmd">, pathEnv = process.env.PATH, cwd = process.cwd(), f = AGENT_FLAGS): void {
+  const mistake = roleFlagMistake(name, call, f);
+  if (mistake) throw new UserError(mistake);
   if (name === "command") {
-    if (!call.agentCmd?.trim()) throw new UserError(`${f.name} command needs ${f.cmd} CMD: the program to run as the ${f.role}.`);
-    const program = plainProgram(call.agentCmd);
+    const program = plainProgram(call.agentCmd!);
     if (program && !Bun.which(program, { PATH: pathEnv ?? "", cwd }))
       throw new UserError(`The ${f.role} command '${program}' was not found. Check ${f.cmd} (it runs with sh -c in the worktree, the prompt on stdin).`);
     return;
   }
-  if (call.agentCmd) throw new UserError(`${f.cmd} is only used with ${f.name} command (got ${f.name} ${name}).`);
   const bin = adapterFor(name).argv({ prompt: "", model: null, agentCmd: null })[0]!;
   if (!Bun.which(bin, { PATH: pathEnv ?? "" }))
     throw new UserError(`The ${name} ${f.role} CLI '${bin}' is not installed (not found on PATH). Install it, or choose another with ${f.name}.`);
 }
 
-/** The reviewer's program, checked as the agent's is; `--review-cmd` or `--review-model` without `--review` is a mistake. */
+/** A mistake in the flags alone (no look at PATH): `--agent command` without `--agent-cmd`, or `--agent-cmd` with another agent. */
+export function roleFlagMistake(name: AgentName, call: Pick<AgentCall, "agentCmd">, f = AGENT_FLAGS): string | null {
+  if (name === "command") return call.agentCmd?.trim() ? null : `${f.name} command needs ${f.cmd} CMD: the program to run as the ${f.role}.`;
+  return call.agentCmd ? `${f.cmd} is only used with ${f.name} command (got ${f.name} ${name}).` : null;
+}
+
+export const REVIEW_FLAGS: RoleFlags = { role: "reviewer", name: "--review", cmd: "--review-cmd" };
+
+/** The reviewer's flags alone: `--review-cmd` or `--review-model` without `--review` is a mistake, as the agent's are. */
+export function reviewFlagMistake(review: AgentName | null | undefined, call: Pick<AgentCall, "agentCmd" | "model">): string | null {
+  if (review) return roleFlagMistake(review, call, REVIEW_FLAGS);
+  const stray = call.agentCmd ? "--review-cmd" : call.model ? "--review-model" : null;
+  return stray ? `${stray} is only used with --review (add --review claude|codex|gemini|command, or drop ${stray}).` : null;
+}
+
+/** The reviewer's program, checked as the agent's is (its flags too). */
 export function checkReviewer(review: AgentName | undefined, call: Pick<AgentCall, "agentCmd" | "model">, pathEnv = process.env.PATH, cwd = process.cwd()): void {
-  if (!review) {
-    const stray = call.agentCmd ? "--review-cmd" : call.model ? "--review-model" : null;
-    if (stray) throw new UserError(`${stray} is only used with --review (add --review claude|codex|gemini|command, or drop ${stray}).`);
-    return;
-  }
-  checkAgent(review, call, pathEnv, cwd, { role: "reviewer", name: "--review", cmd: "--review-cmd" });
+  const mistake = reviewFlagMistake(review, call);
+  if (mistake) throw new UserError(mistake);
+  if (review) checkAgent(review, call, pathEnv, cwd, REVIEW_FLAGS);
 }

@@ -58,6 +58,9 @@ function fileStamp(path: string): string {
   }
 }
 
+/** Where `--parallel` lanes' branches live (parallel/lane-git.ts names them): `wt-loop/lane/<worktree>-<hash>/<story>-<attempt>`. */
+export const LANE_BRANCHES = "refs/heads/wt-loop/lane/";
+
 export async function readRefs(git: Git): Promise<RefsAt> {
   const here = real(git.ctx.cwd);
   const heads = new Map<string, string>();
@@ -69,6 +72,9 @@ export async function readRefs(git: Git): Promise<RefsAt> {
     if (!line) continue;
     const [sha, ref, ...where] = line.slice(1).split(" ");
     if (!sha || !ref) continue;
+    // `--parallel`: the other lanes' branches are the loop's own, moved and deleted by it while an agent works
+    // (a lane is rebased with its HEAD detached, then removed): never the agent's doing, never put back.
+    if (ref.startsWith(LANE_BRANCHES) && line[0] !== "*") continue;
     heads.set(ref, sha);
     if (line[0] === "*") symbolic = ref;
     else if (where.length && where.join(" ") && real(where.join(" ")) !== here) elsewhere.add(ref);

@@ -8,6 +8,7 @@ import { layerOptions, setBy, withOrigins } from "../loop/config.ts";
 import { CHECKS } from "../loop/doctor-checks.ts";
 import { diagnose, refuseUnready } from "../loop/doctor.ts";
 import { LoopOptions } from "../loop/options.ts";
+import { refuseOptionMistakes } from "../loop/option-mistakes.ts";
 import { prepareLoop, type Prepared } from "../loop/prepare.ts";
 import { sealCommands, trustLine, untrustedCommands } from "../loop/trust.ts";
 import { loopPaths } from "../state/paths.ts";
@@ -50,6 +51,12 @@ export async function prepareFromFlags(
       throw withOrigins(err, layered);
     }
   })();
+  // The options' own mistakes first: a missing program must not hide a flag mistake (loop/option-mistakes.ts).
+  try {
+    refuseOptionMistakes(opts);
+  } catch (err) {
+    throw withOrigins(err, layered); // e.g. a --max-cost set in a config file, with a remembered agent
+  }
   // What `doctor` checks, refused with the line it shows: before the trust question and the plan.
   const ready = await diagnose({ purpose, cwd: wt.path, env: process.env, worktree: wt, opts, layered, previous: previous ?? null }, CHECKS);
   try {

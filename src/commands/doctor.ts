@@ -1,5 +1,6 @@
 import { defineCommand } from "citty";
-import { layerOptions } from "../loop/config.ts";
+import { layerOptions, withOrigins } from "../loop/config.ts";
+import { refuseOptionMistakes } from "../loop/option-mistakes.ts";
 import { CHECKS } from "../loop/doctor-checks.ts";
 import { canStart, diagnose, renderDoctor, type DoctorInput } from "../loop/doctor.ts";
 import { LoopOptions } from "../loop/options.ts";
@@ -31,6 +32,12 @@ export default defineCommand({
       input.previous = await readState(loopPaths(worktree.path).state).catch(() => null);
       input.layered = layerOptions(worktree.path, given, input.previous);
       input.opts = validate(LoopOptions, input.layered.options);
+    }
+    // As start: the options' own mistakes are said first (exit 1), then what this machine lacks.
+    try {
+      refuseOptionMistakes(input.opts);
+    } catch (err) {
+      throw input.layered ? withOrigins(err, input.layered) : err;
     }
     const checks = await diagnose(input, CHECKS);
     if (json) printJson({ ready: canStart(checks), checks });

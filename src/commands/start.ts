@@ -3,7 +3,8 @@ import { writeStarting } from "../loop/prepare.ts";
 import { loopPaths } from "../state/paths.ts";
 import { previousRun } from "../loop/liveness.ts";
 import { resolveWorktree } from "../worktree.ts";
-import { action, givenOptions, plainArg } from "./_args.ts";
+import { action, givenOptions, plainArg, validate } from "./_args.ts";
+import { LoopOptions } from "../loop/options.ts";
 import { loopArgs } from "./_loop-args.ts";
 import { openLoopWindow, runInline } from "./_launch.ts";
 import { prepareFromFlags, refuseUnusableLoopFolder } from "./_prepare.ts";
@@ -21,6 +22,7 @@ export default defineCommand({
   run: action(async ({ args: a, rawArgs }) => {
     const { plain, ...given } = givenOptions("start", args, rawArgs, a);
     const shown = { plain: plain === true };
+    validate(LoopOptions, given); // a mistyped flag is named before anything else is looked at, as run and doctor do
     const wt = await resolveWorktree();
     if (given.dryRun !== true) await refuseUnusableLoopFolder(wt, "start");
     // A runner that died (kill -9) is recorded stopped first, as `status` would: its loop is then continued.

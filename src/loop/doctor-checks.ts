@@ -4,7 +4,8 @@
  */
 import { accessSync, constants, lstatSync, statfsSync } from "node:fs";
 import { join } from "node:path";
-import { adapterFor, checkAgent, plainProgram } from "../agents/registry.ts";
+import { adapterFor, checkAgent, checkReviewer, plainProgram } from "../agents/registry.ts";
+import { sandboxProblem, sandboxTools } from "../proc/sandbox-tools.ts";
 import { describeIoError, UserError } from "../errors.ts";
 import { CommandError, exec } from "../proc/spawn.ts";
 import { selfArgv } from "../self.ts";
@@ -41,7 +42,9 @@ export const CHECKS: Check[] = [
         ? { mark: "fail", text: worktree.error, fix: "cd into the worktree the loop is for (a new one: git worktree add ../NAME)" }
         : ok(`${worktree.path}`),
   },
-  { id: "agent", run: checkAgentCli },
+  { id: "agent", run: (input) => checkRole(input, "agent") },
+  { id: "reviewer", run: (input) => checkRole(input, "reviewer") },
+  { id: "sandbox", run: checkSandbox },
   { id: "openspec", run: checkOpenSpec },
   { id: "terminal", run: checkTerminal },
   { id: ".claude", run: checkLoopFolder },
@@ -63,6 +66,9 @@ async function checkGit(input: DoctorInput): Promise<Found> {
     if (err instanceof CommandError && err.reason === "missing") return { mark: "fail", text: "git is not installed (not found on PATH).", fix: systemInstall("git") };
     return { mark: "fail", text: `\`git --version\` failed: ${(err as Error).message}`, fix: `reinstall git: ${systemInstall("git")}` };
   }
+  // Only `doctor` probes each subcommand: ten processes on every start cost ~40 ms (docs/performance.md), for a
+  // git so old or stripped that it lacks one, which its first call would name anyway.
+  if (input.purpose !== "doctor") return ok(version);
   const answers = await Promise.all(
     GIT_COMMANDS.map((c) => exec(["git", c, "-h"], { cwd: input.cwd, env: input.env, timeoutMs: 10_000, allowFailure: true }).then((r) => r.code, () => -1)),
   );
@@ -76,25 +82,38 @@ async function checkGit(input: DoctorInput): Promise<Found> {
   return ok(version);
 }
 
-async function checkAgentCli(input: DoctorInput): Promise<Found | null> {
+/** The agent's program (`--agent`), or the reviewer's (`--review`): on PATH, and for `doctor` its version. */
+async function checkRole(input: DoctorInput, role: "agent" | "reviewer"): Promise<Found | null> {
   const { opts } = input;
-  if (!opts) return null;
+  const name = role === "agent" ? opts?.agent : opts?.review;
+  if (!opts || !name) return null;
+  const cmd = (role === "agent" ? opts.agentCmd : opts.reviewCmd) ?? null;
   const cwd = "error" in input.worktree ? input.cwd : input.worktree.path;
   try {
-    checkAgent(opts.agent, { agentCmd: opts.agentCmd ?? null }, input.env.PATH, cwd);
+    if (role === "agent") checkAgent(name, { agentCmd: cmd }, input.env.PATH, cwd);
+    else checkReviewer(name, { agentCmd: cmd, model: opts.reviewModel ?? null }, input.env.PATH, cwd);
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
-    return { mark: "fail", text: err.message, fix: AGENT_INSTALL[opts.agent] ?? null };
+    return { mark: "fail", text: err.message, fix: AGENT_INSTALL[name] ?? null };
   }
-  if (opts.agent === "demo") return ok("demo (wt-loop's scripted agent)");
-  if (opts.agent === "command") return ok(`command: ${plainProgram(opts.agentCmd ?? "") ?? "a shell command"} (run with sh -c)`);
-  const bin = adapterFor(opts.agent).argv({ prompt: "", model: null, agentCmd: null })[0]!;
+  if (name === "demo") return ok("demo (wt-loop's scripted agent)");
+  if (name === "command") return ok(`command: ${plainProgram(cmd ?? "") ?? "a shell command"} (run with sh -c)`);
+  const bin = adapterFor(name).argv({ prompt: "", model: null, agentCmd: null })[0]!;
   // Only `doctor` asks for the version: an agent's CLI may take a second to answer, which a start need not wait for.
-  if (input.purpose !== "doctor") return ok(`${opts.agent}: ${bin}`);
+  if (input.purpose !== "doctor") return ok(`${name}: ${bin}`);
   const version = await versionOf([bin, "--version"], input);
   if (version === null)
-    return { mark: "warn", text: `${opts.agent}: ${bin} is on PATH but \`${bin} --version\` failed; the loop's runs may fail the same way.`, fix: AGENT_INSTALL[opts.agent] ?? null };
-  return ok(`${opts.agent}: ${bin} ${version}`);
+    return { mark: "warn", text: `${name}: ${bin} is on PATH but \`${bin} --version\` failed; the loop's runs may fail the same way.`, fix: AGENT_INSTALL[name] ?? null };
+  return ok(`${name}: ${bin} ${version}`);
+}
+
+/** `--sandbox`: Linux, and the tools it is built from. A sandbox that cannot be made is never replaced by an unsandboxed run. */
+function checkSandbox(input: DoctorInput): Found | null {
+  if (!input.opts?.sandbox) return null;
+  const PATH = input.env.PATH ?? "";
+  const problem = sandboxProblem(process.platform, PATH);
+  if (problem) return { mark: "fail", text: problem, fix: process.platform === "linux" ? systemInstall("bubblewrap socat ripgrep") : "run without --sandbox" };
+  return ok(sandboxTools(PATH).map((t) => t.path).join(", "));
 }
 
 async function checkOpenSpec(input: DoctorInput): Promise<Found | null> {

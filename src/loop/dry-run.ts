@@ -5,7 +5,7 @@ import { relative } from "node:path";
 import { adapterFor } from "../agents/registry.ts";
 import { loopBranchName } from "../checkpoint/strategy.ts";
 import { loopPaths } from "../state/paths.ts";
-import type { State } from "../state/schema.ts";
+import type { AgentName, State } from "../state/schema.ts";
 import { isComplete, type Story } from "../stories/story.ts";
 import { finishedPlanNote, type Plan } from "./plan.ts";
 import { buildPrompt } from "./prompt.ts";
@@ -33,16 +33,20 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
     out.push("", "Scenarios:");
     for (const sc of plan.source.change.scenarios) out.push(...sc.split("\n").map((l) => `  ${l}`));
   }
-  const argv = adapterFor(state.agent).argv({ prompt: "<prompt>", model: state.model, agentCmd: state.agent_cmd });
   out.push(
     "",
-    `Agent:     ${argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")}${adapterFor(state.agent).promptInArgv ? "" : " < prompt"}`,
+    `Agent:     ${commandLine(state.agent, state.model, state.agent_cmd, "prompt")}`,
     `Limits:    ${plural(state.max_iterations, "iteration")} · ${plural(state.max_retries, "attempt")} per story · stalled after ${plural(state.stall_threshold, "iteration")} without progress · ` +
       `${state.iteration_timeout_min} min per agent run · ${state.command_timeout_sec} s per command`,
     `Checkpoint: ${state.checkpoint === "branch" ? `branch ${loopBranchName(state.change ?? state.worktree_name)}` : "stash"} · at the end: ${state.on_complete}`,
   );
   if (state.notify) out.push(`Notify:    ${state.notify} (when the loop ends or waits for you)`);
   if (state.verify) out.push(`Verify:    ${state.verify} (sh -c, after each COMPLETE; limit ${state.verify_timeout_min} min)`);
+  if (state.review)
+    out.push(
+      `Review:    ${commandLine(state.review, state.review_model, state.review_cmd, "review prompt")} ` +
+        `(--review ${state.review}: after each COMPLETE that passes the box check${state.verify ? " and --verify" : ""}, shown the story and the attempt's diff; limit ${state.review_timeout_min} min)`,
+    );
   const sandbox = sandboxLabel(state);
   if (sandbox) out.push(`Sandbox:   ${sandbox} (the agent, --verify and --notify; writes only the worktree, its git dirs and the agent's own state)`);
   const budget = budgetLabel(state);
@@ -59,6 +63,13 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
     out.push("", "First prompt:", "─".repeat(60), prompt.trimEnd(), "─".repeat(60));
   } else out.push("", finishedPlanNote(plan, state.worktree_path, null) ?? "Every story is already complete: the loop would end done at once.");
   return out.join("\n");
+}
+
+/** What the agent's (or the reviewer's) run looks like: its argv, and where its prompt goes. */
+function commandLine(name: AgentName, model: string | null, cmd: string | null, prompt: string): string {
+  const adapter = adapterFor(name);
+  const argv = adapter.argv({ prompt: `<${prompt}>`, model, agentCmd: cmd });
+  return `${argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")}${adapter.promptInArgv ? "" : ` < ${prompt}`}`;
 }
 
 /**

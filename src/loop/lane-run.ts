@@ -40,6 +40,8 @@ export interface LaneContext {
   tries: Tries;
   saveAll: () => Promise<void>;
   stories: Story[];
+  /** The lane's agent is done (its attempt judged): its slot is free for another story while it is integrated. */
+  freed: () => void;
 }
 
 export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
@@ -83,6 +85,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     const started = new Date();
     const it = await attemptStory(laneView(state, lane, index), laneDeps, story, { n, index, total: c.stories.length, attempt, retryReason: t.reason });
     recordIteration(state, deps, it, { n, started, story, attempt });
+    c.freed();
     Object.assign(out, { result: it.result, progress: it.progress, reason: "reason" in it.result ? it.result.reason : undefined });
     await c.saveAll();
     if (!it.accepted) return out;

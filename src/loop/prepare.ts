@@ -1,12 +1,10 @@
 /**
  * Everything `start` (and a direct `run`) checks before a loop may begin, in the order a user
- * would want to hear about problems; nothing is written until all of it passes. What `doctor` also
- * checks (the agent's CLI, the loop's folder, a terminal) was refused before this (loop/doctor.ts).
+ * would want to hear about problems; nothing is written until all of it passes. The options' own
+ * mistakes (loop/option-mistakes.ts), then what `doctor` checks (the agent's and the reviewer's
+ * programs, the sandbox's tools, the loop's folder, a terminal: loop/doctor.ts), were refused before this.
  */
 import { dirname } from "node:path";
-import { checkReviewer } from "../agents/registry.ts";
-import { requireSandbox } from "../proc/sandbox-tools.ts";
-import { parseEndpoints } from "../proc/sandbox-net.ts";
 import { UserError } from "../errors.ts";
 import { loopPaths, type LoopFiles } from "../state/paths.ts";
 import { acquireLock, adoptLock, type Lock } from "../state/lock.ts";
@@ -25,7 +23,8 @@ import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree.ts";
 import type { LoopOptions } from "./options.ts";
 import { initialState, makePlan, finishedPlanNote, type Plan } from "./plan.ts";
-import { carriedFrom, refuseSpent, refuseUnmeasurable } from "./budget.ts";
+import { carriedFrom, refuseSpent } from "./budget.ts";
+import { refuseOptionMistakes } from "./option-mistakes.ts";
 import { rememberedOptions } from "./restart.ts";
 import { storiesOf } from "./receipt.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";
@@ -58,13 +57,9 @@ export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (m
  */
 export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (message: string) => void, known?: State | null): Promise<Prepared> {
   const previous = known !== undefined ? known : await previousRun(loopPaths(wt.path).state, opts.dryRun, warn);
-  refuseUnmeasurable(opts.agent, opts);
-  refuseParallelConflicts(opts);
-  // Before anything is done: a sandbox that cannot be made is never replaced by an unsandboxed run.
-  if (opts.sandbox) {
-    requireSandbox();
-    parseEndpoints(opts.sandboxAllow);
-  }
+  // The options alone first (callers other than start and run come through here too); the machine's
+  // side (the agent's and the reviewer's programs, the sandbox's tools) is doctor's (commands/_prepare.ts).
+  refuseOptionMistakes(opts);
   // A dry run touches nothing, so it may preview a loop while another runs or a merge is open.
   if (!opts.dryRun) {
     refuseIfRunning(previous);
@@ -82,7 +77,6 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   }
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout, warn));
   refuseParallelConflicts({ ...opts, done: plan.doneCriteria }, opts.done === undefined && plan.tasksFile === null);
-  checkReviewer(opts.review, { agentCmd: opts.reviewCmd ?? null, model: opts.reviewModel ?? null }, process.env.PATH, wt.path);
   const state = initialState(wt, opts, plan);
   // A restart that continues the loop continues its budget: what the earlier runs spent counts.
   const continues = rememberedOptions(previous) !== null;

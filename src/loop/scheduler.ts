@@ -32,6 +32,10 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
   state.lanes ??= []; // a state made in memory (not parsed) has none yet
   const tries: Tries = new Map();
   const running = new Map<string, Promise<LaneDone>>();
+  // Lanes whose agent works (or is about to): N of these at most. A lane waiting for the merge queue or closing
+  // holds its story but not a slot, so the next story's agent starts meanwhile.
+  const working = new Set<string>();
+  let wake = () => {};
   let ending: Ending | null = null;
   let fatal: unknown = null;
   let noProgress = 0;
@@ -68,8 +72,13 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
     if (!ending && !state.pause_requested) {
       const integrated = new Set(stories.filter(isComplete).map((s) => s.id));
       for (const story of readyStories(stories, integrated, new Set(running.keys()))) {
-        if (running.size >= state.parallel || state.current_iteration >= state.max_iterations) break;
-        running.set(story.id, runLane(story, { state, deps, par, signal, gate, tries, saveAll, stories }));
+        if (working.size >= state.parallel || state.current_iteration >= state.max_iterations) break;
+        working.add(story.id);
+        const freed = () => {
+          working.delete(story.id);
+          wake();
+        };
+        running.set(story.id, runLane(story, { state, deps, par, signal, gate, tries, saveAll, stories, freed }).finally(freed));
       }
     }
     if (!running.size) {
@@ -83,7 +92,9 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
         reason: `No story can start: ${describeStories(waiting)} wait for prerequisites that are not complete. Check the "(after …)" of their headings.`,
       };
     }
-    const done = await Promise.race(running.values());
+    const slot = new Promise<null>((resolve) => (wake = () => resolve(null)));
+    const done = await Promise.race([...running.values(), slot]);
+    if (!done) continue; // a lane's agent finished: another story may start while that lane is integrated
     running.delete(done.story.id);
     await saveAll();
     if (done.error) {

@@ -113,9 +113,9 @@ export class PreviewModel extends TextScreen implements ScreenModel {
   }
 
   private tasks(): Line[] {
-    const { stories, name } = this.data.item;
+    const { stories, name, kind } = this.data.item;
     // A start would refuse these: said before the stories, not discovered at `R`.
-    const unmet = graphRefusal(stories, name);
+    const unmet = graphRefusal(stories, kind === "change" ? `openspec/changes/${name}/tasks.md` : name);
     const lines: Line[] = unmet ? unmet.split("\n").map((l) => [span(l, "warn")]) : [];
     for (const story of stories) {
       const done = isComplete(story);

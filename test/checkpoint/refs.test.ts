@@ -41,3 +41,17 @@ test("a stash entry swapped for another in place, with the files' times set back
   const { violation } = await refsViolation(g, at, head);
   expect(violation).toContain("1 stash entry was dropped");
 });
+
+test("--parallel: another lane's branch deleted or moved while an agent works is not the agent's doing; any other branch still is", async () => {
+  const repo = makeRepo({ "a.txt": "a\n" });
+  const head = git(repo, "rev-parse", "HEAD");
+  // A lane being integrated has its HEAD detached (a rebase), so its branch shows as checked out nowhere.
+  git(repo, "branch", "wt-loop/lane/repo-1234abcd/2-1");
+  git(repo, "branch", "feature");
+  const g = new Git({ cwd: repo, timeoutMs: 30_000 });
+  const at = await readRefs(g);
+  git(repo, "branch", "-D", "wt-loop/lane/repo-1234abcd/2-1"); // the loop closed that lane
+  expect((await refsViolation(g, at, head)).violation).toBeNull();
+  git(repo, "branch", "-D", "feature");
+  expect((await refsViolation(g, at, head)).violation).toContain("the branch feature was deleted");
+});

@@ -2,7 +2,7 @@
 // same line: each case takes one piece away (the agent, a git command, openspec, a terminal, the
 // loop's folder, the worktree) from an otherwise ready worktree.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NOT_IN_WORKTREE } from "../../src/errors.ts";
 import { DoctorReport } from "../../src/loop/doctor.ts";
@@ -56,17 +56,67 @@ describe("wt-loop doctor", () => {
     expect(existsSync(join(repo, ".claude"))).toBe(false);
   });
 
-  test("a git without a command the loop runs: ✗ naming it, and start refuses with that line", async () => {
+  test("a git without a command the loop runs: doctor ✗ naming it; start does not probe git's commands (only doctor does)", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const bin = onlyOnPath({ bun: process.execPath, claude: join(FAKE_BIN, "claude") });
-    writeFileSync(join(bin, "git"), `#!/bin/sh\nif [ "$1" = stash ]; then echo "git: 'stash' is not a git command. See 'git --help'." >&2; exit 1; fi\nexec ${GIT} "$@"\n`);
+    const calls = join(tempDir("git-calls-"), "calls.txt");
+    writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$*" >> ${calls}\nif [ "$1" = stash ]; then echo "git: 'stash' is not a git command. See 'git --help'." >&2; exit 1; fi\nexec ${GIT} "$@"\n`);
     chmodSync(join(bin, "git"), 0o755);
     const d = await doctor(repo, { PATH: bin }, ["--terminal", "inline"]);
     expect(d.code).toBe(1);
     expect(d.line("git")).toMatch(/^✗ git .*cannot run `git stash`, which the loop needs\. Fix: reinstall git/);
-    const start = await wtLoop(["start", "--terminal", "inline"], { cwd: repo, env: { PATH: bin } });
-    expect(start.code).toBe(1);
-    expect(start.stderr).toContain(words(d.line("git")));
+    writeFileSync(calls, "");
+    // Ten `git <cmd> -h` processes on every start cost ~40 ms (docs/performance.md): start leaves them to doctor.
+    const start = await wtLoop(["start", "--terminal", "inline", "--dry-run"], { cwd: repo, env: { PATH: bin } });
+    expect(start.code).toBe(0);
+    expect(readFileSync(calls, "utf8")).toContain("--version");
+    expect(readFileSync(calls, "utf8")).not.toMatch(/ -h$/m);
+  });
+
+  test("flag mistakes are said before what the machine lacks, by start and by doctor", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const env = { PATH: onlyOnPath(BASICS) }; // no agent, no reviewer
+    for (const [args, said] of [
+      [["--agent", "codex", "--max-cost", "1"], "--max-cost needs an agent that reports its cost"],
+      [["--review-model", "opus"], "--review-model is only used with --review"],
+      [["--agent", "command"], "--agent command needs --agent-cmd CMD"],
+      [["--review", "command"], "--review command needs --review-cmd CMD"],
+    ] as const) {
+      for (const cmd of ["start", "doctor"]) {
+        const r = await wtLoop([cmd, "--terminal", "inline", ...args], { cwd: repo, env });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain(said);
+        expect(r.stderr + r.stdout).not.toContain("not installed");
+      }
+    }
+    expect(existsSync(join(repo, ".claude"))).toBe(false);
+  });
+
+  test("the reviewer's program and the sandbox's tools are doctor lines, and start refuses with the same line", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const env = { PATH: onlyOnPath({ ...BASICS, claude: join(FAKE_BIN, "claude") }) }; // no codex, no bwrap
+    for (const [args, id, fix] of [
+      [["--review", "codex"], "reviewer", "Fix: npm install -g @openai/codex"],
+      [["--sandbox"], "sandbox", "Fix: sudo apt-get install bubblewrap socat ripgrep"],
+    ] as const) {
+      const d = await doctor(repo, env, ["--terminal", "inline", ...args]);
+      expect(d.code).toBe(1);
+      expect(d.line(id)).toStartWith(`✗ ${id}`);
+      expect(d.line(id)).toContain(fix);
+      const start = await wtLoop(["start", "--terminal", "inline", ...args], { cwd: repo, env });
+      expect(start.code).toBe(1);
+      expect(start.stderr).toContain(words(d.line(id)));
+    }
+    const ready = await doctor(repo, {}, ["--terminal", "inline", "--review", "claude"]);
+    expect(ready.line("reviewer")).toBe("✓ reviewer  claude: claude 2.1.0 (Claude Code, fake)");
+  });
+
+  test("--dry-run lists the reviewer with what it would run", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const r = await wtLoop(["start", "--dry-run", "--terminal", "inline", "--review", "claude", "--review-model", "opus", "--review-timeout", "7"], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Review: +claude -p .*--model opus < review prompt \(--review claude: after each COMPLETE .*limit 7 min\)$/m);
+    expect((await wtLoop(["start", "--dry-run", "--terminal", "inline"], { cwd: repo })).stdout).not.toContain("Review:");
   });
 
   test("an OpenSpec change without the openspec CLI: a warning with the install command, still ready", async () => {
