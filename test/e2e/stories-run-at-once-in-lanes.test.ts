@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { isAlive } from "../../src/proc/pid.ts";
 import { join } from "node:path";
-import { collect, readEvents, readJson, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
+import { collect, fakeAgent, readEvents, readJson, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
 import { laneAgent, TICK_AND_WRITE, WAIT_FOR_STARTS, type LaneAgent } from "../helpers/lane-agent.ts";
 import { git, makeRepo } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -113,6 +113,28 @@ describe("stories run at once in lanes", () => {
     const again = await start(repo, agent);
     expect([again.code, state(repo).status]).toEqual([0, "done"]);
     for (const s of ["1", "2", "3"]) expect(readFileSync(join(repo, `s${s}.txt`), "utf8")).toBe(`story ${s}\n`);
+    expectNoLanes(repo);
+  }, 240_000);
+
+  test("--max-cost counts every lane: once reached no lane opens, the running one finishes and is integrated, the loop stops (budget)", async () => {
+    const repo = makeRepo({ "tasks.md": STORIES(4) });
+    const release = join(repo, "..", "release");
+    // The fake claude (test/fixtures/bin) reports $1 a run; both first runs wait until both lanes' agents run.
+    const agent = fakeAgent([{ waitFile: release, tick: "story", promise: "COMPLETE", cost: 1 }], join(repo, "..", "claude-agent"));
+    const proc = spawnWtLoop(["start", "--plain", "--terminal", "inline", "--on-complete", "keep", "--parallel", "2", "--max-cost", "1"], {
+      cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore",
+    });
+    await waitFor("two lanes with their agents", () => {
+      const l = existsSync(join(repo, ".claude/loop-state.json")) ? state(repo).lanes : [];
+      return l.length === 2 && l.every((x) => x.agent_pid !== null);
+    }, 90_000, { whileRunning: proc });
+    writeFileSync(release, "");
+    expect(await proc.exited).not.toBe(0);
+    const s = state(repo);
+    expect([s.status, s.stop_reason]).toEqual(["stopped", "budget"]);
+    expect(s.total_cost_usd).toBe(2); // both lanes' runs, and no third
+    expect(s.iterations.map((i) => i.outcome)).toEqual(["complete", "complete"]);
+    expect(readFileSync(join(repo, "tasks.md"), "utf8").match(/- \[x\]/g)?.length).toBe(2); // both integrated
     expectNoLanes(repo);
   }, 240_000);
 });
