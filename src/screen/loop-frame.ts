@@ -9,8 +9,9 @@ import { inertLine } from "../term/inert.ts";
 import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import { overlayFrame } from "./loop-overlays.ts";
-import { TABS } from "./loop-tabs.ts";
-import type { StoryStatus } from "./story-record.ts";
+import { tabTitle, TABS } from "./loop-tabs.ts";
+import type { StoryEntry, StoryStatus } from "./story-record.ts";
+import { listWidth } from "./geometry.ts";
 
 /** Header rows per layout: the body's height depends on them (geometry.ts). */
 export const HEADER_ROWS: Record<Frame["layout"], number> = { split: 2, full: 2, compact: 1 };
@@ -35,16 +36,13 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
   if (m.follow) m.top = max;
   else m.top = Math.min(m.top, max);
   const sel = m.selected();
+  const room = layout === "split" ? listWidth(m.cols) - 2 - ROW_MARKS : 0;
   // --parallel: every story in a lane is at work (the state says so even when its events came before a `monitor`).
   const lanes = new Map(!m.st || isFinal(m.st.status) ? [] : m.st.lanes.map((l) => [l.story_id, l.status]));
   const rows: ListRow[] = m.record.stories.map((s) => {
     const step = lanes.get(s.id);
-    return {
-      ...GLYPH[step ? "running" : s.status],
-      title: inertLine(`${s.id}. ${s.title}`),
-      detail: [step && step !== "running" ? step : "", s.attempts.length ? `×${s.attempts.length}` : "", s.tokens ? formatTokens(s.tokens) : "", s.cost !== null ? formatCost(s.cost) : ""].filter(Boolean).join(" "),
-      selected: s === sel,
-    };
+    const title = inertLine(`${s.id}. ${s.title}`);
+    return { ...GLYPH[step ? "running" : s.status], title, detail: figures(s, title, room, step && step !== "running" ? step : ""), selected: s === sel };
   });
   const done = m.record.stories.filter((s) => s.status === "done").length;
   const header = headerLines(m, now, layout === "compact");
@@ -52,11 +50,42 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
     layout,
     header,
     list: { title: m.chosen ? "Stories" : "Stories (following)", rows, gauge: rows.length ? { done, total: rows.length } : null },
-    tabs: TABS.map((t, i) => ({ title: t, active: i === m.tab })),
+    tabs: TABS.map((t, i) => ({ title: i === m.tab ? tabTitle(t, sel, m.pick) : t, active: i === m.tab })),
     body: { lines: content.window(width, m.top, size.rows), top: m.top, total, following: m.follow },
     footer: footer(m, now),
     overlay: overlayFrame(m, m.rows),
   };
+}
+
+/** What a story row spends besides its title and figures: the selection mark, the glyph, a space. */
+const ROW_MARKS = 3;
+/** The title's share of a row before any figure is shown beside it (a shorter title needs only its own width). */
+const TITLE_FIRST = 24;
+
+/**
+ * A story's figures (its lane's step, attempts, tokens, cost) as many as fit beside its title in `room` columns: the
+ * title keeps its width (up to TITLE_FIRST) and the figures give way — tokens shortened, then left
+ * out, then the cost, then the attempts. No room (no list pane): none.
+ */
+export function figures(s: Pick<StoryEntry, "attempts" | "tokens" | "cost">, title: string, room: number, step = ""): string {
+  const tries = s.attempts.length ? `×${s.attempts.length}` : "";
+  const cost = s.cost !== null ? formatCost(s.cost) : "";
+  const tokens = s.tokens ? formatTokens(s.tokens) : "";
+  const short = s.tokens ? shortTokens(s.tokens) : "";
+  const wanted = Math.min(Bun.stringWidth(title), TITLE_FIRST);
+  // A lane's step (--parallel: `queued`, `integrating`) stays while any figure does.
+  for (const parts of [[step, tries, tokens, cost], [step, tries, short, cost], [step, tries, cost], [step, tries], [step]]) {
+    const detail = parts.filter(Boolean).join(" ");
+    if (!detail || room - Bun.stringWidth(detail) - 1 >= wanted) return detail;
+  }
+  return "";
+}
+
+/** 1234 → "1.2k", 2345678 → "2.3M": a story's tokens where the row is short of room. */
+export function shortTokens(n: number): string {
+  if (n < 1000) return String(n);
+  const [v, unit] = n < 1e6 ? [n / 1e3, "k"] : [n / 1e6, "M"];
+  return `${v < 10 ? v.toFixed(1).replace(/\.0$/, "") : Math.round(v)}${unit}`;
 }
 
 function status(m: LoopScreen, now: number): Span[] {

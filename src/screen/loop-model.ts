@@ -11,7 +11,7 @@ import { bodySize, layoutFor } from "./geometry.ts";
 import { composeFrame, HEADER_ROWS } from "./loop-frame.ts";
 import { overlayKey } from "./loop-overlays.ts";
 import type { LoopModelOptions, LoopScreen, Overlay } from "./loop-screen.ts";
-import { buildTab, changedPaths, tabStamp, TABS, type TabName } from "./loop-tabs.ts";
+import { attemptsOf, buildTab, changedPaths, pickedAt, tabStamp, TABS, type TabName } from "./loop-tabs.ts";
 import { StoryRecord, type StoryEntry } from "./story-record.ts";
 import { BlockList, shown } from "./text-blocks.ts";
 
@@ -30,6 +30,8 @@ export class LoopModel implements ScreenModel, LoopScreen {
   /** The story the user chose; null while the running one is followed. */
   chosen: string | null = null;
   tab = 0;
+  /** Verify and Prompt: the attempt shown, by its place among the tab's attempts; null: the latest (a new one is shown as it comes). */
+  pick: number | null = null;
   top = 0;
   follow = true;
   overlay: Overlay | null = null;
@@ -126,6 +128,11 @@ export class LoopModel implements ScreenModel, LoopScreen {
       case "5":
         this.tab = Number(k) - 1;
         return this.resetScroll();
+      case "[":
+      case "left":
+      case "]":
+      case "right":
+        return this.pickAttempt(k === "[" || k === "left" ? -1 : 1);
       case "pageup":
         return this.scrollBy(-Math.max(1, size.rows - 1));
       case "pagedown":
@@ -197,8 +204,8 @@ export class LoopModel implements ScreenModel, LoopScreen {
     if (tab === "Agent") return s?.agent ?? new BlockList();
     if (now - this.stamped.at >= RESTAT_MS || !this.built) this.stamped = { at: now, stamp: tabStamp(tab, s, this.record.loop.tasksFile) };
     const attempts = s?.attempts.map((a) => `${a.outcome}:${a.verify}:${a.files.length}`).join(",") ?? "";
-    const key = [tab, s?.id, attempts, this.stamped.stamp, this.note()].join("|");
-    if (this.built?.key !== key) this.built = { key, list: buildTab(tab, s, { tasksFile: this.record.loop.tasksFile, note: this.note() }) };
+    const key = [tab, s?.id, attempts, this.pick, this.stamped.stamp, this.note()].join("|");
+    if (this.built?.key !== key) this.built = { key, list: buildTab(tab, s, { tasksFile: this.record.loop.tasksFile, note: this.note(), pick: this.pick }) };
     return this.built.list;
   }
 
@@ -211,9 +218,21 @@ export class LoopModel implements ScreenModel, LoopScreen {
     return this.resetScroll();
   }
 
-  /** A new story or tab starts at its tail (Agent, Verify: the latest) or its top (the others). */
+  /** Verify and Prompt: the previous or next attempt; past the latest, the latest is followed again. */
+  private pickAttempt(step: number): null {
+    const n = attemptsOf(this.tabName, this.selected()).length;
+    if (n < 2) return null;
+    const at = pickedAt(n, this.pick) + step;
+    this.pick = at >= n - 1 ? null : Math.max(0, at);
+    this.top = 0;
+    this.follow = this.tabName === "Verify";
+    return null;
+  }
+
+  /** A new story or tab starts at its tail (Agent, Verify: the latest) or its top (the others), at the latest attempt. */
   private resetScroll(): null {
     this.built = null;
+    this.pick = null;
     this.top = 0;
     this.follow = this.tabName === "Agent" || this.tabName === "Verify";
     return null;

@@ -22,6 +22,7 @@ export function helpLines(mode: "run" | "monitor"): Line[] {
     ["↑ ↓  k j", "select a story (the running one is followed until you do)"],
     ["f", "follow the running story again"],
     ["Tab  Shift-Tab  1-5", "switch tab: Agent, Tasks, Files, Verify, Prompt"],
+    ["[ ]  ← →", "Verify, Prompt: the story's previous / next attempt"],
     ["PgUp PgDn Home End, wheel", "scroll (at the bottom the view follows new text)"],
     ["Enter", "Files tab: the diff of a file"],
     ["p", "pause after the current iteration / resume"],

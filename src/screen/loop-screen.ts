@@ -36,6 +36,8 @@ export interface LoopScreen {
   /** The story the user chose; null while the running one is followed. */
   chosen: string | null;
   tab: number;
+  /** Verify and Prompt: the attempt shown (by its place); null: the latest. */
+  pick: number | null;
   top: number;
   follow: boolean;
   overlay: Overlay | null;

@@ -45,7 +45,25 @@ export function tabStamp(tab: TabName, s: StoryEntry | null, tasksFile: string |
   }
 }
 
-export function buildTab(tab: Exclude<TabName, "Agent">, s: StoryEntry | null, o: { tasksFile: string | null; note: string | null }): BlockList {
+/** The attempts a tab shows one at a time (Verify: those that ran --verify; Prompt: every one); none for the other tabs. */
+export function attemptsOf(tab: TabName, s: StoryEntry | null): AttemptRecord[] {
+  if (!s) return [];
+  if (tab === "Verify") return s.attempts.filter((a) => a.verifyLog);
+  return tab === "Prompt" ? s.attempts : [];
+}
+
+/** Which of `n` attempts is shown: the one picked (by its place), else the latest. */
+export const pickedAt = (n: number, pick: number | null) => (pick === null ? n - 1 : Math.max(0, Math.min(n - 1, pick)));
+
+/** The active tab's name on screen: Verify and Prompt name the attempt they show (`Prompt · attempt 2 (2/3)`). */
+export function tabTitle(tab: TabName, s: StoryEntry | null, pick: number | null): string {
+  const list = attemptsOf(tab, s);
+  if (!list.length) return tab;
+  const at = pickedAt(list.length, pick);
+  return `${tab} · attempt ${list[at]!.attempt} (${at + 1}/${list.length})`;
+}
+
+export function buildTab(tab: Exclude<TabName, "Agent">, s: StoryEntry | null, o: { tasksFile: string | null; note: string | null; pick: number | null }): BlockList {
   const out = new BlockList();
   if (!s) {
     out.push(block("No story yet: the loop has not read its plan.", "dim"));
@@ -57,9 +75,9 @@ export function buildTab(tab: Exclude<TabName, "Agent">, s: StoryEntry | null, o
     case "Files":
       return files(out, s);
     case "Verify":
-      return verify(out, s);
+      return verify(out, s, o.pick);
     case "Prompt":
-      return prompts(out, s, o.note);
+      return prompts(out, s, o.note, o.pick);
   }
 }
 
@@ -105,19 +123,28 @@ function files(out: BlockList, s: StoryEntry): BlockList {
   return out;
 }
 
-function verify(out: BlockList, s: StoryEntry): BlockList {
-  const runs = s.attempts.filter((a) => a.verifyLog);
+/** Over an attempt's text, when the story has others: how to reach them. */
+function others(out: BlockList, n: number): void {
+  if (n > 1) out.push(block(`[ ] or ← → : the story's other attempts (${n} in all)`, "dim"));
+}
+
+function verify(out: BlockList, s: StoryEntry, pick: number | null): BlockList {
+  const runs = attemptsOf("Verify", s);
   if (!runs.length) out.push(block("No --verify run for this story (it runs after an attempt says COMPLETE).", "dim"));
-  for (const a of runs) {
+  else {
+    const a = runs[pickedAt(runs.length, pick)]!;
+    others(out, runs.length);
     out.push(block(`${attemptTitle(a)} verify ${a.verify ?? ""}`, a.verify === "failed" ? "bad" : "accent", { bold: true }));
     fileTail(out, a.verifyLog!);
   }
   return out;
 }
 
-function prompts(out: BlockList, s: StoryEntry, note: string | null): BlockList {
+function prompts(out: BlockList, s: StoryEntry, note: string | null, pick: number | null): BlockList {
   if (!s.attempts.length) out.push(block("No attempt at this story yet.", "dim"));
-  for (const a of s.attempts) {
+  else {
+    const a = s.attempts[pickedAt(s.attempts.length, pick)]!;
+    others(out, s.attempts.length);
     out.push(block(attemptTitle(a), "accent", { bold: true }));
     if (a.promptFile) fileTail(out, a.promptFile);
     else out.push(block("  (this loop's log names no prompt file: it was written before prompts were kept)", "dim"));

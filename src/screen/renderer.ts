@@ -127,12 +127,16 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
     stop();
     for (const fn of goneFns) fn();
   };
-  // An error nobody caught: give the terminal back before it is printed, then end as Bun would have.
+  // An error nobody caught: give the terminal back before it is printed (printed earlier, it went to the
+  // alternate screen and was gone with it), then end as Bun would have.
   const onCrash = (err: unknown) => {
     stop();
     renderer.destroy();
-    printError(err instanceof Error ? (err.stack ?? err.message) : String(err));
-    process.exit(1);
+    const end = () => {
+      printError(err instanceof Error ? (err.stack ?? err.message) : String(err));
+      process.exit(1);
+    };
+    void Promise.race([renderer.closed, Bun.sleep(2000)]).then(end, end);
   };
   const tick = setInterval(redraw, TICK_MS);
   tick.unref?.();

@@ -60,7 +60,15 @@ export class ScreenView implements View {
     private readonly o: ScreenViewOptions,
   ) {
     this.env = o.env ?? process.env;
+    // For tests only (docs/loop-screen.md): WT_LOOP_TEST_SCREEN_THROW=<key> makes the model throw
+    // when it next draws after that key, so a test proves the terminal is given back after an error
+    // nobody caught. (An error in a key handler is caught by the library itself; drawing is not.)
+    const crashKey = this.env.WT_LOOP_TEST_SCREEN_THROW;
     screen.onKey((k) => {
+      if (crashKey && k === crashKey)
+        this.model.frame = () => {
+          throw new Error(`the screen's test switch: WT_LOOP_TEST_SCREEN_THROW=${crashKey} was pressed`);
+        };
       const a = this.model.key(k);
       if (a) void this.act(a);
     });

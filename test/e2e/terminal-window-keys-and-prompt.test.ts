@@ -1,40 +1,30 @@
 // The terminal experience in real terminals (tmux on a private socket): `start` opens a new window
 // running `run`, the title shows the progress, `q` stops, `q q q` force-quits, the completion prompt
 // is answered with keys, and `monitor` in another pane shows what `run` shows.
-import { afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SLOW_STOP_VAR } from "../../src/loop/stop.ts";
 import { isAlive } from "../../src/proc/pid.ts";
-import { buildBinary, fakeAgent, ROOT, testPath } from "../helpers/cli.ts";
+import { ROOT } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { COMPLETE } from "../helpers/loop.ts";
-import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
-import { describeWithTmux, Tmux } from "../helpers/tmux.ts";
+import { git, makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { compiledInTmux } from "../helpers/compiled.ts";
+import { describeWithTmux, type Tmux } from "../helpers/tmux.ts";
 
-let bin = "";
-let binDir = "";
-beforeAll(() => {
-  binDir = tempDir("wt-loop-bin-");
-  bin = buildBinary(binDir);
-}, 120_000);
-
+const compiled = compiledInTmux();
+const { envFor } = compiled;
 let tmux: Tmux;
-afterEach(() => tmux?.kill());
-
-const envFor = (steps: object[]) => {
-  const agent = fakeAgent(steps, tempDir("fake-agent-"));
-  return { env: { ...agent.env, PATH: `${binDir}:${testPath()}`, TERM: "xterm-256color" }, dir: agent.dir };
-};
 
 describeWithTmux("terminal experience in tmux", () => {
   test("start opens a new tmux window running run; the pane title shows [i/max], then [done]; a quiet agent shows the time it has run; the window's automatic name comes back", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env } = envFor([COMPLETE({ hangSec: 3 }), COMPLETE({ hangSec: 1.5 })]);
     const starter = tmux.start(repo, env, `wt-loop start --plain --on-complete keep --max 9`);
     const run = await tmux.waitFor("a new window running run", () => tmux.panes().find((p) => p.id !== starter && p.cmd.includes("run")));
-    expect(run.cmd).toContain(`${bin} run`);
+    expect(run.cmd).toContain(`${compiled.bin()} run`);
     await tmux.waitFor("the progress title", () => tmux.panes().find((p) => p.id === run.id && p.title === "Ralph: repo [1/9]"));
     await tmux.waitFor("the tmux window to be renamed too", () => tmux.panes().find((p) => p.id === run.id && p.window === "Ralph: repo [1/9]"));
     await tmux.waitFor("the activity line of the quiet agent", () => /the agent is working · \ds into this iteration/.test(tmux.capture(run.id)));
@@ -48,7 +38,7 @@ describeWithTmux("terminal experience in tmux", () => {
   }, 60_000);
 
   test("q stops gracefully: the agent tree is gone, status stopped, exit 4", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env, dir } = envFor([{ hangSec: 300, grandchild: true }]);
     const pane = tmux.start(repo, env, "wt-loop start --plain --terminal inline --on-complete keep");
@@ -65,7 +55,7 @@ describeWithTmux("terminal experience in tmux", () => {
   }, 60_000);
 
   test("q q q within 3 s force-quits at once with a warning", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     // The agent ignores SIGTERM: a graceful stop would take the 2 s SIGKILL grace; the force-quit does not wait.
     const { env, dir } = envFor([{ hangSec: 300, ignoreTerm: true }]);
@@ -83,7 +73,7 @@ describeWithTmux("terminal experience in tmux", () => {
   }, 60_000);
 
   test("a slow stop says so after 5 s and suggests q twice more; q q then force-quits", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env, dir } = envFor([{ hangSec: 300 }]);
     // The stop itself is slow: cleanup's `git update-ref -d` of the loop's branch hangs (a fake git in front of the real one).
@@ -102,7 +92,7 @@ describeWithTmux("terminal experience in tmux", () => {
   }, 60_000);
 
   test("the completion prompt is answered with keys: cleanup brings the work back to the original branch", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env } = envFor([COMPLETE()]);
     const pane = tmux.start(repo, env, "wt-loop start --plain --terminal inline");
@@ -118,7 +108,7 @@ describeWithTmux("terminal experience in tmux", () => {
   }, 60_000);
 
   test("monitor in a second pane shows the same messages as run", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env } = envFor([COMPLETE({ hangSec: 1, messages: ["alpha message"] }), COMPLETE({ messages: ["beta message"] })]);
     const mon = tmux.start(repo, env, "wt-loop monitor --plain");

@@ -2,30 +2,19 @@
 // alternate buffer, with the compiled binary alone in an empty folder (the renderer's native library
 // is inside it). Every way out gives the terminal back; a pipe, --plain, TERM=dumb and a renderer that
 // cannot start show the line stream as before.
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildBinary, fakeAgent, testPath } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { COMPLETE } from "../helpers/loop.ts";
-import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
-import { describeWithTmux, Tmux } from "../helpers/tmux.ts";
+import { git, makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { compiledInTmux } from "../helpers/compiled.ts";
+import { describeWithTmux, type Tmux } from "../helpers/tmux.ts";
 
-let bin = "";
-let binDir = "";
-beforeAll(() => {
-  binDir = tempDir("wt-loop-bin-"); // nothing else in it: no node_modules to load the renderer from
-  bin = buildBinary(binDir);
-}, 120_000);
-
+const compiled = compiledInTmux();
+const { envFor } = compiled;
 let tmux: Tmux;
-afterEach(() => tmux?.kill());
-
-const envFor = (steps: object[], extra: Record<string, string> = {}) => {
-  const agent = fakeAgent(steps, tempDir("fake-agent-"));
-  return { env: { ...agent.env, PATH: `${binDir}:${testPath()}`, TERM: "xterm-256color", ...extra }, dir: agent.dir };
-};
 const FIRST = COMPLETE({ messages: ["I parsed the config of story one"], write: { "notes.txt": "first notes\n" } });
 const HANG = { messages: ["working on story two"], hangSec: 300 };
 
@@ -41,7 +30,7 @@ const exited = (t: Tmux, pane: string) => t.waitFor("the exit code", () => /EXIT
 
 describeWithTmux("the loop screen in a terminal", () => {
   test("run shows the loop screen; ↓ and Tab change what is shown; q stops gracefully; Enter leaves with the loop's exit code; the terminal is restored", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env } = envFor([FIRST, HANG]);
     const pane = tmux.start(repo, env, keep("wt-loop run --on-complete keep --max 9"));
@@ -78,7 +67,7 @@ describeWithTmux("the loop screen in a terminal", () => {
   }, 90_000);
 
   test("q q q force-quits at once: exit 130, the warning on the restored terminal", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env, dir } = envFor([{ hangSec: 300, ignoreTerm: true }]);
     const pane = tmux.start(repo, env, keep("wt-loop run --on-complete keep"));
@@ -93,7 +82,7 @@ describeWithTmux("the loop screen in a terminal", () => {
   }, 60_000);
 
   test("monitor attached mid-run shows the stories before it; it re-lays out on a resize and goes compact at 40×10; q leaves and the loop goes on", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env } = envFor([FIRST, HANG]);
     const run = tmux.start(repo, env, "wt-loop run --plain --on-complete keep");
@@ -117,7 +106,7 @@ describeWithTmux("the loop screen in a terminal", () => {
   }, 90_000);
 
   test("--plain, TERM=dumb and a pipe show the line stream, never the alternate screen", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": "## 1. A\n- [ ] a\n" });
     const { env } = envFor([FIRST]);
     const plain = tmux.start(repo, env, keep("wt-loop run --plain --on-complete keep"));
@@ -135,7 +124,7 @@ describeWithTmux("the loop screen in a terminal", () => {
   }, 90_000);
 
   test("the end question is a dialog: ↓ Enter answers cleanup, the work comes back to the original branch, Enter leaves with exit 0", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": "## 1. A\n- [ ] a\n" });
     const { env } = envFor([FIRST]);
     const pane = tmux.start(repo, env, keep("wt-loop run --on-complete ask"));
@@ -152,7 +141,7 @@ describeWithTmux("the loop screen in a terminal", () => {
   }, 60_000);
 
   test("monitor: s then y stops the loop it follows", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env } = envFor([{ hangSec: 300 }]);
     tmux.start(repo, env, "wt-loop run --plain --on-complete keep");
@@ -170,7 +159,7 @@ describeWithTmux("the loop screen in a terminal", () => {
   }, 60_000);
 
   test("an agent's escape sequences show made visible on the screen; the window title stays the tool's", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env } = envFor([{ messages: ["evil \x1b]0;PWNED\x07 and \x1b[2J end"], hangSec: 300 }]);
     const pane = tmux.start(repo, env, keep("wt-loop run --on-complete keep"));
@@ -184,7 +173,7 @@ describeWithTmux("the loop screen in a terminal", () => {
   }, 60_000);
 
   test("p pauses after the current iteration; + raises the limit by 10; n leaves a note for the next prompt; p again resumes and the loop goes on to done", async () => {
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env, dir } = envFor([COMPLETE({ hangSec: 4 }), COMPLETE()]);
     const pane = tmux.start(repo, env, keep("wt-loop run --on-complete keep --max 9"));
@@ -210,7 +199,7 @@ describeWithTmux("the loop screen in a terminal", () => {
 
   for (const sig of ["SIGTERM", "SIGHUP"] as const) {
     test(`${sig} to run gives the terminal back and the loop is recorded stopped`, async () => {
-      tmux = new Tmux();
+      tmux = compiled.tmux();
       const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
       const { env, dir } = envFor([{ hangSec: 300 }]);
       const pane = tmux.start(repo, env, keep("wt-loop run --on-complete keep"));
@@ -239,7 +228,7 @@ describeWithTmux("when the renderer cannot start", () => {
     expect(m.stderr.toString()).toBe(""); // the test needs root (as in CI) to make the load really fail
     mounted = true;
     mkdirSync(join(noexec, "t"), { recursive: true });
-    tmux = new Tmux();
+    tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": "## 1. A\n- [ ] a\n" });
     const { env } = envFor([FIRST], { TMPDIR: join(noexec, "t") });
     const pane = tmux.start(repo, env, keep("wt-loop run --on-complete keep"));

@@ -154,6 +154,41 @@ describe("the loop screen's model over a real run's event log", () => {
   });
 });
 
+test("Prompt and Verify show one attempt, the latest first; [ ] and ← → choose another, named in the tab; another tab or story starts at the latest again", () => {
+  const m = model("run", 120, 400);
+  m.key("k");
+  m.key("k"); // story 1: a failed attempt, then one that passed (and ran --verify)
+  m.key("5");
+  const flat = () => text(m.frame(Date.now()).body.lines).replaceAll("\n", "");
+  const RETRY = "## Previous attempt failed"; // in the second prompt only
+  expect(readFileSync(join(run.agentDir, "prompt-2.txt"), "utf8")).toContain(RETRY);
+  const title = () => m.frame(Date.now()).tabs.find((t) => t.active)!.title;
+  expect(title()).toBe("Prompt · attempt 2 (2/2)");
+  expect(flat()).toContain(RETRY);
+  expect(flat()).not.toContain("attempt 1 · iteration 1");
+  expect(flat()).toContain("[ ] or ← → : the story's other attempts (2 in all)");
+  m.key("[");
+  expect(title()).toBe("Prompt · attempt 1 (1/2)");
+  expect(flat()).toContain("## Your story: 1. First story");
+  expect(flat()).not.toContain(RETRY);
+  expect(flat()).toContain("attempt 1 · iteration 1 · failed");
+  m.key("["); // the first stays
+  expect(title()).toBe("Prompt · attempt 1 (1/2)");
+  m.key("right");
+  expect(title()).toBe("Prompt · attempt 2 (2/2)");
+  m.key("left");
+  m.key("4"); // another tab: its latest attempt
+  expect(title()).toBe("Verify · attempt 2 (1/1)");
+  expect(flat()).toContain("verify passed");
+  m.key("[");
+  expect(title()).toBe("Verify · attempt 2 (1/1)"); // one verify run: nothing else to choose
+  m.key("5");
+  m.key("]");
+  expect(title()).toBe("Prompt · attempt 2 (2/2)");
+  m.key("2");
+  expect(title()).toBe("Tasks");
+});
+
 describe("keys", () => {
   const cases: [string, "run" | "monitor", string, unknown][] = [
     ["q stops the loop in run", "run", "q", { kind: "stop", key: "q" }],
@@ -189,7 +224,7 @@ describe("keys", () => {
     const m = model("monitor");
     m.key("?");
     const help = frameText(m.frame(Date.now()));
-    for (const k of ["↑ ↓  k j", "f", "Tab", "PgUp", "Enter", "p", "+  -", "n", "q", "s", "?"]) expect(help).toContain(k);
+    for (const k of ["↑ ↓  k j", "f", "Tab", "[ ]  ← →", "PgUp", "Enter", "p", "+  -", "n", "q", "s", "?"]) expect(help).toContain(k);
     expect(m.key("q")).toBeNull();
     expect(m.frame(Date.now()).overlay).toBeNull();
   });
