@@ -3,6 +3,8 @@
  * Tool inputs and outputs are zod schemas — the same ones that define the state file and the event
  * log — so what a client receives is the documented JSON, validated on the way out.
  */
+import { Receipt } from "../loop/receipt-schema.ts";
+import { receiptOf } from "../loop/receipt.ts";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import pkg from "../../package.json" with { type: "json" };
@@ -29,6 +31,7 @@ const LoopStatus = z.object({
   worktree: z.string(),
   name: z.string(),
   state: State,
+  receipt: Receipt,
   summary: LoopSummary,
   note: z.string().nullable(),
   capped: Capped,
@@ -82,7 +85,7 @@ export function createServer(cwd: string): McpServer {
     {
       title: "Loop status",
       description:
-        "The state file of one worktree's loop (as `wt-loop status --json`), with a summary; under `--parallel`, `lanes` has each story at work in its own worktree (story, attempt, step, agent pid). A dead runner's state is corrected to stopped.",
+        "The state file of one worktree's loop (as `wt-loop status --json`), with its receipt (each story's attempts, time, tokens and cost; while it runs, a forecast of the rest) and a summary; under `--parallel`, `lanes` has each story at work in its own worktree (story, attempt, step, agent pid). A dead runner's state is corrected to stopped.",
       inputSchema: { worktree: worktreeArg },
       outputSchema: LoopStatus.shape,
       annotations: readOnly,
@@ -91,7 +94,7 @@ export function createServer(cwd: string): McpServer {
       const t = await findWorktree(cwd, worktree);
       const { path, state } = await loopState(t);
       const note = await correctDeadRunner(path, state);
-      return result(capAnswer({ worktree: t.path, name: t.name, state, summary: summarize(state), note }, rest("status", path)));
+      return result(capAnswer({ worktree: t.path, name: t.name, state, receipt: receiptOf(state), summary: summarize(state), note }, rest("status", path)));
     },
   );
 

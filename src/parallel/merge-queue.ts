@@ -14,6 +14,7 @@ import { existsSync } from "node:fs";
 import { Git } from "../checkpoint/git.ts";
 import { HarnessError } from "../errors.ts";
 import type { Lane } from "../state/schema.ts";
+import { real } from "./lane-git.ts";
 import type { Integration, LanePlan, MergeQueue } from "./ports.ts";
 import { clearJournal, moveTree, readJournal, recoverIntegration, writeJournal } from "./recover.ts";
 
@@ -92,10 +93,13 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
 async function replayInLane(q: Git, lane: Lane | LanePlan, onto: string): Promise<{ kind: "replayed"; head: string } | Extract<Integration, { kind: "conflict" }>> {
   const lg = new Git({ cwd: lane.worktree, timeoutMs: q.ctx.timeoutMs });
   const env = { ...(await lg.identity()), GIT_EDITOR: ":" };
-  // A replay a kill cut is still in progress there: it is undone and done again.
+  // A lane folder that is not (or no longer) a worktree: git would find the repository around it (the lanes live in its git dir).
+  const top = await lg.run(["rev-parse", "--show-toplevel"], { allowFailure: true });
+  if (top.code !== 0 || real(top.stdout.trim()) !== real(lane.worktree))
+    throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) is not a worktree any more: it was not integrated. Its work, if any, is on ${lane.branch}.`);
+  // A replay a kill cut is still in progress there (HEAD detached meanwhile): it is undone and done again.
   if (await inRebase(lg)) await lg.run(["rebase", "--abort"], { allowFailure: true });
-  const on = await lg.branch();
-  if (on !== lane.branch) throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) is not on its branch ${lane.branch}: it was not integrated.`);
+  if ((await lg.branch()) !== lane.branch) throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) is not on its branch ${lane.branch}: it was not integrated.`);
   if (await lg.isDirty()) throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) has uncommitted changes: its work must be committed (Lanes.commit) before it is integrated.`);
   const r = await lg.run([...REPLAY, "rebase", "--quiet", onto], { allowFailure: true, env });
   if (r.code === 0) return { kind: "replayed", head: (await lg.head())! };

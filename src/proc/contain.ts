@@ -74,12 +74,19 @@ function readProc(pid: number): Proc | null {
   }
 }
 
-function hasTag(pid: number, needle: string): boolean {
+/** The RUN_TAG_VAR value `pid` carries: null when none (or it is not ours to read). */
+function tagOf(pid: number): string | null {
   try {
     // Only our own uid's processes are readable; another user's cannot be ours.
-    return readFileSync(`/proc/${pid}/environ`, "latin1").includes(needle);
+    const environ = `\0${readFileSync(`/proc/${pid}/environ`, "latin1")}`;
+    const key = `\0${RUN_TAG_VAR}=`;
+    const at = environ.indexOf(key);
+    if (at === -1) return null;
+    const from = at + key.length;
+    const end = environ.indexOf("\0", from);
+    return environ.slice(from, end === -1 ? undefined : end);
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -98,11 +105,11 @@ function procAvailable(): boolean {
 export interface Target {
   /** The agent's process group. */
   pgid?: number;
-  /** The run's tag (RUN_TAG_VAR's value). */
+  /** The tag its processes carry (RUN_TAG_VAR's value): a run's, a lane's, or one command's (`<tag>#<pid>.<n>`, spawn.ts). */
   tag?: string;
   /** Also this process's orphaned children (this process is a subreaper). */
   orphans?: boolean;
-  /** Also the tags made from `tag` (`<tag>#lane-…`: a `--parallel` lane's, laneTag). */
+  /** Also the tags made from `tag` (`<tag>#…`: a `--parallel` lane's, laneTag; each contained command's, spawn.ts). */
   family?: boolean;
 }
 
@@ -121,16 +128,22 @@ export function findProcesses(t: Target): number[] {
     const p = readProc(pid);
     if (p) all.push(p);
   }
-  const needle = t.tag ? `${RUN_TAG_VAR}=${t.tag}\0` : null;
-  const family = t.tag && t.family ? `${RUN_TAG_VAR}=${t.tag}#` : null;
   const found = new Set<number>();
   for (const p of all) {
     if (p.zombie) {
       if (p.ppid === process.pid && !spawnedLive.has(p.pid)) loadLibc()?.waitpid(p.pid, null, 1 /* WNOHANG */);
       continue;
     }
+    if (t.pgid !== undefined && p.pgrp === t.pgid) {
+      found.add(p.pid);
+      continue;
+    }
     const orphan = t.orphans && p.ppid === process.pid && !spawnedLive.has(p.pid);
-    if ((t.pgid !== undefined && p.pgrp === t.pgid) || orphan || (needle && hasTag(p.pid, needle)) || (family && hasTag(p.pid, family))) found.add(p.pid);
+    if (!orphan && !t.tag) continue;
+    const tag = tagOf(p.pid);
+    const ours = t.tag !== undefined && tag !== null && (tag === t.tag || (t.family === true && tag.startsWith(`${t.tag}#`)));
+    // An orphan that carries another command's tag is that command's, not ours.
+    if (ours || (orphan && tag === null)) found.add(p.pid);
   }
   // Descendants of what was found, whatever their group or environment.
   for (let grew = true; grew; ) {

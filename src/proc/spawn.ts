@@ -3,7 +3,7 @@
  * a timeout or a stop ends the whole tree (SIGTERM, then SIGKILL after a grace), a typed error
  * carrying the command, exit code and stderr.
  */
-import { becomeSubreaper, endProcesses, findProcesses, spawnedLive, type Target } from "./contain.ts";
+import { becomeSubreaper, endProcesses, findProcesses, RUN_TAG_VAR, spawnedLive, type Target } from "./contain.ts";
 import { signalQuietly } from "./signal.ts";
 import { readLines, tailLines, type LongLines } from "./lines.ts";
 import { closeSync } from "node:fs";
@@ -95,9 +95,17 @@ export function killPendingGroups(): void {
 }
 let exitHook = false;
 
+/** Numbers the contained commands of this process: each has a tag of its own under its run's. */
+let contained = 0;
+
 export function start(given: string[], opts: StartOptions): Running {
   const [cmd] = given;
-  const { argv, env } = opts.sandbox ? opts.sandbox.wrap(given, opts.cwd, opts.env ?? process.env) : { argv: given, env: opts.env ?? process.env };
+  // A contained command carries its own tag under the run's (`<run tag>#<pid>.<n>`): when it ends,
+  // what it left behind is ended with it, and never another command of the same run — a --notify
+  // command ending just as the next agent run starts ended that agent. The run's tag still finds them all.
+  const tag = opts.contain ? `${opts.contain.tag}#${process.pid}.${++contained}` : undefined;
+  const givenEnv = tag ? { ...(opts.env ?? process.env), [RUN_TAG_VAR]: tag } : (opts.env ?? process.env);
+  const { argv, env } = opts.sandbox ? opts.sandbox.wrap(given, opts.cwd, givenEnv) : { argv: given, env: givenEnv };
   if (!cmd) throw new Error("empty argv");
   if (opts.signal?.aborted) throw new CommandError(`${cmd} was not started: stop requested`, argv, "aborted");
   let proc: Bun.Subprocess;
@@ -140,7 +148,7 @@ export function start(given: string[], opts: StartOptions): Running {
   spawnedLive.add(proc.pid);
   void proc.exited.then(() => spawnedLive.delete(proc.pid));
   // Everything of this run: its group, and with `contain` whatever carries its tag or was orphaned to us.
-  const target: Target = { pgid: proc.pid, ...(opts.contain ? { tag: opts.contain.tag, orphans: becomeSubreaper() } : {}) };
+  const target: Target = { pgid: proc.pid, ...(tag ? { tag, orphans: becomeSubreaper() } : {}) };
   if (!opts.keepGroup) running.add(target);
   if (!exitHook) {
     exitHook = true;

@@ -78,6 +78,20 @@ describeWithTmux("a runner whose terminal goes away while the end question waits
   }
 });
 
+describeWithTmux("a loop started in a tmux window whose window is killed while it asks", () => {
+  test("start's window: the runner answers keep and is gone; the terminal `start` ran in is untouched", async () => {
+    tmux = new Tmux();
+    const repo = makeRepo({ "tasks.md": "## 1. A\n- [ ] a\n" });
+    const { env } = envFor([COMPLETE()]);
+    const home = tmux.start(repo, env, `${wtLoopLine("start --on-complete ask")}; sleep 600`);
+    const s = await tmux.waitFor("the question", () => readState(repo).completion_pending && readState(repo), 45_000);
+    const window = await tmux.waitFor("the loop's window", () => tmux.panes().find((p) => p.id !== home && question.test(tmux.capture(p.id))));
+    await hangUpAndWait(window.id, s.runner_pid, "the runner");
+    expectAnsweredKeep(repo);
+    expect(tmux.panes().map((p) => p.id)).toEqual([home]);
+  }, 90_000);
+});
+
 describeWithTmux("a runner that ignores SIGHUP (trap '' HUP) still notices its terminal went away", () => {
   test("--plain, the question waiting: its input ends, the question is answered keep, the runner is gone", async () => {
     tmux = new Tmux();

@@ -3,9 +3,10 @@
 // once; a verify that fails only on the integrated tree sends the story round again; a kill -9 of the runner
 // in a lane or in an integration, then `start` again, ends done with nothing lost and no lane left.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { isAlive } from "../../src/proc/pid.ts";
 import { join } from "node:path";
-import { collect, readEvents, readJson, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
+import { collect, fakeAgent, readEvents, readJson, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
 import { laneAgent, TICK_AND_WRITE, WAIT_FOR_STARTS, type LaneAgent } from "../helpers/lane-agent.ts";
 import { git, makeRepo } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -83,8 +84,6 @@ describe("stories run at once in lanes", () => {
       await proc.exited;
       // Before the restart the killed run's lanes are still there; after it, none.
       expect(git(repo, "worktree", "list").split("\n").length).toBeGreaterThan(1);
-      writeFileSync(join(repo, "..", "unused"), "");
-      const { rmSync } = await import("node:fs");
       rmSync(hold);
       const r = await start(repo, agent);
       expect([r.code, state(repo).status, r.stderr.slice(-2000)]).toEqual([0, "done", r.stderr.slice(-2000)]);
@@ -93,4 +92,49 @@ describe("stories run at once in lanes", () => {
       expect(git(repo, "status", "--porcelain")).toBe("");
       expectNoLanes(repo);
     }, 240_000);
+
+  test("`wt-loop stop --force` from another terminal kills every lane's agent; the next start closes the lanes and ends done", async () => {
+    const repo = makeRepo({ "tasks.md": STORIES(3) });
+    const hold = join(repo, "..", "hold");
+    writeFileSync(hold, "");
+    const agent = laneAgent({}, `echo $$ > "$D/pid-$S-$K"\ni=0; while [ -f "${hold}" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done\n${TICK_AND_WRITE}`);
+    const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"];
+    const proc = spawnWtLoop(args, { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
+    const lanes = await waitFor("two lanes with their agents", () => {
+      const l = existsSync(join(repo, ".claude/loop-state.json")) ? state(repo).lanes : [];
+      return l.length === 2 && l.every((x) => x.agent_pid !== null) ? l : null;
+    }, 90_000, { whileRunning: proc });
+    const r = await wtLoop(["stop", "--force"], { cwd: repo });
+    expect(r.code).toBe(0);
+    await proc.exited;
+    for (const l of lanes) await waitFor(`lane ${l.story_id}'s agent to be gone`, () => !isAlive(l.agent_pid!), 10_000);
+    expect(r.stdout).toContain("agent groups");
+    rmSync(hold);
+    const again = await start(repo, agent);
+    expect([again.code, state(repo).status]).toEqual([0, "done"]);
+    for (const s of ["1", "2", "3"]) expect(readFileSync(join(repo, `s${s}.txt`), "utf8")).toBe(`story ${s}\n`);
+    expectNoLanes(repo);
+  }, 240_000);
+
+  test("--max-cost counts every lane: once reached no lane opens, the running one finishes and is integrated, the loop stops (budget)", async () => {
+    const repo = makeRepo({ "tasks.md": STORIES(4) });
+    const release = join(repo, "..", "release");
+    // The fake claude (test/fixtures/bin) reports $1 a run; both first runs wait until both lanes' agents run.
+    const agent = fakeAgent([{ waitFile: release, tick: "story", promise: "COMPLETE", cost: 1 }], join(repo, "..", "claude-agent"));
+    const proc = spawnWtLoop(["start", "--plain", "--terminal", "inline", "--on-complete", "keep", "--parallel", "2", "--max-cost", "1"], {
+      cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore",
+    });
+    await waitFor("two lanes with their agents", () => {
+      const l = existsSync(join(repo, ".claude/loop-state.json")) ? state(repo).lanes : [];
+      return l.length === 2 && l.every((x) => x.agent_pid !== null);
+    }, 90_000, { whileRunning: proc });
+    writeFileSync(release, "");
+    expect(await proc.exited).not.toBe(0);
+    const s = state(repo);
+    expect([s.status, s.stop_reason]).toEqual(["stopped", "budget"]);
+    expect(s.total_cost_usd).toBe(2); // both lanes' runs, and no third
+    expect(s.iterations.map((i) => i.outcome)).toEqual(["complete", "complete"]);
+    expect(readFileSync(join(repo, "tasks.md"), "utf8").match(/- \[x\]/g)?.length).toBe(2); // both integrated
+    expectNoLanes(repo);
+  }, 240_000);
 });

@@ -59,6 +59,9 @@ describeWithTmux("the loop screen in a terminal", () => {
     tmux.keys(pane, "q");
     await tmux.waitFor("the result view", () => tmux.capture(pane).includes("Enter or Esc"));
     expect(readState(repo).status).toBe("stopped");
+    // The receipt: each story's attempts, time, tokens and cost (docs/receipt.md).
+    expect(tmux.capture(pane)).toMatch(/✓ 1\. First story\s+1 attempt\s+(\d+[hm] )?\d+[sm]\s+[\d,]+ tokens/);
+    expect(tmux.capture(pane)).toMatch(/· 2\. Second story\s+1 attempt/);
     expect(flag(tmux, pane, "alternate_on")).toBe("1"); // the result stays until it is read
     tmux.keys(pane, "Enter");
     expect(await exited(tmux, pane)).toBe(4);

@@ -25,7 +25,7 @@ test("attempts per story survive a stop and a restart; status forecasts the rest
     const status = await wtLoop(["status"], { cwd: repo });
     expect(status.code).toBe(0);
     // One story finished (2 attempts at $0.0125 each): two left, at that story's figures.
-    expect(status.stdout).toMatch(/Forecast:\s+2 stories left: ~\d+s, ~\$0\.05 \(from 1 finished story\)/);
+    expect(status.stdout).toMatch(/Forecast:\s+2 stories left: ~(\d+[hm] )?\d+[sm], ~\$0\.05 \(from 1 finished story\)/);
     expect(status.stdout).toMatch(/✓ 1\. One\s+2 attempts/);
     const running = JSON.parse((await wtLoop(["status", "--json"], { cwd: repo })).stdout);
     expect(running.receipt.forecast).toMatchObject({ remaining_stories: 2, finished_stories: 1, cost_usd: { low: 0.05, high: 0.05 } });
@@ -50,6 +50,6 @@ test("attempts per story survive a stop and a restart; status forecasts the rest
   expect(attempts(done.receipt)).toEqual([["1", 2, true], ["2", 2, true], ["3", 1, true]]);
   expect(done.receipt.stories[1].agent.cost_usd).toBeCloseTo(0.0125, 6); // the stopped run reported no cost
   // The end box lists every story with its attempts, the earlier run's included.
-  expect(again.stdout).toMatch(/│ ✓ 2\. Two\s+2 attempts\s+\d+s\s+[\d,]+ tokens\s+\$0\.01\s+│/);
+  expect(again.stdout).toMatch(/│ ✓ 2\. Two\s+2 attempts\s+(\d+[hm] )?\d+[sm]\s+[\d,]+ tokens\s+\$0\.01\s+│/);
   expect(again.stdout).toMatch(/│ ✓ 1\. One\s+2 attempts/);
 }, 120_000);

@@ -64,6 +64,9 @@ describe("wt-loop mcp, through the SDK's client on stdio", () => {
     const r = await call("loop_status", { worktree: "wt-done" });
     expect(r.structuredContent.state).toEqual(stateFile(repo.wt["wt-done"]!));
     expect(r.structuredContent.summary).toMatchObject({ status: "done", stories_completed: 2, runner_alive: false });
+    // The receipt, as `status --json` carries it.
+    expect(r.structuredContent.receipt).toEqual(JSON.parse((await wtLoop(["status", "--json"], { cwd: repo.wt["wt-done"]! })).stdout).receipt);
+    expect(r.structuredContent.receipt.stories.map((s: any) => s.id)).toEqual(["1", "2"]);
     const byPath = await call("loop_status", { worktree: repo.wt["wt-run"]! });
     expect(byPath.structuredContent.summary).toMatchObject({ status: "running", runner_alive: true, runner_pid: running.proc.pid });
     const none = await call("loop_status"); // the server's own worktree: the main one, no loop

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { HarnessError } from "../../src/errors.ts";
 import { mergeQueue } from "../../src/parallel/merge-queue.ts";
@@ -133,5 +133,18 @@ describe("merge queue", () => {
     const rs = await Promise.all(lanes.map((l) => q.integrate(l, verify)));
     expect(rs.map((r) => r.kind)).toEqual(["integrated", "integrated", "integrated"]);
     expect(most).toBe(1);
+  });
+
+  test("a lane whose folder is no worktree any more is refused, and nothing of the main repository is touched", async () => {
+    const c = await loopRepo();
+    const before = c.head();
+    const p = await laneWith(c, "1", { "b.txt": "x\n" });
+    rmSync(join(p.worktree, ".git")); // git would now find the main repository around the lane folder
+    const err = await mergeQueue(c.g, "ralph/x").integrate(p, null).catch((e) => e);
+    expect(err).toBeInstanceOf(HarnessError);
+    expect(err.message).toContain("not a worktree any more");
+    expect(c.head()).toBe(before);
+    expect(git(c.repo, "symbolic-ref", "--short", "HEAD")).toBe("ralph/x");
+    expect(status(c.repo)).toBe("");
   });
 });

@@ -65,4 +65,31 @@ describe("--parallel: the scheduler", () => {
     expect(worktrees(repo)).toBe(1);
     expect(readFileSync(join(repo, "shared.txt"), "utf8")).not.toContain("<<<<<<<");
   }, 120_000);
+
+  test("a stop ends every lane: each agent ends, each lane is closed with its work kept by a ref, the loop ends stopped", async () => {
+    const repo = makeRepo({ "tasks.md": STORIES(3) });
+    // Each agent writes a file, then hangs (its pid kept) until the stop ends it.
+    const agent = laneAgent({}, `echo "half of $S" > "half-$S.txt"\necho $$ > "$D/pid-$S"\nsleep 120\n`);
+    let opened = 0;
+    const r = await runEngine(repo, [], {
+      parallel: 2, agentCmd: agent.cmd, env: agent.env,
+      onEvent: (e, abort) => {
+        if (e.type === "Lane" && e.step === "opened" && ++opened === 2) {
+          const pids = () => ["1", "2"].every((s) => existsSync(join(agent.dir, `pid-${s}`)));
+          const t = setInterval(() => pids() && (clearInterval(t), abort()), 50);
+        }
+      },
+    });
+    expect(r.state.status).toBe("stopped");
+    expect(r.state.lanes).toEqual([]);
+    expect(r.state.iterations.map((i) => i.outcome)).toEqual(["stopped", "stopped"]);
+    for (const s of ["1", "2"]) {
+      const pid = Number(readFileSync(join(agent.dir, `pid-${s}`), "utf8"));
+      expect(() => process.kill(pid, 0)).toThrow(); // gone
+      expect(git(repo, "show", `refs/wt-loop/${git(repo, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/wt-loop/").split("\n").find((l) => l.endsWith(`lane-${s}-1`))}:half-${s}.txt`)).toBe(`half of ${s}`);
+    }
+    expect(existsSync(join(agent.dir, "pid-3"))).toBe(false); // no lane opened after the stop
+    expect(worktrees(repo)).toBe(1);
+    expect(laneBranches(repo)).toBe("");
+  }, 120_000);
 });

@@ -258,7 +258,7 @@ describe("keys", () => {
     expect(f.overlay!.title).toContain("stuck");
     expect(text(f.overlay!.lines)).toContain("2/3 stories complete · 5 iterations");
     // The receipt: each story's attempts (story 3 failed twice), time, tokens and cost.
-    expect(text(f.overlay!.lines)).toMatch(/✓ 1\. First story .*\s+2 attempts\s+\d+s\s+[\d,]+ tokens\s+\$0\.03/);
+    expect(text(f.overlay!.lines)).toMatch(/✓ 1\. First story .*\s+2 attempts\s+(\d+[hm] )?\d+[sm]\s+[\d,]+ tokens\s+\$0\.03/);
     expect(text(f.overlay!.lines)).toMatch(/· 3\. Third story\s+2 attempts/);
     expect(m.key("enter")).toEqual({ kind: "answer", completion: "keep" });
     expect(m.frame(Date.now()).overlay).toBeNull();
