@@ -106,3 +106,8 @@ export async function lanesOnDisk(git: Git, where: LaneWhere): Promise<Set<strin
   if (existsSync(where.dir)) for (const d of readdirSync(where.dir)) leaves.add(d);
   return leaves;
 }
+
+/** Whether the lane is in the middle of a replay (a rebase a kill cut). */
+export async function inRebase(lg: Git): Promise<boolean> {
+  return existsSync(await lg.gitPath("rebase-merge")) || existsSync(await lg.gitPath("rebase-apply"));
+}

@@ -14,7 +14,7 @@ import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
 import { HarnessError } from "../errors.ts";
 import type { Lane } from "../state/schema.ts";
-import { deleteBranch, keepUnder, laneLeaf, lanesOnDisk, laneWhere, listWorktrees, real, removeLaneWorktree } from "./lane-git.ts";
+import { deleteBranch, inRebase, keepUnder, laneLeaf, lanesOnDisk, laneWhere, listWorktrees, real, removeLaneWorktree } from "./lane-git.ts";
 import type { LanePlan, Lanes } from "./ports.ts";
 
 export interface LanesOptions {
@@ -56,6 +56,12 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
     const lg = inLane(lane).uninterruptible();
     const st = await lg.run(["status", "--porcelain=v2", "--branch", "--untracked-files=all"], { allowFailure: true });
     if (st.code !== 0) return branchHead; // not a worktree any more (half made): its branch is all there is
+    if (await inRebase(lg)) {
+      // A replay a kill cut: its half-merged files (conflict markers) are not the lane's work; the branch is.
+      await lg.run(["rebase", "--abort"], { allowFailure: true });
+      if (!(await inRebase(lg))) return tipOf(lane);
+      return branchHead;
+    }
     const lines = st.stdout.split("\n");
     const oid = lines.find((l) => l.startsWith("# branch.oid "))?.slice("# branch.oid ".length);
     const head = oid && /^[0-9a-f]{40}/.test(oid) ? oid : branchHead;

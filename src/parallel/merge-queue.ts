@@ -10,11 +10,10 @@
  * integrated tree. A failed verify moves branch and tree back. A kill -9 at any point leaves either
  * nothing changed or a journal that `recoverIntegration` undoes whole.
  */
-import { existsSync } from "node:fs";
 import { Git } from "../checkpoint/git.ts";
 import { HarnessError } from "../errors.ts";
 import type { Lane } from "../state/schema.ts";
-import { real } from "./lane-git.ts";
+import { inRebase, real } from "./lane-git.ts";
 import type { Integration, LanePlan, MergeQueue } from "./ports.ts";
 import { clearJournal, moveTree, readJournal, recoverIntegration, writeJournal } from "./recover.ts";
 
@@ -115,9 +114,6 @@ async function replayInLane(q: Git, lane: Lane | LanePlan, onto: string): Promis
   };
 }
 
-async function inRebase(lg: Git): Promise<boolean> {
-  return existsSync(await lg.gitPath("rebase-merge")) || existsSync(await lg.gitPath("rebase-apply"));
-}
 
 /** The main worktree must be on the loop branch with nothing uncommitted: the integration moves its tree. */
 async function assertMainReady(q: Git, loopBranch: string): Promise<void> {

@@ -130,4 +130,20 @@ describe("lanes", () => {
     expect(worktrees(repo)).toBe(1);
     expect(branches(repo)).toEqual([]);
   });
+
+  test("sweep of a lane a kill left mid-replay keeps the lane's own work, never the half-merged files", async () => {
+    const { repo, lanes, head } = await loopRepo({ "a.txt": "1\n" });
+    const p = lanes.plan("1", 1, head());
+    await lanes.open(p);
+    write(p.worktree, { "a.txt": "lane\n" });
+    await lanes.commit(p, "s1");
+    write(repo, { "a.txt": "loop\n" });
+    git(repo, "commit", "-q", "-am", "integrated meanwhile");
+    expect(Bun.spawnSync(["git", "rebase", "ralph/x"], { cwd: p.worktree, stdout: "ignore", stderr: "ignore" }).exitCode).not.toBe(0); // stopped on the conflict
+    const notes = await lanes.sweep([]);
+    expect(notes[0]).toContain("kept in");
+    const kept = git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/");
+    expect(git(repo, "show", `${kept}:a.txt`)).toBe("lane");
+    expect(worktrees(repo)).toBe(1);
+  });
 });
