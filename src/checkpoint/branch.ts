@@ -6,11 +6,9 @@
  * index the user had is staged again.
  */
 import { UserError } from "../errors.ts";
-import { committedChanges, composeChanges, treeStatus } from "./changed-files.ts";
+import { attemptGuard } from "./attempt-guard.ts";
 import type { Git } from "./git.ts";
-import { holdTree } from "./hold.ts";
-import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
-import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, setIndex, takeSnapshot } from "./snapshot.ts";
+import { assumeUnchanged, setIndex, takeSnapshot } from "./snapshot.ts";
 import { userWorkKeeper } from "./user-work.ts";
 import { loopBranchName, ORIGIN_KEY, requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
@@ -19,9 +17,6 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
   const ref = `refs/heads/${branch}`;
   let info: CheckpointInfo;
   let keep: string[] = [];
-  let refs: RefsAt | null = null;
-  let ignored: string[] = []; // ignored when the attempt began: never deleted by its revert
-  let untouched = false; // the last attempt left HEAD, refs and tree exactly at the checkpoint
   const tree = (sha: string) => git.treeOf(sha);
 
   return {
@@ -54,44 +49,12 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
       return info;
     },
 
-    async ensure() {
-      untouched = false;
-      // Two reads of their own, at once: each is a git process, and an iteration's cost over plain git is mostly these.
-      const [at, present] = await Promise.all([readRefs(git), ignoredPaths(git)]);
-      refs = at; // every attempt starts here; changes() compares with it
-      ignored = [...new Set([...ignored, ...present])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
-    },
-
-    async revert() {
-      if (untouched) return []; // changes() just saw a clean tree at the checkpoint: nothing to undo
-      const q = git.uninterruptible();
-      const { notes, stray } = refs ? await restoreRefs(q, refs, info.sha) : { notes: [], stray: [] };
-      const t = await tree(info.sha);
-      await restoreSnapshot(q, { full: t, index: t }, keep, ignored);
-      const back = await recoverIgnored(q, stray);
-      return back.length ? [...notes, `ignored files git had deleted were brought back: ${back.join(", ")}`] : notes;
-    },
-
-    async changes() {
-      // The checkpoint is a clean tree at info.sha, so progress is "HEAD moved or the tree is dirty",
-      // and the changed paths are the agent's commits' and then the tree's (the refs and the status read at once).
-      const [violation, { head, dirty, files: inTree }] = await Promise.all([
-        refs ? refsViolation(git, refs, info.sha).then((r) => r.violation) : null,
-        treeStatus(git),
-      ]);
-      untouched = !violation && !dirty && head === info.sha;
-      const gone = deletedIgnored(git.ctx.cwd, ignored);
-      ignored = ignored.filter((p) => !gone.includes(p)); // told once
-      const files = untouched ? [] : composeChanges(await committedChanges(git, info.sha, head), inTree);
-      return { progress: head !== info.sha || dirty, commits: violation ? [] : await git.commitsBetween(info.sha, head), violation, deletedIgnored: gone, files };
-    },
+    ...attemptGuard(git, () => info.sha, () => keep),
 
     async accept(message, since) {
       info.sha = await git.uninterruptible().commitAll(message);
       return [...since.commits, info.sha];
     },
-
-    hold: async () => holdTree(git, await tree(info.sha), keep, ignored),
 
     async finish(choice) {
       if (choice === "keep") return `Kept the branch ${branch} with the loop's checkpoint commits.`;

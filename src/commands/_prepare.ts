@@ -28,7 +28,7 @@ export async function refuseUnusableLoopFolder(wt: Worktree, purpose: "start" | 
 export interface PrepareOutput {
   print(text: string): void;
   warn(message: string): void;
-  /** Nothing more will be asked on the terminal. */
+  /** Nothing more will be asked on the terminal (called once or twice: at once when nothing is untrusted, and after the trust question). */
   trusted(): void;
 }
 
@@ -57,6 +57,9 @@ export async function prepareFromFlags(
   } catch (err) {
     throw withOrigins(err, layered); // e.g. a --max-cost set in a config file, with a remembered agent
   }
+  const untrusted = untrustedCommands(layered, opts, previous ?? null, loopPaths(wt.path).state);
+  // Nothing to ask: `run` may open its screen now, while the checks and the plan below are made.
+  if (!untrusted.length && !opts.dryRun) out.trusted();
   // What `doctor` checks, refused with the line it shows: before the trust question and the plan.
   const ready = await diagnose({ purpose, cwd: wt.path, env: process.env, worktree: wt, opts, layered, previous: previous ?? null }, CHECKS);
   try {
@@ -64,7 +67,6 @@ export async function prepareFromFlags(
   } catch (err) {
     throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
   }
-  const untrusted = untrustedCommands(layered, opts, previous ?? null, loopPaths(wt.path).state);
   if (!opts.dryRun) await requireTrust(untrusted, layered);
   out.trusted();
   const prepared = await prepareLoop(wt, opts, out.warn, previous).catch((err) => {

@@ -20,7 +20,10 @@ export class ScreenFirst {
 
   constructor(o: ScreenWanted & { dryRun?: boolean }) {
     this.wanted = o.dryRun !== true && wantsScreen(o);
-    if (this.wanted) preloadScreen();
+    if (!this.wanted) return;
+    preloadScreen();
+    // The screen's own modules too, while the preparation waits on git (a failure is openScreen's to report).
+    import("../screen/on-screen.ts").catch(() => {});
   }
 
   /** Opens the screen (once), showing the loop as starting. Nothing may be asked on the terminal after this. */

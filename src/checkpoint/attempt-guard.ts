@@ -1,0 +1,54 @@
+/**
+ * What every checkpoint at a commit does around one attempt (branch.ts, and a `--parallel` lane's): note the
+ * refs and ignored files as the attempt begins, measure what it changed, put the tree back to the commit.
+ * The checkpoint is a clean tree at `sha()`, so progress is "HEAD moved or the tree is dirty".
+ */
+import { committedChanges, composeChanges, treeStatus } from "./changed-files.ts";
+import type { Git } from "./git.ts";
+import { holdTree } from "./hold.ts";
+import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
+import { deletedIgnored, ignoredPaths, restoreSnapshot } from "./snapshot.ts";
+import type { Checkpoint } from "./strategy.ts";
+
+/** `sha`: the checkpoint commit now; `keep`: paths git is told to assume unchanged, left as they are by a revert. */
+export function attemptGuard(git: Git, sha: () => string, keep: () => string[]): Pick<Checkpoint, "ensure" | "revert" | "changes" | "hold"> {
+  let refs: RefsAt | null = null;
+  let ignored: string[] = []; // ignored when the attempt began: never deleted by its revert
+  let untouched = false; // the last attempt left HEAD, refs and tree exactly at the checkpoint
+  const tree = () => git.treeOf(sha());
+  return {
+    async ensure() {
+      untouched = false;
+      // Two reads of their own, at once: each is a git process, and an iteration's cost over plain git is mostly these.
+      const [at, present] = await Promise.all([readRefs(git), ignoredPaths(git)]);
+      refs = at; // every attempt starts here; changes() compares with it
+      ignored = [...new Set([...ignored, ...present])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
+    },
+
+    async revert() {
+      if (untouched) return []; // changes() just saw a clean tree at the checkpoint: nothing to undo
+      const q = git.uninterruptible();
+      const { notes, stray } = refs ? await restoreRefs(q, refs, sha()) : { notes: [], stray: [] };
+      const t = await tree();
+      await restoreSnapshot(q, { full: t, index: t }, keep(), ignored);
+      const back = await recoverIgnored(q, stray);
+      return back.length ? [...notes, `ignored files git had deleted were brought back: ${back.join(", ")}`] : notes;
+    },
+
+    async changes() {
+      // The changed paths are the agent's commits' and then the tree's (the refs and the status read at once).
+      const at = sha();
+      const [violation, { head, dirty, files: inTree }] = await Promise.all([
+        refs ? refsViolation(git, refs, at).then((r) => r.violation) : null,
+        treeStatus(git),
+      ]);
+      untouched = !violation && !dirty && head === at;
+      const gone = deletedIgnored(git.ctx.cwd, ignored);
+      ignored = ignored.filter((p) => !gone.includes(p)); // told once
+      const files = untouched ? [] : composeChanges(await committedChanges(git, at, head), inTree);
+      return { progress: head !== at || dirty, commits: violation ? [] : await git.commitsBetween(at, head), violation, deletedIgnored: gone, files };
+    },
+
+    hold: async () => holdTree(git, await tree(), keep(), ignored),
+  };
+}
