@@ -73,8 +73,12 @@ export async function removeLaneWorktree(git: Git, where: LaneWhere, path: strin
   if (existsSync(path)) rmSync(path, { recursive: true, force: true });
 }
 
-/** Deletes a lane branch by compare-and-swap (a branch moved meanwhile is not this call's to delete). */
-export async function deleteBranch(git: Git, branch: string): Promise<void> {
+/**
+ * Deletes a lane branch by compare-and-swap (a branch moved meanwhile is not this call's to delete).
+ * Only a branch under the loop's `wt-loop/lane/<worktree>-<hash>/`: a state edited by hand names no other.
+ */
+export async function deleteBranch(git: Git, where: LaneWhere, branch: string): Promise<void> {
+  if (!branch.startsWith(where.branchPrefix)) throw new HarnessError(`Refused to delete the branch ${branch}: it is not one of the loop's lane branches (${where.branchPrefix}…).`);
   const sha = await git.resolve(`refs/heads/${branch}`);
   if (sha) await git.runRetryingLocks(["update-ref", "-m", "wt-loop: lane closed", "-d", `refs/heads/${branch}`, sha]);
 }

@@ -14,7 +14,7 @@ import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
 import { HarnessError } from "../errors.ts";
 import type { Lane } from "../state/schema.ts";
-import { deleteBranch, inRebase, keepUnder, laneLeaf, lanesOnDisk, laneWhere, listWorktrees, real, removeLaneWorktree } from "./lane-git.ts";
+import { deleteBranch, inRebase, inside, keepUnder, laneLeaf, lanesOnDisk, laneWhere, listWorktrees, real, removeLaneWorktree } from "./lane-git.ts";
 import type { LanePlan, Lanes } from "./ports.ts";
 
 export interface LanesOptions {
@@ -87,7 +87,7 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
     const q = git.uninterruptible(); // a stop must not cut a lane's removal in half
     const kept = how.integrated ? null : await keep(lane, null);
     await removeLaneWorktree(q, where, lane.worktree);
-    await deleteBranch(q, lane.branch);
+    await deleteBranch(q, where, lane.branch);
     return kept;
   }
 
@@ -137,8 +137,9 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
       for (const [leaf, lane] of byLeaf) {
         const kept = lane.base ? await keep(lane, loopHead) : null; // (closeNow's steps, with "integrated" judged by content)
         await removeLaneWorktree(q, where, join(where.dir, leaf));
-        if (real(lane.worktree) !== real(join(where.dir, leaf))) await removeLaneWorktree(q, where, lane.worktree);
-        await deleteBranch(q, lane.branch);
+        // A recorded path elsewhere (a state edited by hand, another repository's) is not the loop's to remove.
+        if (real(lane.worktree) !== real(join(where.dir, leaf)) && inside(lane.worktree, where.dir)) await removeLaneWorktree(q, where, lane.worktree);
+        if (lane.branch.startsWith(where.branchPrefix)) await deleteBranch(q, where, lane.branch);
         notes.push(`the lane of story ${lane.story_id} (attempt ${lane.attempt}) was closed` + (kept ? `; its work not on the loop branch is kept in ${kept}` : ""));
       }
       await q.run(["worktree", "prune"]);

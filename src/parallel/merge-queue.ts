@@ -124,6 +124,7 @@ async function assertMainReady(q: Git, loopBranch: string): Promise<void> {
   if (dirty.length)
     throw new HarnessError(
       `The main worktree ${q.ctx.cwd} has changes the loop did not make (${dirty.slice(0, 5).map((d) => d.slice(3)).join(", ")}${dirty.length > 5 ? ", …" : ""}): ` +
-        "the merge queue integrates lanes there and needs it clean. Commit them or move them away (git stash -u), then start the loop again.",
+        "the merge queue integrates lanes there and needs it clean. Commit them or move them away (git stash -u), then start the loop again; " +
+        "if your --verify command writes them (a report, a build), add them to .gitignore.",
     );
 }

@@ -146,4 +146,16 @@ describe("lanes", () => {
     expect(git(repo, "show", `${kept}:a.txt`)).toBe("lane");
     expect(worktrees(repo)).toBe(1);
   });
+
+  test("sweep of a state edited by hand to name the user's worktree and branch removes neither", async () => {
+    const { repo, lanes, head } = await loopRepo();
+    const other = join(repo, "..", "users-own");
+    git(repo, "worktree", "add", "-q", "-b", "feature", other);
+    write(other, { "mine.txt": "mine\n" });
+    const forged = { story_id: "1", attempt: 1, base: head(), worktree: other, branch: "feature", story_title: "t", iteration: 1, status: "running" as const, agent_pid: null, agent_started: null, started: new Date().toISOString() };
+    await lanes.sweep([forged]);
+    expect(readFileSync(join(other, "mine.txt"), "utf8")).toBe("mine\n");
+    expect(git(repo, "rev-parse", "--verify", "-q", "refs/heads/feature")).toBe(head());
+    expect(worktrees(repo)).toBe(2);
+  });
 });
