@@ -15,7 +15,7 @@ import { HarnessError } from "../errors.ts";
 import type { Lane } from "../state/schema.ts";
 import { inRebase, real } from "./lane-git.ts";
 import type { Integration, LanePlan, MergeQueue } from "./ports.ts";
-import { clearJournal, moveTree, readJournal, recoverIntegration, writeJournal } from "./recover.ts";
+import { advanceJournal, clearJournal, moveTree, readJournal, recoverIntegration, writeJournal, type Journal } from "./recover.ts";
 
 export { recoverIntegration } from "./recover.ts";
 
@@ -54,18 +54,35 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     try {
       verdict = verify ? await verify() : { ok: true };
     } catch (err) {
-      await undo(q, j); // a stop (or a failure of verify's own) is no verdict: nothing stays half integrated
+      await undo(q, j, await verifyWrote(q, j)); // a stop (or a failure of verify's own) is no verdict: nothing stays half integrated
       throw err;
     }
+    const wrote = await verifyWrote(q, j);
     if (!verdict.ok) {
-      await undo(q, j);
+      await undo(q, j, wrote);
       return { kind: "verify_failed", reason: verdict.reason };
     }
-    await clearJournal(q, j);
-    return { kind: "integrated", commits, head: j.new };
+    const done = wrote ? await commitVerifyChanges(q, j, wrote, lane.story_id) : j;
+    await clearJournal(q, done);
+    return { kind: "integrated", commits: done.new === j.new ? commits : [...commits, done.new], head: done.new };
   }
 
-  async function undo(q: Git, j: { old: string; new: string }): Promise<void> {
+  /**
+   * As in the sequential loop, what --verify changes is part of the candidate: on an integrated tree that passed,
+   * it is committed on top of the lane's commits (the branch and the journal move together), so the main worktree
+   * is clean for the next lane and nothing verify wrote is lost (docs/parallel.md, "What --verify writes").
+   */
+  async function commitVerifyChanges(q: Git, j: Journal, tree: string, story: string): Promise<Journal> {
+    const c = await q.commitTree(tree, [j.new], `wt-loop: what --verify changed on the integrated tree of story ${story}`);
+    const moved = await advanceJournal(q, ref, j, c);
+    await q.run(["read-tree", c]); // the tree already is `c`: only the index follows
+    await q.run(["update-index", "-q", "--refresh"], { allowFailure: true });
+    return moved;
+  }
+
+  /** A rejected integrated tree goes whole, verify's leftovers with it, as a sequential revert does. */
+  async function undo(q: Git, j: Journal, wrote: string | null = null): Promise<void> {
+    if (wrote) await moveTree(q, wrote, j.new);
     await q.runRetryingLocks(["update-ref", "-m", "wt-loop: undo an integration", ref, j.old, j.new]);
     await moveTree(q, j.new, j.old);
     await clearJournal(q, j);
@@ -115,6 +132,12 @@ async function replayInLane(q: Git, lane: Lane | LanePlan, onto: string): Promis
 }
 
 
+/** The tree of the main worktree (untracked files included, ignored ones not) when verify changed it, else null. */
+async function verifyWrote(q: Git, j: Journal): Promise<string | null> {
+  const now = await q.snapshot();
+  return now === (await q.treeOf(j.new)) ? null : now;
+}
+
 /** The main worktree must be on the loop branch with nothing uncommitted: the integration moves its tree. */
 async function assertMainReady(q: Git, loopBranch: string): Promise<void> {
   const on = await q.branch();
@@ -124,7 +147,7 @@ async function assertMainReady(q: Git, loopBranch: string): Promise<void> {
   if (dirty.length)
     throw new HarnessError(
       `The main worktree ${q.ctx.cwd} has changes the loop did not make (${dirty.slice(0, 5).map((d) => d.slice(3)).join(", ")}${dirty.length > 5 ? ", …" : ""}): ` +
-        "the merge queue integrates lanes there and needs it clean. Commit them or move them away (git stash -u), then start the loop again; " +
-        "if your --verify command writes them (a report, a build), add them to .gitignore.",
+        "the merge queue integrates lanes there and needs it clean (what --verify writes there is committed or undone by the queue itself). " +
+        "Commit them or move them away (git stash -u), then start the loop again.",
     );
 }

@@ -33,6 +33,18 @@ export async function writeJournal(git: Git, j: Journal): Promise<void> {
   await git.run(["update-ref", "--stdin"], { input: `start\ncreate ${refs.old} ${j.old}\ncreate ${refs.new} ${j.new}\ncommit\n` });
 }
 
+/**
+ * Moves the loop branch and the journal's `new` together from `j.new` to `to` (one transaction): what --verify
+ * wrote on the integrated tree is committed on top of it, and a kill at any moment still undoes the whole.
+ */
+export async function advanceJournal(git: Git, branchRef: string, j: Journal, to: string): Promise<Journal> {
+  const refs = journalRefs(git);
+  await git.run(["update-ref", "-m", "wt-loop: what --verify changed on an integrated tree", "--stdin"], {
+    input: `start\nupdate ${branchRef} ${to} ${j.new}\nupdate ${refs.new} ${to} ${j.new}\ncommit\n`,
+  });
+  return { old: j.old, new: to };
+}
+
 export async function clearJournal(git: Git, j: Journal): Promise<void> {
   const refs = journalRefs(git);
   await git.run(["update-ref", "--stdin"], { input: `start\ndelete ${refs.old} ${j.old}\ndelete ${refs.new} ${j.new}\ncommit\n` });
