@@ -38,6 +38,9 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
   let ending: Ending | null = null;
   let fatal: unknown = null;
   let noProgress = 0;
+  // Lanes still running when the loop's ending was decided: their work is good, so they finish and are
+  // integrated first, and the reason says what became of each.
+  const finishedAfter: string[] = [];
   const turn = storyTurns(state, deps);
 
   while (true) {
@@ -72,7 +75,7 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
     }
     if (!running.size) {
       if (fatal) throw fatal;
-      if (ending) return ending;
+      if (ending) return finishedAfter.length ? { ...ending, reason: `${ending.reason} ${finishedFirst(finishedAfter)}` } : ending;
       if (state.current_iteration >= state.max_iterations)
         return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done` };
       const waiting = stories.filter((s) => !isComplete(s));
@@ -86,6 +89,7 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
     if (!done) continue; // a lane's agent finished: another story may start while that lane is integrated
     running.delete(done.story.id);
     await saveAll();
+    if (ending && ending.status !== "stopped") finishedAfter.push(afterEnding(done));
     if (done.error) {
       fatal ??= done.error;
       inner.abort();
@@ -112,3 +116,11 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
     }
   }
 }
+
+function afterEnding(done: LaneDone): string {
+  const s = `story ${done.story.id}`;
+  if (done.integrated) return `${s} was integrated`;
+  return done.kept ? `${s} was not integrated (its work is kept in ${done.kept})` : `${s} was not integrated (it left no work)`;
+}
+
+const finishedFirst = (what: string[]) => `The lanes still running then were finished first: ${what.join("; ")}.`;
