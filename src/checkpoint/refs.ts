@@ -136,7 +136,8 @@ export async function restoreRefs(git: Git, at: RefsAt, checkpoint: string): Pro
   for (const [ref, sha] of at.heads) {
     if (ref !== at.symbolic && (at.elsewhere.has(ref) || now.elsewhere.has(ref))) continue;
     const target = ref === at.symbolic ? checkpoint : sha;
-    const cur = now.heads.get(ref);
+    // A lane's own branch is read only while HEAD is on it (readRefs): an agent that switched away left it unread.
+    const cur = now.heads.get(ref) ?? (ref === at.symbolic ? ((await git.resolve(ref)) ?? undefined) : undefined);
     if (cur === target) continue;
     // Compare-and-swap: only undo what is still there; "" = the ref must not exist (it was deleted).
     await git.runRetryingLocks(["update-ref", "-m", "wt-loop: revert the agent's attempt", ref, target, cur ?? ""]);

@@ -12,6 +12,7 @@ import { hasOwnRunner, ownedBy, signalQuietly } from "../proc/pid.ts";
 import { isFinal, type Completion, type State } from "../state/schema.ts";
 import { readState, writeState } from "../state/store.ts";
 import { correctDeadRunner } from "./liveness.ts";
+import { recoverLanes } from "./lane-recovery.ts";
 import { ANSWER_SIGNALS } from "./stop.ts";
 import { field } from "../term/format.ts";
 
@@ -40,9 +41,13 @@ export async function stopLoop(path: string, state: State, req: StopRequest, say
     return writeState(path, state);
   }
   const note = await correctDeadRunner(path, state);
-  if (note) return say(note);
   const owned = ownedBy(state);
-  if (!hasLiveRunner(state) || owned.runner === null) return say(`No loop is running in ${state.worktree_name} (status: ${state.status}).`);
+  if (note || !hasLiveRunner(state) || owned.runner === null) {
+    say(note ?? `No loop is running in ${state.worktree_name} (status: ${state.status}).`);
+    // `--parallel`: a dead runner's lanes and half-done integration are not left for a `start` the user may never run.
+    for (const line of await closeLeftLanes(path, state)) say(line);
+    return;
+  }
   const pid = owned.runner;
   const alive = () => ownedBy({ ...state, runner_pid: pid }).runner !== null;
   if (req.force) {
@@ -82,4 +87,13 @@ export async function stopLoop(path: string, state: State, req: StopRequest, say
     }
   }
   throw new UserError(`The loop did not stop within ${req.waitSec}s. Run \`wt-loop stop --force\` to kill it and its agent.`);
+}
+
+/** What `start` does first after a dead runner (lane-recovery.ts): the integration undone, every lane closed, its work kept by ref. */
+async function closeLeftLanes(path: string, state: State): Promise<string[]> {
+  if ((state.parallel ?? 1) <= 1 || !state.lanes?.length) return [];
+  const git = new Git({ cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000 });
+  const notes = await recoverLanes(git, state);
+  await writeState(path, state);
+  return notes;
 }

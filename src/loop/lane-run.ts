@@ -86,6 +86,12 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     };
     const started = new Date();
     const it = await attemptStory(laneView(state, lane, index), laneDeps, story, { n, index, total: c.stories.length, attempt, retryReason: t.reason });
+    // As one after another (engine.ts): the user's branches an agent moved from its lane are put back,
+    // not left at its commits once the lane is closed (the agent's commits stay in their reflog).
+    if (it.violation) {
+      const notes = await harnessStep("putting back the branches the agent moved", () => laneDeps.checkpoint.revert());
+      if (notes.length && it.result.outcome === "rejected") it.result = { ...it.result, reason: `${it.result.reason}. wt-loop put back what the agent moved: ${notes.join("; ")}` };
+    }
     recordIteration(state, deps, it, { n, started, story, attempt });
     c.freed();
     Object.assign(out, { result: it.result, progress: it.progress, reason: "reason" in it.result ? it.result.reason : undefined });
