@@ -6,7 +6,7 @@
 import { becomeSubreaper, endProcesses, findProcesses, RUN_TAG_VAR, spawnedLive, type Target } from "./contain.ts";
 import { signalQuietly } from "./signal.ts";
 import { readLines, tailLines, type LongLines } from "./lines.ts";
-import { closeSync } from "node:fs";
+import { closeSync, existsSync } from "node:fs";
 import { appendLogSafe } from "./safe-fs.ts";
 
 export const KILL_GRACE_MS = 2000;
@@ -28,7 +28,7 @@ export class CommandError extends Error {
   constructor(
     message: string,
     readonly argv: string[],
-    readonly reason: EndReason | "missing",
+    readonly reason: EndReason | "missing" | "no_folder",
     readonly code: number | null = null,
     readonly stderr = "",
   ) {
@@ -132,8 +132,11 @@ export function start(given: string[], opts: StartOptions): Running {
       detached: true, // setsid(): the child leads a new process group we can kill as a whole
     });
   } catch (err) {
-    if ((err as { code?: string }).code === "ENOENT")
+    if ((err as { code?: string }).code === "ENOENT") {
+      // ENOENT is also a working folder that is gone (a lane's worktree removed under it): not a missing program.
+      if (!existsSync(opts.cwd)) throw new CommandError(`${cmd} could not be started: its working folder ${opts.cwd} no longer exists`, argv, "no_folder");
       throw new CommandError(`${cmd} is not installed (not found on PATH)`, argv, "missing");
+    }
     throw err;
   } finally {
     closeFiles(); // the child has its own copies
