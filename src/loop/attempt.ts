@@ -15,7 +15,6 @@ import { processStartTime } from "../proc/pid.ts";
 import { CommandError } from "../proc/spawn.ts";
 import { sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
 import { isComplete, missingFromPlan, type Story } from "../stories/story.ts";
-import type { LoopEvent } from "./events.ts";
 import type { LoopDeps } from "./ports.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
@@ -203,14 +202,4 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
     turns: it.turns, tokens: it.tokens, cost_usd: it.cost, commits: it.commits, files: it.files,
   });
   return rec;
-}
-
-/** The plan as the loop begins, for a view that lists every story before the agent gets to it. */
-export function loopStarted(state: State, stories: Story[]): LoopEvent {
-  return {
-    type: "LoopStarted", worktree: state.worktree_name, change: state.change, tasks_file: state.tasks_file,
-    done_criteria: state.done_criteria, checkpoint: state.checkpoint, max_iterations: state.max_iterations,
-    max_retries: state.max_retries, verify: state.verify ?? null,
-    stories: stories.map((s) => ({ id: s.id, title: s.title, tasks: s.tasks.length, done: s.tasks.filter((t) => t.done).length })),
-  };
 }

@@ -10,14 +10,13 @@ import { errorMessage, thenSentence } from "../errors.ts";
 import { promptFileOf } from "../state/paths.ts";
 import { CommandError } from "../proc/spawn.ts";
 import type { State } from "../state/schema.ts";
-import { loadStories } from "../stories/source.ts";
-import { describeStories, isComplete, missingFromPlan, type Story } from "../stories/story.ts";
-import type { LoopEvent } from "./events.ts";
+import { isComplete } from "../stories/story.ts";
 import type { LoopDeps } from "./ports.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 import { budgetReached } from "./budget.ts";
 import { pauseHere, steerInbox, type Inbox } from "./steer-inbox.ts";
-import { attemptStory, loopStarted, recordIteration, refreshCounts } from "./attempt.ts";
+import { attemptStory, recordIteration } from "./attempt.ts";
+import { storyTurns } from "./story-turn.ts";
 import { runParallel } from "./scheduler.ts";
 
 export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
@@ -73,23 +72,11 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
   let retryReason: string | undefined;
   let noProgress = 0;
 
-  let announced = false;
+  const turn = storyTurns(state, deps);
   while (true) {
     if (deps.signal.aborted) return { status: "stopped", reason: "Stopped by the user" };
-    const stories = await loadStories(deps.source);
-    if (!announced) {
-      announced = true;
-      deps.emit(loopStarted(state, stories));
-    }
-    refreshCounts(state, stories);
-    // Someone removed a story of the plan between iterations (an agent's removal is rejected and
-    // reverted in judge): the plan cannot be done, and guessing what was meant would be worse.
-    const missing = missingFromPlan(state.planned_stories, stories);
-    if (missing.length)
-      return {
-        status: "stuck",
-        reason: `The tasks file no longer has these stories of the plan: ${describeStories(missing)}. Put them back and start again, or start a new loop for the new plan.`,
-      };
+    const { stories, gone } = await turn();
+    if (gone) return gone;
     // A story whose last attempt left unaccepted work in the tree goes first, ticked or not: those
     // ticks were never accepted (nor verified).
     const unchecked = stories.find((s) => s.id === state.unchecked_story);

@@ -28,6 +28,8 @@ export interface LaneDone {
   integration?: Integration;
   /** Why the story goes again (the attempt's, or the merge queue's). */
   reason?: string;
+  /** The ref that keeps the lane's work not integrated (null when there was none). */
+  kept?: string | null;
   error?: unknown;
 }
 
@@ -125,7 +127,7 @@ async function closeLane(c: LaneContext, lane: Lane, out: LaneDone, step: (s: "c
     lane.status = "closing";
     lane.agent_pid = lane.agent_started = null;
     await c.saveAll();
-    await c.par.lanes.close(lane, { integrated: out.integrated });
+    out.kept = await c.par.lanes.close(lane, { integrated: out.integrated });
     c.state.lanes = c.state.lanes.filter((l) => l !== lane);
     step("closed");
     await c.saveAll();

@@ -8,16 +8,15 @@
 import { HarnessError } from "../errors.ts";
 import { readyStories } from "../parallel/graph.ts";
 import type { State } from "../state/schema.ts";
-import { loadStories } from "../stories/source.ts";
-import { describeStories, isComplete, missingFromPlan } from "../stories/story.ts";
+import { describeStories, isComplete } from "../stories/story.ts";
 import { plural } from "../term/format.ts";
-import { loopStarted, refreshCounts } from "./attempt.ts";
 import { budgetReached } from "./budget.ts";
 import type { Ending } from "./finish.ts";
 import { runLane, type LaneDone, type Tries } from "./lane-run.ts";
 import { limitGate } from "./limit-gate.ts";
 import type { LoopDeps } from "./ports.ts";
 import { pauseHere, type Inbox } from "./steer-inbox.ts";
+import { storyTurns } from "./story-turn.ts";
 
 export async function runParallel(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
   const par = deps.parallel;
@@ -39,21 +38,14 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
   let ending: Ending | null = null;
   let fatal: unknown = null;
   let noProgress = 0;
-  let announced = false;
+  // Lanes still running when the loop's ending was decided: their work is good, so they finish and are
+  // integrated first, and the reason says what became of each.
+  const finishedAfter: string[] = [];
+  const turn = storyTurns(state, deps);
 
   while (true) {
-    const stories = await loadStories(deps.source); // the main worktree's: what is integrated
-    if (!announced) {
-      announced = true;
-      deps.emit(loopStarted(state, stories));
-    }
-    refreshCounts(state, stories);
-    const missing = missingFromPlan(state.planned_stories, stories);
-    if (missing.length)
-      ending ??= {
-        status: "stuck",
-        reason: `The tasks file no longer has these stories of the plan: ${describeStories(missing)}. Put them back and start again, or start a new loop for the new plan.`,
-      };
+    const { stories, gone } = await turn(); // the main worktree's tasks file: what is integrated
+    if (gone) ending ??= gone;
     if (!ending && !running.size && stories.every(isComplete))
       return { status: "done", reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete` };
     if (deps.signal.aborted) ending ??= { status: "stopped", reason: "Stopped by the user" };
@@ -83,7 +75,7 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
     }
     if (!running.size) {
       if (fatal) throw fatal;
-      if (ending) return ending;
+      if (ending) return finishedAfter.length ? { ...ending, reason: `${ending.reason} ${finishedFirst(finishedAfter)}` } : ending;
       if (state.current_iteration >= state.max_iterations)
         return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done` };
       const waiting = stories.filter((s) => !isComplete(s));
@@ -97,6 +89,7 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
     if (!done) continue; // a lane's agent finished: another story may start while that lane is integrated
     running.delete(done.story.id);
     await saveAll();
+    if (ending && ending.status !== "stopped") finishedAfter.push(afterEnding(done));
     if (done.error) {
       fatal ??= done.error;
       inner.abort();
@@ -123,3 +116,11 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
     }
   }
 }
+
+function afterEnding(done: LaneDone): string {
+  const s = `story ${done.story.id}`;
+  if (done.integrated) return `${s} was integrated`;
+  return done.kept ? `${s} was not integrated (its work is kept in ${done.kept})` : `${s} was not integrated (it left no work)`;
+}
+
+const finishedFirst = (what: string[]) => `The lanes still running then were finished first: ${what.join("; ")}.`;
