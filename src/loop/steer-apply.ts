@@ -49,6 +49,13 @@ export function parseRequest(json: unknown): SteerRequest | null {
 /** The lowest limit the loop can take now: the iterations it has run, the one running included (never 0). */
 export const lowestMax = (s: State) => Math.max(1, s.current_iteration);
 
+/** Under --parallel a pause waits for every running lane to finish and be integrated (scheduler.ts). */
+function pausesWhen(state: State): string {
+  const ids = [...new Set(state.lanes.map((l) => l.story_id))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  if (!ids.length) return `when iteration ${state.current_iteration} ends`;
+  return `once its running ${ids.length === 1 ? `lane (story ${ids[0]}) is` : `lanes (stories ${ids.join(", ")}) are`} finished and integrated`;
+}
+
 /** Applies `req` to `state` (in place); returns the answer and the events that record it. */
 export function applySteer(state: State, req: SteerBody, now = Date.now()): SteerAnswer & { events: LoopEvent[] } {
   const name = state.worktree_name;
@@ -56,14 +63,16 @@ export function applySteer(state: State, req: SteerBody, now = Date.now()): Stee
   switch (req.kind) {
     case "pause":
       if (state.status === "paused") return fail(`The loop in ${name} is already paused. \`wt-loop resume\` goes on.`);
-      if (state.pause_requested) return fail(`The loop in ${name} already pauses when iteration ${state.current_iteration} ends.`);
+      if (state.pause_requested) return fail(`The loop in ${name} already pauses ${pausesWhen(state)}.`);
       state.pause_requested = true;
       return {
         ok: true,
         events: [],
-        message: state.agent_pid !== null || state.current_story
-          ? `The loop in ${name} will pause when iteration ${state.current_iteration} ends (the agent is not interrupted). \`wt-loop resume\` goes on.`
-          : `The loop in ${name} pauses before its next iteration. \`wt-loop resume\` goes on.`,
+        message: state.lanes.length
+          ? `The loop in ${name} will pause ${pausesWhen(state)} (no agent is interrupted; no new lane opens). \`wt-loop resume\` goes on.`
+          : state.agent_pid !== null || state.current_story
+            ? `The loop in ${name} will pause when iteration ${state.current_iteration} ends (the agent is not interrupted). \`wt-loop resume\` goes on.`
+            : `The loop in ${name} pauses before its next iteration. \`wt-loop resume\` goes on.`,
       };
     case "resume": {
       if (state.status !== "paused") {
