@@ -61,8 +61,10 @@ export function userWorkKeeper(git: Git): UserWorkKeeper {
     },
 
     async lost(w) {
-      const now = await git.snapshot();
-      const diff = await git.run(["diff-tree", "-r", "--no-renames", "--name-only", "-z", `${w.commit}^{tree}`, now]);
+      // Part of the loop's ending, which runs after a stop: the stop must not cut it.
+      const q = git.uninterruptible();
+      const now = await q.snapshot();
+      const diff = await q.run(["diff-tree", "-r", "--no-renames", "--name-only", "-z", `${w.commit}^{tree}`, now]);
       const kept = new Set(w.paths);
       return nul(diff.stdout).filter((p) => kept.has(p));
     },
