@@ -105,6 +105,30 @@ describe("an integration killed at any step is undone whole by the restart", () 
     expect(status(c.repo)).toBe("");
   }, 60_000);
 
+  test("killed after what verify wrote was committed, before the journal was cleared: undone whole, the report with it", async () => {
+    const c = await setup();
+    const child = runChild(c.repo, c.p, { ...killingGit("what --verify changed on an integrated tree", "after"), INTEGRATE_VERIFY_WRITES: "report.txt" });
+    await child.exited;
+    expect(child.signalCode).toBe("SIGKILL");
+    expect(git(c.repo, "log", "-1", "--format=%s", "ralph/x")).toContain("what --verify changed"); // the branch had moved on
+    expect(journal(c.repo)).toHaveLength(2);
+    expect((await recoverIntegration(c.g, "ralph/x", c.old)).kind).toBe("undone");
+    expectAtOld(c);
+    expect(existsSync(join(c.repo, "report.txt"))).toBe(false);
+    await integratesAgain(c);
+  }, 60_000);
+
+  test("verify that writes a report and passes: the report is committed on top of the lane's commits, the tree clean", async () => {
+    const c = await setup();
+    const child = runChild(c.repo, c.p, { INTEGRATE_VERIFY_WRITES: "report.txt" });
+    expect(await child.exited).toBe(0);
+    expect(git(c.repo, "show", "ralph/x:report.txt")).toBe("a report");
+    expect(git(c.repo, "log", "-2", "--format=%s", "ralph/x").split("\n")).toEqual(["wt-loop: what --verify changed on the integrated tree of story 1", "story 1"]);
+    expect(status(c.repo)).toBe("");
+    expect(journal(c.repo)).toEqual([]);
+    expect((await recoverIntegration(c.g, "ralph/x", c.old)).kind).toBe("finished");
+  }, 60_000);
+
   test("killed right after the replay in the lane: the main worktree was not touched, the lane integrates again", async () => {
     const c = await setup();
     const child = runChild(c.repo, c.p, killingGit("rebase --quiet", "after"));
