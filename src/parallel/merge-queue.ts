@@ -10,6 +10,8 @@
  * integrated tree. A failed verify moves branch and tree back. A kill -9 at any point leaves either
  * nothing changed or a journal that `recoverIntegration` undoes whole.
  */
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import { Git } from "../checkpoint/git.ts";
 import { HarnessError } from "../errors.ts";
 import type { Lane } from "../state/schema.ts";
@@ -42,6 +44,8 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     const commits = await q.commitsBetween(old, replay.head);
     if (commits.length === 0) return { kind: "integrated", commits: [], head: old }; // everything was there already
     await assertMainReady(q, loopBranch);
+    const inTheWay = await ignoredInTheWay(q, old, replay.head);
+    if (inTheWay.length) return ignoredConflict(lane.story_id, inTheWay);
     const j = { old, new: replay.head };
     await writeJournal(q, j);
     await q.runRetryingLocks(["update-ref", "-m", `wt-loop: integrate story ${lane.story_id}`, ref, j.new, j.old]);
@@ -150,4 +154,32 @@ async function assertMainReady(q: Git, loopBranch: string): Promise<void> {
         "the merge queue integrates lanes there and needs it clean (what --verify writes there is committed or undone by the queue itself). " +
         "Commit them or move them away (git stash -u), then start the loop again.",
     );
+}
+
+/**
+ * Paths the lane adds where the main worktree already has a file (its status is clean, so git ignores it: a
+ * `.env`, a build output). `read-tree -u -m` would overwrite such a file, and no commit holds it to bring it back.
+ */
+async function ignoredInTheWay(q: Git, old: string, now: string): Promise<string[]> {
+  const added = (await q.run(["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--diff-filter=A", old, now])).stdout.split("\0").filter(Boolean);
+  return added.filter((p) => {
+    try {
+      lstatSync(join(q.ctx.cwd, p));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Not integrated, as a conflict: the story goes again, told which paths to leave alone. */
+function ignoredConflict(story: string, paths: string[]): Extract<Integration, { kind: "conflict" }> {
+  const shown = paths.slice(0, 5).join(", ") + (paths.length > 5 ? ", …" : "");
+  return {
+    kind: "conflict",
+    paths,
+    reason:
+      `Your changes for story ${story} add ${shown}, which the user's worktree has as files git ignores: integrating them would ` +
+      "overwrite the user's own files. Nothing was merged for you: do the story again without adding those paths (no `git add -f` of ignored files).",
+  };
 }
