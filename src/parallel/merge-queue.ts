@@ -49,6 +49,9 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     const j = { old, new: replay.head };
     await writeJournal(q, j);
     await q.runRetryingLocks(["update-ref", "-m", `wt-loop: integrate story ${lane.story_id}`, ref, j.new, j.old]);
+    // git's stat data first: a file saved unchanged (an editor, `touch`) is clean, but read-tree would call it
+    // "not uptodate" (our `status` never writes the index back: GIT_OPTIONAL_LOCKS=0). Exit 1 only says files differ.
+    await q.run(["update-index", "-q", "--refresh"], { allowFailure: true });
     const moved = await q.run(["read-tree", "-u", "-m", j.old, j.new], { allowFailure: true });
     if (moved.code !== 0) {
       await undo(q, j);
