@@ -33,12 +33,14 @@ const REPLAY = [
 export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
   const ref = `refs/heads/${loopBranch}`;
   let queue: Promise<unknown> = Promise.resolve();
+  let left: string | null = null; // where the queue last left the loop branch (or found it first)
 
   async function integrateOne(lane: Lane | LanePlan, verify: Verify): Promise<Integration> {
     const q = git.uninterruptible(); // a stop waits for the integration's git steps; `verify` has its own
     if (await readJournal(q)) await recoverIntegration(q, loopBranch);
-    const old = await q.resolve(ref);
-    if (!old) throw new HarnessError(`The loop branch ${loopBranch} is gone: no lane can be integrated. The lanes' work stays on their branches.`);
+    const found = await q.resolve(ref);
+    if (!found) throw new HarnessError(`The loop branch ${loopBranch} is gone: no lane can be integrated. The lanes' work stays on their branches.`);
+    const old = left && found !== left ? await putBack(q, ref, left, found) : found;
     const replay = await replayInLane(q, lane, old);
     if (replay.kind === "conflict") return replay;
     const commits = await q.commitsBetween(old, replay.head);
@@ -97,13 +99,17 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
 
   return {
     integrate(lane, verify) {
-      const run = queue.then(() => integrateOne(lane, verify));
+      const run = queue.then(() => integrateOne(lane, verify)).then(
+        async (r) => ((left = await git.resolve(ref)), r),
+        (err) => ((left = null), Promise.reject(err)),
+      );
       queue = run.catch(() => {});
       return run;
     },
     async head() {
       const h = await git.resolve(ref);
       if (!h) throw new HarnessError(`The loop branch ${loopBranch} is gone.`);
+      left ??= h;
       return h;
     },
   };
@@ -185,4 +191,17 @@ function ignoredConflict(story: string, paths: string[]): Extract<Integration, {
       `Your changes for story ${story} add ${shown}, which the user's worktree has as files git ignores: integrating them would ` +
       "overwrite the user's own files. Nothing was merged for you: do the story again without adding those paths (no `git add -f` of ignored files).",
   };
+}
+
+/**
+ * The loop branch is checked out in the main worktree, but an agent in a lane can still move it (`git update-ref`:
+ * worktrees share refs). Moved to no descendant of where the queue left it while the main worktree still holds
+ * exactly that tree, it was not the user (a reset moves the tree too, a commit descends): it is put back (compare-
+ * and-swap; the commit it pointed at stays in the branch's reflog). Otherwise the head as found is the user's.
+ */
+async function putBack(q: Git, ref: string, left: string, found: string): Promise<string> {
+  if ((await q.run(["merge-base", "--is-ancestor", left, found], { allowFailure: true })).code === 0) return found;
+  if ((await q.snapshot()) !== (await q.treeOf(left))) return found;
+  await q.runRetryingLocks(["update-ref", "-m", "wt-loop: the loop branch put back where the merge queue left it", ref, left, found]);
+  return left;
 }
