@@ -45,8 +45,11 @@ export function attemptGuard(git: Git, sha: () => string, keep: () => string[]):
       untouched = !violation && !dirty && head === at;
       const gone = deletedIgnored(git.ctx.cwd, ignored);
       ignored = ignored.filter((p) => !gone.includes(p)); // told once
-      const files = untouched ? [] : composeChanges(await committedChanges(git, at, head), inTree);
-      return { progress: head !== at || dirty, commits: violation ? [] : await git.commitsBetween(at, head), violation, deletedIgnored: gone, files };
+      // A HEAD that names a branch with no commit ("(initial)": a lane's branch another agent deleted) has no history
+      // to measure; the refs check already calls it a violation.
+      const born = /^[0-9a-f]{40,64}$/.test(head);
+      const files = untouched ? [] : composeChanges(born ? await committedChanges(git, at, head) : new Map(), inTree);
+      return { progress: head !== at || dirty, commits: violation || !born ? [] : await git.commitsBetween(at, head), violation, deletedIgnored: gone, files };
     },
 
     hold: async () => holdTree(git, await tree(), keep(), ignored),

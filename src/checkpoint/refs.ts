@@ -104,7 +104,9 @@ export async function refsViolation(git: Git, at: RefsAt, checkpoint: string): P
 
 async function describeViolation(git: Git, at: RefsAt, now: RefsAt, checkpoint: string): Promise<string | null> {
   const problems: string[] = [];
-  if (now.symbolic !== at.symbolic) problems.push(`HEAD was switched from ${short(at.symbolic)} to ${short(now.symbolic)}`);
+  // HEAD resolving to nothing: its branch was deleted under it (under --parallel, maybe by another lane's agent).
+  if (now.symbolic !== at.symbolic && at.symbolic && !now.head) problems.push(`the branch ${short(at.symbolic)} was deleted while HEAD was on it`);
+  else if (now.symbolic !== at.symbolic) problems.push(`HEAD was switched from ${short(at.symbolic)} to ${short(now.symbolic)}`);
   else if (now.head !== checkpoint) {
     const ancestor = await git.run(["merge-base", "--is-ancestor", checkpoint, now.head], { allowFailure: true });
     if (ancestor.code !== 0) problems.push(`the history of ${short(at.symbolic)} was rewritten (the checkpoint ${checkpoint.slice(0, 12)} is no longer in it)`);
