@@ -95,5 +95,6 @@ async function closeLeftLanes(path: string, state: State): Promise<string[]> {
   const git = new Git({ cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000 });
   const notes = await recoverLanes(git, state);
   await writeState(path, state);
-  return notes;
+  // Nothing goes again now: the loop is stopped.
+  return notes.map((n) => n.replace(/ Stories not integrated go again\.$/, " `wt-loop start` does the stories not integrated again."));
 }

@@ -92,7 +92,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
       const notes = await harnessStep("putting back the branches the agent moved", () => laneDeps.checkpoint.revert());
       if (notes.length && it.result.outcome === "rejected") it.result = { ...it.result, reason: `${it.result.reason}. wt-loop put back what the agent moved: ${notes.join("; ")}` };
     }
-    recordIteration(state, deps, it, { n, started, story, attempt });
+    const rec = recordIteration(state, deps, it, { n, started, story, attempt });
     c.freed();
     Object.assign(out, { result: it.result, progress: it.progress, reason: "reason" in it.result ? it.result.reason : undefined });
     await c.saveAll();
@@ -110,6 +110,8 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
       step("integrated", { commits: got.commits });
     } else {
       out.reason = got.reason;
+      // Its work never reached the loop branch: `history`, the receipt's ✓ and the forecast must not count it complete.
+      Object.assign(rec, { outcome: "rejected", reason: got.reason, done_check: false });
       step(got.kind, { reason: got.reason, ...(got.kind === "conflict" ? { paths: got.paths } : {}) });
     }
     return out;

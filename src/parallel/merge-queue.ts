@@ -10,6 +10,8 @@
  * integrated tree. A failed verify moves branch and tree back. A kill -9 at any point leaves either
  * nothing changed or a journal that `recoverIntegration` undoes whole.
  */
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import { Git } from "../checkpoint/git.ts";
 import { HarnessError } from "../errors.ts";
 import type { Lane } from "../state/schema.ts";
@@ -31,20 +33,27 @@ const REPLAY = [
 export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
   const ref = `refs/heads/${loopBranch}`;
   let queue: Promise<unknown> = Promise.resolve();
+  let left: string | null = null; // where the queue last left the loop branch (or found it first)
 
   async function integrateOne(lane: Lane | LanePlan, verify: Verify): Promise<Integration> {
     const q = git.uninterruptible(); // a stop waits for the integration's git steps; `verify` has its own
     if (await readJournal(q)) await recoverIntegration(q, loopBranch);
-    const old = await q.resolve(ref);
-    if (!old) throw new HarnessError(`The loop branch ${loopBranch} is gone: no lane can be integrated. The lanes' work stays on their branches.`);
+    const found = await q.resolve(ref);
+    if (!found) throw new HarnessError(`The loop branch ${loopBranch} is gone: no lane can be integrated. The lanes' work stays on their branches.`);
+    const old = left && found !== left ? await putBack(q, ref, left, found) : found;
     const replay = await replayInLane(q, lane, old);
     if (replay.kind === "conflict") return replay;
     const commits = await q.commitsBetween(old, replay.head);
     if (commits.length === 0) return { kind: "integrated", commits: [], head: old }; // everything was there already
     await assertMainReady(q, loopBranch);
+    const inTheWay = await ignoredInTheWay(q, old, replay.head);
+    if (inTheWay.length) return ignoredConflict(lane.story_id, inTheWay);
     const j = { old, new: replay.head };
     await writeJournal(q, j);
     await q.runRetryingLocks(["update-ref", "-m", `wt-loop: integrate story ${lane.story_id}`, ref, j.new, j.old]);
+    // git's stat data first: a file saved unchanged (an editor, `touch`) is clean, but read-tree would call it
+    // "not uptodate" (our `status` never writes the index back: GIT_OPTIONAL_LOCKS=0). Exit 1 only says files differ.
+    await q.run(["update-index", "-q", "--refresh"], { allowFailure: true });
     const moved = await q.run(["read-tree", "-u", "-m", j.old, j.new], { allowFailure: true });
     if (moved.code !== 0) {
       await undo(q, j);
@@ -90,13 +99,17 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
 
   return {
     integrate(lane, verify) {
-      const run = queue.then(() => integrateOne(lane, verify));
+      const run = queue.then(() => integrateOne(lane, verify)).then(
+        async (r) => ((left = await git.resolve(ref)), r),
+        (err) => ((left = null), Promise.reject(err)),
+      );
       queue = run.catch(() => {});
       return run;
     },
     async head() {
       const h = await git.resolve(ref);
       if (!h) throw new HarnessError(`The loop branch ${loopBranch} is gone.`);
+      left ??= h;
       return h;
     },
   };
@@ -150,4 +163,45 @@ async function assertMainReady(q: Git, loopBranch: string): Promise<void> {
         "the merge queue integrates lanes there and needs it clean (what --verify writes there is committed or undone by the queue itself). " +
         "Commit them or move them away (git stash -u), then start the loop again.",
     );
+}
+
+/**
+ * Paths the lane adds where the main worktree already has a file (its status is clean, so git ignores it: a
+ * `.env`, a build output). `read-tree -u -m` would overwrite such a file, and no commit holds it to bring it back.
+ */
+async function ignoredInTheWay(q: Git, old: string, now: string): Promise<string[]> {
+  const added = (await q.run(["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--diff-filter=A", old, now])).stdout.split("\0").filter(Boolean);
+  return added.filter((p) => {
+    try {
+      lstatSync(join(q.ctx.cwd, p));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Not integrated, as a conflict: the story goes again, told which paths to leave alone. */
+function ignoredConflict(story: string, paths: string[]): Extract<Integration, { kind: "conflict" }> {
+  const shown = paths.slice(0, 5).join(", ") + (paths.length > 5 ? ", …" : "");
+  return {
+    kind: "conflict",
+    paths,
+    reason:
+      `Your changes for story ${story} add ${shown}, which the user's worktree has as files git ignores: integrating them would ` +
+      "overwrite the user's own files. Nothing was merged for you: do the story again without adding those paths (no `git add -f` of ignored files).",
+  };
+}
+
+/**
+ * The loop branch is checked out in the main worktree, but an agent in a lane can still move it (`git update-ref`:
+ * worktrees share refs). Moved to no descendant of where the queue left it while the main worktree still holds
+ * exactly that tree, it was not the user (a reset moves the tree too, a commit descends): it is put back (compare-
+ * and-swap; the commit it pointed at stays in the branch's reflog). Otherwise the head as found is the user's.
+ */
+async function putBack(q: Git, ref: string, left: string, found: string): Promise<string> {
+  if ((await q.run(["merge-base", "--is-ancestor", left, found], { allowFailure: true })).code === 0) return found;
+  if ((await q.snapshot()) !== (await q.treeOf(left))) return found;
+  await q.runRetryingLocks(["update-ref", "-m", "wt-loop: the loop branch put back where the merge queue left it", ref, left, found]);
+  return left;
 }

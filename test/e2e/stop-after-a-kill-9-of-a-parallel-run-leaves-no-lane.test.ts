@@ -37,6 +37,7 @@ describe("stop after a kill -9 of a parallel run", () => {
 
     const r = await wtLoop(["stop", "--cleanup"], { cwd: repo });
     expect([r.code, r.stdout]).toEqual([0, expect.stringContaining("lanes were closed")]);
+    expect(r.stdout).toContain("`wt-loop start` does the stories not integrated again.");
     expect(git(repo, "worktree", "list").split("\n").length).toBe(1);
     expect(git(repo, "for-each-ref", "--format=%(refname)", "refs/heads/wt-loop/")).toBe("");
     expect(git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/")).not.toContain("integrating");
