@@ -51,7 +51,7 @@ export const lowestMax = (s: State) => Math.max(1, s.current_iteration);
 
 /** Under --parallel a pause waits for every running lane to finish and be integrated (scheduler.ts). */
 function pausesWhen(state: State): string {
-  const ids = [...new Set(state.lanes.map((l) => l.story_id))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const ids = [...new Set((state.lanes ?? []).map((l) => l.story_id))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   if (!ids.length) return `when iteration ${state.current_iteration} ends`;
   return `once its running ${ids.length === 1 ? `lane (story ${ids[0]}) is` : `lanes (stories ${ids.join(", ")}) are`} finished and integrated`;
 }
@@ -68,7 +68,7 @@ export function applySteer(state: State, req: SteerBody, now = Date.now()): Stee
       return {
         ok: true,
         events: [],
-        message: state.lanes.length
+        message: state.lanes?.length
           ? `The loop in ${name} will pause ${pausesWhen(state)} (no agent is interrupted; no new lane opens). \`wt-loop resume\` goes on.`
           : state.agent_pid !== null || state.current_story
             ? `The loop in ${name} will pause when iteration ${state.current_iteration} ends (the agent is not interrupted). \`wt-loop resume\` goes on.`

@@ -2,16 +2,21 @@
 import { describe, expect, test } from "bun:test";
 import { applySteer, parseRequest, type SteerBody } from "../../src/loop/steer-apply.ts";
 import type { State } from "../../src/state/schema.ts";
-import { sampleState } from "../helpers/state.ts";
+import { sampleLane, sampleState } from "../helpers/state.ts";
 
 const running = (over: Partial<State> = {}) =>
   sampleState({ status: "running", ended_at: null, completion: null, current_iteration: 3, max_iterations: 10, agent_pid: 123, ...over });
+const LANE = (id: string) => sampleLane(id, `S${id}`);
 const T = Date.parse("2026-11-25T12:00:00.000Z");
 
 describe("applySteer", () => {
   const cases: [string, State, SteerBody, { ok: boolean; message: RegExp; state?: Partial<State>; events?: string[] }][] = [
     ["pause while an iteration runs", running(), { kind: "pause" }, { ok: true, message: /pause when iteration 3 ends/, state: { pause_requested: true, status: "running" } }],
     ["pause twice", running({ pause_requested: true }), { kind: "pause" }, { ok: false, message: /already pauses when iteration 3 ends/ }],
+    // A state the runner made in memory (not parsed from the file) has no lanes at all: the sequential loop's.
+    ["pause with no lanes field", running({ lanes: undefined as never }), { kind: "pause" }, { ok: true, message: /pause when iteration 3 ends/ }],
+    ["pause while lanes run (--parallel)", running({ lanes: [LANE("2"), LANE("10"), LANE("1")] }), { kind: "pause" },
+      { ok: true, message: /will pause once its running lanes \(stories 1, 2, 10\) are finished and integrated/, state: { pause_requested: true } }],
     ["pause a paused loop", running({ status: "paused" }), { kind: "pause" }, { ok: false, message: /already paused/ }],
     ["resume a paused loop", running({ status: "paused", paused_since: new Date(T - 5000).toISOString(), paused_ms: 1000 }), { kind: "resume" },
       { ok: true, message: /iteration 4 starts now/, state: { status: "running", paused_since: null, paused_ms: 6000 }, events: ["Resumed"] }],
