@@ -17,6 +17,7 @@ import { HarnessError } from "../errors.ts";
 import type { Lane } from "../state/schema.ts";
 import { inRebase, real } from "./lane-git.ts";
 import type { Integration, LanePlan, MergeQueue } from "./ports.ts";
+import { foldUserEdits } from "./user-edits.ts";
 import { advanceJournal, clearJournal, moveTree, readJournal, recoverIntegration, writeJournal, type Journal } from "./recover.ts";
 
 export { recoverIntegration } from "./recover.ts";
@@ -40,7 +41,10 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     if (await readJournal(q)) await recoverIntegration(q, loopBranch);
     const found = await q.resolve(ref);
     if (!found) throw new HarnessError(`The loop branch ${loopBranch} is gone: no lane can be integrated. The lanes' work stays on their branches.`);
-    const old = left && found !== left ? await putBack(q, ref, left, found) : found;
+    const back = left && found !== left ? await putBack(q, ref, left, found) : found;
+    // The user's own edits in the main worktree become a commit of theirs first: a lane that conflicts with them
+    // is an ordinary conflict, and an undone integration goes back to that commit, never before it.
+    const old = (await q.branch()) === loopBranch ? await foldUserEdits(q, ref, back, lane.story_id) : back;
     const replay = await replayInLane(q, lane, old);
     if (replay.kind === "conflict") return replay;
     const commits = await q.commitsBetween(old, replay.head);
