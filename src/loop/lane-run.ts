@@ -9,7 +9,7 @@ import { errorMessage, HarnessError } from "../errors.ts";
 import type { Integration } from "../parallel/ports.ts";
 import { laneTag, runTag } from "../proc/contain.ts";
 import { promptFileOf } from "../state/paths.ts";
-import type { Lane, State } from "../state/schema.ts";
+import type { Iteration, Lane, State } from "../state/schema.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Story } from "../stories/story.ts";
 import { attemptStory, recordIteration, type AttemptResult } from "./attempt.ts";
@@ -56,6 +56,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
   const index = c.stories.indexOf(story) + 1;
   const out: LaneDone = { story, result: { outcome: "no_signal", reason: "" }, progress: false, integrated: false };
   let lane: Lane | null = null;
+  let rec: Iteration | null = null;
   const step = (s: "opened" | "queued" | "integrating" | "integrated" | "conflict" | "verify_failed" | "closed", more: object = {}) =>
     deps.emit({ type: "Lane", story_id: story.id, iteration: n, attempt, step: s, worktree: lane!.worktree, commits: [], paths: [], reason: null, ...more });
   try {
@@ -92,7 +93,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
       const notes = await harnessStep("putting back the branches the agent moved", () => laneDeps.checkpoint.revert());
       if (notes.length && it.result.outcome === "rejected") it.result = { ...it.result, reason: `${it.result.reason}. wt-loop put back what the agent moved: ${notes.join("; ")}` };
     }
-    const rec = recordIteration(state, deps, it, { n, started, story, attempt });
+    rec = recordIteration(state, deps, it, { n, started, story, attempt });
     c.freed();
     Object.assign(out, { result: it.result, progress: it.progress, reason: "reason" in it.result ? it.result.reason : undefined });
     await c.saveAll();
@@ -116,7 +117,10 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     }
     return out;
   } catch (err) {
-    out.error = err instanceof HarnessError ? err : new HarnessError(`wt-loop failed in the lane of story ${story.id}: ${errorMessage(err)}`, { cause: err });
+    const error = err instanceof HarnessError ? err : new HarnessError(`wt-loop failed in the lane of story ${story.id}: ${errorMessage(err)}`, { cause: err });
+    out.error = error;
+    // Accepted in its lane but never integrated (the queue failed): as after a conflict, not counted complete.
+    if (rec?.outcome === "complete" && !out.integrated) Object.assign(rec, { outcome: "rejected", reason: `Not integrated: ${error.message}`, done_check: false });
     return out;
   } finally {
     if (lane) await closeLane(c, lane, out, step);

@@ -41,4 +41,23 @@ describe("you edit your worktree while lanes run", () => {
     expect(git(repo, "show", "HEAD:new-idea.txt")).toBe("an untracked file of mine");
     expect(git(repo, "status", "--porcelain", "--untracked-files=all")).toBe("");
   }, 300_000);
+
+  test("you switch your worktree to another branch: the loop ends stuck saying so, and no story shows ✓ that was never integrated", async () => {
+    const repo = makeRepo({ "tasks.md": STORIES });
+    const hold = join(repo, "..", "hold");
+    writeFileSync(hold, "");
+    const agent = laneAgent({}, `: > "$D/running-$S"; i=0; while [ -f "${hold}" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done\n${TICK_AND_WRITE}`);
+    const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"];
+    const proc = spawnWtLoop(args, { cwd: repo, env: agent.env, stdout: "pipe", stderr: "pipe" });
+    const out = new Response(proc.stdout).text();
+    await waitFor("both lanes' agents", () => existsSync(join(agent.dir, "running-1")) && existsSync(join(agent.dir, "running-2")), 90_000, { whileRunning: proc });
+    git(repo, "switch", "-q", "-c", "elsewhere");
+    rmSync(hold);
+    expect(await proc.exited).not.toBe(0);
+    const state = readJson<State>(join(repo, ".claude/loop-state.json"));
+    expect(state.status).toBe("stuck");
+    expect(state.reason).toContain("not on the loop branch");
+    expect(state.iterations.filter((it) => it.outcome === "complete")).toEqual([]);
+    expect(await out).not.toMatch(/✓ \d\. S/);
+  }, 300_000);
 });
