@@ -45,6 +45,9 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     // The user's own edits in the main worktree become a commit of theirs first: a lane that conflicts with them
     // is an ordinary conflict, and an undone integration goes back to that commit, never before it.
     const old = (await q.branch()) === loopBranch ? await foldUserEdits(q, ref, back, lane.story_id) : back;
+    // Where this integration leaves the branch, known here rather than read after it: an agent that moves the
+    // branch in between would otherwise be taken for where the queue left it (and the loop's work for the user's).
+    left = old;
     const replay = await replayInLane(q, lane, old);
     if (replay.kind === "conflict") return replay;
     const commits = await q.commitsBetween(old, replay.head);
@@ -77,6 +80,7 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     }
     const done = wrote ? await commitVerifyChanges(q, j, wrote, lane.story_id) : j;
     await clearJournal(q, done);
+    left = done.new;
     return { kind: "integrated", commits: done.new === j.new ? commits : [...commits, done.new], head: done.new };
   }
 
@@ -103,10 +107,7 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
 
   return {
     integrate(lane, verify) {
-      const run = queue.then(() => integrateOne(lane, verify)).then(
-        async (r) => ((left = await git.resolve(ref)), r),
-        (err) => ((left = null), Promise.reject(err)),
-      );
+      const run = queue.then(() => integrateOne(lane, verify)).catch((err) => ((left = null), Promise.reject(err)));
       queue = run.catch(() => {});
       return run;
     },
