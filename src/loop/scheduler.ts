@@ -5,10 +5,10 @@
  * sequential engine (engine.ts) is not this: `--parallel 1` never comes here. This file decides which story runs
  * when and how the loop ends; lane-run.ts is one lane from open to close.
  */
-import { HarnessError } from "../errors.ts";
+import { HarnessError, thenSentence } from "../errors.ts";
 import { readyStories } from "../parallel/graph.ts";
 import type { State } from "../state/schema.ts";
-import { describeStories, isComplete } from "../stories/story.ts";
+import { describeStories, isComplete, type Story } from "../stories/story.ts";
 import { plural } from "../term/format.ts";
 import { budgetReached } from "./budget.ts";
 import type { Ending } from "./finish.ts";
@@ -106,7 +106,9 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
       noProgress = done.progress ? 0 : noProgress + 1;
       const why = done.reason ?? r.outcome;
       if (t.attempt >= state.max_retries) {
-        const reason = `Story ${done.story.id} "${done.story.title}" failed after ${plural(t.attempt, "attempt")}. Last reason: ${why}`;
+        const failed = `Story ${done.story.id} "${done.story.title}" failed after ${plural(t.attempt, "attempt")}. Last reason: ${why}`;
+        const waiting = waitingOn(done.story.id, stories, running);
+        const reason = waiting ? thenSentence(failed, waiting) : failed;
         if (!ending) deps.emit({ type: "Error", message: reason });
         ending ??= { status: "stuck", reason };
       } else if (noProgress >= state.stall_threshold)
@@ -115,6 +117,19 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
       t.reason = r.outcome === "no_signal" && !done.integration ? undefined : (done.reason ?? undefined);
     }
   }
+}
+
+/** The stories that wait on a failed one (directly or through another) and were not started: they never will be in this run. */
+function waitingOn(failed: string, stories: Story[], running: Map<string, unknown>): string {
+  const blocked = new Set([failed]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of stories)
+      if (!blocked.has(s.id) && !isComplete(s) && (s.after ?? []).some((a) => blocked.has(a))) grew = !!blocked.add(s.id);
+  }
+  const ids = stories.filter((s) => s.id !== failed && blocked.has(s.id) && !running.has(s.id)).map((s) => s.id);
+  if (!ids.length) return "";
+  return `${ids.length === 1 ? `Story ${ids[0]} waits` : `Stories ${ids.join(", ")} wait`} on it and ${ids.length === 1 ? "was" : "were"} not started`;
 }
 
 function afterEnding(done: LaneDone): string {
