@@ -5,7 +5,8 @@
  * sequential engine (engine.ts) is not this: `--parallel 1` never comes here. This file decides which story runs
  * when and how the loop ends; lane-run.ts is one lane from open to close.
  */
-import { HarnessError, thenSentence } from "../errors.ts";
+import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
+import type { KeptLane } from "../parallel/ports.ts";
 import { readyStories } from "../parallel/graph.ts";
 import type { State } from "../state/schema.ts";
 import { describeStories, isComplete, type Story } from "../stories/story.ts";
@@ -14,13 +15,35 @@ import { budgetReached } from "./budget.ts";
 import type { Ending } from "./finish.ts";
 import { runLane, type LaneDone, type Tries } from "./lane-run.ts";
 import { limitGate } from "./limit-gate.ts";
-import type { LoopDeps } from "./ports.ts";
+import type { LoopDeps, ParallelDeps } from "./ports.ts";
 import { pauseHere, type Inbox } from "./steer-inbox.ts";
 import { storyTurns } from "./story-turn.ts";
 
 export async function runParallel(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
   const par = deps.parallel;
   if (!par) throw new HarnessError("wt-loop failed while starting the lanes of --parallel: this build runs no lanes");
+  return withKeptLanes(await schedule(state, deps, par, save, inbox), state, par);
+}
+
+/**
+ * At the end, no lane open: lane refs whose work the loop branch holds are dropped (a story redone and
+ * integrated leaves none behind), the others are named in the reason with how to look at them and delete them.
+ */
+async function withKeptLanes(ending: Ending, state: State, par: ParallelDeps): Promise<Ending> {
+  let kept: KeptLane[];
+  try {
+    kept = (await par.lanes.tidy?.()) ?? [];
+  } catch (err) {
+    return { ...ending, reason: thenSentence(ending.reason, `The lanes' refs (refs/wt-loop/…/lane-*) were left as they are: ${errorMessage(err)}`) };
+  }
+  if (!kept.length) return ending;
+  const branch = state.checkpoint_branch ?? "the loop branch";
+  const which = kept.map((k) => `story ${k.story_id} attempt ${k.attempt} in ${k.ref}`).join("; ");
+  const how = `see one with \`git log -p ${branch}..<ref>\`, delete it with \`git update-ref -d <ref>\``;
+  return { ...ending, keptLanes: kept, reason: thenSentence(ending.reason, `Work of lanes that is not on ${branch} is kept: ${which} (${how}).`) };
+}
+
+async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
   // Lanes save from their own steps: one write at a time, each of the state as it is then.
   let chain: Promise<void> = Promise.resolve();
   const saveAll = () => (chain = chain.catch(() => {}).then(save));
