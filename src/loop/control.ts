@@ -13,6 +13,7 @@ import { isFinal, type Completion, type State } from "../state/schema.ts";
 import { readState, writeState } from "../state/store.ts";
 import { correctDeadRunner } from "./liveness.ts";
 import { recoverLanes } from "./lane-recovery.ts";
+import { cleanupAfterDeadRunner, cleanupLeft } from "./dead-cleanup.ts";
 import { ANSWER_SIGNALS } from "./stop.ts";
 import { field } from "../term/format.ts";
 
@@ -46,6 +47,12 @@ export async function stopLoop(path: string, state: State, req: StopRequest, say
     say(note ?? `No loop is running in ${state.worktree_name} (status: ${state.status}).`);
     // `--parallel`: a dead runner's lanes and half-done integration are not left for a `start` the user may never run.
     for (const line of await closeLeftLanes(path, state)) say(line);
+    // `--cleanup` asked of a loop whose runner died before its completion: done here, as the runner would have.
+    if (req.answer === "cleanup" && cleanupLeft(state)) {
+      const git = new Git({ cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000 });
+      say(await cleanupAfterDeadRunner(git, state));
+      await writeState(path, state);
+    } else if (req.answer === "cleanup" && state.completion) say(`Its completion was already done (${state.completion}): nothing to clean up.`);
     return;
   }
   const pid = owned.runner;

@@ -10,6 +10,7 @@ import { lostMessage } from "../checkpoint/user-work.ts";
 import { endedState } from "./ending.ts";
 import type { CompletionChoice, LoopDeps } from "./ports.ts";
 import type { LoopEvent } from "./events.ts";
+import type { KeptLane } from "../parallel/ports.ts";
 
 export interface Ending {
   status: FinalStatus;
@@ -19,6 +20,8 @@ export interface Ending {
   harness?: boolean;
   /** Why a `stopped` loop stopped, when it was not the user (state `stop_reason`). */
   stopReason?: "budget";
+  /** `--parallel`: lane refs that keep work the loop branch does not hold (named by a cleanup, which does not bring it back). */
+  keptLanes?: KeptLane[];
 }
 
 /** An event that must not fail the ending: the log may be what failed. */
@@ -107,7 +110,7 @@ async function complete(
     const choice = await choose();
     state.completing = choice; // a runner killed from here on leaves a state that says so (checkpoint/resume.ts)
     await save();
-    const message = await deps.checkpoint.finish(choice);
+    const message = notInCleanup(await deps.checkpoint.finish(choice), choice, ending);
     state.completing = null;
     Object.assign(state, { completion: choice, completion_message: message });
     state.reason = thenSentence(ending.reason, message);
@@ -117,6 +120,13 @@ async function complete(
     state.completion_message = `Completion failed: ${errorMessage(err)}`;
     state.error ??= errorMessage(err);
   }
+}
+
+/** A cleanup leaves the loop branch's work uncommitted; the work of lanes not integrated was never on it. */
+function notInCleanup(message: string, choice: Completion, ending: Ending): string {
+  const kept = ending.keptLanes ?? [];
+  if (choice !== "cleanup" || !kept.length) return message;
+  return thenSentence(message, `Not among those changes: the work of lanes that was not integrated, only in ${kept.map((k) => k.ref).join(", ")}.`);
 }
 
 function emitComplete(state: State, ending: Ending, deps: LoopDeps): void {

@@ -5,22 +5,45 @@
  * sequential engine (engine.ts) is not this: `--parallel 1` never comes here. This file decides which story runs
  * when and how the loop ends; lane-run.ts is one lane from open to close.
  */
-import { HarnessError } from "../errors.ts";
+import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
+import type { KeptLane } from "../parallel/ports.ts";
 import { readyStories } from "../parallel/graph.ts";
 import type { State } from "../state/schema.ts";
-import { describeStories, isComplete } from "../stories/story.ts";
+import { describeStories, isComplete, type Story } from "../stories/story.ts";
 import { plural } from "../term/format.ts";
 import { budgetReached } from "./budget.ts";
 import type { Ending } from "./finish.ts";
 import { runLane, type LaneDone, type Tries } from "./lane-run.ts";
 import { limitGate } from "./limit-gate.ts";
-import type { LoopDeps } from "./ports.ts";
+import type { LoopDeps, ParallelDeps } from "./ports.ts";
 import { pauseHere, type Inbox } from "./steer-inbox.ts";
 import { storyTurns } from "./story-turn.ts";
 
 export async function runParallel(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
   const par = deps.parallel;
   if (!par) throw new HarnessError("wt-loop failed while starting the lanes of --parallel: this build runs no lanes");
+  return withKeptLanes(await schedule(state, deps, par, save, inbox), state, par);
+}
+
+/**
+ * At the end, no lane open: lane refs whose work the loop branch holds are dropped (a story redone and
+ * integrated leaves none behind), the others are named in the reason with how to look at them and delete them.
+ */
+async function withKeptLanes(ending: Ending, state: State, par: ParallelDeps): Promise<Ending> {
+  let kept: KeptLane[];
+  try {
+    kept = (await par.lanes.tidy?.()) ?? [];
+  } catch (err) {
+    return { ...ending, reason: thenSentence(ending.reason, `The lanes' refs (refs/wt-loop/…/lane-*) were left as they are: ${errorMessage(err)}`) };
+  }
+  if (!kept.length) return ending;
+  const branch = state.checkpoint_branch ?? "the loop branch";
+  const which = kept.map((k) => `story ${k.story_id} attempt ${k.attempt} in ${k.ref}`).join("; ");
+  const how = `see one with \`git log -p ${branch}..<ref>\`, delete it with \`git update-ref -d <ref>\``;
+  return { ...ending, keptLanes: kept, reason: thenSentence(ending.reason, `Work of lanes that is not on ${branch} is kept: ${which} (${how}).`) };
+}
+
+async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
   // Lanes save from their own steps: one write at a time, each of the state as it is then.
   let chain: Promise<void> = Promise.resolve();
   const saveAll = () => (chain = chain.catch(() => {}).then(save));
@@ -106,7 +129,9 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
       noProgress = done.progress ? 0 : noProgress + 1;
       const why = done.reason ?? r.outcome;
       if (t.attempt >= state.max_retries) {
-        const reason = `Story ${done.story.id} "${done.story.title}" failed after ${plural(t.attempt, "attempt")}. Last reason: ${why}`;
+        const failed = `Story ${done.story.id} "${done.story.title}" failed after ${plural(t.attempt, "attempt")}. Last reason: ${why}`;
+        const waiting = waitingOn(done.story.id, stories, running);
+        const reason = waiting ? thenSentence(failed, waiting) : failed;
         if (!ending) deps.emit({ type: "Error", message: reason });
         ending ??= { status: "stuck", reason };
       } else if (noProgress >= state.stall_threshold)
@@ -115,6 +140,19 @@ export async function runParallel(state: State, deps: LoopDeps, save: () => Prom
       t.reason = r.outcome === "no_signal" && !done.integration ? undefined : (done.reason ?? undefined);
     }
   }
+}
+
+/** The stories that wait on a failed one (directly or through another) and were not started: they never will be in this run. */
+function waitingOn(failed: string, stories: Story[], running: Map<string, unknown>): string {
+  const blocked = new Set([failed]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of stories)
+      if (!blocked.has(s.id) && !isComplete(s) && (s.after ?? []).some((a) => blocked.has(a))) grew = !!blocked.add(s.id);
+  }
+  const ids = stories.filter((s) => s.id !== failed && blocked.has(s.id) && !running.has(s.id)).map((s) => s.id);
+  if (!ids.length) return "";
+  return `${ids.length === 1 ? `Story ${ids[0]} waits` : `Stories ${ids.join(", ")} wait`} on it and ${ids.length === 1 ? "was" : "were"} not started`;
 }
 
 function afterEnding(done: LaneDone): string {

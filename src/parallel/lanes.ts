@@ -15,7 +15,7 @@ import { Git } from "../checkpoint/git.ts";
 import { HarnessError } from "../errors.ts";
 import type { Lane } from "../state/schema.ts";
 import { deleteBranch, inRebase, inside, keepUnder, laneLeaf, lanesOnDisk, laneWhere, listWorktrees, real, removeLaneWorktree } from "./lane-git.ts";
-import type { LanePlan, Lanes } from "./ports.ts";
+import type { KeptLane, LanePlan, Lanes } from "./ports.ts";
 
 export interface LanesOptions {
   /** The repository's common git dir, absolute (`Git.commonDir()`). */
@@ -145,6 +145,25 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
       await q.run(["worktree", "prune"]);
       if (existsSync(where.dir) && readdirSync(where.dir).length === 0) rmdirSync(where.dir);
       return notes;
+    }),
+
+    tidy: () => inTurn(opts.commonDir, async () => {
+      const q = git.uninterruptible();
+      const loopHead = await q.resolve(`refs/heads/${opts.loopBranch}`);
+      const refs = (await q.out(["for-each-ref", "--format=%(objectname) %(refname)", where.keptPrefix.replace(/lane-$/, "")])).split("\n");
+      const kept: KeptLane[] = [];
+      for (const line of refs) {
+        const [tip, ref] = line.split(" ");
+        if (!tip || !ref?.startsWith(where.keptPrefix)) continue;
+        // Deleted only when the loop branch holds its content (a newer git tells): else it is named, never guessed away.
+        if (loopHead && (await adds(q, loopHead, tip)) === false) {
+          await q.run(["update-ref", "-d", ref, tip], { allowFailure: true });
+          continue;
+        }
+        const m = /^(.*)-(\d+)$/.exec(ref.slice(where.keptPrefix.length));
+        kept.push({ ref, story_id: m?.[1] ?? ref, attempt: Number(m?.[2] ?? 0) });
+      }
+      return kept;
     }),
   };
 }

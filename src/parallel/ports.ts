@@ -36,6 +36,19 @@ export interface Lanes {
    * lists is closed as above (work kept by a ref unless integrated). Returns one note per lane for the reason.
    */
   sweep(recorded: Lane[]): Promise<string[]>;
+  /**
+   * At the loop's end, no lane open: every kept lane ref of this loop whose content the loop branch already
+   * holds (judged by a merge, as `sweep` does, not by any recorded status) is deleted; returns the ones kept.
+   * Optional: a Lanes without it leaves the refs as they are.
+   */
+  tidy?(): Promise<KeptLane[]>;
+}
+
+/** A lane's work kept under a ref because the loop branch does not hold it. */
+export interface KeptLane {
+  ref: string;
+  story_id: string;
+  attempt: number;
 }
 
 export type Integration =

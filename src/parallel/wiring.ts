@@ -41,5 +41,6 @@ function oneAtATime(lanes: Lanes): Lanes {
     commit: (lane, message) => lanes.commit(lane, message),
     close: (lane, opts) => queued(() => lanes.close(lane, opts)),
     sweep: (recorded) => queued(() => lanes.sweep(recorded)),
+    ...(lanes.tidy ? { tidy: () => queued(() => lanes.tidy!()) } : {}),
   };
 }

@@ -1,5 +1,5 @@
 // `--parallel`, then the runner is killed (kill -9, a closed window) in the middle of an integration, and the user
-// does not want to go on: `wt-loop stop` (with or without --cleanup) must not leave the lanes' worktrees and
+// does not want to go on: `wt-loop stop` (with or without --cleanup; --cleanup is then done too) must not leave the lanes' worktrees and
 // branches, nor the half-moved tree of the integration, for a `start` they may never run. Their work stays
 // reachable under the lane refs (docs/parallel.md, "Stop, force-quit and kill -9").
 import { describe, expect, test } from "bun:test";
@@ -41,16 +41,23 @@ describe("stop after a kill -9 of a parallel run", () => {
     expect(git(repo, "worktree", "list").split("\n").length).toBe(1);
     expect(git(repo, "for-each-ref", "--format=%(refname)", "refs/heads/wt-loop/")).toBe("");
     expect(git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/")).not.toContain("integrating");
-    expect(git(repo, "status", "--porcelain")).toBe(""); // the tree is the loop branch's, not half moved
+    // --cleanup was done (the runner being dead does not drop it): back on main, the loop branch's tree (not a
+    // half-moved one) left as uncommitted changes, the loop branch deleted.
+    expect(r.stdout).toContain("Back on main with all the loop's work as uncommitted changes");
+    expect(git(repo, "branch", "--show-current")).toBe("main");
+    expect(git(repo, "for-each-ref", "--format=%(refname)", "refs/heads/ralph/")).toBe("");
     expect(readJson<State>(join(repo, ".claude/loop-state.json")).lanes).toEqual([]);
     expect(readFileSync(join(repo, "README.md"), "utf8")).toBe("readme\nmine, uncommitted\n");
     expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("my notes\n");
     // Every story's work is on the loop branch or under a lane ref.
     const kept = git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/").split("\n").filter((l) => l.includes("/lane-"));
     for (const s of ["1", "2"]) {
-      const onBranch = git(repo, "ls-tree", "--name-only", "HEAD").split("\n").includes(`s${s}.txt`);
+      const onBranch = existsSync(join(repo, `s${s}.txt`)); // the loop branch's work, uncommitted after the cleanup
       const inRef = kept.some((ref) => git(repo, "ls-tree", "--name-only", ref).split("\n").includes(`s${s}.txt`));
       expect([s, onBranch || inRef]).toEqual([s, true]);
     }
+    // The lanes' work the cleanup did not bring back (at least the lane cut in its integration) is named.
+    expect(kept.length).toBeGreaterThan(0);
+    for (const ref of kept) expect(r.stdout).toContain(ref);
   }, 200_000);
 });

@@ -34,6 +34,16 @@ describe("--parallel: gates and endings", () => {
     expect(r.state.lanes).toEqual([]);
   }, 180_000);
 
+  test("a story out of attempts names the stories waiting on it, which were not started", async () => {
+    const repo = makeRepo({ "tasks.md": STORIES(4).replace("## 2. S2", "## 2. S2 (after 1)").replace("## 3. S3", "## 3. S3 (after 2)") });
+    const agent = laneAgent({ "1": `echo 'I could not do it.'\n` });
+    const r = await runEngine(repo, [], { parallel: 2, agentCmd: agent.cmd, env: agent.env, maxRetries: 1 });
+    expect(r.state.status).toBe("stuck");
+    expect(r.state.reason).toContain('Story 1 "S1" failed after 1 attempt');
+    expect(r.state.reason).toContain("Stories 2, 3 wait on it and were not started");
+    expect(r.state.iterations.some((i) => i.story_id === "2" || i.story_id === "3")).toBe(false);
+  }, 180_000);
+
   test("--review in a lane: CHANGES sends the story again with the reviewer's reason, APPROVE lets it be integrated", async () => {
     const repo = makeRepo({ "tasks.md": STORIES(2) });
     const dir = tempDir("reviewer-");
