@@ -98,7 +98,7 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: (
     }
     if (!running.size) {
       if (fatal) throw fatal;
-      if (ending) return finishedAfter.length ? { ...ending, reason: `${ending.reason} ${finishedFirst(finishedAfter)}` } : ending;
+      if (ending) return finishedAfter.length ? { ...ending, reason: thenSentence(ending.reason, finishedFirst(finishedAfter)) } : ending;
       if (state.current_iteration >= state.max_iterations)
         return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done` };
       const waiting = stories.filter((s) => !isComplete(s));
