@@ -4,6 +4,7 @@
  * (attempt.ts, through a view of the state whose worktree, iteration and agent are the lane's), an accepted
  * attempt is committed in the lane and integrated by the merge queue, and the lane is closed whatever happened.
  */
+import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { errorMessage, HarnessError } from "../errors.ts";
 import type { Integration } from "../parallel/ports.ts";
@@ -57,6 +58,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
   const out: LaneDone = { story, result: { outcome: "no_signal", reason: "" }, progress: false, integrated: false };
   let lane: Lane | null = null;
   let rec: Iteration | null = null;
+  let started: Date | null = null; // when the attempt began (it may throw before it is recorded)
   const step = (s: "opened" | "queued" | "integrating" | "integrated" | "conflict" | "verify_failed" | "closed", more: object = {}) =>
     deps.emit({ type: "Lane", story_id: story.id, iteration: n, attempt, step: s, worktree: lane!.worktree, commits: [], paths: [], reason: null, ...more });
   try {
@@ -85,7 +87,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
       ...deps, checkpoint: par.checkpointIn(plan), source: laneSource(deps.source, state.worktree_path, plan.worktree), signal: c.signal,
       save: () => c.saveAll(), limits: c.gate, runTag: laneTag(runTag(state.worktree_path, state.started_at), story.id, attempt),
     };
-    const started = new Date();
+    started = new Date();
     const it = await attemptStory(laneView(state, lane, index), laneDeps, story, { n, index, total: c.stories.length, attempt, retryReason: t.reason });
     // As one after another (engine.ts): the user's branches an agent moved from its lane are put back,
     // not left at its commits once the lane is closed (the agent's commits stay in their reflog).
@@ -117,6 +119,15 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     }
     return out;
   } catch (err) {
+    // The lane's folder went while the attempt ran (another lane's agent ran `git worktree remove` on it): that
+    // attempt is over, not the loop. It is recorded as rejected and the story goes again in a fresh lane.
+    if (lane && started && !rec && !c.signal.aborted && !existsSync(lane.worktree)) {
+      const reason = `The lane's folder ${lane.worktree} was removed while the attempt ran (by another agent's \`git worktree remove\`?), so the attempt could not be judged. The story goes again in a fresh lane: do it there.`;
+      Object.assign(out, { result: { outcome: "rejected", reason }, reason });
+      recordIteration(state, deps, lostAttempt(reason, started), { n, started, story, attempt });
+      c.freed();
+      return out;
+    }
     const error = err instanceof HarnessError ? err : new HarnessError(`wt-loop failed in the lane of story ${story.id}: ${errorMessage(err)}`, { cause: err });
     out.error = error;
     // Accepted in its lane but never integrated (the queue failed): as after a conflict, not counted complete.
@@ -126,6 +137,12 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     if (lane) await closeLane(c, lane, out, step);
   }
 }
+
+/** An attempt whose lane vanished under it: what it did is gone with the folder (its spending is not known). */
+const lostAttempt = (reason: string, started: Date): AttemptResult => ({
+  result: { outcome: "rejected", reason }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [], files: [],
+  tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0 }, cost: null, turns: null, exitCode: null, durationMs: Date.now() - started.getTime(),
+});
 
 /** Closed whatever happened (work not integrated is kept under a ref by `close`); a failure here is the harness's. */
 async function closeLane(c: LaneContext, lane: Lane, out: LaneDone, step: (s: "closed") => void): Promise<void> {

@@ -1,5 +1,5 @@
 // `--parallel`: an agent in one lane runs `git worktree remove --force` on another lane's worktree (they are all
-// worktrees of one repository). The loop cannot go on in a folder that is gone; what it tells the user must be
+// worktrees of one repository). That attempt cannot go on (its story goes again: a-lane-removed-by-another-agent-goes-again); what it tells the user must be
 // that — not "git is not installed", which sent them to reinstall git. Their work is untouched and no lane is left.
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
