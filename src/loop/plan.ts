@@ -165,7 +165,7 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     spent_before: { cost_usd: 0, tokens: 0 },
     earlier_stories: [],
     stop_reason: null,
-    waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [],
+    waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [], lanes: [],
   } as State; // the option fields are typed by the table; test/loop/option-table.test.ts parses the whole state
 }
 
