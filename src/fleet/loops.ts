@@ -8,6 +8,7 @@ import { basename, sep } from "node:path";
 import { z } from "zod";
 import { errorMessage, NOT_IN_WORKTREE, UserError } from "../errors.ts";
 import { CommandError, exec } from "../proc/spawn.ts";
+import { parseWorktreeList } from "../checkpoint/worktree-list.ts";
 import { loopPaths } from "../state/paths.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
 import { isFinal, Lane, Status, type State } from "../state/schema.ts";
@@ -88,20 +89,9 @@ export async function gitWorktrees(cwd: string, timeoutMs = 30_000): Promise<Git
       throw new UserError("git is not installed (not found on PATH). Install git, then run this again.");
     throw new UserError(NOT_IN_WORKTREE);
   }
-  const list: GitWorktree[] = [];
-  // Records end with an empty field; every field ends with NUL (paths may hold any character but NUL).
-  let cur: (GitWorktree & { bare: boolean }) | null = null;
-  for (const field of out.split("\0")) {
-    if (field === "") {
-      if (cur && !cur.bare) list.push({ path: cur.path, head: cur.head, branch: cur.branch });
-      cur = null;
-    } else if (field.startsWith("worktree ")) cur = { path: field.slice(9), head: null, branch: null, bare: false };
-    else if (cur && field.startsWith("HEAD ")) cur.head = field.slice(5);
-    else if (cur && field.startsWith("branch ")) cur.branch = field.slice(7).replace(/^refs\/heads\//, "");
-    else if (cur && field === "bare") cur.bare = true;
-  }
-  if (cur && !cur.bare) list.push({ path: cur.path, head: cur.head, branch: cur.branch });
-  return list;
+  return parseWorktreeList(out)
+    .filter((w) => !w.bare)
+    .map((w) => ({ path: w.path, head: w.head, branch: w.branch?.replace(/^refs\/heads\//, "") ?? null }));
 }
 
 export function summarize(s: State, now = Date.now()): LoopSummary {

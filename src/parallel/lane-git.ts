@@ -8,6 +8,7 @@ import { join, relative, isAbsolute } from "node:path";
 import { HarnessError } from "../errors.ts";
 import { Git } from "../checkpoint/git.ts";
 import { worktreeKey } from "../checkpoint/user-work.ts";
+import { parseWorktreeList, type ListedWorktree } from "../checkpoint/worktree-list.ts";
 
 export interface LaneWhere {
   /** `<common git dir>/wt-loop/lanes/<worktree>-<hash>`: every lane of this loop is a folder in it. */
@@ -40,25 +41,9 @@ export function inside(path: string, dir: string): boolean {
   return r !== "" && !r.startsWith("..") && !isAbsolute(r);
 }
 
-export interface ListedWorktree {
-  path: string;
-  /** `refs/heads/…`, null when detached. */
-  branch: string | null;
-  head: string | null;
-}
-
 /** `git worktree list --porcelain`, parsed. */
-export async function listWorktrees(git: Git): Promise<ListedWorktree[]> {
-  const out = (await git.run(["worktree", "list", "--porcelain", "-z"])).stdout;
-  const list: ListedWorktree[] = [];
-  let cur: ListedWorktree | null = null;
-  for (const field of out.split("\0")) {
-    if (field.startsWith("worktree ")) list.push((cur = { path: field.slice("worktree ".length), branch: null, head: null }));
-    else if (cur && field.startsWith("branch ")) cur.branch = field.slice("branch ".length);
-    else if (cur && field.startsWith("HEAD ")) cur.head = field.slice("HEAD ".length);
-  }
-  return list;
-}
+export const listWorktrees = async (git: Git): Promise<ListedWorktree[]> =>
+  parseWorktreeList((await git.run(["worktree", "list", "--porcelain", "-z"])).stdout);
 
 /**
  * Removes the lane worktree at `path` (registered or not, present or not): `worktree remove --force`
