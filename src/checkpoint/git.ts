@@ -167,6 +167,15 @@ export class Git {
     return (await this.headAndDirty()).dirty;
   }
 
+  /**
+   * Brings the index's stat data up to date: a file saved unchanged (an editor, `touch`) is clean again. Our own
+   * `status` never writes the index back (GIT_OPTIONAL_LOCKS=0), and `read-tree -m` would call such a file
+   * "not uptodate". Exit 1 only says files differ.
+   */
+  async refreshIndex(): Promise<void> {
+    await this.run(["update-index", "-q", "--refresh"], { allowFailure: true });
+  }
+
   /** Commits in `from..to`, oldest first. */
   async commitsBetween(from: string, to: string): Promise<string[]> {
     if (from === to) return [];

@@ -58,9 +58,7 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     const j = { old, new: replay.head };
     await writeJournal(q, j);
     await q.runRetryingLocks(["update-ref", "-m", `wt-loop: integrate story ${lane.story_id}`, ref, j.new, j.old]);
-    // git's stat data first: a file saved unchanged (an editor, `touch`) is clean, but read-tree would call it
-    // "not uptodate" (our `status` never writes the index back: GIT_OPTIONAL_LOCKS=0). Exit 1 only says files differ.
-    await q.run(["update-index", "-q", "--refresh"], { allowFailure: true });
+    await q.refreshIndex(); // a file saved unchanged would stop read-tree as "not uptodate"
     const moved = await q.run(["read-tree", "-u", "-m", j.old, j.new], { allowFailure: true });
     if (moved.code !== 0) {
       await undo(q, j);
@@ -93,7 +91,7 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     const c = await q.commitTree(tree, [j.new], `wt-loop: what --verify changed on the integrated tree of story ${story}`);
     const moved = await advanceJournal(q, ref, j, c);
     await q.run(["read-tree", c]); // the tree already is `c`: only the index follows
-    await q.run(["update-index", "-q", "--refresh"], { allowFailure: true });
+    await q.refreshIndex();
     return moved;
   }
 

@@ -117,7 +117,7 @@ export async function moveTree(git: Git, from: string, to: string): Promise<stri
     rmSync(file, { force: true });
     pruneEmptyDirs(git.ctx.cwd, dirname(file));
   }
-  await git.run(["update-index", "-q", "--refresh"], { allowFailure: true }); // exit 1 only says files differ
+  await git.refreshIndex();
   return notes;
 }
 

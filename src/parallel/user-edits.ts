@@ -16,8 +16,7 @@ export const USER_EDITS_SUBJECT = "wt-loop: your changes in the worktree while l
 
 /** `head` is the loop branch's head, checked out in the main worktree (`q`). Returns the branch's head after. */
 export async function foldUserEdits(q: Git, ref: string, head: string, story: string): Promise<string> {
-  const status = (await q.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"])).stdout;
-  if (status === "") return head;
+  if (!(await q.isDirty())) return head;
   const tree = (await takeSnapshot(q, head)).full;
   let now = head;
   if (tree !== (await q.treeOf(head))) {
@@ -27,6 +26,6 @@ export async function foldUserEdits(q: Git, ref: string, head: string, story: st
   }
   // Only the index follows (the tree already is `now`), with the user's --assume-unchanged marks kept.
   await setIndex(q, now, await assumeUnchanged(q));
-  await q.run(["update-index", "-q", "--refresh"], { allowFailure: true }); // exit 1 only says files differ
+  await q.refreshIndex();
   return now;
 }
