@@ -10,6 +10,7 @@ import { dropStash, stashShas } from "../checkpoint/stash-ref.ts";
 import { loopBranchName } from "../checkpoint/strategy.ts";
 import { errorMessage, thenSentence, UserError } from "../errors.ts";
 import { gitLanes } from "../parallel/lanes.ts";
+import { notAmongTheChanges } from "./finish.ts";
 import { isFinal, type State } from "../state/schema.ts";
 
 /** Whether a `stop --cleanup` finds a loop whose dead runner never did its completion. */
@@ -49,7 +50,7 @@ async function backToYourBranch(git: Git, state: State): Promise<string> {
 async function lanesKept(git: Git, loopBranch: string): Promise<string> {
   const kept = (await gitLanes(git, { commonDir: await git.commonDir(), loopBranch }).tidy?.()) ?? [];
   if (!kept.length) return "";
-  return `Not among those changes: the work of lanes that was not integrated, only in ${kept.map((k) => k.ref).join(", ")} (\`git log -p <ref>\` shows it, \`git update-ref -d <ref>\` deletes it).`;
+  return notAmongTheChanges(kept);
 }
 
 async function dropStashes(git: Git, state: State): Promise<string> {

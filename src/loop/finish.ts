@@ -126,8 +126,12 @@ async function complete(
 function notInCleanup(message: string, choice: Completion, ending: Ending): string {
   const kept = ending.keptLanes ?? [];
   if (choice !== "cleanup" || !kept.length) return message;
-  return thenSentence(message, `Not among those changes: the work of lanes that was not integrated, only in ${kept.map((k) => k.ref).join(", ")}.`);
+  return thenSentence(message, notAmongTheChanges(kept));
 }
+
+/** What a cleanup does not bring back (a live one, or `stop --cleanup` after the runner died: dead-cleanup.ts). */
+export const notAmongTheChanges = (kept: { ref: string }[]) =>
+  `Not among those changes: the work of lanes that was not integrated, only in ${kept.map((k) => k.ref).join(", ")} (\`git log -p <ref>\` shows it, \`git update-ref -d <ref>\` deletes it).`;
 
 function emitComplete(state: State, ending: Ending, deps: LoopDeps): void {
   emitQuietly(deps, {
