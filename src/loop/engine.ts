@@ -7,7 +7,6 @@
 import { emitQuietly, finish, type Ending } from "./finish.ts";
 import { plural } from "../term/format.ts";
 import { errorMessage, thenSentence } from "../errors.ts";
-import { promptFileOf } from "../state/paths.ts";
 import { CommandError } from "../proc/spawn.ts";
 import type { State } from "../state/schema.ts";
 import { isComplete } from "../stories/story.ts";
@@ -16,7 +15,7 @@ import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 import { budgetReached } from "./budget.ts";
 import { pauseHere, steerInbox, type Inbox } from "./steer-inbox.ts";
 import { attemptStory, recordIteration } from "./attempt.ts";
-import { storyTurns } from "./story-turn.ts";
+import { storyBegins, storyTurns } from "./story-turn.ts";
 import { runParallel } from "./scheduler.ts";
 
 export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
@@ -98,12 +97,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
     attempt++;
     const n = ++state.current_iteration;
     const index = stories.indexOf(next) + 1;
-    state.current_story = { id: next.id, title: next.title, index, attempt };
-    deps.emit({
-      type: "StoryProgress", story_id: next.id, title: next.title, index, total: stories.length, completed: state.stories_completed,
-      iteration: n, max_iterations: state.max_iterations, attempt, max_retries: state.max_retries, worktree: state.worktree_name,
-      prompt_file: promptFileOf(deps.paths.iterLog(n)),
-    });
+    storyBegins(state, deps, next, { n, index, total: stories.length, attempt });
     deps.setTitle(`Ralph: ${state.worktree_name} [${n}/${state.max_iterations}]`);
     await save();
 

@@ -9,12 +9,12 @@ import { join, relative } from "node:path";
 import { errorMessage, HarnessError } from "../errors.ts";
 import type { Integration } from "../parallel/ports.ts";
 import { laneTag, runTag } from "../proc/contain.ts";
-import { promptFileOf } from "../state/paths.ts";
 import type { Iteration, Lane, State } from "../state/schema.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Story } from "../stories/story.ts";
 import { attemptStory, recordIteration, type AttemptResult } from "./attempt.ts";
 import { harnessStep } from "./harness.ts";
+import { storyBegins } from "./story-turn.ts";
 import type { LimitGate, LoopDeps, ParallelDeps } from "./ports.ts";
 import { runVerify, verifyLogOf } from "./verify.ts";
 
@@ -75,12 +75,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     await harnessStep("opening a lane", () => par.lanes.open(plan));
     lane.status = "running";
     step("opened");
-    state.current_story = { id: story.id, title: story.title, index, attempt };
-    deps.emit({
-      type: "StoryProgress", story_id: story.id, title: story.title, index, total: c.stories.length, completed: state.stories_completed,
-      iteration: n, max_iterations: state.max_iterations, attempt, max_retries: state.max_retries, worktree: state.worktree_name,
-      prompt_file: promptFileOf(deps.paths.iterLog(n)),
-    });
+    storyBegins(state, deps, story, { n, index, total: c.stories.length, attempt });
     deps.setTitle(`Ralph: ${state.worktree_name} [${n}/${state.max_iterations}] · ${state.lanes.length} lanes`);
     await c.saveAll();
     const laneDeps: LoopDeps = {

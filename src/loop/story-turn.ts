@@ -4,6 +4,7 @@
  * is gone from the file — someone removed it between iterations (an agent's removal is rejected and reverted
  * in judge): the plan cannot be done, and guessing what was meant would be worse.
  */
+import { promptFileOf } from "../state/paths.ts";
 import type { State } from "../state/schema.ts";
 import { loadStories } from "../stories/source.ts";
 import { describeStories, missingFromPlan, type Story } from "../stories/story.ts";
@@ -47,4 +48,14 @@ export function loopStarted(state: State, stories: Story[]): LoopEvent {
     max_retries: state.max_retries, verify: state.verify ?? null,
     stories: stories.map((s) => ({ id: s.id, title: s.title, tasks: s.tasks.length, done: s.tasks.filter((t) => t.done).length })),
   };
+}
+
+/** An iteration begins on `story` (sequential or in a lane): it becomes the current story, and the event says so. */
+export function storyBegins(state: State, deps: LoopDeps, story: Story, at: { n: number; index: number; total: number; attempt: number }): void {
+  state.current_story = { id: story.id, title: story.title, index: at.index, attempt: at.attempt };
+  deps.emit({
+    type: "StoryProgress", story_id: story.id, title: story.title, index: at.index, total: at.total, completed: state.stories_completed,
+    iteration: at.n, max_iterations: state.max_iterations, attempt: at.attempt, max_retries: state.max_retries, worktree: state.worktree_name,
+    prompt_file: promptFileOf(deps.paths.iterLog(at.n)),
+  });
 }
