@@ -46,6 +46,7 @@ export const CHECKS: Check[] = [
   { id: "reviewer", run: (input) => checkRole(input, "reviewer") },
   { id: "sandbox", run: checkSandbox },
   { id: "openspec", run: checkOpenSpec },
+  { id: "gh", run: checkGh },
   { id: "terminal", run: checkTerminal },
   { id: ".claude", run: checkLoopFolder },
   { id: "disk", run: checkDisk },
@@ -127,6 +128,17 @@ async function checkOpenSpec(input: DoctorInput): Promise<Found | null> {
     };
   if (input.purpose !== "doctor") return ok("openspec");
   return ok(`openspec ${(await versionOf(["openspec", "--version"], input)) ?? "(version unknown)"}`);
+}
+
+/** GitHub's CLI: needed by a loop whose stories come from an issue (docs/github.md); shown by `doctor` when installed. */
+async function checkGh(input: DoctorInput): Promise<Found | null> {
+  const uses = input.opts?.issue ? "--issue" : input.opts?.issues ? "--issues" : null;
+  if (!Bun.which("gh", { PATH: input.env.PATH ?? "" })) {
+    if (!uses) return null;
+    return { mark: "fail", text: `GitHub's CLI \`gh\` is not installed, and ${uses} needs it`, fix: `${systemInstall("gh")}, or https://cli.github.com; then gh auth login` };
+  }
+  if (input.purpose !== "doctor") return ok("gh");
+  return ok(`${(await versionOf(["gh", "--version"], input)) ?? "gh (version unknown)"} (GitHub: --issue, --issues; docs/github.md)`);
 }
 
 function checkTerminal(input: DoctorInput): Found | null {

@@ -11,6 +11,7 @@ import { finishedPlanNote, type Plan } from "./plan.ts";
 import { buildPrompt } from "./prompt.ts";
 import { plural } from "../term/format.ts";
 import { afterLabel, waves } from "../parallel/graph.ts";
+import { issueLine } from "../github/label.ts";
 
 /** `setBy`: where the options that are not defaults came from (loop/config.ts `setBy`); `trust`: whether the project file is trusted. */
 export function describePlan(state: State, plan: Plan, setBy: string[] = [], trust: string | null = null): string {
@@ -18,7 +19,10 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
   const out: string[] = [`Dry run in ${state.worktree_name} — nothing was written and nothing started.`, ""];
   out.push(`Task:      ${state.task}`);
   if (plan.change) out.push(`Change:    ${plan.change}`);
-  out.push(`Stories:   ${plan.source.kind === "manual" ? "one (the task)" : `${plan.stories.length} from ${rel(plan.tasksFile!)}`}`);
+  if (plan.github) out.push(`Issue:     ${issueLine(plan.github)}`);
+  out.push(
+    `Stories:   ${plan.source.kind === "manual" ? "one (the task)" : `${plan.stories.length} from ${rel(plan.tasksFile!)}${plan.write ? " (written when the loop starts)" : ""}`}`,
+  );
   out.push(`Done when: ${state.done_criteria === "tasks" ? "every task is ticked in the tasks file" : "the agent reports <promise>COMPLETE</promise>"}`);
   if (plan.source.kind !== "manual") {
     out.push("");

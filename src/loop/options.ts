@@ -76,6 +76,16 @@ export const LoopOptions = z.strictObject({
   change: opt(z.string().min(1, { error: "--change needs a change name" }).optional(), {
     hint: "name", help: "OpenSpec change to implement", defaultText: "the only active change with unfinished tasks", state: "change", remembered, file: "none",
   }),
+  issue: opt(z.string().min(1, { error: "--issue needs an issue: 123, owner/repo#123 or its URL" }).optional(), {
+    hint: "n|owner/repo#n|url",
+    help: "A GitHub issue: its title and body are the task, its task list or sections the stories, written to .wt-loop/issue-N/tasks.md (docs/github.md)",
+    state: "issue", remembered, file: "none",
+  }),
+  issues: opt(z.string().min(1, { error: "--issues needs a GitHub search, e.g. 'label:wt-loop'" }).optional(), {
+    hint: "search",
+    help: "One story per open issue this GitHub search finds (e.g. 'label:wt-loop'); `after #12` in an issue waits for #12 (docs/github.md)",
+    state: "issue_search", remembered, file: "none",
+  }),
   done: opt(DoneCriteria.optional(), { help: "Done criteria", defaultText: "tasks when a tasks.md is found, else manual", state: "done_criteria", remembered }),
   max: opt(int("max", 1).default(30), { hint: "n", help: "Maximum iterations (agent runs)", state: "max_iterations", remembered }),
   maxRetries: opt(int("max-retries", 1).default(3), { hint: "n", help: "Attempts per story before giving up", state: "max_retries", remembered }),

@@ -14,6 +14,9 @@ import { findTasksFile } from "../stories/tasks-file.ts";
 import type { LoopOptions } from "./options.ts";
 import { toState } from "./option-table.ts";
 import { graphRefusal } from "../parallel/graph.ts";
+import { issueWork } from "../stories/issue.ts";
+import type { GitHubLink } from "../state/schema.ts";
+import { parseStories } from "../stories/story.ts";
 
 export const NO_TASKS_WARNING = "No tasks.md found, using manual done criteria";
 
@@ -24,9 +27,14 @@ export interface Plan {
   change: string | null;
   tasksFile: string | null;
   stories: Story[];
+  /** The tasks file to write once every check has passed (stories from an issue); null: nothing to write. */
+  write: { path: string; text: string } | null;
+  /** The GitHub issues the stories come from. */
+  github: GitHubLink | null;
 }
 
 export async function makePlan(worktree: string, opts: LoopOptions, os: OpenSpecOptions): Promise<Plan> {
+  if (opts.issue || opts.issues) return issuePlan(worktree, opts, os);
   const found = await findWork(worktree, opts, os);
   const rel = (f: string) => relative(worktree, f);
   if (!found) {
@@ -35,7 +43,7 @@ export async function makePlan(worktree: string, opts: LoopOptions, os: OpenSpec
     if (opts.done === undefined) os.warn(NO_TASKS_WARNING);
     if (!opts.task?.trim()) throw new UserError('Nothing to do: no tasks.md was found and no task was given. Run `wt-loop start "describe the task"`.');
     const source: StorySource = { kind: "manual", task: opts.task.trim() };
-    return { source, doneCriteria: "manual", task: source.task, change: null, tasksFile: null, stories: await loadStories(source) };
+    return { source, doneCriteria: "manual", task: source.task, change: null, tasksFile: null, stories: await loadStories(source), write: null, github: null };
   }
   const change = found.kind === "openspec" ? found.change.name : null;
   const task =
@@ -43,7 +51,7 @@ export async function makePlan(worktree: string, opts: LoopOptions, os: OpenSpec
     (change ? `Implement the OpenSpec change '${change}' (${rel(found.tasksFile)}).` : `Complete the tasks in ${rel(found.tasksFile)}.`);
   if (opts.done === "manual") {
     const source: StorySource = { kind: "manual", task };
-    return { source, doneCriteria: "manual", task, change, tasksFile: found.tasksFile, stories: await loadStories(source) };
+    return { source, doneCriteria: "manual", task, change, tasksFile: found.tasksFile, stories: await loadStories(source), write: null, github: null };
   }
   await refuseUnprotectedTasksFile(worktree, found.tasksFile, os);
   const stories = await loadStories(found);
@@ -52,7 +60,28 @@ export async function makePlan(worktree: string, opts: LoopOptions, os: OpenSpec
   // Refused with or without --parallel: one after another the file's order stands, but a circle or a typo is a mistake.
   const unmet = graphRefusal(stories, rel(found.tasksFile));
   if (unmet) throw new UserError(unmet);
-  return { source: found, doneCriteria: "tasks", task, change, tasksFile: found.tasksFile, stories };
+  return { source: found, doneCriteria: "tasks", task, change, tasksFile: found.tasksFile, stories, write: null, github: null };
+}
+
+/** Stories from GitHub issues (stories/issue.ts): the tasks file is planned here and written by `writeStarting`. */
+async function issuePlan(worktree: string, opts: LoopOptions, os: OpenSpecOptions): Promise<Plan> {
+  if (opts.change) throw new UserError(`--change and --${opts.issue ? "issue" : "issues"} both name the work: give one of them.`);
+  const work = await issueWork(worktree, opts, { cwd: worktree, timeoutMs: os.timeoutMs, signal: os.signal, env: os.env }, os.warn);
+  const task = opts.task?.trim() || work.task;
+  if (opts.done === "manual") {
+    const source: StorySource = { kind: "manual", task };
+    return { source, doneCriteria: "manual", task, change: null, tasksFile: null, stories: await loadStories(source), write: null, github: work.github };
+  }
+  const rel = relative(worktree, work.tasksFile);
+  if (work.markdown === null) await refuseUnprotectedTasksFile(worktree, work.tasksFile, os);
+  else await refuseIgnored(worktree, rel, os);
+  const source: StorySource = { kind: "issue", tasksFile: work.tasksFile };
+  const stories = work.markdown === null ? await loadStories(source) : parseStories(work.markdown);
+  if (stories.length === 0) throw new UserError(`${rel} has no checkbox tasks (lines like \`- [ ] do X\`). Delete it to read the issue again.`);
+  const unmet = graphRefusal(stories, rel);
+  if (unmet) throw new UserError(unmet);
+  const write = work.markdown === null ? null : { path: work.tasksFile, text: work.markdown };
+  return { source, doneCriteria: "tasks", task, change: null, tasksFile: work.tasksFile, stories, write, github: work.github };
 }
 
 async function findWork(worktree: string, opts: LoopOptions, os: OpenSpecOptions): Promise<Exclude<StorySource, { kind: "manual" }> | null> {
@@ -85,7 +114,12 @@ async function refuseUnprotectedTasksFile(worktree: string, tasksFile: string, o
       `${rel} lies outside this worktree (it resolves to ${real}), so a revert could not restore its boxes. ` +
         "Keep the tasks file inside the worktree, or use --done manual with a task.",
     );
-  const ignored = await exec(["git", "check-ignore", "-q", "--", relative(root, real)], { cwd: root, timeoutMs: os.timeoutMs, allowFailure: true });
+  await refuseIgnored(root, relative(root, real), os, rel);
+}
+
+/** A tasks file git ignores is outside every checkpoint (above); also asked of one not written yet. */
+async function refuseIgnored(root: string, path: string, os: OpenSpecOptions, rel = path): Promise<void> {
+  const ignored = await exec(["git", "check-ignore", "-q", "--", path], { cwd: root, timeoutMs: os.timeoutMs, allowFailure: true });
   if (ignored.code === 0)
     throw new UserError(
       `${rel} is ignored by git, so a revert could not restore its boxes (a failed attempt's ticks would stay). ` +
@@ -102,7 +136,8 @@ export async function sourceFromState(
     case "manual":
       return { kind: "manual", task: s.task };
     case "tasks-file":
-      return { kind: "tasks-file", tasksFile: s.tasks_file! };
+    case "issue":
+      return { kind: s.source, tasksFile: s.tasks_file! };
     case "openspec": {
       const change = await changeContext(s.change!, os);
       return { kind: "openspec", tasksFile: s.tasks_file ?? change.tasksFile, change };
@@ -146,6 +181,7 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     source: plan.source.kind,
     change: plan.change,
     tasks_file: plan.tasksFile,
+    github: plan.github,
     stories_total: plan.stories.length,
     stories_completed: plan.doneCriteria === "tasks" ? plan.stories.filter(isComplete).length : 0,
     planned_stories: plan.doneCriteria === "tasks" ? plan.stories.map(({ id, title }) => ({ id, title })) : [],

@@ -5,7 +5,8 @@
  * programs, the sandbox's tools, the loop's folder, a terminal: loop/doctor.ts), were refused before this.
  */
 import { dirname } from "node:path";
-import { UserError } from "../errors.ts";
+import { describeIoError, io, UserError } from "../errors.ts";
+import { link, mkdir, unlink, writeFile } from "node:fs/promises";
 import { loopPaths, type LoopFiles } from "../state/paths.ts";
 import { acquireLock, adoptLock, type Lock } from "../state/lock.ts";
 import { endRunLeftovers } from "../proc/contain.ts";
@@ -138,11 +139,27 @@ export async function writeStarting(p: Prepared, mode: "here" | "window"): Promi
     }
     // Excluded before the first file appears, so `git status` never shows the loop's files.
     await ensureExcluded(new Git({ cwd: p.state.worktree_path, timeoutMs: p.state.command_timeout_sec * 1000 }));
+    // Stories from an issue: their tasks file, now that every check has passed (stories/issue.ts).
+    if (p.plan.write) await writeNewFile(p.plan.write.path, p.plan.write.text);
     await writeState(paths.state, p.state);
     return { note, lock };
   } catch (err) {
     lock.release();
     throw err;
+  }
+}
+
+/** Written whole (temp file, then a link that fails when the file exists): a file already there keeps its ticks. */
+async function writeNewFile(path: string, text: string): Promise<void> {
+  await io("create", dirname(path), () => mkdir(dirname(path), { recursive: true }));
+  const temp = `${path}.${process.pid}.tmp`;
+  await io("write", temp, () => writeFile(temp, text));
+  try {
+    await link(temp, path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw new UserError(describeIoError(err, "write", path) ?? String(err));
+  } finally {
+    await unlink(temp).catch(() => {});
   }
 }
 

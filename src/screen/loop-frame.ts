@@ -3,6 +3,7 @@
  * countdown, iteration, attempt, elapsed, tokens, cost and budget), the story list and gauge, the tabs,
  * the body's window, the footer and the overlay.
  */
+import { issueShort } from "../github/label.ts";
 import { isFinal, type State } from "../state/schema.ts";
 import { formatCost, formatDuration, formatTokens } from "../term/format.ts";
 import { inertLine } from "../term/inert.ts";
@@ -100,7 +101,7 @@ function headerLines(m: LoopScreen, now: number, compact: boolean): Line[] {
   const r = m.record.loop;
   const st = m.st;
   const name = inertLine(st?.worktree_name ?? r.worktree ?? "loop");
-  const change = st?.change ?? r.change;
+  const change = st?.change ?? r.change ?? (st?.github ? issueShort(st.github) : null);
   const maxIt = st?.max_iterations ?? r.maxIterations;
   const current = r.current ? m.record.stories.find((s) => s.id === r.current) : null;
   const attempt = current?.attempts.at(-1)?.attempt;

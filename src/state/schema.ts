@@ -102,7 +102,18 @@ export const CheckpointKind = z.enum(["branch", "stash"]);
 export const OnComplete = z.enum(["ask", "cleanup", "keep"]);
 export const Completion = z.enum(["cleanup", "keep"]);
 export type Completion = z.infer<typeof Completion>;
-export const SourceKind = z.enum(["openspec", "tasks-file", "manual"]);
+export const SourceKind = z.enum(["openspec", "tasks-file", "manual", "issue"]);
+
+/** Where the stories came from on GitHub (`--issue`, `--issues`), and what the loop wrote back there (docs/github.md). */
+export const GitHubLink = z.object({
+  host: z.string().describe("`github.com`, or the Enterprise host (`host[:port]`)"),
+  repo: z.string().describe("`owner/name`"),
+  issues: z
+    .array(z.object({ number: z.number().int().positive().describe("the issue's number"), title: z.string().describe("its title"), url: z.string().describe("its address") }))
+    .describe("the issues the stories came from (one for `--issue`; those the search found for `--issues`)"),
+  search: z.string().nullable().describe("`--issues`: the search, as given; null for `--issue`"),
+});
+export type GitHubLink = z.infer<typeof GitHubLink>;
 export const SandboxNetwork = z.enum(["filtered", "open"]);
 
 /** The loop waits for the agent's service (a usage limit): the status stays `running`. */
@@ -195,6 +206,9 @@ export const State = z.object({
   source: SourceKind.describe("where the stories come from"),
   change: z.string().nullable().describe("the OpenSpec change"),
   tasks_file: z.string().nullable().describe("absolute path of the tasks file"),
+  github: GitHubLink.nullable().default(null).describe("the GitHub issues the stories came from (`--issue`, `--issues`); null otherwise"),
+  issue: z.string().nullable().default(null).describe("`--issue`, as given (`123`, `owner/repo#123` or the issue's URL)"),
+  issue_search: z.string().nullable().default(null).describe("`--issues`, as given: a GitHub search, one story per open issue it finds"),
   stories_total: Count.describe("stories in the plan, planned stories that went missing included"),
   stories_completed: Count.describe("stories complete"),
   planned_stories: z

@@ -9,12 +9,15 @@ import { parseStories, type Story } from "./story.ts";
 export type StorySource =
   | { kind: "openspec"; tasksFile: string; change: ChangeContext }
   | { kind: "tasks-file"; tasksFile: string }
+  /** Written from GitHub issues at start (stories/issue.ts), then read like any tasks file. */
+  | { kind: "issue"; tasksFile: string }
   | { kind: "manual"; task: string };
 
 export async function loadStories(source: StorySource): Promise<Story[]> {
   switch (source.kind) {
     case "openspec":
     case "tasks-file":
+    case "issue":
       return parseStories(await readFile(source.tasksFile, "utf8"));
     case "manual":
       return [{ id: "1", title: firstLine(source.task), tasks: [] }];

@@ -11,6 +11,7 @@ import { laneRows, notStartedLine, storiesInLanes } from "./lanes-view.ts";
 import type { Story } from "../stories/story.ts";
 import { receiptOf } from "../loop/receipt.ts";
 import { forecastText, receiptRows } from "./receipt-view.ts";
+import { issueLine } from "../github/label.ts";
 
 /**
  * Every field is bounded (`field`): a state may hold a 20 MB task; `status --json` has it whole.
@@ -34,6 +35,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
     `Loop in ${s.worktree_name}: ${s.status}${s.stop_reason === "budget" ? " (budget)" : ""}${s.completion_pending ? " · waiting for the completion question" : ""}${s.runner_pid ? ` (runner pid ${s.runner_pid})` : ""}`,
     table([
       ["Task:", f(s.task)],
+      ...(s.github ? [["Issue:", f(issueLine(s.github))]] : []),
       ["Iteration:", `${s.current_iteration}/${s.max_iterations}`],
       ["Story:", story],
       ["Elapsed:", ran === null ? "unknown (the state does not say when it ended)" : formatDuration(ran) + (s.paused_ms || s.paused_since ? " (time paused left out)" : "")],

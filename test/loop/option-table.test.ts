@@ -9,7 +9,7 @@ import { initialState, type Plan } from "../../src/loop/plan.ts";
 import { continuingNote } from "../../src/loop/restart.ts";
 import { State } from "../../src/state/schema.ts";
 
-const plan: Plan = { source: { kind: "manual", task: "Do it" }, doneCriteria: "manual", task: "Do it", change: null, tasksFile: null, stories: [{ id: "1", title: "Do it", tasks: [] }] };
+const plan: Plan = { source: { kind: "manual", task: "Do it" }, doneCriteria: "manual", task: "Do it", change: null, tasksFile: null, stories: [{ id: "1", title: "Do it", tasks: [] }], write: null, github: null };
 const wt = { path: "/w", name: "w" };
 
 describe("the options table", () => {

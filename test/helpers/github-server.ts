@@ -1,0 +1,177 @@
+/**
+ * A scripted GitHub for the real `gh` (docs: /work/shared/reference/gh-against-local-api.md): HTTPS on
+ * 127.0.0.1 with a test certificate, REST under `/api/v3/`, one repository held in memory. `gh` talks to it as
+ * GitHub Enterprise through `env()`; every request is recorded so a test can check what was sent. The
+ * server stops itself after a while without requests, so a test that dies leaves nothing listening.
+ */
+import { mkdtempSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface ScriptedIssue {
+  number: number;
+  title: string;
+  body: string;
+  state?: "open" | "closed";
+  labels?: string[];
+  /** A pull request answers the issues endpoint too, marked so. */
+  pull?: boolean;
+}
+
+export interface Comment {
+  id: number;
+  issue: number;
+  body: string;
+}
+
+export interface GitHubServer {
+  /** `localhost:PORT`: the value of GH_HOST and the host part of every URL. */
+  host: string;
+  owner: string;
+  repo: string;
+  issues: Map<number, ScriptedIssue>;
+  comments: Comment[];
+  /** Every request: method, path with query, body text. */
+  requests: { method: string; path: string; body: string }[];
+  /** Answer the next requests whose path matches with this instead (a rate limit, an outage). */
+  refuse(match: RegExp, response: () => Response, times?: number): void;
+  /** The environment `gh` needs to talk to this server and nothing else (a fresh config folder, a token). */
+  env(): Record<string, string>;
+  stop(): void;
+}
+
+const IDLE_STOP_MS = 10 * 60_000;
+
+let certDir: string | null = null;
+/** One certificate per test process, for `localhost` and 127.0.0.1. */
+export function testCertificate(): { cert: string; key: string } {
+  if (!certDir || !existsSync(join(certDir, "cert.pem"))) {
+    certDir = mkdtempSync(join(tmpdir(), "gh-cert-"));
+    const r = Bun.spawnSync(
+      ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2",
+        "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+      { cwd: certDir, stderr: "pipe" },
+    );
+    if (r.exitCode !== 0) throw new Error(`openssl could not make the test certificate: ${r.stderr.toString()}`);
+  }
+  return { cert: join(certDir, "cert.pem"), key: join(certDir, "key.pem") };
+}
+
+export function startGitHubServer(opts: { owner?: string; repo?: string; issues?: ScriptedIssue[]; pushable?: boolean } = {}): GitHubServer {
+  const owner = opts.owner ?? "acme";
+  const repo = opts.repo ?? "widgets";
+  const issues = new Map((opts.issues ?? []).map((i) => [i.number, { state: "open" as const, ...i }]));
+  const comments: Comment[] = [];
+  const requests: GitHubServer["requests"] = [];
+  const refusals: { match: RegExp; response: () => Response; left: number }[] = [];
+  const { cert, key } = testCertificate();
+  let nextComment = 1000;
+  let host = ""; // localhost:PORT, once the server listens
+  let idle: ReturnType<typeof setTimeout> | null = null;
+  const arm = () => {
+    if (idle) clearTimeout(idle);
+    idle = setTimeout(() => server.stop(true), IDLE_STOP_MS);
+    idle.unref?.();
+  };
+  const base = (): string => `https://${host}`;
+  const issueJson = (i: ScriptedIssue): Record<string, unknown> => ({
+    number: i.number, title: i.title, body: i.body, state: i.state ?? "open",
+    html_url: `${base()}/${owner}/${repo}/${i.pull ? "pull" : "issues"}/${i.number}`,
+    labels: (i.labels ?? []).map((name) => ({ name })),
+    ...(i.pull ? { pull_request: { url: `${base()}/api/v3/repos/${owner}/${repo}/pulls/${i.number}` } } : {}),
+  });
+  const repoJson = (): Record<string, unknown> => ({
+    full_name: `${owner}/${repo}`, name: repo, owner: { login: owner }, html_url: `${base()}/${owner}/${repo}`,
+    default_branch: "main", permissions: { admin: false, push: opts.pushable ?? true, pull: true },
+  });
+  const notFound = () => Response.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest" }, { status: 404 });
+
+  const server: ReturnType<typeof Bun.serve> = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    tls: { cert: Bun.file(cert), key: Bun.file(key) },
+    async fetch(req): Promise<Response> {
+      arm();
+      const url = new URL(req.url);
+      const body = await req.text();
+      const path = url.pathname.replace(/^\/api\/v3/, "");
+      requests.push({ method: req.method, path: path + url.search, body });
+      const refusal = refusals.find((r) => r.left > 0 && r.match.test(path));
+      if (refusal) {
+        refusal.left--;
+        return refusal.response();
+      }
+      // As GitHub: a request without a token is refused (the public reads gh might still make are not needed here).
+      if (!/^token \S+/.test(req.headers.get("authorization") ?? ""))
+        return Response.json({ message: "Requires authentication" }, { status: 401 });
+      const json = body && req.method !== "GET" ? (JSON.parse(body) as Record<string, unknown>) : {};
+      if (path === "/api/graphql" && /UserCurrent/.test(body)) return Response.json({ data: { viewer: { login: "tester" } } });
+      // `gh auth status` asks the API root and reads the token's scopes from this header.
+      if (path === "/" || path === "") return Response.json({}, { headers: { "X-Oauth-Scopes": "repo, read:org" } });
+      if (path === "/user") return Response.json({ login: "tester" }, { headers: { "X-Oauth-Scopes": "repo, read:org" } });
+      const repoPath = `/repos/${owner}/${repo}`;
+      if (path === repoPath && req.method === "GET") return Response.json(repoJson());
+      if (path === "/search/issues" && req.method === "GET") {
+        const q = url.searchParams.get("q") ?? "";
+        const labels = [...q.matchAll(/label:("[^"]+"|\S+)/g)].map((m) => m[1]!.replace(/"/g, ""));
+        const open = /is:open/.test(q);
+        const items = [...issues.values()]
+          .filter((i) => !i.pull && labels.every((l) => i.labels?.includes(l)) && (!open || (i.state ?? "open") === "open"))
+          .map(issueJson);
+        return Response.json({ total_count: items.length, incomplete_results: false, items });
+      }
+      const issue = new RegExp(`^${repoPath}/issues/(\\d+)$`).exec(path);
+      if (issue) {
+        const i = issues.get(Number(issue[1]));
+        if (!i) return notFound();
+        if (req.method === "PATCH") {
+          if (typeof json.body === "string") i.body = json.body;
+          if (typeof json.title === "string") i.title = json.title;
+        }
+        return Response.json(issueJson(i));
+      }
+      const newComment = new RegExp(`^${repoPath}/issues/(\\d+)/comments$`).exec(path);
+      if (newComment && req.method === "POST") {
+        if (!issues.has(Number(newComment[1]))) return notFound();
+        const c = { id: nextComment++, issue: Number(newComment[1]), body: String(json.body ?? "") };
+        comments.push(c);
+        return Response.json({ id: c.id, body: c.body, html_url: `${base()}/${owner}/${repo}/issues/${c.issue}#issuecomment-${c.id}` }, { status: 201 });
+      }
+      const comment = new RegExp(`^${repoPath}/issues/comments/(\\d+)$`).exec(path);
+      if (comment) {
+        const c = comments.find((x) => x.id === Number(comment[1]));
+        if (!c) return notFound();
+        if (req.method === "PATCH") c.body = String(json.body ?? c.body);
+        return Response.json({ id: c.id, body: c.body });
+      }
+      return notFound();
+    },
+  });
+  host = `localhost:${server.port}`;
+  arm();
+  let configDir: string | null = null;
+  return {
+    host, owner, repo, issues, comments, requests,
+    refuse: (match, response, times = 1) => void refusals.push({ match, response, left: times }),
+    env() {
+      if (!configDir) {
+        configDir = mkdtempSync(join(tmpdir(), "gh-config-"));
+        mkdirSync(configDir, { recursive: true });
+        writeFileSync(join(configDir, "config.yml"), "prompt: disabled\n");
+      }
+      return {
+        GH_HOST: host,
+        GH_ENTERPRISE_TOKEN: "test-token-never-shown",
+        GH_TOKEN: "test-token-never-shown",
+        GH_PROMPT_DISABLED: "1",
+        GH_NO_UPDATE_NOTIFIER: "1",
+        GH_CONFIG_DIR: configDir,
+        SSL_CERT_FILE: cert,
+      };
+    },
+    stop: () => {
+      if (idle) clearTimeout(idle);
+      server.stop(true);
+    },
+  };
+}
