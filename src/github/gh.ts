@@ -78,6 +78,8 @@ export interface ApiCall {
   what: string;
   /** The message when GitHub answers 404. */
   notFound?: string;
+  /** Every page (`--paginate`), filtered by this jq expression (`--jq`): the answer is its output's lines. */
+  jq?: string;
 }
 
 /**
@@ -85,7 +87,14 @@ export interface ApiCall {
  * fills `{owner}/{repo}` in the path. Returns the parsed JSON answer.
  */
 export async function ghApi<T>(ctx: GhContext, repo: RepoId | null, path: string, call: ApiCall): Promise<T> {
+  const out = await ghApiText(ctx, repo, path, call);
+  return JSON.parse(out || "null") as T;
+}
+
+/** `gh api` as text: with `jq`, its lines. */
+export async function ghApiText(ctx: GhContext, repo: RepoId | null, path: string, call: ApiCall): Promise<string> {
   const argv = ["gh", "api", path];
+  if (call.jq) argv.push("--paginate", "--jq", call.jq);
   if (call.method || call.query) argv.push("-X", call.method ?? "GET"); // fields alone would make gh POST
   for (const [k, v] of Object.entries(call.query ?? {})) argv.push("-f", `${k}=${v}`);
   if (call.body !== undefined) argv.push("--input", "-");
@@ -98,7 +107,7 @@ export async function ghApi<T>(ctx: GhContext, repo: RepoId | null, path: string
       env: ghEnv(ctx.env ?? process.env, repo?.host ?? null),
       input: call.body === undefined ? undefined : JSON.stringify(call.body),
     });
-    return JSON.parse(r.stdout || "null") as T;
+    return r.stdout;
   } catch (err) {
     throw ghFailure(err, call.what, host, call.notFound);
   }

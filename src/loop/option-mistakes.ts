@@ -19,4 +19,6 @@ export function refuseOptionMistakes(opts: LoopOptions): void {
   refuseUnmeasurable(opts.agent, opts);
   refuseParallelConflicts(opts);
   if (opts.sandbox) parseEndpoints(opts.sandboxAllow);
+  if (opts.issueSync && !opts.issue && !opts.issues)
+    throw new UserError("--issue-sync writes progress back to the issue the stories came from: give --issue N (or --issues SEARCH) too.");
 }

@@ -28,6 +28,7 @@ import { stopControl } from "./stop.ts";
 import type { View } from "./view.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";
+import { issueSyncer } from "../github/issue-sync.ts";
 import { watchHangUp } from "../term/hangup.ts";
 import { loopSandbox } from "./sandbox.ts";
 import type { Sandbox } from "../proc/sandbox.ts";
@@ -72,6 +73,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     throw err;
   }
   let live = state; // the latest state the engine saved, for a force-quit
+  const syncer = issueSyncer(state, { ctx: { cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000, env }, warn: (m) => view.warn(m) });
   const notifier = loopNotifier(state, paths.state, { terminal: (t, b) => view.notice(t, b), warn: (m) => view.warn(m), env, sandbox });
   const stop = stopControl({
     controller,
@@ -120,7 +122,10 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         save: (s) => {
           live = s;
           // Once written: a --notify command reads the state file it is given.
-          return writeState(paths.state, s).then(() => notifier.saw(s));
+          return writeState(paths.state, s).then(() => {
+            notifier.saw(s);
+            syncer.saw(s); // --issue-sync: GitHub hears of an accepted story only once the state holds it
+          });
         },
         setTitle: (t) => view.title(t),
         chooseCompletion(status) {
@@ -146,6 +151,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   } finally {
     moveAsideWhileRunning(false);
     await notifier.settle(); // before the pending groups are ended: a --notify command is one
+    await syncer.settle();
     killPendingGroups();
     await sandbox?.close();
     stop.dispose();

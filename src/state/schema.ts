@@ -208,6 +208,7 @@ export const State = z.object({
   tasks_file: z.string().nullable().describe("absolute path of the tasks file"),
   github: GitHubLink.nullable().default(null).describe("the GitHub issues the stories came from (`--issue`, `--issues`); null otherwise"),
   issue: z.string().nullable().default(null).describe("`--issue`, as given (`123`, `owner/repo#123` or the issue's URL)"),
+  issue_sync: z.boolean().default(false).describe("`--issue-sync`: the issue's boxes are ticked as stories are accepted, and one comment with the receipt is written (edited by later runs) when the loop ends"),
   issue_search: z.string().nullable().default(null).describe("`--issues`, as given: a GitHub search, one story per open issue it finds"),
   stories_total: Count.describe("stories in the plan, planned stories that went missing included"),
   stories_completed: Count.describe("stories complete"),

@@ -38,6 +38,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["tasks_file"] = (v["tasks_file"] === null ? null : ((typeof v["tasks_file"] === "string") ? v["tasks_file"] : fail(p + ".tasks_file", "a string")));
   out["github"] = (v["github"] === undefined ? null : (v["github"] === null ? null : o9(v["github"], p + ".github")));
   out["issue"] = (v["issue"] === undefined ? null : (v["issue"] === null ? null : ((typeof v["issue"] === "string") ? v["issue"] : fail(p + ".issue", "a string"))));
+  out["issue_sync"] = (v["issue_sync"] === undefined ? false : ((typeof v["issue_sync"] === "boolean") ? v["issue_sync"] : fail(p + ".issue_sync", "true or false")));
   out["issue_search"] = (v["issue_search"] === undefined ? null : (v["issue_search"] === null ? null : ((typeof v["issue_search"] === "string") ? v["issue_search"] : fail(p + ".issue_search", "a string"))));
   out["stories_total"] = ((typeof v["stories_total"] === "number") && (Number.isFinite(v["stories_total"])) && (Number.isSafeInteger(v["stories_total"])) && (v["stories_total"] >= 0) ? v["stories_total"] : fail(p + ".stories_total", "a number in range"));
   out["stories_completed"] = ((typeof v["stories_completed"] === "number") && (Number.isFinite(v["stories_completed"])) && (Number.isSafeInteger(v["stories_completed"])) && (v["stories_completed"] >= 0) ? v["stories_completed"] : fail(p + ".stories_completed", "a number in range"));

@@ -131,6 +131,8 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
         return Response.json(issueJson(i));
       }
       const newComment = new RegExp(`^${repoPath}/issues/(\\d+)/comments$`).exec(path);
+      if (newComment && req.method === "GET")
+        return Response.json(comments.filter((c) => c.issue === Number(newComment[1])).map((c) => ({ id: c.id, body: c.body })));
       if (newComment && req.method === "POST") {
         if (!issues.has(Number(newComment[1]))) return notFound();
         const c = { id: nextComment++, issue: Number(newComment[1]), body: String(json.body ?? "") };
