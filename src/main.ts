@@ -4,6 +4,7 @@
  * "Performance"). The command itself is loaded on demand and parsed by citty.
  */
 import pkg from "../package.json" with { type: "json" };
+import { versionLine } from "./build-info.ts";
 import { commandNames, findCommand, type CommandInfo } from "./commands/_catalog.ts";
 import { dropGitLocators, hasGitLocators } from "./git-env.ts";
 import { guardStdout } from "./term/stdout.ts";
@@ -23,7 +24,7 @@ export async function dispatch(argv: string[]): Promise<void> {
   // On a terminal, inside a worktree, a bare `wt-loop` is the selection screen; anywhere else, the help.
   if (first === undefined && (await selectionScreen())) return;
   if (first === undefined || HELP.includes(first)) return rootHelp();
-  if (VERSION_FLAGS.includes(first) && rest.length === 0) return print(VERSION);
+  if (VERSION_FLAGS.includes(first) && rest.length === 0) return print(versionLine(VERSION));
   if (first === "help") return help(rest);
   const info = findCommand(first);
   if (!info) {
