@@ -90,7 +90,7 @@ export function worktreePlace(worktree: string): Place {
   if (gitDir !== commonDir) mounts.push(["ro", commonDir], ...COMMON_WRITES.map((d): Mount => ["rw", join(commonDir, d)]));
   mounts.push(["rw", worktree], ["rw", gitDir]);
   const before = new Set(readdirSync(gitDir));
-  for (const name of before) if (!GIT_WRITES.test(name)) mounts.push(["ro", join(gitDir, name)]);
+  for (const name of [...before].sort()) if (!GIT_WRITES.test(name)) mounts.push(["ro", join(gitDir, name)]);
   if (dotGitFile) mounts.push(["ro", dotGitFile]);
   return { mounts, settle: () => sweep(gitDir, before) };
 }
