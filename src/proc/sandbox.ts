@@ -63,12 +63,16 @@ export const BASE_ENV = [
   "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "WT_LOOP_*", "OPENSPEC_TELEMETRY",
 ];
 
+/** Never passed in, whatever names them: each leads to a program outside (a terminal multiplexer, a key agent, a bus, a display). */
+export const NEVER_ENV = /^(TMUX|TMUX_PANE|STY|SSH_AUTH_SOCK|SSH_AGENT_PID|GPG_AGENT_INFO|DBUS_.*|DISPLAY|WAYLAND_DISPLAY|XAUTHORITY|DOCKER_HOST)$/;
+
 /** The variables of `env` that `names` (names, or `PREFIX_*`) let in. */
 export function allowedEnv(env: Record<string, string | undefined>, names: string[]): Record<string, string> {
   const exact = new Set(names.filter((n) => !n.endsWith("*")));
   const prefixes = names.filter((n) => n.endsWith("*")).map((n) => n.slice(0, -1));
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && (exact.has(k) || prefixes.some((p) => k.startsWith(p)))) out[k] = v;
+  for (const [k, v] of Object.entries(env))
+    if (v !== undefined && !NEVER_ENV.test(k) && (exact.has(k) || prefixes.some((p) => k.startsWith(p)))) out[k] = v;
   return out;
 }
 
@@ -78,6 +82,8 @@ export function parseEnvNames(list: string | null | undefined): string[] {
   for (const n of names)
     if (!/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(n))
       throw new UserError(`--sandbox-env: '${n}' is not a variable name (letters, digits and _, or a prefix ending in *, like MY_TOOL_*).`);
+    else if (NEVER_ENV.test(n))
+      throw new UserError(`--sandbox-env: ${n} is never passed into the sandbox: it leads to a program outside it (a terminal, a key agent, a bus or a display). Remove it.`);
   return names;
 }
 

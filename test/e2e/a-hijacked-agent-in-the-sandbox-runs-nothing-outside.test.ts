@@ -161,9 +161,10 @@ ${TICK}`);
     const r = await startLoop(wt, agent, ["--parallel", "1"], {});
     userGitStatus(repo, wt, sibling);
     expect(readdirSync(mark)).toEqual([]);
-    expect([r.code, readJson(join(wt, ".claude/loop-state.json")).status, r.stderr]).toEqual([0, "done", ""]);
     expect(existsSync(join(repo, ".git/commondir"))).toBe(false);
     expect(readFileSync(join(repo, ".git/worktrees/sibling/commondir"), "utf8")).toBe("../..\n");
+    expect(readFileSync(join(repo, ".git/worktrees/feature/config.worktree"), "utf8")).toBe("");
+    expect([r.code, readJson(join(wt, ".claude/loop-state.json")).status, r.stderr]).toEqual([0, "done", ""]);
     for (const s of ["1", "2"]) expect(readFileSync(join(wt, `s${s}.txt`), "utf8")).toBe(`story ${s}\n`);
   }, 300_000);
 
@@ -178,8 +179,8 @@ ${TICK}`);
     const r = await startLoop(repo, agent, ["--parallel", "2"], {});
     userGitStatus(repo);
     expect(readdirSync(mark)).toEqual([]);
-    expect([r.code, readJson(join(repo, ".claude/loop-state.json")).status, r.stderr]).toEqual([0, "done", ""]);
     expect(existsSync(join(repo, ".git/commondir"))).toBe(false);
+    expect([r.code, readJson(join(repo, ".claude/loop-state.json")).status, r.stderr]).toEqual([0, "done", ""]);
     for (const s of ["1", "2"]) expect(readFileSync(join(repo, `s${s}.txt`), "utf8")).toBe(`story ${s}\n`);
   }, 300_000);
 

@@ -95,6 +95,8 @@ describe("what goes in", () => {
   test("--sandbox-env takes names and PREFIX_*; anything else is named as wrong; a project file may not set it", () => {
     expect(parseEnvNames("A, B_*")).toEqual(["A", "B_*"]);
     expect(() => parseEnvNames("A=1")).toThrow("--sandbox-env: 'A=1' is not a variable name");
+    expect(() => parseEnvNames("SSH_AUTH_SOCK")).toThrow("--sandbox-env: SSH_AUTH_SOCK is never passed into the sandbox");
+    expect(Object.keys(allowedEnv(env, ["*"]))).not.toContain("TMUX");
     const wt = tempDir("wt-");
     writeFileSync(join(wt, ".wt-loop.json"), JSON.stringify({ "sandbox-env": "GITHUB_TOKEN" }));
     expect(() => readConfigFile(join(wt, ".wt-loop.json"), "project")).toThrow(/"sandbox-env" can only be set in your user file/);
