@@ -8,7 +8,7 @@ import { layerOptions } from "../../src/loop/config.ts";
 import { readConfigFile } from "../../src/loop/config-file.ts";
 import { allowedHosts, sandboxRules } from "../../src/loop/sandbox.ts";
 import { worktreePlace } from "../../src/loop/sandbox-git.ts";
-import { allowedEnv, BASE_ENV, parseEnvNames } from "../../src/proc/sandbox.ts";
+import { allowedEnv, BASE_ENV, parseEnvNames, type Mount } from "../../src/proc/sandbox.ts";
 import { hostsFile, parseEndpoint, planForwards } from "../../src/proc/sandbox-net.ts";
 import { sandboxProblem } from "../../src/proc/sandbox-tools.ts";
 import { UserError } from "../../src/errors.ts";
@@ -136,11 +136,12 @@ describe("a worktree's git dirs", () => {
     const wt = join(repo, "..", "linked");
     git(repo, "worktree", "add", "-q", "-b", "linked", wt);
     const common = join(repo, ".git");
-    expect(worktreePlace(wt).mounts).toEqual([
+    const expected: Mount[] = [
       ["ro", common], ["rw", join(common, "objects")], ["rw", join(common, "refs")], ["rw", join(common, "logs")],
       ["rw", wt], ["rw", join(common, "worktrees/linked")],
-      ...["commondir", "config.worktree", "gitdir"].map((f) => ["ro", join(common, "worktrees/linked", f)]),
+      ...["commondir", "config.worktree", "gitdir"].map((f): Mount => ["ro", join(common, "worktrees/linked", f)]),
       ["ro", join(wt, ".git")],
-    ].map(([m, p]) => [m, p]));
+    ];
+    expect(worktreePlace(wt).mounts).toEqual(expected);
   });
 });
