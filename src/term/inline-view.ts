@@ -88,7 +88,8 @@ export class InlineView implements View {
       const gone = terminalGone();
       try {
         if (this.stdin.isTTY) this.stdin.setRawMode(false);
-        if (!gone) this.activity.out.write("\nAnswered from another terminal (`wt-loop stop`).\n");
+        const why = typeof signal.reason === "string" ? signal.reason : "Answered from another terminal (`wt-loop stop`).";
+        if (!gone) this.activity.out.write(`\n${forTerminal(why)}\n`);
       } catch {
         // the terminal went away meanwhile
       }
