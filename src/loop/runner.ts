@@ -138,10 +138,11 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
               // A tmux session nobody is attached to (the detached one `start` opens without a
               // display): nobody can answer, so keep — as without a terminal — never a question left open.
               if ((await attended()) === false) return "keep";
+              if (stop.answer) return stop.answer; // answered by a signal meanwhile: asked of nobody
               notifier.question(live); // after the final status was written (and notified)
               const asking = new AbortController();
               const here = view.ask(status, asking.signal).then((choice) => ({ choice, why: null }));
-              const remote = stop.answered().then((choice) => ({ choice, why: "Answered from another terminal (`wt-loop stop`)." }));
+              const remote = stop.answered().then((choice) => ({ choice, why: `Answered ${choice} from outside this window (\`wt-loop stop\`, or a signal: SIGTERM, SIGINT).` }));
               // The last client detaches while it asks: nobody is left to answer.
               const polling = new AbortController();
               const nobody = nobodyAttached(polling.signal).then(() => ({ choice: "keep" as const, why: NOBODY_ANSWERED }));

@@ -81,8 +81,9 @@ export async function runOnScreen(renderer: CliRenderer, state: State, source: S
     });
     return undefined as never; // the process ends as soon as the terminal is back
   };
-  let remote = false; // `wt-loop stop` from another terminal: nobody may be here to close the result view
+  let remote = false; // a signal (`wt-loop stop`, `timeout`, `kill`): nobody may be here to close the result view
   const onRemote = () => void (remote = true);
+  process.on("SIGINT", onRemote);
   process.on("SIGTERM", onRemote);
   process.on("SIGUSR2", onRemote);
   try {
@@ -97,6 +98,7 @@ export async function runOnScreen(renderer: CliRenderer, state: State, source: S
     const after = [`Loop ${final.status}${final.reason ? `: ${final.reason}` : ""}`, ...said.filter((m) => m.startsWith("warning:"))];
     return { code, after, box: complete.box() };
   } finally {
+    process.off("SIGINT", onRemote);
     process.off("SIGTERM", onRemote);
     process.off("SIGUSR2", onRemote);
     view.dispose();

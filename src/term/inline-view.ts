@@ -82,9 +82,10 @@ export class InlineView implements View {
     this.listening = null;
     // Loaded only when asked: consola costs ~9 ms of start-up that no other path needs.
     const { consola } = await import("consola");
-    // consola's prompt cannot be cancelled: when the question is answered elsewhere (`wt-loop stop`),
-    // let go of the terminal so the pending read neither keeps the process alive nor leaves raw mode.
-    signal.addEventListener("abort", () => {
+    // consola's prompt cannot be cancelled: when the question is answered elsewhere (`wt-loop stop`, a
+    // signal, nobody attached), let go of the terminal so the pending read neither keeps the process
+    // alive nor leaves raw mode.
+    const letGo = () => {
       const gone = terminalGone();
       try {
         if (this.stdin.isTTY) this.stdin.setRawMode(false);
@@ -94,7 +95,13 @@ export class InlineView implements View {
         // the terminal went away meanwhile
       }
       this.stdin.destroy();
-    });
+    };
+    // Answered while consola loaded: no prompt at all.
+    if (signal.aborted) {
+      letGo();
+      return new Promise<Completion>(() => {});
+    }
+    signal.addEventListener("abort", letGo);
     const answer = await consola.prompt(`Loop ${status}. What should happen to the loop's branch?`, {
       type: "select",
       options: [
