@@ -116,6 +116,11 @@ export class Tmux {
     return /sh ([^\s"]+)/.exec(p?.cmd ?? "")?.[1] ?? "";
   }
 
+  /** Whether the command started in `pane` has exited (now, without waiting). */
+  hasExited(pane: string): boolean {
+    return existsSync(`${this.scriptOf(pane)}.exit`);
+  }
+
   /** Waits until the command started in `pane` has exited; returns its exit code. */
   async exitCode(pane: string, timeoutMs = 30_000): Promise<number> {
     const file = `${this.scriptOf(pane)}.exit`;
