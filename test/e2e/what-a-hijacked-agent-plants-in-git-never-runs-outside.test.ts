@@ -66,7 +66,7 @@ describe("what a hijacked agent plants in git never runs outside", () => {
     expect(userStatus(repo).exitCode).toBe(0);
     expect(m.left()).toEqual([]);
     // The checkpoints are on the loop's branch of this repository, not in the copy.
-    expect(git(repo, "log", "--format=%s", "ralph/tasks")).toContain("checkpoint: story 2");
+    expect(git(repo, "log", "--format=%s", "HEAD")).toContain("checkpoint: story 2");
   }, 200_000);
 
   test("from a linked worktree, the main checkout's and a sibling's commondir: put back after the attempt, nothing runs", async () => {
@@ -115,8 +115,8 @@ describe("what a hijacked agent plants in git never runs outside", () => {
     expect([r.code, state(repo).status]).toEqual([0, "done"]);
     expect(state(repo).stories_completed).toBe(2);
     expect(m.left()).toEqual([]);
-    expect(git(repo, "ls-tree", "-r", "ralph/tasks")).not.toContain("160000"); // no gitlink
-    expect(git(repo, "ls-tree", "-r", "--name-only", "ralph/tasks")).toContain("s1.txt");
+    expect(git(repo, "ls-tree", "-r", "HEAD")).not.toContain("160000"); // no gitlink
+    expect(git(repo, "ls-tree", "-r", "--name-only", "HEAD")).toContain("s1.txt");
     const said = readEvents(repo).filter((e) => e.type === "Error" && e.message.includes("vendor/lib"));
     expect(said.length).toBeGreaterThan(0);
     expect(said[0].message).toContain("git submodule add");
