@@ -14,9 +14,9 @@ import { hasOwnRunner } from "../proc/pid.ts";
 import { isFinal, Lane, Status, type State } from "../state/schema.ts";
 import { readState } from "../state/store.ts";
 import { runTimeMs } from "../state/run-time.ts";
-import { correctDeadRunner } from "../loop/liveness.ts";
-import { spent } from "../loop/budget.ts";
-import { sandboxLabel } from "../loop/sandbox-label.ts";
+import { correctDeadRunner } from "../control/liveness.ts";
+import { spent } from "../record/budget.ts";
+import { sandboxLabel } from "../record/sandbox-label.ts";
 
 export const LoopSummary = z.object({
   status: Status,

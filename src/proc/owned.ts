@@ -7,7 +7,7 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, resolve, sep } from "node:path";
-import { isCompiled, selfArgv } from "../self.ts";
+import { isCompiled, selfArgv } from "./self.ts";
 import type { ProcessTable, ProcView } from "./procfs.ts";
 
 export const validPid = (pid: unknown): pid is number => typeof pid === "number" && Number.isSafeInteger(pid) && pid > 1;

@@ -1,11 +1,11 @@
 /**
- * The full-screen View (loop/view.ts) of `run` and `monitor`: loop events, messages and the end
+ * The full-screen View (engine/view.ts) of `run` and `monitor`: loop events, messages and the end
  * question go to the loop screen's model; the keys the model does not handle itself come back as
- * Actions, done here — a stop press (counted by loop/stop.ts), leaving, stopping a followed loop, a
+ * Actions, done here — a stop press (counted by control/stop.ts), leaving, stopping a followed loop, a
  * diff, steering, quitting. The state is re-read every second for the header.
  */
-import type { LoopEvent } from "../loop/events.ts";
-import type { KeyIntent, View } from "../loop/view.ts";
+import type { LoopEvent } from "../record/events.ts";
+import type { KeyIntent, View } from "../engine/view.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import { stat } from "node:fs/promises";
 import { readState } from "../state/store.ts";

@@ -30,7 +30,7 @@ export type Tokens = z.infer<typeof Tokens>;
 export const ZERO_TOKENS: Tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
 export const sumTokens = (t: Tokens) => t.input + t.output + t.cache_read + t.cache_creation;
 
-/** One run of the `--verify` command (src/loop/verify.ts). */
+/** One run of the `--verify` command (src/engine/gates/verify.ts). */
 export const VerifyRun = z.object({
   exit_code: z.number().int().nullable().describe("the command's exit code; null when it timed out or was stopped"),
   duration_ms: z.number().nonnegative().describe("how long it ran"),
@@ -43,7 +43,7 @@ export type VerifyRun = z.infer<typeof VerifyRun>;
 export const ReviewerName = z.enum(["claude", "codex", "gemini", "command"]);
 export type ReviewerName = z.infer<typeof ReviewerName>;
 
-/** The `--review` gate's account of one attempt (src/loop/review.ts). */
+/** The `--review` gate's account of one attempt (src/engine/gates/review.ts). */
 export const ReviewRun = z.object({
   reviewer: ReviewerName.describe("`--review`"),
   verdict: z
@@ -126,7 +126,7 @@ export const UserWork = z.object({
 export type UserWork = z.infer<typeof UserWork>;
 
 
-/** What a story cost, over every attempt: a line of the receipt (loop/receipt.ts) and of `earlier_stories`. */
+/** What a story cost, over every attempt: a line of the receipt (record/receipt.ts) and of `earlier_stories`. */
 const Spend = z.object({
   tokens: Count.describe("tokens, all categories"),
   cost_usd: z.number().nonnegative().nullable().describe("cost in US dollars; null when nothing that ran reports one"),

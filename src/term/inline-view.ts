@@ -4,8 +4,8 @@
  * question as a prompt, and `q` / Ctrl-C read from the terminal in raw mode. It is the one owner
  * of stdin while a loop runs here.
  */
-import type { LoopEvent } from "../loop/events.ts";
-import type { KeyIntent, View } from "../loop/view.ts";
+import type { LoopEvent } from "../record/events.ts";
+import type { KeyIntent, View } from "../engine/view.ts";
 import type { Completion, FinalStatus } from "../state/schema.ts";
 import { activityLine, type Activity, type Out } from "./activity.ts";
 import { forTerminal } from "./inert.ts";

@@ -1,9 +1,9 @@
 /** The receipt as text: `status` and the end box (`Complete`) show it the same way (docs/receipt.md). */
-import { storyCost } from "../loop/receipt.ts";
-import type { Forecast } from "../loop/receipt-schema.ts";
+import { storyCost } from "../record/receipt.ts";
+import type { Forecast } from "../record/receipt-schema.ts";
 import type { StoryReceipt } from "../state/schema.ts";
 import { inertLine } from "./inert.ts";
-import { truncate, formatCost, formatDuration, formatTokens, plural, table } from "./format.ts";
+import { truncate, formatCost, formatDuration, formatTokens, plural, table } from "../text/format.ts";
 
 /** One row per story: mark, id and title, attempts, time, tokens and cost (the reviewer's apart when one ran). */
 export function receiptRows(stories: StoryReceipt[], width = 80): string[] {

@@ -10,7 +10,7 @@ import { refuseTimes } from "../helpers/scripted-server.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { clockTime } from "../../src/term/format.ts";
+import { clockTime } from "../../src/text/format.ts";
 
 const socketDir = tempDir("tmux-sock-");
 const tmuxEnv = { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir };
