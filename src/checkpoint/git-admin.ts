@@ -72,6 +72,12 @@ function locators(commonDir: string): Map<string, string | null> {
   return files;
 }
 
+/** Whether a new worktree's `commondir` or `.git` file, as written, leads to `target` (git may write either path relative). */
+function leadsWhereGitWould(file: string, text: string, target: string): boolean {
+  const named = basename(file) === ".git" ? /^gitdir: (.+)$/m.exec(text)?.[1] : text.trim();
+  return named !== undefined && real(resolve(dirname(file), named)) === real(target);
+}
+
 const seen = new Map<string, Map<string, string | null>>();
 
 /** Records the repository's locator files as they are now (the first git call of a run, before any agent). */
@@ -96,6 +102,7 @@ export function repairLocators(commonDir: string): string[] {
     const right = file === join(commonDir, "commondir") ? null : owner ? `gitdir: ${owner.gitDir}\n` : "../..\n";
     const was = before.has(file) ? before.get(file)! : right;
     if (now.trim() === was?.trim()) continue;
+    if (!before.has(file) && right !== null && leadsWhereGitWould(file, now, owner?.gitDir ?? commonDir)) continue; // git wrote it another way (a relative path)
     const root = owner ? owner.workTree : commonDir;
     let done: string;
     try {
