@@ -105,6 +105,7 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
       await git.run(["worktree", "prune"]); // a lane folder removed by hand: its registration would block `add`
       // No hooks: the user's post-checkout hook is not the loop's to run (checkpoints never run hooks either).
       await git.run(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--quiet", "-b", plan.branch, plan.worktree, plan.base]);
+      await inLane(plan).locate(true); // its folders pinned before its agent runs (a reused folder: found again)
       await ensureExcluded(inLane(plan));
     }),
 
