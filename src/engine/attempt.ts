@@ -13,7 +13,7 @@ import { loopRoot, writeFileSafe } from "../proc/safe-fs.ts";
 import { promptFileOf } from "../state/paths.ts";
 import { processStartTime } from "../proc/pid.ts";
 import { CommandError } from "../proc/spawn.ts";
-import { sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
+import { addTokens, sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
 import { isComplete, missingFromPlan, type Story } from "../stories/story.ts";
 import type { LoopDeps } from "./ports.ts";
 import { classify, type Classified } from "./outcome.ts";
@@ -165,7 +165,7 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
 /** The runs the service refused before this one spent too (unavailable.ts): the iteration's figures include them. */
 function addRefusedSpending(res: AttemptResult, spent: Spent): void {
   res.tokens = { ...res.tokens };
-  for (const k of ["input", "output", "cache_read", "cache_creation"] as const) res.tokens[k] += spent.tokens[k];
+  addTokens(res.tokens, spent.tokens);
   if (spent.cost_usd !== null) res.cost = (res.cost ?? 0) + spent.cost_usd;
 }
 
@@ -195,7 +195,7 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
   }
   state.iterations.push(rec);
   state.total_tokens += rec.tokens_used;
-  for (const k of ["input", "output", "cache_read", "cache_creation"] as const) state.tokens[k] += it.tokens[k];
+  addTokens(state.tokens, it.tokens);
   state.total_cost_usd += it.cost ?? 0;
   deps.emit({
     type: "IterationEnd", story_id: at.story.id, iteration: n, outcome: rec.outcome, reason: rec.reason, duration_ms: it.durationMs,

@@ -25,7 +25,7 @@ import type { StorySource } from "../stories/source.ts";
 import { runLoop } from "../engine/engine.ts";
 import { endedState } from "../state/ending.ts";
 import { EventLog } from "../record/event-log.ts";
-import { stopControl } from "../control/stop.ts";
+import { stopControl } from "../control/stop-presses.ts";
 import type { View } from "../engine/view.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";

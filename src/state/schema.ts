@@ -29,6 +29,13 @@ export const Tokens = z.object({
 export type Tokens = z.infer<typeof Tokens>;
 export const ZERO_TOKENS: Tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
 export const sumTokens = (t: Tokens) => t.input + t.output + t.cache_read + t.cache_creation;
+/** Adds `more` into `to`, kind by kind (a run's spending into an iteration's, an iteration's into the loop's). */
+export function addTokens(to: Tokens, more: Tokens): void {
+  to.input += more.input;
+  to.output += more.output;
+  to.cache_read += more.cache_read;
+  to.cache_creation += more.cache_creation;
+}
 
 /** One run of the `--verify` command (src/engine/gates/verify.ts). */
 export const VerifyRun = z.object({
@@ -101,6 +108,9 @@ export type AgentName = z.infer<typeof AgentName>;
 export const CheckpointKind = z.enum(["branch", "stash"]);
 export const OnComplete = z.enum(["ask", "cleanup", "keep"]);
 export const Completion = z.enum(["cleanup", "keep"]);
+/** Why a `stopped` loop stopped: the user (a stop, Ctrl-C) or a budget. */
+export const StopReason = z.enum(["user", "budget"]);
+export type StopReason = z.infer<typeof StopReason>;
 export type Completion = z.infer<typeof Completion>;
 export const SourceKind = z.enum(["openspec", "tasks-file", "manual"]);
 export const SandboxNetwork = z.enum(["filtered", "open"]);
@@ -262,8 +272,7 @@ export const State = z.object({
     .object({ cost_usd: z.number().nonnegative().describe("cost in US dollars"), tokens: Count.describe("tokens, all categories") })
     .optional()
     .describe("what the earlier runs of this loop spent (a restart after `stuck`, `stalled` or `stopped` carries it); the budget counts it plus `total_cost_usd`/`total_tokens`"),
-  stop_reason: z
-    .enum(["user", "budget"])
+  stop_reason: StopReason
     .nullable()
     .optional()
     .describe("why a `stopped` loop stopped: `user` (a stop or Ctrl-C) or `budget` (`--max-cost` or `--max-tokens` reached); null for other statuses and for a loop whose runner died or was force-quit"),
