@@ -24,9 +24,12 @@ export { recoverIntegration } from "./recover.ts";
 
 type Verify = (() => Promise<{ ok: true } | { ok: false; reason: string }>) | null;
 
-/** No hook, rerere, autostash or editor of the user's takes part in a replay: it applies cleanly or it conflicts. */
+/**
+ * No rerere, autostash or editor of the user's takes part in a replay: it applies cleanly or it conflicts
+ * (hooks are off for every git of wt-loop's: proc/git-hardening.ts).
+ */
 const REPLAY = [
-  "-c", "core.hooksPath=/dev/null", "-c", "rerere.enabled=false", "-c", "rebase.autoStash=false", "-c", "rebase.autoSquash=false",
+  "-c", "rerere.enabled=false", "-c", "rebase.autoStash=false", "-c", "rebase.autoSquash=false",
   "-c", "rebase.updateRefs=false", "-c", "commit.gpgsign=false", "-c", "sequence.editor=:", "-c", "core.editor=:",
 ];
 
