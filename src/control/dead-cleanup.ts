@@ -1,7 +1,7 @@
 /**
  * `wt-loop stop --cleanup` when the loop's runner is dead (kill -9, a closed window) and no completion took
  * place: the user asked for the cleanup, so it is done here as the runner would have done it (finish.ts →
- * Checkpoint.finish("cleanup")), not dropped. Under --parallel the lanes are closed first (control.ts) and
+ * Checkpoint.finish("cleanup")), not dropped. Under --parallel the lanes are closed first (stop-loop.ts) and
  * the lane refs tidied while the loop branch still exists, so the ones kept can be named.
  */
 import { branchCheckpoint } from "../checkpoint/branch.ts";

@@ -13,7 +13,7 @@ import { loopRoot, writeFileSafe } from "../proc/safe-fs.ts";
 import { promptFileOf } from "../state/paths.ts";
 import { processStartTime } from "../proc/pid.ts";
 import { CommandError } from "../proc/spawn.ts";
-import { sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
+import { addTokens, sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
 import { isComplete, missingFromPlan, type Story } from "../stories/story.ts";
 import type { LoopDeps } from "./ports.ts";
 import { classify, type Classified } from "./outcome.ts";
@@ -23,6 +23,7 @@ import { verifyClaim } from "./gates/verify.ts";
 import { reviewClaim } from "./gates/review.ts";
 import { boxCheck } from "./gates/box-check.ts";
 import { runWhenAvailable, type Spent } from "./gates/unavailable.ts";
+import { modelFor } from "./model-choice.ts";
 
 export interface AttemptResult {
   result: Classified | { outcome: "rejected"; reason: string };
@@ -38,6 +39,8 @@ export interface AttemptResult {
   turns: number | null;
   exitCode: number | null;
   durationMs: number;
+  /** The model asked for (engine/model-choice.ts); null: the agent's own. */
+  model: string | null;
   verify?: Iteration["verify"];
   review?: Iteration["review"];
   /** Runs the agent's service refused before this one (not attempts), and the time waited. */
@@ -54,7 +57,7 @@ export async function attemptStory(
   const { checkpoint } = deps;
   const res: AttemptResult = {
     result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [], files: [],
-    tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0,
+    tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0, model: modelFor(state, story, at.attempt),
   };
   const t0 = performance.now();
   let step = "taking the checkpoint"; // what the harness was doing, for the reason of a harness failure
@@ -80,7 +83,7 @@ export async function attemptStory(
     step = "running the agent";
     const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () => runAgent(
       deps.adapter,
-      { prompt, model: state.model, agentCmd: state.agent_cmd },
+      { prompt, model: res.model, agentCmd: state.agent_cmd },
       {
         cwd: state.worktree_path, env: deps.env, sandbox: deps.sandbox, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
         logPath, runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
@@ -165,7 +168,7 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
 /** The runs the service refused before this one spent too (unavailable.ts): the iteration's figures include them. */
 function addRefusedSpending(res: AttemptResult, spent: Spent): void {
   res.tokens = { ...res.tokens };
-  for (const k of ["input", "output", "cache_read", "cache_creation"] as const) res.tokens[k] += spent.tokens[k];
+  addTokens(res.tokens, spent.tokens);
   if (spent.cost_usd !== null) res.cost = (res.cost ?? 0) + spent.cost_usd;
 }
 
@@ -184,7 +187,7 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
     tokens_used: sumTokens(it.tokens), ...(it.result.outcome === "timeout" ? { timed_out: true as const } : {}),
     story_id: at.story.id, story_title: at.story.title, attempt: at.attempt, outcome: it.result.outcome,
     reason: "reason" in it.result ? it.result.reason : null, progress: it.progress, tokens: it.tokens,
-    cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n), ...(it.verify ? { verify: it.verify } : {}),
+    cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, ...(it.model ? { model: it.model } : {}), log_file: deps.paths.iterLog(n), ...(it.verify ? { verify: it.verify } : {}),
     ...(it.review ? { review: it.review } : {}), ...(it.waits ? { unavailable: it.waits } : {}),
   };
   if (it.deletedIgnored.length) {
@@ -195,11 +198,11 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
   }
   state.iterations.push(rec);
   state.total_tokens += rec.tokens_used;
-  for (const k of ["input", "output", "cache_read", "cache_creation"] as const) state.tokens[k] += it.tokens[k];
+  addTokens(state.tokens, it.tokens);
   state.total_cost_usd += it.cost ?? 0;
   deps.emit({
     type: "IterationEnd", story_id: at.story.id, iteration: n, outcome: rec.outcome, reason: rec.reason, duration_ms: it.durationMs,
-    turns: it.turns, tokens: it.tokens, cost_usd: it.cost, commits: it.commits, files: it.files,
+    turns: it.turns, tokens: it.tokens, cost_usd: it.cost, ...(it.model ? { model: it.model } : {}), commits: it.commits, files: it.files,
   });
   return rec;
 }

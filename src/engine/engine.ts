@@ -17,6 +17,7 @@ import { pauseHere, steerInbox, type Inbox } from "./steer-inbox.ts";
 import { attemptStory, recordIteration } from "./attempt.ts";
 import { storyBegins, storyTurns } from "./story-turn.ts";
 import { runParallel } from "./lanes/scheduler.ts";
+import { windowTitle } from "../text/window-title.ts";
 
 export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
   const state: State = { ...initial, status: "running", runner_pid: process.pid, error: null, reason: null };
@@ -98,7 +99,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
     const n = ++state.current_iteration;
     const index = stories.indexOf(next) + 1;
     storyBegins(state, deps, next, { n, index, total: stories.length, attempt });
-    deps.setTitle(`Ralph: ${state.worktree_name} [${n}/${state.max_iterations}]`);
+    deps.setTitle(windowTitle(state.worktree_name, `${n}/${state.max_iterations}`));
     await save();
 
     const started = new Date();

@@ -4,13 +4,14 @@
  */
 import { sandboxLabel } from "../record/sandbox-label.ts";
 import { storiesOf } from "../record/receipt.ts";
-import type { FinalStatus, Completion, State } from "../state/schema.ts";
+import type { FinalStatus, Completion, State, StopReason } from "../state/schema.ts";
 import { errorMessage, thenSentence, UserError } from "../errors.ts";
 import { lostMessage } from "../checkpoint/user-work.ts";
 import { endedState } from "../state/ending.ts";
 import type { CompletionChoice, LoopDeps } from "./ports.ts";
 import type { LoopEvent } from "../record/events.ts";
 import type { KeptLane } from "../parallel/ports.ts";
+import { windowTitle } from "../text/window-title.ts";
 
 export interface Ending {
   status: FinalStatus;
@@ -19,7 +20,7 @@ export interface Ending {
   /** The loop ended on a failure of its own machinery: completion is `keep`, whatever was chosen. */
   harness?: boolean;
   /** Why a `stopped` loop stopped, when it was not the user (state `stop_reason`). */
-  stopReason?: "budget";
+  stopReason?: Extract<StopReason, "budget">;
   /** `--parallel`: lane refs that keep work the loop branch does not hold (named by a cleanup, which does not bring it back). */
   keptLanes?: KeptLane[];
 }
@@ -46,7 +47,7 @@ export async function finish(state: State, ending: Ending, deps: LoopDeps, save:
   // The runner still holds the loop: its completion step (and perhaps its question) follows.
   Object.assign(state, endedState(state, { ...ending, stopReason }), { runner_pid: state.runner_pid });
   if (ending.status === "done" && state.done_criteria === "manual") state.stories_completed = state.stories_total;
-  deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);
+  deps.setTitle(windowTitle(state.worktree_name, ending.status));
   // After a failure of the harness the completion is `keep`, asked of nobody: the reason says where the work is.
   const decided: CompletionChoice | null = !state.checkpoint_sha
     ? null
@@ -59,10 +60,10 @@ export async function finish(state: State, ending: Ending, deps: LoopDeps, save:
     await save();
     emitComplete(state, ending, deps);
     state.completion_pending = true;
-    deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status} · keep or cleanup?]`);
+    deps.setTitle(windowTitle(state.worktree_name, `${ending.status} · keep or cleanup?`));
     await save();
     await complete(state, ending, deps, save, () => decided.answer());
-    deps.setTitle(`Ralph: ${state.worktree_name} [${ending.status}]`);
+    deps.setTitle(windowTitle(state.worktree_name, ending.status));
   } else {
     await save();
     if (decided) await complete(state, ending, deps, save, async () => decided.choice);

@@ -14,6 +14,7 @@ import { loopRoot, openSafe, refuseLinks, renameSafe, writeFileSafe } from "../p
 import type { State } from "../state/schema.ts";
 import type { LoopDeps } from "./ports.ts";
 import { applySteer, parseRequest, type SteerAnswer } from "../record/steer-apply.ts";
+import { windowTitle } from "../text/window-title.ts";
 
 /** Often enough that `wt-loop pause` answers at once; a readdir of a near-empty folder costs nothing. */
 const POLL_MS = 250;
@@ -126,7 +127,7 @@ function readRequest(root: string, path: string) {
 export async function pauseHere(state: State, deps: Deps & Pick<LoopDeps, "signal" | "setTitle">, save: () => Promise<void>, inbox: Inbox): Promise<void> {
   Object.assign(state, { status: "paused", pause_requested: false, paused_since: new Date().toISOString() });
   deps.emit({ type: "Paused", iteration: state.current_iteration });
-  deps.setTitle(`Ralph: ${state.worktree_name} [paused ${state.current_iteration}/${state.max_iterations}]`);
+  deps.setTitle(windowTitle(state.worktree_name, `paused ${state.current_iteration}/${state.max_iterations}`));
   await save();
   while (state.status === "paused" && !deps.signal.aborted) {
     await new Promise<void>((resolve) => {

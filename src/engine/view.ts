@@ -1,13 +1,13 @@
 /**
  * What shows a loop to a person. The runner and `monitor` talk only to a View, never to the
  * terminal: today's line stream is one implementation (term/inline-view.ts), a full-screen screen
- * can be another. The view owns the keyboard; the loop owns what a key means (stop.ts counts the
+ * can be another. The view owns the keyboard; the loop owns what a key means (control/stop-presses.ts counts the
  * presses that make a force-quit).
  */
 import type { Completion, FinalStatus } from "../state/schema.ts";
 import type { LoopEvent } from "../record/events.ts";
 
-/** What a key press asks of the loop: `stop` (q, Ctrl-C: counted by stop.ts), `force-stop` (at once). */
+/** What a key press asks of the loop: `stop` (q, Ctrl-C: counted by control/stop-presses.ts), `force-stop` (at once). */
 export type KeyIntent = { kind: "stop" | "force-stop"; key: string };
 
 export interface View {

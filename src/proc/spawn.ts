@@ -8,6 +8,7 @@ import { signalQuietly } from "./signal.ts";
 import { readLines, tailLines, type LongLines } from "./lines.ts";
 import { closeSync, existsSync } from "node:fs";
 import { appendLogSafe } from "./safe-fs.ts";
+import { hardenGit } from "./git-hardening.ts";
 
 export const KILL_GRACE_MS = 2000;
 /** After a command and all we could end of it are gone, how long its pipes may still bring its last output. */
@@ -104,7 +105,10 @@ export function start(given: string[], opts: StartOptions): Running {
   // what it left behind is ended with it, and never another command of the same run — a --notify
   // command ending just as the next agent run starts ended that agent. The run's tag still finds them all.
   const tag = opts.contain ? `${opts.contain.tag}#${process.pid}.${++contained}` : undefined;
-  const givenEnv = tag ? { ...(opts.env ?? process.env), [RUN_TAG_VAR]: tag } : (opts.env ?? process.env);
+  const asked = tag ? { ...(opts.env ?? process.env), [RUN_TAG_VAR]: tag } : (opts.env ?? process.env);
+  // wt-loop's own git (never an agent's or a command's: those are contained, or sandboxed) runs nothing
+  // the agent could have planted, and finds its repository where it was at start (git-hardening.ts).
+  const givenEnv = cmd === "git" && !opts.contain && !opts.sandbox ? hardenGit(asked, opts.cwd) : asked;
   const { argv, env } = opts.sandbox ? opts.sandbox.wrap(given, opts.cwd, givenEnv) : { argv: given, env: givenEnv };
   if (!cmd) throw new Error("empty argv");
   if (opts.signal?.aborted) throw new CommandError(`${cmd} was not started: stop requested`, argv, "aborted");

@@ -7,7 +7,7 @@
 import { writeSync } from "node:fs";
 import type { CliRenderer } from "@opentui/core";
 import { ExitCode } from "../errors.ts";
-import { stopLoop } from "../control/control.ts";
+import { stopLoop } from "../control/stop-loop.ts";
 import { followLoop } from "../control/follow-loop.ts";
 import { exitCodeFor, runPrepared } from "./runner.ts";
 import type { Lock } from "../state/lock.ts";

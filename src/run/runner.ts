@@ -20,11 +20,12 @@ import { isFinal, type FinalStatus, type State } from "../state/schema.ts";
 import type { Lock } from "../state/lock.ts";
 import { writeState, writeStateSync } from "../state/store.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
+import { repairLocators } from "../checkpoint/git-admin.ts";
 import type { StorySource } from "../stories/source.ts";
 import { runLoop } from "../engine/engine.ts";
 import { endedState } from "../state/ending.ts";
 import { EventLog } from "../record/event-log.ts";
-import { stopControl } from "../control/stop.ts";
+import { stopControl } from "../control/stop-presses.ts";
 import type { View } from "../engine/view.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";
@@ -56,7 +57,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   const run = runFiles(base, state.started_at);
   const paths = runPaths(state.worktree_path, state.started_at);
   const controller = new AbortController();
-  const git = new Git({ cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000, signal: controller.signal });
+  let notice = (_message: string) => {}; // the event log, once it is open
+  const git = new Git({ cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000, signal: controller.signal, onNotice: (m) => notice(m) });
   const name = state.change ?? state.worktree_name;
   let log: EventLog;
   const env = o.env ?? process.env;
@@ -74,6 +76,10 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     await writeState(paths.state, endedState(state, { status: "stuck", reason: `Fatal error: ${errorMessage(err)}`, error: errorMessage(err) })).catch(() => {});
     throw err;
   }
+  notice = (message) => {
+    view.event({ type: "Error", message });
+    log.append({ type: "Error", message });
+  };
   let live = state; // the latest state the engine saved, for a force-quit
   const notifier = loopNotifier(state, paths.state, { terminal: (t, b) => view.notice(t, b), warn: (m) => view.warn(m), env, sandbox });
   const stop = stopControl({
@@ -118,6 +124,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
                 `${relative(state.worktree_path, d.to)}, where it is kept like any other file of the attempt, made its folder again and goes on.`,
             });
           await ensureExcluded(git);
+          // A `commondir` or `.git` file written meanwhile would make the user's git read another repository.
+          for (const message of repairLocators(await git.commonDir())) this.emit({ type: "Error", message });
           o.lock?.reassert();
         },
         save: (s) => {

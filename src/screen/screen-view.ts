@@ -1,7 +1,7 @@
 /**
  * The full-screen View (engine/view.ts) of `run` and `monitor`: loop events, messages and the end
  * question go to the loop screen's model; the keys the model does not handle itself come back as
- * Actions, done here — a stop press (counted by control/stop.ts), leaving, stopping a followed loop, a
+ * Actions, done here — a stop press (counted by control/stop-presses.ts), leaving, stopping a followed loop, a
  * diff, steering, quitting. The state is re-read every second for the header.
  */
 import type { LoopEvent } from "../record/events.ts";

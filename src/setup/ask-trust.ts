@@ -11,7 +11,8 @@ import { print } from "../term/print.ts";
 export async function requireTrust(untrusted: Untrusted[], layered: Layered): Promise<void> {
   if (!untrusted.length) return;
   const text = describeUntrusted(untrusted);
-  if (!canAskHere()) throw new UserError(`${text}\n${untrustedAdvice(untrusted)}`);
+  // A linked project file is never trusted: nothing to ask.
+  if (!canAskHere() || untrusted.some((u) => u.why === "link")) throw new UserError(`${text}\n${untrustedAdvice(untrusted)}`);
   print(text);
   const file = untrusted.find((u) => u.why !== "unsealed");
   const yes = await askYes(file ? `Trust ${file.source} and run these commands?` : "Run these commands?");

@@ -9,8 +9,8 @@
  * a state this user's own run wrote remembers commands that run without asking.
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync, writeSync, constants } from "node:fs";
-import { join } from "node:path";
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, writeSync, constants } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { UserError } from "../errors.ts";
 import { writeFileSafe } from "../proc/safe-fs.ts";
@@ -65,25 +65,48 @@ const realPath = (path: string) => {
   }
 };
 
-export type FileTrust = "trusted" | "changed" | "untrusted";
+/**
+ * What a project file's trust is recorded under: its folder's real path and its own name. Never what a
+ * link at that name points to: a clone that commits `.wt-loop.json` as a link to a sibling checkout's
+ * trusted file would be covered by that file's trust, and its commands would run the clone's Makefile.
+ */
+const trustKey = (path: string) => join(realPath(dirname(path)), basename(path));
+
+/** Where `path` points when it is a symbolic link (null: it is not one). */
+export function linkTarget(path: string): string | null {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+  } catch {
+    return null;
+  }
+}
+
+export type FileTrust = "trusted" | "changed" | "untrusted" | "link";
 
 export function fileTrust(path: string, sha256: string, env: Env = process.env): FileTrust {
-  const mine = readTrusted(env).filter((e) => e.path === realPath(path));
+  if (linkTarget(path) !== null) return "link"; // the no-links rule: never trusted, whatever it points to
+  const mine = readTrusted(env).filter((e) => e.path === trustKey(path));
   if (mine.some((e) => e.sha256 === sha256)) return "trusted";
   return mine.length ? "changed" : "untrusted";
 }
 
-/** Records `path` with this content as trusted (replacing an earlier content's entry). */
+/** Records `path` with this content as trusted (replacing an earlier content's entry); a link is refused. */
 export function trustFile(path: string, sha256: string, env: Env = process.env): TrustEntry {
-  const entry = { path: realPath(path), sha256, trusted_at: new Date().toISOString() };
+  const to = linkTarget(path);
+  if (to !== null) throw new UserError(`${linkRefusal(path, to)} ${linkAdvice(path, to)}`);
+  const entry = { path: trustKey(path), sha256, trusted_at: new Date().toISOString() };
   writeTrusted([...readTrusted(env).filter((e) => e.path !== entry.path), entry], env);
   return entry;
 }
 
+const linkRefusal = (path: string, to: string) =>
+  `${path} is a symbolic link (to ${to}): wt-loop never trusts a project file through a link, whose target can be another checkout's trusted file.`;
+const linkAdvice = (path: string, to: string) => `If you mean its content, put a copy in its place (cp --remove-destination ${resolve(dirname(path), to)} ${path}), read it, then run \`wt-loop trust\`.`;
+
 /** Forgets `path`; false when it was not trusted. */
 export function revokeFile(path: string, env: Env = process.env): boolean {
   const files = readTrusted(env);
-  const kept = files.filter((e) => e.path !== realPath(path));
+  const kept = files.filter((e) => e.path !== trustKey(path));
   if (kept.length === files.length) return false;
   writeTrusted(kept, env);
   return true;
@@ -127,7 +150,7 @@ export function trustLine(layered: Layered, untrusted: Untrusted[], env: Env = p
   if (!p.sha256) return null;
   const refused = untrusted.flatMap((u) => u.commands.map((c) => `${c.flag}: ${c.value}`));
   const state = fileTrust(p.path, p.sha256, env);
-  const head = state === "trusted" ? `${PROJECT_FILE} is trusted` : `${PROJECT_FILE} is not trusted${state === "changed" ? " (changed since you trusted it)" : ""}`;
+  const head = state === "trusted" ? `${PROJECT_FILE} is trusted` : `${PROJECT_FILE} is not trusted${state === "changed" ? " (changed since you trusted it)" : state === "link" ? " (a symbolic link: never trusted)" : ""}`;
   if (!refused.length) return `${head}${state === "trusted" ? "" : "; it sets no command, so nothing is refused"}.`;
   return `${head}; start would refuse ${refused.join(" · ")} (\`wt-loop trust\` trusts the file).`;
 }
@@ -139,9 +162,11 @@ export function describeUntrusted(untrusted: Untrusted[]): string {
       const head =
         u.why === "unsealed"
           ? `${u.source} remembers commands that no run of yours recorded (a state file can come with the repository):`
-          : u.why === "changed"
-            ? `${u.source} changed since you trusted it, and it sets commands wt-loop would run:`
-            : `${u.source} is not trusted, and it sets commands wt-loop would run:`;
+          : u.why === "link"
+            ? `${linkRefusal(u.source, linkTarget(u.source) ?? "?")} It sets commands wt-loop would run:`
+            : u.why === "changed"
+              ? `${u.source} changed since you trusted it, and it sets commands wt-loop would run:`
+              : `${u.source} is not trusted, and it sets commands wt-loop would run:`;
       return [head, ...u.commands.map((c) => `  ${c.flag}: ${c.value}`)].join("\n");
     })
     .join("\n");
@@ -150,7 +175,9 @@ export function describeUntrusted(untrusted: Untrusted[]): string {
 /** How to go on after a refusal. */
 export function untrustedAdvice(untrusted: Untrusted[]): string {
   const out = ["Nothing was run or written."];
-  if (untrusted.some((u) => u.why !== "unsealed")) out.push(`Read ${PROJECT_FILE}, then trust it with \`wt-loop trust\` (or give these options as flags).`);
+  const link = untrusted.find((u) => u.why === "link");
+  if (link) out.push(linkAdvice(link.source, linkTarget(link.source) ?? "?"));
+  else if (untrusted.some((u) => u.why !== "unsealed")) out.push(`Read ${PROJECT_FILE}, then trust it with \`wt-loop trust\` (or give these options as flags).`);
   const remembered = untrusted.find((u) => u.why === "unsealed");
   if (remembered)
     out.push(

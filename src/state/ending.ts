@@ -1,6 +1,6 @@
 /** The state of a loop that has ended, built in one place whatever ended it. */
 import { pausedMs } from "./run-time.ts";
-import type { FinalStatus, State } from "./schema.ts";
+import type { FinalStatus, State, StopReason } from "./schema.ts";
 
 export interface End {
   status: FinalStatus;
@@ -8,7 +8,7 @@ export interface End {
   /** A fatal error (state `error`); none when absent. */
   error?: string | null;
   /** Why a `stopped` loop stopped (state `stop_reason`); none (null) for a runner that died or was force-quit. */
-  stopReason?: "user" | "budget";
+  stopReason?: StopReason;
 }
 
 /**

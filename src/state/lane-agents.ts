@@ -1,7 +1,7 @@
 /**
  * Every agent of a loop that may be signalled: its own (`agent_pid`) and, under `--parallel`, each lane's
  * (`lanes[].agent_pid`) — each only when `ownedBy` proves it is this runner's child that recorded that start
- * time. Force-quit (runner.ts) and `wt-loop stop --force` (control.ts) kill these groups and nothing else.
+ * time. Force-quit (runner.ts) and `wt-loop stop --force` (control/stop-loop.ts) kill these groups and nothing else.
  */
 import { ownedBy } from "../proc/pid.ts";
 import type { State } from "./schema.ts";

@@ -1,8 +1,8 @@
-// What a stop key means is decided in one place (control/stop.ts), whatever view reported the key:
+// What a stop key means is decided in one place (control/stop-presses.ts), whatever view reported the key:
 // the first press stops gracefully, three within 3 s force-quit, a view's own force key force-quits
 // at once, and once the question waits no press counts.
 import { afterEach, expect, test } from "bun:test";
-import { stopControl, type StopControl } from "../../src/control/stop.ts";
+import { stopControl, type StopControl } from "../../src/control/stop-presses.ts";
 
 let control: StopControl | null = null;
 afterEach(() => control?.dispose());

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SLOW_STOP_VAR } from "../../src/control/stop.ts";
+import { SLOW_STOP_VAR } from "../../src/control/stop-presses.ts";
 import { hasOwnRunner } from "../../src/proc/pid.ts";
 import { CLI, fakeAgent, testPath, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";

@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SLOW_STOP_VAR } from "../../src/control/stop.ts";
+import { SLOW_STOP_VAR } from "../../src/control/stop-presses.ts";
 import { isAlive } from "../../src/proc/pid.ts";
 import { ROOT } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";

@@ -14,7 +14,7 @@ import { verdictIn } from "../../agents/promise.ts";
 import type { Held } from "../../checkpoint/hold.ts";
 import { runTag } from "../../proc/contain.ts";
 import { processStartTime } from "../../proc/pid.ts";
-import { ZERO_TOKENS, type ReviewRun, type State, type Tokens } from "../../state/schema.ts";
+import { addTokens, ZERO_TOKENS, type ReviewRun, type State, type Tokens } from "../../state/schema.ts";
 import type { Story } from "../../stories/story.ts";
 import type { LoopDeps } from "../ports.ts";
 import { buildReviewPrompt, REVIEW_DIFF_BYTES } from "./review-prompt.ts";
@@ -131,10 +131,8 @@ function spend(rec: ReviewRun, res: Reviewed, refused: Spent, run: AgentRun): vo
   const runs = [refused, ...(run.done ? [{ tokens: run.done.tokens, cost_usd: run.done.cost_usd }] : [])];
   res.tokens = { ...res.tokens };
   for (const s of runs) {
-    for (const k of ["input", "output", "cache_read", "cache_creation"] as const) {
-      rec.tokens[k] += s.tokens[k];
-      res.tokens[k] += s.tokens[k];
-    }
+    addTokens(rec.tokens, s.tokens);
+    addTokens(res.tokens, s.tokens);
     if (s.cost_usd !== null) {
       rec.cost_usd = (rec.cost_usd ?? 0) + s.cost_usd;
       res.cost = (res.cost ?? 0) + s.cost_usd;

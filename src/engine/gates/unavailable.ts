@@ -9,9 +9,10 @@ import { loopRoot, renameSafe } from "../../proc/safe-fs.ts";
 import type { AgentRun } from "../../agents/run-agent.ts";
 import type { UnavailableEvent } from "../../agents/stream.ts";
 import { MAX_TIMER_MS } from "../../proc/timer.ts";
-import { ZERO_TOKENS, type Iteration, type State, type Tokens } from "../../state/schema.ts";
+import { addTokens, ZERO_TOKENS, type Iteration, type State, type Tokens } from "../../state/schema.ts";
 import { clockTime, formatDuration } from "../../text/format.ts";
 import type { LoopDeps } from "../ports.ts";
+import { windowTitle } from "../../text/window-title.ts";
 
 /** Multiplies every backoff and margin (not a reset time the agent gave): tests set it small. */
 export const WAIT_SCALE_VAR = "WT_LOOP_WAIT_SCALE";
@@ -116,12 +117,12 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
     }
     state.waiting = { reason: u.reason, since: new Date(now).toISOString(), until: new Date(until).toISOString() };
     deps.emit({ type: "Waiting", story_id: at.storyId, iteration: at.iteration, attempt: at.attempt, runs, ...state.waiting });
-    deps.setTitle(`Ralph: ${state.worktree_name} [waiting until ${clockTime(until, now)}]`);
+    deps.setTitle(windowTitle(state.worktree_name, `waiting until ${clockTime(until, now)}`));
     await deps.save(state);
     const rested = await sleepUntil(until, deps.signal);
     waited += Date.now() - now;
     state.waiting = null;
-    deps.setTitle(`Ralph: ${state.worktree_name} [${state.current_iteration}/${state.max_iterations}]`);
+    deps.setTitle(windowTitle(state.worktree_name, `${state.current_iteration}/${state.max_iterations}`));
     await deps.save(state);
     if (!rested) return { run: { ...run, end: "aborted", unavailable: null }, waits: waits(), halt: null, refusedSpent };
     addSpent(refusedSpent, run); // tried again: this run is not the one returned
@@ -137,7 +138,7 @@ async function heldBack(state: State, deps: LoopDeps, at: AttemptContext): Promi
     const now = Date.now();
     state.waiting = { reason: held.reason, since: new Date(now).toISOString(), until: new Date(held.until).toISOString() };
     deps.emit({ type: "Waiting", story_id: at.storyId, iteration: at.iteration, attempt: at.attempt, runs: 1, ...state.waiting });
-    deps.setTitle(`Ralph: ${state.worktree_name} [waiting until ${clockTime(held.until, now)}]`);
+    deps.setTitle(windowTitle(state.worktree_name, `waiting until ${clockTime(held.until, now)}`));
     await deps.save(state);
     const rested = await sleepUntil(held.until, deps.signal);
     state.waiting = null;
@@ -148,7 +149,7 @@ async function heldBack(state: State, deps: LoopDeps, at: AttemptContext): Promi
 
 function addSpent(to: Spent, run: AgentRun): void {
   if (!run.done) return;
-  for (const k of ["input", "output", "cache_read", "cache_creation"] as const) to.tokens[k] += run.done.tokens[k];
+  addTokens(to.tokens, run.done.tokens);
   if (run.done.cost_usd !== null) to.cost_usd = (to.cost_usd ?? 0) + run.done.cost_usd;
 }
 

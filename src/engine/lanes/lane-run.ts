@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { errorMessage, HarnessError } from "../../errors.ts";
 import type { Integration } from "../../parallel/ports.ts";
 import { laneTag, runTag } from "../../proc/contain.ts";
-import type { Iteration, Lane, State } from "../../state/schema.ts";
+import { ZERO_TOKENS, type Iteration, type Lane, type State } from "../../state/schema.ts";
 import type { StorySource } from "../../stories/source.ts";
 import type { Story } from "../../stories/story.ts";
 import { attemptStory, recordIteration, type AttemptResult } from "../attempt.ts";
@@ -17,6 +17,7 @@ import { harnessStep } from "../harness.ts";
 import { storyBegins } from "../story-turn.ts";
 import type { LimitGate, LoopDeps, ParallelDeps } from "../ports.ts";
 import { runVerify, verifyLogOf } from "../gates/verify.ts";
+import { windowTitle } from "../../text/window-title.ts";
 
 /** Attempts per story in this run, and the reason the next one is given. */
 export type Tries = Map<string, { attempt: number; reason?: string }>;
@@ -76,7 +77,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     lane.status = "running";
     step("opened");
     storyBegins(state, deps, story, { n, index, total: c.stories.length, attempt });
-    deps.setTitle(`Ralph: ${state.worktree_name} [${n}/${state.max_iterations}] · ${state.lanes.length} lanes`);
+    deps.setTitle(`${windowTitle(state.worktree_name, `${n}/${state.max_iterations}`)} · ${state.lanes.length} lanes`);
     await c.saveAll();
     const laneDeps: LoopDeps = {
       ...deps, checkpoint: par.checkpointIn(plan), source: laneSource(deps.source, state.worktree_path, plan.worktree), signal: c.signal,
@@ -136,7 +137,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
 /** An attempt whose lane vanished under it: what it did is gone with the folder (its spending is not known). */
 const lostAttempt = (reason: string, started: Date): AttemptResult => ({
   result: { outcome: "rejected", reason }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [], files: [],
-  tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0 }, cost: null, turns: null, exitCode: null, durationMs: Date.now() - started.getTime(),
+  tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: Date.now() - started.getTime(), model: null,
 });
 
 /** Closed whatever happened (work not integrated is kept under a ref by `close`); a failure here is the harness's. */

@@ -14,7 +14,7 @@ import { readState, writeState } from "../state/store.ts";
 import { correctDeadRunner } from "./liveness.ts";
 import { recoverLanes } from "./lane-recovery.ts";
 import { cleanupAfterDeadRunner, cleanupLeft } from "./dead-cleanup.ts";
-import { ANSWER_SIGNALS } from "./stop.ts";
+import { ANSWER_SIGNALS } from "./stop-presses.ts";
 import { field } from "../text/format.ts";
 
 export interface StopRequest {

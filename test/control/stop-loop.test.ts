@@ -1,7 +1,7 @@
 // The stop protocol as a loop function: what `wt-loop stop` and the MCP server's stop_loop both call.
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { stopLoop } from "../../src/control/control.ts";
+import { stopLoop } from "../../src/control/stop-loop.ts";
 import { readState } from "../../src/state/store.ts";
 import { expectIntact, hangEnv, ralphStashes, record, userWorkRepo } from "../checkpoint/user-work.ts";
 import { runLoop } from "../helpers/loop.ts";
