@@ -6,7 +6,6 @@
  * keeps polling) may keep it alive, spinning, holding the worktree's lock.
  */
 import { readFileSync } from "node:fs";
-import { setParentDeathSignal } from "../proc/contain.ts";
 
 const SIGHUP = 1;
 let parentDeathIsHangUp = false;
@@ -16,6 +15,16 @@ const listeners = new Set<(why: string) => void>();
 
 /** Whether (and how) this process's terminal went away. */
 export const terminalGone = (): string | null => gone;
+
+let letGo = false;
+/**
+ * A prompt was let go of unanswered (its question was answered elsewhere): what the prompt library
+ * may still hold of the terminal (a read it set up after we let go) must not keep the process alive
+ * once its command is over (cli.ts).
+ */
+export const promptLetGo = (): void => void (letGo = true);
+/** Whether nothing on this terminal is worth waiting for once the command is over. */
+export const terminalReleased = (): boolean => gone !== null || letGo;
 
 /** Says the terminal went away (a view noticed: its screen was destroyed by the hang-up, a write failed). */
 export function reportHangUp(why: string): void {
@@ -48,7 +57,11 @@ export function watchHangUp(on: (why: string) => void): () => void {
   // hear it to stop its agent, record the stop and release the lock. Under `nohup` (SIGHUP ignored)
   // the runner goes on after its parent, as asked. After the run, SIGHUP's default action (or the
   // screen's own handler) ends the process, as SIGKILL did.
-  if (!parentDeathIsHangUp) parentDeathIsHangUp = setParentDeathSignal(SIGHUP);
+  if (!parentDeathIsHangUp) {
+    // Loaded here, as node:tty: cli.ts loads this file for every command.
+    const { setParentDeathSignal } = require("../proc/contain.ts") as typeof import("../proc/contain.ts");
+    parentDeathIsHangUp = setParentDeathSignal(SIGHUP);
+  }
   const onSignal = () => reportHangUp("SIGHUP");
   const onEnd = () => reportHangUp("its input ended");
   const onError = () => reportHangUp("its input failed");

@@ -10,7 +10,7 @@ import type { Completion, FinalStatus } from "../state/schema.ts";
 import { activityLine, type Activity, type Out } from "./activity.ts";
 import { forTerminal } from "./inert.ts";
 import { listenKeys } from "./keys.ts";
-import { terminalGone } from "./hangup.ts";
+import { promptLetGo, terminalGone } from "./hangup.ts";
 import { terminalNotice } from "./notify.ts";
 import { renderEvent, useColor } from "./render.ts";
 import { setTitle } from "./title.ts";
@@ -86,6 +86,7 @@ export class InlineView implements View {
     // signal, nobody attached), let go of the terminal so the pending read neither keeps the process
     // alive nor leaves raw mode.
     const letGo = () => {
+      promptLetGo();
       const gone = terminalGone();
       try {
         if (this.stdin.isTTY) this.stdin.setRawMode(false);
