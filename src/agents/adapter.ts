@@ -28,7 +28,7 @@ export interface AgentAdapter {
   /** Adjusts the agent's environment (for example removes CLAUDECODE). */
   env?(env: Record<string, string | undefined>): Record<string, string | undefined>;
   parser(): OutputParser;
-  /** What `--sandbox` lets it reach (loop/sandbox.ts); none: it writes only the worktree and has no network. */
+  /** What `--sandbox` lets it reach (run/sandbox.ts); none: it writes only the worktree and has no network. */
   sandbox?: AgentSandbox;
 }
 

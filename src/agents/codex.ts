@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { classifyErrorText, parseJsonLine, type AgentAdapter, type ErrorForms, type OutputParser } from "./adapter.ts";
 import type { StreamEvent, UnavailableEvent } from "./stream.ts";
+import { ZERO_TOKENS } from "../state/schema.ts";
 
 /**
  * Codex's error texts, measured with codex-cli against a scripted Responses API: `exceeded retry
@@ -44,7 +45,7 @@ const Line = z.discriminatedUnion("type", [
 
 export function codexParser(): OutputParser {
   let last = "";
-  const tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
+  const tokens = { ...ZERO_TOKENS };
   const errors: string[] = [];
   let turns = 0;
   let sawEnd = false;

@@ -3,7 +3,7 @@
  * mounted read-only; the machine's temp and runtime folders (where sockets live: tmux's, an SSH
  * agent's, D-Bus, docker, other loops' forwards) are replaced by empty ones, /tmp by the loop's own
  * private folder; then the folders the command may change are bound writable again (the agent's own
- * state, and the worktree it runs in with the parts of its git dirs a commit writes: loop/sandbox.ts),
+ * state, and the worktree it runs in with the parts of its git dirs a commit writes: run/sandbox-git.ts),
  * then what stays read-only inside those, then what must not be read at all (credentials: an empty
  * folder or file in their place), and every unix socket still visible is covered. Only an allow-list
  * of environment variables goes in, and no capability, whoever runs it (root too).

@@ -8,6 +8,7 @@ import { signalQuietly } from "./signal.ts";
 import { readLines, tailLines, type LongLines } from "./lines.ts";
 import { closeSync, existsSync, writeSync } from "node:fs";
 import { appendLogSafe } from "./safe-fs.ts";
+import { hardenGit } from "./git-hardening.ts";
 
 export const KILL_GRACE_MS = 2000;
 /** After a command and all we could end of it are gone, how long its pipes may still bring its last output. */
@@ -105,7 +106,10 @@ export function start(given: string[], opts: StartOptions): Running {
   // what it left behind is ended with it, and never another command of the same run — a --notify
   // command ending just as the next agent run starts ended that agent. The run's tag still finds them all.
   const tag = opts.contain ? `${opts.contain.tag}#${process.pid}.${++contained}` : undefined;
-  const givenEnv = tag ? { ...(opts.env ?? process.env), [RUN_TAG_VAR]: tag } : (opts.env ?? process.env);
+  const asked = tag ? { ...(opts.env ?? process.env), [RUN_TAG_VAR]: tag } : (opts.env ?? process.env);
+  // wt-loop's own git (never an agent's or a command's: those are contained, or sandboxed) runs nothing
+  // the agent could have planted, and finds its repository where it was at start (git-hardening.ts).
+  const givenEnv = cmd === "git" && !opts.contain && !opts.sandbox ? hardenGit(asked, opts.cwd) : asked;
   const { argv, env, settle } = opts.sandbox ? opts.sandbox.wrap(given, opts.cwd, givenEnv) : { argv: given, env: givenEnv, settle: undefined };
   if (!cmd) throw new Error("empty argv");
   if (opts.signal?.aborted) throw new CommandError(`${cmd} was not started: stop requested`, argv, "aborted");
@@ -182,7 +186,7 @@ export function start(given: string[], opts: StartOptions): Running {
   const settled = proc.exited.then(async (code) => {
     if (!opts.keepGroup) kill();
     await ended;
-    // A sandbox's own cleanup (loop/sandbox.ts: what the command left in a git dir that git never writes there).
+    // A sandbox's own cleanup (run/sandbox-git.ts: what the command left in a git dir that git never writes there).
     const said = settle?.() ?? [];
     if (said.length) {
       if (opts.stderrFile) {
