@@ -21,9 +21,10 @@ export default defineCommand({
     if (renderer) {
       const { monitorOnScreen } = await import("../run/on-screen.ts");
       try {
-        const { code, after } = await monitorOnScreen(renderer, wt.path);
+        const { code, after, box } = await monitorOnScreen(renderer, wt.path);
         renderer.destroy();
-        await renderer.closed;
+        await renderer.closed.catch(() => {});
+        if (box) print(box.join("\n")); // the end box, as the line stream prints it, stays on the main screen
         for (const line of after) print(line);
         return code;
       } finally {

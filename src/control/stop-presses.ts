@@ -2,9 +2,10 @@
  * Stopping `run` (docs/how-it-works.md). Every stop request — `q` or Ctrl-C in the terminal, SIGINT or SIGTERM
  * (what `wt-loop stop` sends) — is one "press": the first stops the loop gracefully; if it has not
  * finished 5 s later the user is told to press q twice more to force it; three presses within 3 s
- * force-quit at once. A request from another terminal (SIGTERM: keep, SIGUSR2: cleanup, what
- * `wt-loop stop [--cleanup]` sends) also answers the completion question, since nobody may be at
- * this window to answer it. So does the terminal going away (term/hangup.ts): nobody is left to answer.
+ * force-quit at once, and so does a second signal. A signal (SIGINT or SIGTERM: keep, SIGUSR2:
+ * cleanup, what `wt-loop stop [--cleanup]` sends) comes from outside the window, so it also answers
+ * the completion question, since nobody may be at this window to answer it. So does the terminal
+ * going away (term/hangup.ts): nobody is left to answer.
  */
 import type { Completion } from "../state/schema.ts";
 
@@ -79,9 +80,17 @@ export function stopControl(opts: {
     for (const w of waiting.splice(0)) w(answer);
     press(sig);
   };
-  const onInt = (sig: NodeJS.Signals) => press(sig);
-  const onTerm = (sig: NodeJS.Signals) => remote(sig, "keep");
-  const onUsr2 = (sig: NodeJS.Signals) => remote(sig, "cleanup");
+  // A signal comes from outside the window (`timeout`, systemd, `kill`, `wt-loop stop`; Ctrl-C typed in
+  // the window is a key, raw mode delivers it as a byte): nobody may be at the window, so it answers the
+  // question too, and the process ends. A second signal forces: whoever sends it means it.
+  let signals = 0;
+  const signalled = (sig: string, choice: Completion) => {
+    if (++signals > 1) return force();
+    remote(sig, choice);
+  };
+  const onInt = (sig: NodeJS.Signals) => signalled(sig, "keep");
+  const onTerm = (sig: NodeJS.Signals) => signalled(sig, "keep");
+  const onUsr2 = (sig: NodeJS.Signals) => signalled(sig, "cleanup");
   process.on("SIGINT", onInt);
   process.on(ANSWER_SIGNALS.keep, onTerm);
   process.on(ANSWER_SIGNALS.cleanup, onUsr2);

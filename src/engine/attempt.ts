@@ -23,6 +23,7 @@ import { verifyClaim } from "./gates/verify.ts";
 import { reviewClaim } from "./gates/review.ts";
 import { boxCheck } from "./gates/box-check.ts";
 import { runWhenAvailable, type Spent } from "./gates/unavailable.ts";
+import { modelFor } from "./model-choice.ts";
 
 export interface AttemptResult {
   result: Classified | { outcome: "rejected"; reason: string };
@@ -38,6 +39,8 @@ export interface AttemptResult {
   turns: number | null;
   exitCode: number | null;
   durationMs: number;
+  /** The model asked for (engine/model-choice.ts); null: the agent's own. */
+  model: string | null;
   verify?: Iteration["verify"];
   review?: Iteration["review"];
   /** Runs the agent's service refused before this one (not attempts), and the time waited. */
@@ -54,7 +57,7 @@ export async function attemptStory(
   const { checkpoint } = deps;
   const res: AttemptResult = {
     result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [], files: [],
-    tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0,
+    tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0, model: modelFor(state, story, at.attempt),
   };
   const t0 = performance.now();
   let step = "taking the checkpoint"; // what the harness was doing, for the reason of a harness failure
@@ -80,7 +83,7 @@ export async function attemptStory(
     step = "running the agent";
     const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () => runAgent(
       deps.adapter,
-      { prompt, model: state.model, agentCmd: state.agent_cmd },
+      { prompt, model: res.model, agentCmd: state.agent_cmd },
       {
         cwd: state.worktree_path, env: deps.env, sandbox: deps.sandbox, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
         logPath, runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
@@ -184,7 +187,7 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
     tokens_used: sumTokens(it.tokens), ...(it.result.outcome === "timeout" ? { timed_out: true as const } : {}),
     story_id: at.story.id, story_title: at.story.title, attempt: at.attempt, outcome: it.result.outcome,
     reason: "reason" in it.result ? it.result.reason : null, progress: it.progress, tokens: it.tokens,
-    cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, log_file: deps.paths.iterLog(n), ...(it.verify ? { verify: it.verify } : {}),
+    cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, ...(it.model ? { model: it.model } : {}), log_file: deps.paths.iterLog(n), ...(it.verify ? { verify: it.verify } : {}),
     ...(it.review ? { review: it.review } : {}), ...(it.waits ? { unavailable: it.waits } : {}),
   };
   if (it.deletedIgnored.length) {
@@ -199,7 +202,7 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
   state.total_cost_usd += it.cost ?? 0;
   deps.emit({
     type: "IterationEnd", story_id: at.story.id, iteration: n, outcome: rec.outcome, reason: rec.reason, duration_ms: it.durationMs,
-    turns: it.turns, tokens: it.tokens, cost_usd: it.cost, commits: it.commits, files: it.files,
+    turns: it.turns, tokens: it.tokens, cost_usd: it.cost, ...(it.model ? { model: it.model } : {}), commits: it.commits, files: it.files,
   });
   return rec;
 }

@@ -58,6 +58,17 @@ export function becomeSubreaper(): boolean {
   return subreaper;
 }
 
+/**
+ * Sets the signal the kernel sends this process when its parent dies (Linux, prctl PR_SET_PDEATHSIG;
+ * 0 for none). The compiled binary starts with SIGKILL there (its baked-in `--no-orphans`), which a
+ * runner typed in a shell cannot survive to clean up after: the shell exits on a closed terminal and
+ * the runner is killed before it hears the hang-up. True when set.
+ */
+export function setParentDeathSignal(signo: number): boolean {
+  const c = loadLibc();
+  return c !== null && c.prctl(1 /* PR_SET_PDEATHSIG */, BigInt(signo), 0n, 0n, 0n) === 0;
+}
+
 interface Proc {
   pid: number;
   ppid: number;

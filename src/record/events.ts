@@ -67,6 +67,7 @@ export const IterationEnd = z.object({
   turns: z.number().int().nonnegative().nullable().describe("the agent's turns, when it reports them"),
   tokens: Tokens.describe("the tokens of this iteration, by category"),
   cost_usd: z.number().nonnegative().nullable().describe("cost in US dollars; null for agents that report none"),
+  model: z.string().optional().describe("the model the attempt asked for, as the state's `iterations[].model`; absent: the agent's own"),
   commits: z.array(z.string()).describe("commit hashes made in it"),
   files: z
     .array(ChangedFile)

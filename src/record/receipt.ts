@@ -34,7 +34,9 @@ const empty = (it: Iteration): StoryReceipt => ({
   id: it.story_id, title: it.story_title, complete: false, attempts: 0, duration_ms: 0, waited_ms: 0,
   agent: { tokens: 0, cost_usd: null }, reviewer: { tokens: 0, cost_usd: null },
 });
-const clone = (e: StoryReceipt): StoryReceipt => ({ ...e, agent: { ...e.agent }, reviewer: { ...e.reviewer } });
+const clone = (e: StoryReceipt): StoryReceipt => ({
+  ...e, agent: { ...e.agent }, reviewer: { ...e.reviewer }, ...(e.models ? { models: e.models.map((m) => ({ ...m })) } : {}),
+});
 const plus = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
 
 /** An iteration's tokens and cost include its review's (engine/gates/review.ts): the agent's share is the rest. */
@@ -51,6 +53,13 @@ function add(line: StoryReceipt, it: Iteration, agentReportsCost: boolean): void
   line.agent.tokens += Math.max(0, it.tokens_used - rTokens);
   const agentCost = agentReportsCost && it.cost_usd !== null ? Math.max(0, it.cost_usd - (rCost ?? 0)) : null;
   line.agent.cost_usd = plus(line.agent.cost_usd, agentCost);
+  if (it.model) {
+    const models = (line.models ??= []);
+    let m = models.find((x) => x.model === it.model);
+    if (!m) models.push((m = { model: it.model, attempts: 0, cost_usd: null }));
+    m.attempts++;
+    m.cost_usd = plus(m.cost_usd, agentCost);
+  }
 }
 
 /** A story's whole cost, agent and reviewer; null when neither reported one. */

@@ -45,12 +45,14 @@ async function runScreen(renderer: CliRenderer, state: State, source: StorySourc
   // Loaded only on a terminal: the renderer and the screen's model are no part of a piped run.
   const { runOnScreen } = await import("./on-screen.ts");
   try {
-    const { code, after } = await runOnScreen(renderer, state, source, lock);
+    const { code, after, box } = await runOnScreen(renderer, state, source, lock);
     renderer.destroy();
     // A terminal that went away fails the screen's last write: it is closed all the same.
     await renderer.closed.catch(() => {});
     first?.flush(); // what the preparation said while the screen was already up
-    for (const line of after) printError(line);
+    // The end box, as the line stream prints it, stays on the main screen (the first line of `after` says the same in one line).
+    if (box) print(box.join("\n"));
+    for (const line of box ? after.slice(1) : after) printError(line);
     return code;
   } finally {
     renderer.destroy();

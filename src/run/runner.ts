@@ -31,6 +31,9 @@ import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";
 import { watchHangUp } from "../term/hangup.ts";
 import { loopSandbox } from "./sandbox.ts";
+import { attended, nobodyAttached } from "../term/attended.ts";
+
+const NOBODY_ANSWERED = "Nobody is attached to this tmux session any more: answered keep, as for a loop nobody watches.";
 import type { Sandbox } from "../proc/sandbox.ts";
 
 export const exitCodeFor = (status: FinalStatus): number => ExitCode[status];
@@ -140,11 +143,20 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
           return {
             kind: "ask",
             answer: async () => {
+              // A tmux session nobody is attached to (the detached one `start` opens without a
+              // display): nobody can answer, so keep — as without a terminal — never a question left open.
+              if ((await attended()) === false) return "keep";
+              if (stop.answer) return stop.answer; // answered by a signal meanwhile: asked of nobody
               notifier.question(live); // after the final status was written (and notified)
               const asking = new AbortController();
-              const here = view.ask(status, asking.signal).then((choice) => ({ choice, remote: false }));
-              const r = await Promise.race([here, stop.answered().then((choice) => ({ choice, remote: true }))]);
-              if (r.remote) asking.abort(); // answered elsewhere: the prompt lets go of the terminal
+              const here = view.ask(status, asking.signal).then((choice) => ({ choice, why: null }));
+              const remote = stop.answered().then((choice) => ({ choice, why: `Answered ${choice} from outside this window (\`wt-loop stop\`, or a signal: SIGTERM, SIGINT).` }));
+              // The last client detaches while it asks: nobody is left to answer.
+              const polling = new AbortController();
+              const nobody = nobodyAttached(polling.signal).then(() => ({ choice: "keep" as const, why: NOBODY_ANSWERED }));
+              const r = await Promise.race([here, remote, nobody]);
+              polling.abort();
+              if (r.why) asking.abort(r.why); // answered elsewhere: the prompt lets go of the terminal and says why
               return r.choice;
             },
           };

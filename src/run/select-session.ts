@@ -51,6 +51,7 @@ class Session {
   private timer: Timer | null = null;
   // The selection's own: while a loop screen is shown, SIGTERM is the loop's (it stops the loop or leaves it).
   private onTerm = () => this.finish(143);
+  private onInt = () => this.finish(130); // Ctrl-C in the window is a key; this is `kill -INT`, `timeout -s INT`
 
   constructor(
     private readonly renderer: CliRenderer,
@@ -86,6 +87,7 @@ class Session {
     });
     screen.onGone(() => this.finish(129)); // the library restored the terminal on a hang-up
     process.on("SIGTERM", this.onTerm);
+    process.on("SIGINT", this.onInt);
     this.timer = setInterval(() => void this.refreshLoops(), REFRESH_MS);
   }
 
@@ -93,6 +95,7 @@ class Session {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     process.off("SIGTERM", this.onTerm);
+    process.off("SIGINT", this.onInt);
     const s = this.screen;
     this.screen = null;
     void s?.close(false);

@@ -109,6 +109,9 @@ export const LoopOptions = z.strictObject({
     hint: "cmd", help: "Program run by --agent command (prompt on stdin; run with sh -c)", state: "agent_cmd", remembered, runsCommand,
   }),
   model: opt(z.string().min(1).optional(), { hint: "name", help: "Model passed through to the agent", defaultText: "the agent's own", state: "model", remembered }),
+  escalate: opt(removable(z.string().regex(/^[^,\s]+(,[^,\s]+)*$/, { error: "--escalate needs model names separated by commas, e.g. sonnet,opus" })), {
+    hint: "model,…", help: "Models to climb, one step per rejected attempt at a story (each story starts at the first)", defaultText: "--model for every attempt", state: "escalate", remembered,
+  }),
   checkpoint: opt(CheckpointKind.default("branch"), { help: "Checkpoint strategy", state: "checkpoint", remembered }),
   onComplete: opt(OnComplete.default("ask"), {
     help: "What to do with the checkpoint branch at the end", defaultNote: "keep when not a TTY", state: "on_complete", remembered,

@@ -13,7 +13,7 @@ import { SCHEMA_VERSION, ZERO_TOKENS, type State } from "../state/schema.ts";
 import { findTasksFile } from "../stories/tasks-file.ts";
 import type { LoopOptions } from "./options.ts";
 import { toState } from "./option-table.ts";
-import { graphRefusal } from "../parallel/graph.ts";
+import { graphRefusal, headingOf } from "../parallel/graph.ts";
 
 export const NO_TASKS_WARNING = "No tasks.md found, using manual done criteria";
 
@@ -52,6 +52,12 @@ export async function makePlan(worktree: string, opts: LoopOptions, os: OpenSpec
   // Refused with or without --parallel: one after another the file's order stands, but a circle or a typo is a mistake.
   const unmet = graphRefusal(stories, rel(found.tasksFile));
   if (unmet) throw new UserError(unmet);
+  const withAgent = stories.filter((s) => s.agent);
+  if (withAgent.length)
+    throw new UserError(
+      `${rel(found.tasksFile)}: ${withAgent.map((s) => `\`${headingOf(s)}\``).join(", ")} names an agent for one story, which wt-loop does not do yet: ` +
+        "every story runs with --agent. Take the (agent: …) out, or name a model with (model: …). Nothing was started.",
+    );
   return { source: found, doneCriteria: "tasks", task, change, tasksFile: found.tasksFile, stories };
 }
 

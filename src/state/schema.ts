@@ -89,6 +89,7 @@ export const Iteration = z.object({
   cost_usd: z.number().nonnegative().nullable().describe("cost in US dollars as the agent reported it; null for agents that report none"),
   turns: Count.nullable().describe("the agent's turns, when it reports them"),
   exit_code: z.number().int().nullable().describe("the agent's exit code"),
+  model: z.string().optional().describe("the model this attempt asked the agent for (the story's heading, `--escalate` or `--model`); absent: the agent's own"),
   log_file: z.string().describe("absolute path of `logs/<run>/iter-NNN.jsonl`, the agent's raw output (its stderr beside it as `.stderr`)"),
   verify: VerifyRun.optional().describe("the `--verify` run after this attempt's COMPLETE; absent when it did not run"),
   review: ReviewRun.optional().describe("the `--review` run after this attempt's COMPLETE passed the box check and `--verify`; absent when it did not run"),
@@ -150,6 +151,10 @@ export const StoryReceipt = z.object({
   waited_ms: z.number().nonnegative().describe("of that, the time waited for an unavailable agent"),
   agent: Spend.describe("what the agent spent on it"),
   reviewer: Spend.describe("what the `--review` reviewer spent on it (zero when none ran)"),
+  models: z
+    .array(z.object({ model: z.string().describe("the model asked for"), attempts: Count.describe("attempts with it"), cost_usd: z.number().nonnegative().nullable().describe("what the agent spent in them (the reviewer's share apart); null when it reports no cost") }))
+    .optional()
+    .describe("per model asked for, in the order first used: its attempts and what the agent spent in them; absent when no attempt named a model"),
 });
 export type StoryReceipt = z.infer<typeof StoryReceipt>;
 
@@ -265,6 +270,7 @@ export const State = z.object({
   review: ReviewerName.nullable().default(null).describe("`--review`: the second agent that reviews each COMPLETE after `--verify`; null: none"),
   review_cmd: z.string().nullable().default(null).describe("`--review-cmd`: the program run by `--review command`"),
   review_model: z.string().nullable().default(null).describe("`--review-model`: the model passed to the reviewer; null: its own"),
+  escalate: z.string().nullable().optional().describe("`--escalate`: models (comma-separated) a story's attempts climb, one step per rejected attempt; null: `model` for every attempt"),
   review_timeout_min: z.number().positive().default(15).describe("`--review-timeout`, in minutes (15 in a state written before it existed)"),
   max_cost_usd: z.number().positive().nullable().optional().describe("`--max-cost`: the whole loop's budget in US dollars, the earlier runs it continues included"),
   max_tokens: z.number().int().positive().nullable().optional().describe("`--max-tokens`: the whole loop's budget in tokens"),

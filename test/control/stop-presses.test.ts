@@ -49,3 +49,32 @@ test("once the loop settled on its question, presses and force keys do nothing",
   control.force();
   expect([log, said, controller.signal.aborted]).toEqual([[], [], false]);
 });
+
+// Signals come from outside the window (`timeout`, systemd, `kill`, `wt-loop stop`): each answers the
+// question (nobody may be at the window), and a second one forces. Sent to this test process, whose
+// handlers are the control's own while it lives.
+for (const [sig, answer] of [
+  ["SIGINT", "keep"],
+  ["SIGTERM", "keep"],
+  ["SIGUSR2", "cleanup"],
+] as const) {
+  test(`${sig}: a graceful stop that answers ${answer}; a second signal force-quits`, async () => {
+    const { control, log, controller } = make();
+    process.kill(process.pid, sig);
+    expect(await control.answered()).toBe(answer);
+    expect(controller.signal.aborted).toBe(true);
+    expect(log).toEqual([]);
+    const forced = new Promise<void>((r) => process.once("SIGTERM", () => queueMicrotask(r)));
+    process.kill(process.pid, "SIGTERM");
+    await forced;
+    expect(log).toEqual(["forceQuit", "exit 130"]);
+  });
+}
+
+test("at the question (settled), a signal still answers it", async () => {
+  const { control, log } = make();
+  control.settle();
+  process.kill(process.pid, "SIGINT");
+  expect(await control.answered()).toBe("keep");
+  expect(log).toEqual([]);
+});

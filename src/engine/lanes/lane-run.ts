@@ -137,7 +137,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
 /** An attempt whose lane vanished under it: what it did is gone with the folder (its spending is not known). */
 const lostAttempt = (reason: string, started: Date): AttemptResult => ({
   result: { outcome: "rejected", reason }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [], files: [],
-  tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: Date.now() - started.getTime(),
+  tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: Date.now() - started.getTime(), model: null,
 });
 
 /** Closed whatever happened (work not integrated is kept under a ref by `close`); a failure here is the harness's. */

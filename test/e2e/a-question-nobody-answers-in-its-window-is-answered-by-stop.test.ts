@@ -1,6 +1,8 @@
-// A loop in a detached tmux window (nobody attached) ends while `--on-complete ask` waits on its
-// question. The end is a fact at once (status, ended_at, Complete, monitor's exit); the waiting
-// question shows in status and the title, blocks a new start, and `wt-loop stop` answers it.
+// A loop in a tmux window that a person is attached to, but that nobody looks at, ends while
+// `--on-complete ask` waits on its question. The end is a fact at once (status, ended_at, Complete,
+// monitor's exit); the waiting question shows in status and the title, blocks a new start, and
+// `wt-loop stop` answers it. (With nobody attached at all the question is answered keep at once:
+// a-loop-nobody-watches-still-ends.test.ts.)
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,33 +15,28 @@ import { COMPLETE } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
 
-const socketDir = tempDir("tmux-sock-");
-const tmuxEnv = { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir };
-afterEach(() => {
-  Bun.spawnSync(["tmux", "kill-server"], { env: tmuxEnv, stderr: "ignore" });
-});
+let server: Tmux | null = null;
+afterEach(() => server?.kill());
 
-const paneTitles = () =>
-  Bun.spawnSync(["tmux", "list-panes", "-a", "-F", "#{pane_title}"], { env: tmuxEnv, stderr: "ignore" }).stdout.toString();
-
-async function startUnattended() {
+/** `start` typed in a tmux window somebody is attached to: the loop opens in a new window of that session. */
+async function startWaiting() {
+  const tmux = (server = new Tmux());
   const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
   const agent = fakeAgent([COMPLETE(), COMPLETE()], tempDir("fake-agent-"));
   // PATH as testPath() gives it: an earlier test file may have put node_modules/.bin (the real `claude`) first on this process's PATH.
-  const env = { ...agent.env, PATH: testPath(), TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined };
-  const r = await wtLoop(["start"], { cwd: repo, env });
-  expect(r.code).toBe(0);
-  expect(r.stdout).toContain("(tmux-detached)");
+  const env = { ...agent.env, PATH: testPath(), TERM: "xterm-256color" };
+  const home = tmux.start(repo, env, `${process.execPath} ${CLI} start; sleep 600`);
   const s = await waitFor("the question to wait", () => {
     const s = readState(repo);
     return s.completion_pending && s;
   }, 45_000);
-  return { repo, env, s };
+  expect(tmux.capture(home)).toContain("Started a loop in repo (tmux)");
+  return { tmux, repo, env, s };
 }
 
-describe("the unattended question in a detached tmux window is answered by stop", () => {
+describe("a question nobody answers in its window is answered by stop", () => {
   test("the end is final at once; status, title and start say the question waits; stop answers keep and ends the runner", async () => {
-    const { repo, env, s } = await startUnattended();
+    const { tmux, repo, env, s } = await startWaiting();
     expect(s.status).toBe("done");
     expect(s.ended_at).not.toBeNull();
     expect(hasOwnRunner(s)).toBe(true);
@@ -53,7 +50,7 @@ describe("the unattended question in a detached tmux window is answered by stop"
     const status = await wtLoop(["status"], { cwd: repo, env });
     expect(status.stdout).toContain("done · waiting for the completion question");
     expect(status.stdout).toContain("wt-loop stop --cleanup");
-    await waitFor("the title to ask", () => paneTitles().includes("Ralph: repo [done · keep or cleanup?]"), 45_000);
+    await waitFor("the title to ask", () => tmux.panes().some((p) => p.window === "Ralph: repo [done · keep or cleanup?]" || p.title === "Ralph: repo [done · keep or cleanup?]"), 45_000);
 
     const again = await wtLoop(["start", "--terminal", "inline"], { cwd: repo, env });
     expect(again.code).toBe(1);
@@ -73,7 +70,7 @@ describe("the unattended question in a detached tmux window is answered by stop"
   }, 120_000);
 
   test("stop --cleanup answers cleanup: back on the original branch", async () => {
-    const { repo, env, s } = await startUnattended();
+    const { repo, env, s } = await startWaiting();
     const stop = await wtLoop(["stop", "--cleanup"], { cwd: repo, env });
     expect(stop.code).toBe(0);
     expect(stop.stdout).toContain("answered cleanup");
@@ -83,7 +80,7 @@ describe("the unattended question in a detached tmux window is answered by stop"
   }, 120_000);
 
   test("stop --force ends a runner whose question waits: the loop stays done, the question is cleared", async () => {
-    const { repo, env, s } = await startUnattended();
+    const { repo, env, s } = await startWaiting();
     const stop = await wtLoop(["stop", "--force"], { cwd: repo, env });
     expect(stop.code).toBe(0);
     expect(stop.stdout).toContain("Killed the loop");

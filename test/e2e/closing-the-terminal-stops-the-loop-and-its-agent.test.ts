@@ -1,0 +1,78 @@
+// Closing the terminal a loop runs in, whatever started it, stops the loop: its agent is ended, the
+// state says stopped with the completion answered keep, the lock is released — within seconds, and
+// nothing of ours outlives the runner. With the compiled binary, whose `--no-orphans` made the kernel
+// SIGKILL the runner when the shell it was typed in exited (issue 35), before it heard the hang-up.
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isAlive } from "../../src/proc/pid.ts";
+import { lockPath } from "../../src/state/paths.ts";
+import { compiledInTmux } from "../helpers/compiled.ts";
+import { readState } from "../helpers/fixtures.ts";
+import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { describeWithTmux } from "../helpers/tmux.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+const GONE_MS = 10_000;
+const t = compiledInTmux();
+const leftover: number[] = [];
+const cleanup = () => {
+  for (const pid of leftover.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+};
+
+/** An agent that hangs and leaves a grandchild in a session of its own (out of reach of a group kill). */
+const HANGING = [{ hangSec: 300, setsidGrandchild: true }];
+
+/** After the terminal went away: runner, agent and grandchild gone, stopped and kept, no lock. */
+async function expectStopped(repo: string, s: { runner_pid: number; agent_pid: number }, agentDir: string): Promise<void> {
+  await waitFor(`the runner (pid ${s.runner_pid}) to end`, () => !isAlive(s.runner_pid), GONE_MS);
+  expect(readState(repo)).toMatchObject({ status: "stopped", completion: "keep", runner_pid: null, agent_pid: null });
+  expect(existsSync(lockPath(repo))).toBe(false);
+  expect(isAlive(s.agent_pid)).toBe(false);
+  const grandchild = Number(readFileSync(join(agentDir, "setsid.pid"), "utf8"));
+  leftover.push(grandchild);
+  expect(isAlive(grandchild)).toBe(false);
+}
+
+describeWithTmux("closing the terminal stops the loop and its agent (compiled binary)", () => {
+  for (const screen of [true, false]) {
+    const args = screen ? "run --on-complete ask" : "run --plain --on-complete ask";
+    test(`typed in a shell (\`wt-loop ${args}\`), the pane killed`, async () => {
+      try {
+        const tmux = t.tmux();
+        const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+        const { env, dir } = t.envFor(HANGING);
+        // An interactive shell as the pane's own process (the session leader the hang-up ends, as in
+        // any terminal), a person typing in it: wt-loop is its child, in a job of its own.
+        const rc = join(tempDir("bashrc-"), "rc");
+        writeFileSync(rc, "PS1='$ '\n");
+        const pane = tmux.start(repo, env, `exec bash --noprofile --rcfile ${rc} -i`);
+        await tmux.waitFor("the prompt", () => tmux.capture(pane).includes("$"));
+        tmux.keys(pane, `${t.bin()} ${args}`, "Enter");
+        const s = await tmux.waitFor("the agent to run", () => existsSync(join(dir, "setsid.pid")) && readState(repo).agent_pid && readState(repo));
+        leftover.push(s.runner_pid, s.agent_pid);
+        tmux.tmux("kill-pane", "-t", pane);
+        await expectStopped(repo, s, dir);
+      } finally {
+        cleanup();
+      }
+    }, 90_000);
+  }
+
+  test("tmux running `wt-loop run` as the window's command (what `start` opens), the window killed", async () => {
+    try {
+      const tmux = t.tmux();
+      const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+      const { env, dir } = t.envFor(HANGING);
+      const home = tmux.start(repo, env, `${t.bin()} start --on-complete ask; sleep 600`);
+      const s = await tmux.waitFor("the agent to run", () => existsSync(join(dir, "setsid.pid")) && readState(repo).agent_pid && readState(repo));
+      leftover.push(s.runner_pid, s.agent_pid);
+      const window = tmux.panes().find((p) => p.id !== home);
+      expect(window).toBeDefined();
+      tmux.tmux("kill-window", "-t", window!.id);
+      await expectStopped(repo, s, dir);
+    } finally {
+      cleanup();
+    }
+  }, 90_000);
+});
