@@ -24,7 +24,7 @@ if (problem) {
 const wt = mkdtempSync(join(tmpdir(), "bench-sandbox-"));
 const api = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
 const rules = (network: SandboxRules["network"]): SandboxRules => ({
-  write: [wt], readOnly: [], denyRead: [], network, allow: [{ host: "127.0.0.1", port: api.port }],
+  write: [wt], readOnly: [], denyRead: [], network, allow: [{ host: "127.0.0.1", port: api.port }], env: [],
 });
 
 async function timed<T>(f: () => Promise<T>): Promise<[number, T]> {

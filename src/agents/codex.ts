@@ -136,6 +136,8 @@ export const codex: AgentAdapter = {
   // A provider's base_url set in config.toml is not read here: give its host with --sandbox-allow.
   sandbox: {
     state: (env, home) => [env.CODEX_HOME || join(home, ".codex")],
+    config: (env, home) => ["config.toml", "AGENTS.md", "prompts"].map((f) => join(env.CODEX_HOME || join(home, ".codex"), f)),
+    env: ["OPENAI_*", "CODEX_*"],
     api: (env) => env.OPENAI_BASE_URL || "https://api.openai.com",
   },
 };

@@ -1,22 +1,24 @@
 /**
  * The loop's `--sandbox`: the rules of proc/sandbox.ts for one loop, from its state, its agent's
- * adapter (the agent's own state folders, its API host) and the user's environment. Opened once per
- * run of the loop; the agent, `--verify` and `--notify` all run in it.
+ * adapter (the agent's own state folders and configuration, its API host, its variables) and the
+ * user's environment. Opened once per run of the loop; the agent, `--verify` and `--notify` all run
+ * in it, each with the rules of the worktree it runs in (the loop's, or a lane's: sandbox-git.ts).
  */
-import { existsSync, lstatSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { AgentAdapter } from "../agents/adapter.ts";
 import { UserError } from "../errors.ts";
 import { configPaths } from "../setup/config-file.ts";
-import { DENIED_HOME, openSandbox, type Sandbox, type SandboxRules } from "../proc/sandbox.ts";
+import { worktreePlace } from "./sandbox-git.ts";
+import { DENIED_HOME, openSandbox, parseEnvNames, type Sandbox, type SandboxRules } from "../proc/sandbox.ts";
 import { endpointOfUrl, parseEndpoints, type Endpoint } from "../proc/sandbox-net.ts";
 import { requireSandbox } from "../proc/sandbox-tools.ts";
-import { exec } from "../proc/spawn.ts";
+import { existsHere } from "../proc/safe-fs.ts";
 import type { State } from "../state/schema.ts";
 
 type Env = Record<string, string | undefined>;
-type SandboxState = Pick<State, "worktree_path" | "sandbox_network" | "sandbox_allow" | "sandbox_deny_read">;
+type SandboxState = Pick<State, "worktree_path" | "sandbox_network" | "sandbox_allow" | "sandbox_deny_read" | "sandbox_env">;
 
 /** `~/x` and relative paths (from the worktree) made absolute. */
 function expand(path: string, home: string, worktree: string): string {
@@ -37,32 +39,37 @@ export function allowedHosts(s: Pick<State, "sandbox_allow">, adapter: AgentAdap
   return [...out, ...parseEndpoints(s.sandbox_allow)];
 }
 
-/** Inside a writable git dir, what wt-loop's own git reads to decide what to run (hooks, config) or where the repository is. */
-function gitControlled(gitDirs: string[], worktree: string): string[] {
-  // A hooks folder that does not exist could be made by the agent, and git would run what it put there:
-  // made empty first, so that it is bound read-only like any other.
-  const hooks = join(gitDirs.at(-1)!, "hooks");
-  if (!existsSync(hooks)) mkdirSync(hooks);
-  const out = gitDirs.flatMap((d) => ["config", "config.worktree", "hooks", "commondir", "gitdir"].map((f) => join(d, f)));
-  const dotGit = join(worktree, ".git");
-  if (existsSync(dotGit) && lstatSync(dotGit).isFile()) out.push(dotGit); // a linked worktree's pointer to its git dir
-  return out;
+/**
+ * An agent's configuration that is missing is made empty first (what the agent reads the same as none),
+ * so that it too is bound read-only: a file the agent could create there would run in the user's next
+ * session. `.json` files get `{}`, other files nothing, names without a dot are folders.
+ */
+function makeEmpty(path: string): void {
+  if (existsHere(path)) return;
+  mkdirSync(dirname(path), { recursive: true });
+  const leaf = path.slice(path.lastIndexOf("/") + 1);
+  if (!/\./.test(leaf.replace(/^\./, ""))) mkdirSync(path);
+  else writeFileSync(path, /\.json$/.test(path) ? "{}\n" : "", { flag: "wx" });
 }
 
-/** `agents`: the loop's agent, and its reviewer when `--review` names another: each one's state and API host are allowed. */
-export async function sandboxRules(s: SandboxState, agents: AgentAdapter[], env: Env, timeoutMs = 30_000): Promise<SandboxRules> {
+/** `agents`: the loop's agent, and its reviewer when `--review` names another: each one's state, configuration, variables and API host. */
+export async function sandboxRules(s: SandboxState, agents: AgentAdapter[], env: Env): Promise<SandboxRules> {
   const home = env.HOME || homedir();
   const wt = s.worktree_path;
-  const git = async (arg: string) => resolve(wt, (await exec(["git", "rev-parse", arg], { cwd: wt, timeoutMs })).stdout.trim());
-  const gitDirs = [...new Set([await git("--absolute-git-dir"), await git("--git-common-dir")])];
   const denied = (s.sandbox_deny_read ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  const write = agents.flatMap((a) => a.sandbox?.state(env, home) ?? []);
+  for (const w of write) if (!existsHere(w) && !/\.json$/.test(w)) mkdirSync(w, { recursive: true });
+  const config = agents.flatMap((a) => a.sandbox?.config(env, home) ?? []);
+  for (const c of config) if (existsSync(dirname(c))) makeEmpty(c);
   return {
-    write: [wt, ...gitDirs, ...agents.flatMap((a) => a.sandbox?.state(env, home) ?? [])],
-    readOnly: gitControlled(gitDirs, wt),
+    write,
+    readOnly: config,
     // wt-loop's own folder too: with its seal key an agent could forge a state whose remembered commands a restart would run.
     denyRead: [...DENIED_HOME.map((p) => join(home, p)), dirname(configPaths(wt, env).user), ...denied.map((p) => expand(p, home, wt))],
     network: s.sandbox_network ?? "filtered",
     allow: [...agents.flatMap((a) => allowedHosts({ sandbox_allow: null }, a, env)), ...parseEndpoints(s.sandbox_allow)],
+    env: [...agents.flatMap((a) => a.sandbox?.env ?? []), ...parseEnvNames(s.sandbox_env)],
+    place: worktreePlace,
   };
 }
 

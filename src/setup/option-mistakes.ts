@@ -8,6 +8,7 @@ import { reviewFlagMistake, roleFlagMistake } from "../agents/registry.ts";
 import { UserError } from "../errors.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";
 import { parseEndpoints } from "../proc/sandbox-net.ts";
+import { parseEnvNames } from "../proc/sandbox.ts";
 import { refuseUnmeasurable } from "../record/budget.ts";
 import type { LoopOptions } from "./options.ts";
 
@@ -19,4 +20,5 @@ export function refuseOptionMistakes(opts: LoopOptions): void {
   refuseUnmeasurable(opts.agent, opts);
   refuseParallelConflicts(opts);
   if (opts.sandbox) parseEndpoints(opts.sandboxAllow);
+  if (opts.sandbox) parseEnvNames(opts.sandboxEnv);
 }

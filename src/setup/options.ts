@@ -175,6 +175,12 @@ export const LoopOptions = z.strictObject({
   sandboxDenyRead: opt(z.string().min(1, { error: "--sandbox-deny-read needs path,…" }).optional(), {
     hint: "path,…", help: "More paths the sandbox may not read (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gh and ~/.netrc never are)", state: "sandbox_deny_read",
   }),
+  // Widens what goes in (a token named here is readable inside): a cloned repository's file must not set it.
+  sandboxEnv: opt(z.string().min(1, { error: "--sandbox-env needs NAME,…" }).optional(), {
+    hint: "NAME,…",
+    help: "More environment variables passed into the sandbox (NAME or PREFIX_*); PATH, HOME, LANG, TERM… and the agent's own always are",
+    state: "sandbox_env", file: "user",
+  }),
   dryRun: opt(z.boolean().default(false), { help: "Print the plan and exit, writing nothing", file: "none" }),
 });
 export type LoopOptions = z.infer<typeof LoopOptions>;

@@ -301,6 +301,7 @@ export const State = z.object({
   sandbox_network: SandboxNetwork.nullable().optional().describe("`--sandbox-network`: `filtered` (only the agent's API host and `sandbox_allow`) or `open`"),
   sandbox_allow: z.string().nullable().optional().describe("`--sandbox-allow`: more hosts the sandbox may reach, `host[:port]` comma-separated"),
   sandbox_deny_read: z.string().nullable().optional().describe("`--sandbox-deny-read`: more paths the sandbox may not read, comma-separated"),
+  sandbox_env: z.string().nullable().optional().describe("`--sandbox-env`: more environment variables passed into the sandbox, comma-separated names (or `PREFIX_*`)"),
   waiting: Waiting.nullable()
     .default(null)
     .describe("set while the loop waits for an unavailable agent (`status` stays `running` meanwhile); null otherwise, and always null once the loop has ended"),

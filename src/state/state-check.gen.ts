@@ -76,6 +76,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   if (v["sandbox_network"] !== undefined) out["sandbox_network"] = (v["sandbox_network"] === null ? null : ((v["sandbox_network"] === "filtered" || v["sandbox_network"] === "open") ? v["sandbox_network"] : fail(p + ".sandbox_network", "one of \"filtered\", \"open\"")));
   if (v["sandbox_allow"] !== undefined) out["sandbox_allow"] = (v["sandbox_allow"] === null ? null : ((typeof v["sandbox_allow"] === "string") ? v["sandbox_allow"] : fail(p + ".sandbox_allow", "a string")));
   if (v["sandbox_deny_read"] !== undefined) out["sandbox_deny_read"] = (v["sandbox_deny_read"] === null ? null : ((typeof v["sandbox_deny_read"] === "string") ? v["sandbox_deny_read"] : fail(p + ".sandbox_deny_read", "a string")));
+  if (v["sandbox_env"] !== undefined) out["sandbox_env"] = (v["sandbox_env"] === null ? null : ((typeof v["sandbox_env"] === "string") ? v["sandbox_env"] : fail(p + ".sandbox_env", "a string")));
   out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o17(v["waiting"], p + ".waiting")));
   out["pause_requested"] = (v["pause_requested"] === undefined ? false : ((typeof v["pause_requested"] === "boolean") ? v["pause_requested"] : fail(p + ".pause_requested", "true or false")));
   out["paused_since"] = (v["paused_since"] === undefined ? null : (v["paused_since"] === null ? null : ((typeof v["paused_since"] === "string") && (RE0.test(v["paused_since"])) ? v["paused_since"] : fail(p + ".paused_since", "a datetime string"))));

@@ -6,8 +6,9 @@
  * (`wt-loop/limits/<agent>.json`: `{ "until": ISO, "reason": … }`, written whole by a rename), which every
  * loop's `runWhenAvailable` reads before it runs the agent.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { writeFileSafe } from "../../proc/safe-fs.ts";
 import { z } from "zod";
 import type { LimitGate, LoopDeps } from "../ports.ts";
 import { sleepUntil } from "./unavailable.ts";
@@ -34,10 +35,9 @@ export function fileGate(file: string, signal: AbortSignal): LimitGate {
       const now = read();
       if (now && now.until >= until) return now.until;
       try {
-        mkdirSync(dirname(file), { recursive: true });
-        const tmp = `${file}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify({ until: new Date(until).toISOString(), reason }) + "\n");
-        renameSync(tmp, file); // whole or not at all: a reader never sees half a file
+        // Whole or not at all (a reader never sees half a file), and never through a link: the common git dir
+        // is the agent's to write, and a temp name with the runner's pid in it sent the write anywhere.
+        writeFileSafe(resolve(file, "../../.."), file, JSON.stringify({ until: new Date(until).toISOString(), reason }) + "\n");
       } catch {
         // best effort: this loop waits anyway; only the other loops would not know
       }

@@ -1,7 +1,7 @@
 // One account, one wait (engine/gates/limit-gate.ts): a limit one lane was refused for holds every lane of the loop
 // until the same reset, and another loop of the repository learns of it from the limits file before it runs.
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { unavailable } from "../../../src/agents/adapter.ts";
 import type { AgentRun } from "../../../src/agents/run-agent.ts";
@@ -81,4 +81,17 @@ test("no limits file, or a past or torn one: nothing waits", async () => {
   writeFileSync(file, JSON.stringify({ until: new Date(Date.now() - 1000).toISOString(), reason: "x" }));
   expect(gate.held()).toBeNull();
   expect(existsSync(file)).toBe(true);
+});
+
+test("the limits file is written whole without following a link planted under the old temp name (the git dir is the agent's to write)", () => {
+  const common = tempDir();
+  const file = limitFileOf(common, "claude");
+  mkdirSync(dirname(file), { recursive: true });
+  const victim = join(tempDir(), "precious.txt");
+  writeFileSync(victim, "precious\n");
+  symlinkSync(victim, `${file}.${process.pid}.tmp`); // the runner's pid is in its state file
+  const until = Date.now() + 60_000;
+  fileGate(file, new AbortController().signal).refused(until, "limit");
+  expect(readFileSync(victim, "utf8")).toBe("precious\n");
+  expect(JSON.parse(readFileSync(file, "utf8")).until).toBe(new Date(until).toISOString());
 });
