@@ -17,6 +17,7 @@ import { selfArgv } from "../proc/self.ts";
 import { printError } from "../term/print.ts";
 import { keepRunningWhenStdoutCloses } from "../term/stdout.ts";
 import { restoreWindowName } from "../term/title.ts";
+import { terminalGone } from "../term/hangup.ts";
 import { resolveWorktree, type Worktree } from "../worktree/worktree.ts";
 import { prepareFromFlags } from "../setup/from-flags.ts";
 
@@ -160,12 +161,27 @@ class Session {
   /** Hands the open screen to a loop screen, then comes back to the selection with what it said. */
   private async away(fn: () => Promise<{ code: number; after: string[] }>): Promise<void> {
     this.detach();
+    // A signal while the loop screen is shown is the loop's (it stops the loop, or leaves a followed
+    // one), and then ends this process too, with that code: whoever sent it means wt-loop, not the
+    // loop screen only. A closed terminal likewise: there is no selection to come back to.
+    let signalled = false;
+    const noted = () => void (signalled = true);
+    process.on("SIGINT", noted);
+    process.on("SIGTERM", noted);
     let said: string | undefined;
+    let code = 1;
     try {
-      said = (await fn()).after.at(-1);
+      const outcome = await fn();
+      said = outcome.after.at(-1);
+      code = outcome.code;
     } catch (err) {
       said = errorMessage(err);
+    } finally {
+      process.off("SIGINT", noted);
+      process.off("SIGTERM", noted);
     }
+    if (terminalGone()) return this.finish(129);
+    if (signalled) return this.finish(code);
     await this.backToSelection(said);
   }
 

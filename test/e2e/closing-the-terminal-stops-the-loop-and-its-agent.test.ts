@@ -4,12 +4,15 @@
 // SIGKILL the runner when the shell it was typed in exited (issue 35), before it heard the hang-up.
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { isAlive } from "../../src/proc/pid.ts";
 import { lockPath } from "../../src/state/paths.ts";
 import { compiledInTmux } from "../helpers/compiled.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { COMPLETE } from "../helpers/loop.ts";
+import { testPath } from "../helpers/cli.ts";
+import { selectionRepo } from "../helpers/select-fixture.ts";
 import { describeWithTmux } from "../helpers/tmux.ts";
 import { waitFor } from "../helpers/wait.ts";
 
@@ -19,6 +22,13 @@ const leftover: number[] = [];
 const cleanup = () => {
   for (const pid of leftover.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
 };
+
+/** A bash startup file that sets only a plain prompt. */
+function promptRc(): string {
+  const rc = join(tempDir("bashrc-"), "rc");
+  writeFileSync(rc, "PS1='$ '\n");
+  return rc;
+}
 
 /** An agent that hangs and leaves a grandchild in a session of its own (out of reach of a group kill). */
 const HANGING = [{ hangSec: 300, setsidGrandchild: true }];
@@ -44,9 +54,7 @@ describeWithTmux("closing the terminal stops the loop and its agent (compiled bi
         const { env, dir } = t.envFor(HANGING);
         // An interactive shell as the pane's own process (the session leader the hang-up ends, as in
         // any terminal), a person typing in it: wt-loop is its child, in a job of its own.
-        const rc = join(tempDir("bashrc-"), "rc");
-        writeFileSync(rc, "PS1='$ '\n");
-        const pane = tmux.start(repo, env, `exec bash --noprofile --rcfile ${rc} -i`);
+        const pane = tmux.start(repo, env, `exec bash --noprofile --rcfile ${promptRc()} -i`);
         await tmux.waitFor("the prompt", () => tmux.capture(pane).includes("$"));
         tmux.keys(pane, `${t.bin()} ${args}`, "Enter");
         const s = await tmux.waitFor("the agent to run", () => existsSync(join(dir, "setsid.pid")) && readState(repo).agent_pid && readState(repo));
@@ -58,6 +66,48 @@ describeWithTmux("closing the terminal stops the loop and its agent (compiled bi
       }
     }, 90_000);
   }
+
+  test("typed `wt-loop` in a shell, Enter on the change, R (the loop here), the pane killed", async () => {
+    try {
+      const tmux = t.tmux();
+      const { main: repo } = selectionRepo();
+      const { env, dir } = t.envFor(HANGING, { PATH: `${dirname(t.bin())}:${testPath({ openspec: true })}`, OPENSPEC_TELEMETRY: "0" });
+      const pane = tmux.start(repo, env, `exec bash --noprofile --rcfile ${promptRc()} -i`);
+      await tmux.waitFor("the prompt", () => tmux.capture(pane).includes("$"));
+      tmux.keys(pane, t.bin(), "Enter");
+      await tmux.waitFor("the selection", () => tmux.capture(pane).includes("›◆ add-greeting"), 60_000);
+      tmux.keys(pane, "Enter");
+      await tmux.waitFor("the preview", () => /Tasks\s+Scenarios\s+Prompt/.test(tmux.capture(pane)), 60_000);
+      tmux.keys(pane, "R");
+      const s = await tmux.waitFor("the agent to run", () => existsSync(join(dir, "setsid.pid")) && readState(repo).agent_pid && readState(repo), 60_000);
+      leftover.push(s.runner_pid, s.agent_pid);
+      tmux.tmux("kill-pane", "-t", pane);
+      await expectStopped(repo, s, dir);
+    } finally {
+      cleanup();
+    }
+  }, 120_000);
+
+  test("under nohup, typed in a shell that then exits: the runner goes on to done (it outlives its parent, as nohup asks)", async () => {
+    try {
+      const tmux = t.tmux();
+      const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+      const gate = join(tempDir("gate-"), "go");
+      const { env, dir } = t.envFor([COMPLETE({ waitFile: gate }), COMPLETE()]);
+      const pane = tmux.start(repo, env, `exec bash --noprofile --rcfile ${promptRc()} -i`);
+      await tmux.waitFor("the prompt", () => tmux.capture(pane).includes("$"));
+      tmux.keys(pane, `nohup ${t.bin()} run --plain --on-complete keep > loop.out 2>&1 &`, "Enter");
+      const s = await tmux.waitFor("the agent to run", () => existsSync(join(dir, "prompt-1.txt")) && readState(repo).runner_pid && readState(repo));
+      leftover.push(s.runner_pid);
+      tmux.tmux("kill-pane", "-t", pane); // the shell goes; the runner was its child
+      writeFileSync(gate, "");
+      await waitFor("the loop to be done", () => readState(repo).status === "done" && readState(repo).runner_pid === null, 60_000);
+      expect(readState(repo).completion).toBe("keep");
+      expect(existsSync(lockPath(repo))).toBe(false);
+    } finally {
+      cleanup();
+    }
+  }, 90_000);
 
   test("tmux running `wt-loop run` as the window's command (what `start` opens), the window killed", async () => {
     try {

@@ -155,6 +155,23 @@ describeWithTmux("SIGTERM and SIGINT end wt-loop at every point", () => {
     }, 90_000);
   }
 
+  test("a loop run from the preview (R): SIGTERM stops it and ends wt-loop with the loop's code (4), not back to the selection", async () => {
+    tmux = new Tmux();
+    const { main } = selectionRepo();
+    const agent = fakeAgent([{ hangSec: 300 }], tempDir("fake-agent-"));
+    const env = { ...agent.env, PATH: testPath({ openspec: true }), TERM: "xterm-256color", XDG_CONFIG_HOME: baseEnv().XDG_CONFIG_HOME!, OPENSPEC_TELEMETRY: "0" };
+    const pane = tmux.start(main, env, WT_LOOP);
+    const pid = await wtLoopPid(pane);
+    await tmux.waitFor("the selection", () => tmux.capture(pane).includes("›◆ add-greeting"), 60_000);
+    tmux.keys(pane, "Enter");
+    await tmux.waitFor("the preview", () => /Tasks\s+Scenarios\s+Prompt/.test(tmux.capture(pane)), 60_000);
+    tmux.keys(pane, "R");
+    await tmux.waitFor("the agent", () => existsSync(join(agent.dir, "prompt-1.txt")) && readState(main).agent_pid, 60_000);
+    leftover.push(readState(main).agent_pid);
+    expect(await signalAndExit(pane, pid, "SIGTERM")).toBe(4);
+    expect(readState(main)).toMatchObject({ status: "stopped", completion: "keep", runner_pid: null });
+  }, 120_000);
+
   test("monitor following a running loop: SIGTERM ends it (143), the loop goes on; at the loop's end, SIGINT ends it with the loop's code", async () => {
     tmux = new Tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
