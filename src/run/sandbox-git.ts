@@ -69,7 +69,14 @@ function makeMissing(d: GitDirs): void {
 /** Removes what the command made at the top of `gitDir` that git never writes there; says what it removed. */
 function sweep(gitDir: string, before: Set<string>): string[] {
   const said: string[] = [];
-  for (const name of readdirSync(gitDir)) {
+  let names: string[];
+  try {
+    names = readdirSync(gitDir);
+  } catch (err) {
+    if ((err as { code?: string }).code === "ENOENT") return []; // a lane removed meanwhile: nothing left to read it
+    throw err;
+  }
+  for (const name of names) {
     if (before.has(name) || GIT_WRITES.test(name) || WT_LOOP.test(name)) continue;
     const path = join(gitDir, name);
     rmSync(path, { recursive: true, force: true });

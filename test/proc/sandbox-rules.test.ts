@@ -145,3 +145,12 @@ describe("a worktree's git dirs", () => {
     expect(worktreePlace(wt).mounts).toEqual(expected);
   });
 });
+
+test("a git dir removed while the command ran (a lane gone) leaves nothing to sweep", () => {
+  const repo = makeRepo();
+  const wt = join(repo, "..", "gone");
+  git(repo, "worktree", "add", "-q", "-b", "gone", wt);
+  const place = worktreePlace(wt);
+  git(repo, "worktree", "remove", "--force", wt);
+  expect(place.settle!()).toEqual([]);
+});
