@@ -8,7 +8,7 @@ import type { State } from "../state/schema.ts";
 import type { Lock } from "../state/lock.ts";
 import { writeState } from "../state/store.ts";
 import type { StorySource } from "../stories/source.ts";
-import { chooseLauncher, NO_TERMINAL, openWindow, withTmuxEnv } from "../term/window.ts";
+import { chooseLauncher, freeSessionName, NO_TERMINAL, openWindow, withTmuxEnv } from "../term/window.ts";
 import { UserError } from "../errors.ts";
 import { isFinal } from "../state/schema.ts";
 import { keepRunningWhenStdoutCloses } from "../term/stdout.ts";
@@ -67,15 +67,20 @@ async function runScreen(renderer: CliRenderer, state: State, source: StorySourc
 
 export async function openLoopWindow(p: Prepared, o: { plain?: boolean } = {}): Promise<number> {
   const s = p.state;
-  const chosen = chooseLauncher({
-    terminal: s.terminal,
-    env: process.env,
-    platform: process.platform,
-    which: (b) => Bun.which(b),
-    cwd: s.worktree_path,
-    cmd: [...selfArgv(), "run", ...(o.plain ? ["--plain"] : [])],
-    name: `ralph-${s.worktree_name}`.replace(/[.:]/g, "-"),
-  });
+  const named = (name: string) =>
+    chooseLauncher({
+      terminal: s.terminal,
+      env: process.env,
+      platform: process.platform,
+      which: (b) => Bun.which(b),
+      cwd: s.worktree_path,
+      cmd: [...selfArgv(), "run", ...(o.plain ? ["--plain"] : [])],
+      name,
+    });
+  const base = `ralph-${s.worktree_name}`.replace(/[.:]/g, "-");
+  let chosen = named(base);
+  // The previous loop's session may still be there (someone attached reads its summary): the next free name.
+  if (chosen?.terminal === "tmux-detached") chosen = named(await freeSessionName(base));
   if (!chosen) throw new UserError(NO_TERMINAL);
   const launch = await withTmuxEnv(chosen, process.env);
   const { note, lock } = await writeStarting(p, "window");

@@ -128,6 +128,20 @@ export async function openWindow(launch: Launch, cwd: string): Promise<void> {
   }
 }
 
+/**
+ * `name`, or `name-2`, `name-3`… when a tmux session of that name exists: the session of an earlier
+ * loop of this worktree stays while someone attached reads its summary (at most 10 minutes), and
+ * `tmux new-session -s` refuses a name in use.
+ */
+export async function freeSessionName(name: string): Promise<string> {
+  for (let n = 1; n < 100; n++) {
+    const candidate = n === 1 ? name : `${name}-${n}`;
+    const r = await exec(["tmux", "has-session", "-t", `=${candidate}`], { cwd: "/", allowFailure: true, timeoutMs: 5000 }).catch(() => null);
+    if (!r || r.code !== 0) return candidate; // none of that name (or no tmux server at all)
+  }
+  return name;
+}
+
 export const NO_TERMINAL =
   "No terminal could be found to open the loop in (no tmux, no display, no known terminal emulator). " +
   "Use --terminal inline to run the loop in this terminal, or --terminal NAME to pick one.";

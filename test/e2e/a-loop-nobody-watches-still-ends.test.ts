@@ -76,6 +76,20 @@ describe.skipIf(!HAS_TMUX)("a loop nobody watches still ends", () => {
     await expectReleased(repo, pid, env, () => appendFileSync(join(repo, "tasks.md"), "\n## 3. Third story\n- [ ] 3.1 Make d\n"));
   }, 120_000);
 
+  test("a session of the loop's name is still there (someone reads an earlier summary): the next start opens its own", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    expect(tmux("new-session", "-d", "-s", SESSION, "sleep 600").exitCode).toBe(0);
+    const agent = fakeAgent([COMPLETE(), COMPLETE()], tempDir("fake-agent-"));
+    const env = { ...agent.env, PATH: testPath(), TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined };
+    const r = await wtLoop(["start"], { cwd: repo, env });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Attach with: tmux attach -t ${SESSION}-2`);
+    await waitFor("the loop to be done", () => readState(repo).status === "done" && readState(repo).completion === "keep", 60_000);
+    await waitFor("its session to be gone", () => tmux("has-session", "-t", `=${SESSION}-2`).exitCode !== 0, GONE_MS);
+    expect(hasSession()).toBe(true); // the other one is left alone
+  }, 120_000);
+
   test("stuck: no runner, session or lock; a second start begins", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env, pid } = await startUnwatched(repo, [{ promise: "FAILED: no" }], ["--max-retries", "1"]);
