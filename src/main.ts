@@ -4,7 +4,7 @@
  * "Performance"). The command itself is loaded on demand and parsed by citty.
  */
 import pkg from "../package.json" with { type: "json" };
-import { versionLine } from "./build-info.ts";
+import { versionLine } from "./proc/build-info.ts";
 import { commandNames, findCommand, type CommandInfo } from "./commands/_catalog.ts";
 import { dropGitLocators, hasGitLocators } from "./worktree/git-env.ts";
 import { guardStdout } from "./term/stdout.ts";

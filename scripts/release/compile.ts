@@ -8,11 +8,11 @@
  *   no parsing at start-up, which halves `status` (41 → 23 ms measured with `bun run bench`);
  * - @opentui/core imports every platform's native package by name: the target's is embedded (its
  *   library inside the binary), every other one is left external — never loaded on that platform;
- * - the commit and the target are stamped in for `wt-loop --version` (src/build-info.ts).
+ * - the commit and the target are stamped in for `wt-loop --version` (src/proc/build-info.ts).
  */
 import { join } from "node:path";
 import { $, type BunPlugin } from "bun";
-import type { BuildStamp } from "../../src/build-info.ts";
+import type { BuildStamp } from "../../src/proc/build-info.ts";
 import { ROOT } from "./natives.ts";
 import type { Target } from "./targets.ts";
 
