@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { errorMessage } from "../errors.ts";
-import { receiptOf } from "../loop/receipt.ts";
+import { receiptOf } from "../record/receipt.ts";
 import { isFinal, type GitHubLink, type State } from "../state/schema.ts";
 import { parseStories, type Story } from "../stories/story.ts";
 import { ghApi, ghApiText, type GhContext, type RepoId } from "./gh.ts";

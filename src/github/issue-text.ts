@@ -3,9 +3,9 @@
  * stories' boxes ticked (nothing else of the author's text changes), and the one comment with the receipt.
  */
 import { parseTaskLine } from "../stories/checkbox.ts";
-import { receiptOf, storyCost } from "../loop/receipt.ts";
+import { receiptOf, storyCost } from "../record/receipt.ts";
 import type { State } from "../state/schema.ts";
-import { formatCost, formatDuration, formatTokens, plural } from "../term/format.ts";
+import { formatCost, formatDuration, formatTokens, plural } from "../text/format.ts";
 
 const FENCE = /^\s{0,3}(```|~~~)/;
 
