@@ -85,10 +85,6 @@ export const LoopOptions = z.strictObject({
     help: "One story per open issue this GitHub search finds (e.g. 'label:wt-loop'); `after #12` in an issue waits for #12 (docs/github.md)",
     state: "issue_search", remembered, file: "none",
   }),
-  issueSync: opt(z.boolean().default(false), {
-    help: "Write progress back to the issue: its boxes ticked as stories are accepted, one comment with the receipt at the end (with --issue or --issues)",
-    state: "issue_sync", remembered,
-  }),
   done: opt(DoneCriteria.optional(), { help: "Done criteria", defaultText: "tasks when a tasks.md is found, else manual", state: "done_criteria", remembered }),
   max: opt(int("max", 1).default(30), { hint: "n", help: "Maximum iterations (agent runs)", state: "max_iterations", remembered }),
   maxRetries: opt(int("max-retries", 1).default(3), { hint: "n", help: "Attempts per story before giving up", state: "max_retries", remembered }),
@@ -194,6 +190,10 @@ export const LoopOptions = z.strictObject({
     hint: "NAME,…",
     help: "More environment variables passed into the sandbox (NAME or PREFIX_*); PATH, HOME, LANG, TERM… and the agent's own always are",
     state: "sandbox_env", file: "user",
+  }),
+  issueSync: opt(z.boolean().default(false), {
+    help: "Write progress back to the issue: its boxes ticked as stories are accepted, one comment with the receipt at the end (with --issue or --issues)",
+    state: "issue_sync", remembered,
   }),
   dryRun: opt(z.boolean().default(false), { help: "Print the plan and exit, writing nothing", file: "none" }),
 });
