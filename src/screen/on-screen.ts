@@ -59,10 +59,13 @@ export async function runOnScreen(renderer: CliRenderer, state: State, source: S
   try {
     const final = await runPrepared(state, source, { view, lock, exit });
     const code = isFinal(final.status) ? exitCodeFor(final.status) : 1;
-    model.ended(code);
+    const ending = `Loop ${final.status}${final.reason ? `: ${final.reason}` : ""}`;
+    // The final state (the completion's answer and what it did) before the banner: a cleanup deleted the branch the Complete event named.
+    model.state(final);
+    model.ended(code, ending);
     screen.redraw();
     if (!remote) await view.untilQuit();
-    const after = [`Loop ${final.status}${final.reason ? `: ${final.reason}` : ""}`, ...said.filter((m) => m.startsWith("warning:"))];
+    const after = [ending, ...said.filter((m) => m.startsWith("warning:"))];
     return { code, after };
   } finally {
     process.off("SIGTERM", onRemote);
@@ -102,7 +105,10 @@ export async function monitorOnScreen(renderer: CliRenderer, worktree: string): 
     if (left) return { code: 0, after: ["Stopped following. The loop keeps running: `wt-loop monitor` follows it again, `wt-loop stop` stops it."] };
     if (end.note) view.say(end.note);
     const code = end.status ? ExitCode[end.status] : 1;
-    model.ended(code, end.note ?? (end.status ? `Loop ${end.status}` : undefined));
+    const last = await readState(paths.state).catch(() => null);
+    if (last && (!model.st || last.started_at === model.st.started_at)) model.state(last);
+    const st = model.st;
+    model.ended(code, end.note ?? (end.status ? `Loop ${end.status}${st?.reason ? `: ${st.reason}` : ""}` : undefined));
     screen.redraw();
     if (view.alive) await view.untilQuit();
     return { code, after: end.note ? [end.note] : [] };
