@@ -1,24 +1,22 @@
 /**
- * Builds dist/wt-loop, a single binary. The flags matter:
- * - no .env / bunfig.toml autoload: wt-loop runs inside users' repositories and passes its
- *   environment to agents, so a repository's .env must not leak into it;
- * - --no-orphans baked in: when wt-loop exits, every process it started goes with it;
- * - --bytecode (which needs --format=esm: without it the binary crashes on consola's import.meta):
- *   no parsing at start-up, which halves `status` (41 → 23 ms measured with `bun run bench`);
- * - --external @opentui/core-linux-x64-musl: @opentui/core imports every platform's native package by
- *   name, and the bundler cannot resolve the musl one, which is not installed here; the glibc one is
- *   embedded (its .so inside the binary) and the musl branch is never taken on this platform.
+ * `bun run build`: dist/wt-loop for this machine, with its OpenTUI native library from node_modules.
+ * The settings are scripts/release/compile.ts's, shared with `bun run release` (every platform).
  */
-import { $ } from "bun";
+import { compile, currentCommit } from "./release/compile.ts";
+import { nativeFor } from "./release/natives.ts";
+import { hostTarget } from "./release/targets.ts";
 
 const out = process.argv[2] ?? "dist/wt-loop";
-const r = await $`bun build --compile --splitting --minify --bytecode --format=esm --no-compile-autoload-dotenv --no-compile-autoload-bunfig --compile-exec-argv=--no-orphans --external @opentui/core-linux-x64-musl --outfile ${out} src/cli.ts`
-  .nothrow()
-  .quiet();
-const log = r.stdout.toString() + r.stderr.toString();
-// `bun build` prints this and still exits 0, leaving a binary that crashes at start-up.
-if (r.exitCode !== 0 || log.includes("Failed to generate bytecode")) {
-  console.error(log);
+const target = hostTarget();
+const native = await nativeFor(target);
+if ("missing" in native) {
+  console.error(`${native.missing}: run \`bun install --frozen-lockfile\` first.`);
+  process.exit(1);
+}
+try {
+  await compile({ target, outfile: out, nativeDir: native.dir }, await currentCommit());
+} catch (err) {
+  console.error((err as Error).message);
   process.exit(1);
 }
 console.log(`built ${out}`);

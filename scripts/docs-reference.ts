@@ -4,7 +4,7 @@
  * text. `bun run schema` runs this; test/docs/reference.test.ts fails when the committed pages drift.
  */
 import { join } from "node:path";
-import { jsonSchema } from "../src/loop/json-schema.ts";
+import { jsonSchema } from "../src/setup/json-schema.ts";
 
 type Js = Record<string, any>;
 type Row = { name: string; type: string; optional: boolean; meaning: string };

@@ -1,6 +1,6 @@
 /** `bun run schema`: regenerates the committed JSON Schemas in schema/ and the state's validator from the zod schemas. */
 import { join } from "node:path";
-import { CHECKER_FILE, checkerText, SCHEMA_FILES, SCHEMA_KINDS, schemaText } from "../src/loop/json-schema.ts";
+import { CHECKER_FILE, checkerText, SCHEMA_FILES, SCHEMA_KINDS, schemaText } from "../src/setup/json-schema.ts";
 
 const root = join(import.meta.dir, "..");
 for (const kind of SCHEMA_KINDS) {

@@ -4,14 +4,15 @@
  * "Performance"). The command itself is loaded on demand and parsed by citty.
  */
 import pkg from "../package.json" with { type: "json" };
+import { versionLine } from "./proc/build-info.ts";
 import { commandNames, findCommand, type CommandInfo } from "./commands/_catalog.ts";
-import { dropGitLocators, hasGitLocators } from "./git-env.ts";
+import { dropGitLocators, hasGitLocators } from "./worktree/git-env.ts";
 import { guardStdout } from "./term/stdout.ts";
 import { print as printOut, printError } from "./term/print.ts";
 
 // Help and suggestions are loaded only when shown: a command's start-up pays for neither.
 const helpText = () => import("./commands/_help.ts");
-const suggest = () => import("./term/suggest.ts");
+const suggest = () => import("./text/suggest.ts");
 
 export const VERSION = pkg.version;
 const HELP = ["--help", "-h"];
@@ -23,7 +24,7 @@ export async function dispatch(argv: string[]): Promise<void> {
   // On a terminal, inside a worktree, a bare `wt-loop` is the selection screen; anywhere else, the help.
   if (first === undefined && (await selectionScreen())) return;
   if (first === undefined || HELP.includes(first)) return rootHelp();
-  if (VERSION_FLAGS.includes(first) && rest.length === 0) return print(VERSION);
+  if (VERSION_FLAGS.includes(first) && rest.length === 0) return print(versionLine(VERSION));
   if (first === "help") return help(rest);
   const info = findCommand(first);
   if (!info) {
@@ -42,7 +43,7 @@ export async function dispatch(argv: string[]): Promise<void> {
       return fail((err as Error).message);
     }
   }
-  if (info.worktree) (await import("./worktree.ts")).prefetchWorktree();
+  if (info.worktree) (await import("./worktree/worktree.ts")).prefetchWorktree();
   // Creating process.stdout costs a few milliseconds; console.log ends quietly on a closed pipe by
   // itself. Only the commands that write to the stream need its EPIPE guard (term/stdout.ts).
   if (!info.plainOutput) guardStdout();
@@ -65,7 +66,7 @@ async function selectionScreen(): Promise<boolean> {
   if (!fstatSync(1).isCharacterDevice()) return false;
   const { isatty } = await import("node:tty");
   if (!isatty(0) || !isatty(1)) return false;
-  const code = await (await import("./commands/_select.ts")).selectionEntry();
+  const code = await (await import("./run/select-session.ts")).selectionEntry();
   if (code === null) return false;
   process.exitCode = code;
   return true;

@@ -1,50 +1,72 @@
 /**
  * Start-up: each command against an empty compiled Bun program, measured round-robin in this run
- * (so machine noise hits every command alike), the median of BENCH_STATUS_RUNS runs each.
+ * (so machine noise hits every command alike), the median of BENCH_STATUS_RUNS runs each, wall time
+ * and CPU time (of the process and what it waited for: on a shared machine the wall time grows with
+ * the others' work, the CPU time barely does). `status` is measured on both state formats it reads:
+ * its own and the seed's (wt-tools' bash wt-loop: no schema_version).
  */
-import { BIN, EMPTY, makeRepo, median, ms, runAlone, time, writeStatusState } from "./shared.ts";
+import { BIN, EMPTY, judge, load, makeRepo, measure, median, ms, runAlone, writeSeedState, writeStatusState } from "./shared.ts";
 
 const STATUS_RUNS = Number(process.env.BENCH_STATUS_RUNS ?? 30);
 
+/** What each command must print for its figure to count: a command that answers with an error is not measured. */
+function check(argv: string[], cwd: string, expect: RegExp): void {
+  const r = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe" });
+  const out = r.stdout.toString();
+  if (r.exitCode !== 0 || !expect.test(out)) throw new Error(`start-up bench: ${argv.join(" ")} in ${cwd} exited ${r.exitCode} without ${expect}:\n${out}${r.stderr}`);
+}
+
+type Row = { key: string; label: string; argv: string[]; cwd: string; expect?: RegExp; target?: number };
+
 export function statusLatency() {
-  const small = makeRepo("status-30", 10, 1);
-  writeStatusState(small, 30);
-  const repo = makeRepo("status-repo", 10, 1);
-  writeStatusState(repo, 500);
-  const argvs: Record<string, [string[], string]> = {
-    empty: [[EMPTY], repo],
-    version: [[BIN, "--version"], repo],
-    help: [[BIN, "--help"], repo],
-    status_30: [[BIN, "status"], small],
-    status_500: [[BIN, "status"], repo],
-    status_json_500: [[BIN, "status", "--json"], repo],
-    rev: [["git", "rev-parse", "--show-toplevel"], repo],
-  };
-  const xs: Record<string, number[]> = Object.fromEntries(Object.keys(argvs).map((k) => [k, []]));
-  for (const [argv, cwd] of Object.values(argvs)) time(argv, cwd); // warm the page cache
-  for (let i = 0; i < STATUS_RUNS; i++) for (const [k, [argv, cwd]] of Object.entries(argvs)) xs[k]!.push(time(argv, cwd));
-  const m = (k: string) => median(xs[k]!);
-  const empty = m("empty");
+  const load0 = load();
+  const native30 = makeRepo("status-30", 10, 1);
+  writeStatusState(native30, 30);
+  const native = makeRepo("status-repo", 10, 1);
+  writeStatusState(native, 500);
+  const seed30 = makeRepo("status-seed-30", 10, 1);
+  writeSeedState(seed30, 30);
+  const seed = makeRepo("status-seed", 10, 1);
+  writeSeedState(seed, 500);
+  const rows: Row[] = [
+    { key: "empty", label: "empty compiled Bun program", argv: [EMPTY], cwd: native },
+    { key: "version", label: "wt-loop --version", argv: [BIN, "--version"], cwd: native, expect: /\d+\.\d+\.\d+/ },
+    { key: "help", label: "wt-loop --help", argv: [BIN, "--help"], cwd: native, expect: /monitor/, target: 2 },
+    { key: "status_30", label: "status, 30 iterations", argv: [BIN, "status"], cwd: native30, expect: /Iteration: +30\/30/, target: 3 },
+    { key: "status_500", label: "status, 500 iterations", argv: [BIN, "status"], cwd: native, expect: /Iteration: +500\/500/, target: 3 },
+    { key: "status_json_500", label: "status --json, 500", argv: [BIN, "status", "--json"], cwd: native, expect: /"current_iteration": 500/, target: 3 },
+    { key: "seed_30", label: "status, seed format, 30", argv: [BIN, "status"], cwd: seed30, expect: /Iteration: +30\/30/, target: 3 },
+    { key: "seed_500", label: "status, seed format, 500", argv: [BIN, "status"], cwd: seed, expect: /Iteration: +500\/500/, target: 3 },
+    { key: "seed_json_500", label: "status --json, seed format, 500", argv: [BIN, "status", "--json"], cwd: seed, expect: /"current_iteration": 500/, target: 3 },
+    { key: "rev", label: "git rev-parse (for scale)", argv: ["git", "rev-parse", "--show-toplevel"], cwd: native },
+  ];
+  for (const r of rows) if (r.expect) check(r.argv, r.cwd, r.expect);
+  const wall: Record<string, number[]> = Object.fromEntries(rows.map((r) => [r.key, []]));
+  const cpu: Record<string, number[]> = Object.fromEntries(rows.map((r) => [r.key, []]));
+  for (const r of rows) measure(r.argv, r.cwd); // warm the page cache
+  for (let i = 0; i < STATUS_RUNS; i++)
+    for (const r of rows) {
+      const m = measure(r.argv, r.cwd);
+      wall[r.key]!.push(m.ms);
+      cpu[r.key]!.push(m.cpuMs);
+    }
+  const empty = median(wall.empty!), emptyCpu = median(cpu.empty!);
   return {
-    empty_bun_ms: empty, version_ms: m("version"), help_ms: m("help"), status_30_ms: m("status_30"), status_ms: m("status_500"),
-    status_json_ms: m("status_json_500"), git_rev_parse_ms: m("rev"),
-    version_ratio: m("version") / empty, help_ratio: m("help") / empty, status_30_ratio: m("status_30") / empty,
-    status_ratio: m("status_500") / empty, status_json_ratio: m("status_json_500") / empty,
+    runs: STATUS_RUNS, load: [load0, load()],
+    rows: rows.map((r) => ({
+      key: r.key, label: r.label, ms: median(wall[r.key]!), cpu_ms: median(cpu[r.key]!), ratio: median(wall[r.key]!) / empty,
+      cpu_ratio: median(cpu[r.key]!) / emptyCpu, target: r.target ?? null,
+    })),
   };
 }
 
 export function printLatency(l: ReturnType<typeof statusLatency>): ReturnType<typeof statusLatency> {
-  const row = (label: string, v: number, ratio?: number, target?: number) =>
-    console.log(`   ${label.padEnd(32)} ${ms(v).padStart(8)}` + (ratio === undefined ? "" : `   ${ratio.toFixed(2)}× the floor`) +
-      (target === undefined || ratio === undefined ? "" : `   target ≤ ${target}×  ${ratio <= target ? "met" : "MISSED"}`));
-  console.log("1. Start-up (median of %d runs each, interleaved)", STATUS_RUNS);
-  row("empty compiled Bun program", l.empty_bun_ms);
-  row("wt-loop --version", l.version_ms, l.version_ratio);
-  row("wt-loop --help", l.help_ms, l.help_ratio, 3);
-  row("wt-loop status, 30 iterations", l.status_30_ms, l.status_30_ratio, 4);
-  row("wt-loop status, 500 iterations", l.status_ms, l.status_ratio, 4);
-  row("wt-loop status --json, 500", l.status_json_ms, l.status_json_ratio, 4);
-  row("git rev-parse (for scale)", l.git_rev_parse_ms);
+  console.log(`1. Start-up (median of ${l.runs} runs each, interleaved; load ${l.load.join(" → ")})`);
+  for (const r of l.rows) {
+    const judged = r.target === null ? "" : `   target ≤ ${r.target}×  ${judge(`start-up: ${r.label}`, r.ratio <= r.target, `${r.ratio.toFixed(2)}× the empty program (CPU ${r.cpu_ratio.toFixed(2)}×), load ${l.load.join(" → ")}`)}`;
+    const ratio = r.key === "empty" || r.key === "rev" ? "" : `   ${r.ratio.toFixed(2)}× (CPU ${r.cpu_ratio.toFixed(2)}×) the floor`;
+    console.log(`   ${r.label.padEnd(32)} ${ms(r.ms).padStart(8)}  CPU ${ms(r.cpu_ms).padStart(8)}${ratio}${judged}`);
+  }
   return l;
 }
 

@@ -1,7 +1,8 @@
 /**
  * `bun run bench`: what wt-loop itself costs, each figure the median of several runs and compared in
  * the same run with the floor that Bun or git sets. Prints a table and writes bench-results/latest.json.
- * Each benchmark is its own file and also runs alone (`bun scripts/bench/overhead.ts`).
+ * Each benchmark is its own file and also runs alone (`bun scripts/bench/overhead.ts`). Ends with
+ * "N of M targets met" and the missed ones; a benchmark whose command refuses or fails stops with an error.
  *
  *   BENCH_RUNS=3       runs per figure (loops, memory)      BENCH_STATUS_RUNS=30  runs per latency figure
  *   BENCH_SIZES=1000,10000,50000  repository sizes for the per-iteration overhead
@@ -17,7 +18,7 @@ import { printScreenTerminal, screenTerminal } from "./screen-terminal.ts";
 import { overheads } from "./overhead.ts";
 import { parallelWallTime } from "./parallel.ts";
 import { laneCosts, printLanes } from "./lanes.ts";
-import { buildBinaries, cleanup, machine, ROOT, RUNS } from "./shared.ts";
+import { buildBinaries, cleanup, machine, printTargets, ROOT, RUNS, targets } from "./shared.ts";
 
 const only = process.env.BENCH_ONLY;
 const SECTIONS = ["latency", "loops", "memory", "monitor", "screen", "parallel", "lanes"];
@@ -43,11 +44,12 @@ try {
   const screen = await section("screen", async () => ({ model: printScreen(screenModel()), terminal: printScreenTerminal(await screenTerminal()) }));
   const parallel = await section("parallel", parallelWallTime);
   const lanes = await section("lanes", async () => printLanes(await laneCosts()));
-  const result = { date: new Date().toISOString(), machine: m, runs: RUNS, latency, loops, memory_peak_rss_mb: memory, monitor, screen, parallel, lanes };
+  const result = { date: new Date().toISOString(), machine: m, runs: RUNS, latency, loops, memory_peak_rss_mb: memory, monitor, screen, parallel, lanes, targets };
   mkdirSync(join(ROOT, "bench-results"), { recursive: true });
   const out = only ? `bench-results/latest-${only}.json` : "bench-results/latest.json";
   writeFileSync(join(ROOT, out), JSON.stringify(result, null, 2) + "\n");
-  console.log(`Wrote ${out}`);
+  console.log(`Wrote ${out}\n`);
+  printTargets();
 } finally {
   cleanup();
 }

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSandbox, type SandboxRules } from "../../src/proc/sandbox.ts";
 import { sandboxProblem } from "../../src/proc/sandbox-tools.ts";
+import { worktreePlace } from "../../src/run/sandbox-git.ts";
 import { start, type Wrapper } from "../../src/proc/spawn.ts";
 
 const RUNS = Number(process.env.BENCH_SANDBOX_RUNS ?? 30);
@@ -22,9 +23,11 @@ if (problem) {
   process.exit(1);
 }
 const wt = mkdtempSync(join(tmpdir(), "bench-sandbox-"));
+// A real repository: each run's mounts include its git dir's (read per command) and the sweep after it.
+Bun.spawnSync(["git", "init", "-q", wt]);
 const api = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
 const rules = (network: SandboxRules["network"]): SandboxRules => ({
-  write: [wt], readOnly: [], denyRead: [], network, allow: [{ host: "127.0.0.1", port: api.port }],
+  write: [], readOnly: [], denyRead: [], network, allow: [{ host: "127.0.0.1", port: api.port }], env: [], place: worktreePlace,
 });
 
 async function timed<T>(f: () => Promise<T>): Promise<[number, T]> {

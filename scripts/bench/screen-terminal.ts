@@ -6,7 +6,7 @@
  * `--plain` (the line stream, which draws nothing while nothing happens).
  */
 import { readFileSync } from "node:fs";
-import { BIN, makeRepo, median, ms, RUNS, runAlone } from "./shared.ts";
+import { BIN, judge, load, makeRepo, median, ms, RUNS, runAlone } from "./shared.ts";
 
 const SOCK = `wtl-bench-${process.pid}`;
 const IDLE_S = 10;
@@ -50,16 +50,21 @@ function cpuMs(pane: string): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function idleCpu(pane: string): Promise<number> {
+async function idleCpu(pane: string, running: RegExp): Promise<number> {
   await Bun.sleep(2000); // the start-up's work done: the agent sleeps, the clock ticks
   const before = cpuMs(pane);
   await Bun.sleep(IDLE_S * 1000);
-  return ((cpuMs(pane) - before) / (IDLE_S * 1000)) * 100;
+  const pct = ((cpuMs(pane) - before) / (IDLE_S * 1000)) * 100;
+  // A loop that ended (or never ran its agent) costs nothing while "idle": that is no figure.
+  const screen = tmux("capture-pane", "-p", "-t", pane);
+  if (!running.test(screen)) throw new Error(`the loop in ${pane} is not running its agent after the idle time:\n${screen}`);
+  return pct;
 }
 
 export async function screenTerminal() {
   if (!Bun.which("tmux")) throw new Error("tmux is not installed: the loop screen's figures need a real terminal (apt-get install tmux)");
   tmux("new-session", "-d", "-x", "120", "-y", "40", "sleep 600");
+  const load0 = load();
   try {
     const loop = (plain: boolean) => [BIN, "run", "--agent", "command", "--agent-cmd", "sleep 300", "--on-complete", "keep", ...(plain ? ["--plain"] : [])];
     const first: number[] = [];
@@ -76,25 +81,26 @@ export async function screenTerminal() {
       const run = startUntil(loop(false), /Stories/, true, /Story 1/);
       first.push(run.ms);
       stories.push(run.thenMs);
-      idle.push(await idleCpu(run.pane));
+      idle.push(await idleCpu(run.pane, /Story 1/));
       const plain = startUntil(loop(true), /iteration 1\//);
       plainFirst.push(plain.ms);
-      idlePlain.push(await idleCpu(plain.pane));
+      idlePlain.push(await idleCpu(plain.pane, /iteration 1\//));
       for (const p of [run.pane, plain.pane]) tmux("send-keys", "-t", p, "q");
       await Bun.sleep(1500); // stopped gracefully: the agent is ended by its loop
     }
-    return { first_frame_ms: median(first), stories_frame_ms: median(stories), version_floor_ms: median(floor), plain_first_line_ms: median(plainFirst), idle_cpu_pct: median(idle), idle_cpu_plain_pct: median(idlePlain), idle_seconds: IDLE_S };
+    return { first_frame_ms: median(first), stories_frame_ms: median(stories), version_floor_ms: median(floor), plain_first_line_ms: median(plainFirst), idle_cpu_pct: median(idle), idle_cpu_plain_pct: median(idlePlain), idle_seconds: IDLE_S, load: [load0, load()] };
   } finally {
     tmux("kill-server");
   }
 }
 
 export function printScreenTerminal(s: Awaited<ReturnType<typeof screenTerminal>>): Awaited<ReturnType<typeof screenTerminal>> {
-  const met = (ok: boolean) => (ok ? "met" : "MISSED");
-  console.log(`6. Loop screen in a terminal (tmux, compiled binary, median of ${RUNS})`);
-  console.log(`   run → first frame   ${ms(s.first_frame_ms)}   floor (--version shown the same way) ${ms(s.version_floor_ms)}   run --plain → its first iteration line ${ms(s.plain_first_line_ms)}   target ≤ 150 ms  ${met(s.first_frame_ms <= 150)}`);
+  const above = s.first_frame_ms - s.version_floor_ms;
+  console.log(`6. Loop screen in a terminal (tmux, compiled binary, median of ${RUNS}, load ${s.load.join(" → ")})`);
+  console.log(`   run → first frame   ${ms(s.first_frame_ms)}   floor (--version shown the same way: shell, binary start, tmux, polling) ${ms(s.version_floor_ms)}   run --plain → its first iteration line ${ms(s.plain_first_line_ms)}`);
+  console.log(`   first frame above the floor ${ms(above)}   target ≤ 150 ms  ${judge("run → first frame, above the floor", above <= 150, `${ms(above)} above the floor (${ms(s.first_frame_ms)} against ${ms(s.version_floor_ms)}), load ${s.load.join(" → ")}`)}`);
   console.log(`   run → the plan's stories on screen ${ms(s.stories_frame_ms)}`);
-  console.log(`   idle CPU            ${s.idle_cpu_pct.toFixed(2)} %   the line stream (--plain) ${s.idle_cpu_plain_pct.toFixed(2)} %   over ${s.idle_seconds} s, the clock ticking   target < 1 %  ${met(s.idle_cpu_pct < 1)}`);
+  console.log(`   idle CPU            ${s.idle_cpu_pct.toFixed(2)} %   the line stream (--plain) ${s.idle_cpu_plain_pct.toFixed(2)} %   over ${s.idle_seconds} s, the clock ticking   target < 1 %  ${judge("runner idle CPU, loop screen", s.idle_cpu_pct < 1, `${s.idle_cpu_pct.toFixed(2)} %, load ${s.load.join(" → ")}`)}`);
   return s;
 }
 

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { median, ms, ROOT, RUNS, runAlone, work } from "./shared.ts";
+import { judge, load, median, ms, ROOT, RUNS, runAlone, work } from "./shared.ts";
 
 const PROBE = join(ROOT, "scripts/bench/screen-probe.ts");
 const TOKENS = { input: 100, output: 50, cache_read: 0, cache_creation: 0 };
@@ -72,13 +72,12 @@ export function screenModel() {
 }
 
 export function printScreen(s: ReturnType<typeof screenModel>): ReturnType<typeof screenModel> {
-  const met = (ok: boolean) => (ok ? "met" : "MISSED");
-  console.log(`5. Loop screen model: a story of ${s.story_mb} MB of messages (median of ${RUNS} processes)`);
+  console.log(`5. Loop screen model: a story of ${s.story_mb} MB of messages (median of ${RUNS} processes, load ${load()})`);
   console.log(`   replay of the log   ${ms(s.replay_ms)}   floor (read + JSON.parse every line) ${ms(s.replay_floor_ms)}`);
-  console.log(`   key → frame p95     ${ms(s.key_frame_p95_ms)}   max ${ms(s.key_frame_max_ms)}   target p95 ≤ 50 ms  ${met(s.key_frame_p95_ms <= 50)}`);
-  console.log(`   peak RSS            ${s.peak_rss_mb} MB   floor (model loaded, nothing read) ${s.bare_rss_mb} MB   (parsing the whole log at once: ${s.floor_rss_mb} MB)   target < 150 MB  ${met(s.peak_rss_mb < 150)}`);
+  console.log(`   key → frame p95     ${ms(s.key_frame_p95_ms)}   max ${ms(s.key_frame_max_ms)}   target p95 ≤ 50 ms  ${judge("screen model key → frame p95", s.key_frame_p95_ms <= 50, `${ms(s.key_frame_p95_ms)}, target ≤ 50 ms`)}`);
+  console.log(`   peak RSS            ${s.peak_rss_mb} MB   floor (model loaded, nothing read) ${s.bare_rss_mb} MB   (parsing the whole log at once: ${s.floor_rss_mb} MB)   target < 150 MB  ${judge("screen model peak RSS", s.peak_rss_mb < 150, `${s.peak_rss_mb} MB, target < 150 MB`)}`);
   console.log(`   burst               ${Math.round(s.burst_rate)} events/s fed, ${s.burst_fps.toFixed(1)} frames/s, frame p95 ${ms(s.burst_frame_p95_ms)}, ` +
-    `at most ${s.burst_max_events_behind} events behind after a frame, CPU ${s.burst_cpu_pct.toFixed(0)} %   target 10,000/s at ≤ 30 fps without falling behind  ${met(s.burst_rate >= 9_000 && s.burst_max_events_behind === 0)}`);
+    `at most ${s.burst_max_events_behind} events behind after a frame, CPU ${s.burst_cpu_pct.toFixed(0)} %   target 10,000/s at ≤ 30 fps without falling behind  ${judge("screen model burst", s.burst_rate >= 9_000 && s.burst_max_events_behind === 0, `${Math.round(s.burst_rate)}/s fed, ${s.burst_max_events_behind} behind`)}`);
   return s;
 }
 

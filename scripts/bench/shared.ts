@@ -4,7 +4,7 @@
  * exists under `bun test`, and its repositories are a few named files, not thousands.)
  */
 import { $ } from "bun";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { SCHEMA_VERSION } from "../../src/state/schema.ts";
@@ -18,6 +18,34 @@ export const EMPTY = join(work, "empty");
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
+/**
+ * Every target a benchmark judges, in the order judged: the summary at the end of `bun run bench`
+ * ("N of M targets met" and the missed ones) is made of these.
+ */
+export const targets: { name: string; met: boolean; figure: string }[] = [];
+
+/** Records whether `name` met its target (with the figure that decided it); "met" or "MISSED", for the table. */
+export function judge(name: string, met: boolean, figure: string): "met" | "MISSED" {
+  targets.push({ name, met, figure });
+  return met ? "met" : "MISSED";
+}
+
+/** The summary line and the missed targets, one a line. */
+export function printTargets(): void {
+  const missed = targets.filter((t) => !t.met);
+  console.log(`${targets.length - missed.length} of ${targets.length} targets met${missed.length ? "; missed:" : ""}`);
+  for (const t of missed) console.log(`   ${t.name}: ${t.figure}`);
+}
+
+/** The 1-minute load average now: printed beside the figures, as the machine is shared. */
+export const load = () => {
+  try {
+    return Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
+  } catch {
+    return Number.NaN;
+  }
+};
+
 export const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" };
 
 /**
@@ -83,6 +111,24 @@ export function writeStatusState(repo: string, iterations: number, over: Record<
   writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(state, null, 2));
 }
 
+/**
+ * A finished loop's state as wt-tools' bash wt-loop writes it (the seed's format: no schema_version,
+ * `terminal_pid` and token fields of its own), `iterations` iterations; 500 make about 110 KB.
+ */
+export function writeSeedState(repo: string, iterations: number): void {
+  const iter = (n: number) => ({
+    n, started: "2026-11-21T10:00:05+01:00", ended: "2026-11-21T10:10:00+01:00", done_check: n % 2 === 0, commits: n % 2 ? [] : ["a".repeat(40)],
+    tokens_used: 12345, timed_out: false, log_file: `${repo}/.claude/logs/ralph-iter-${String(n).padStart(3, "0")}.log`,
+  });
+  const state = {
+    worktree_name: basename(repo), task: "bench", done_criteria: "tasks", max_iterations: Math.max(iterations, 1), current_iteration: iterations,
+    status: "stuck", terminal_pid: null, started_at: "2026-11-21T10:00:00+01:00", stall_threshold: 2, iteration_timeout_min: 45,
+    total_tokens: iterations * 12345, model: null, change: null, iterations: Array.from({ length: iterations }, (_, i) => iter(i + 1)),
+  };
+  mkdirSync(join(repo, ".claude"), { recursive: true });
+  writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(state));
+}
+
 /** Builds the binary as `bun run build` does, and the empty compiled program that is the start-up floor. */
 export async function buildBinaries(): Promise<void> {
   await $`bun scripts/build.ts ${BIN}`.cwd(ROOT).quiet();
@@ -99,7 +145,9 @@ export const cleanup = () => rmSync(work, { recursive: true, force: true });
 export async function runAlone<T>(bench: () => T | Promise<T>): Promise<T> {
   try {
     await buildBinaries();
-    return await bench();
+    const r = await bench();
+    printTargets();
+    return r;
   } finally {
     cleanup();
   }

@@ -28,13 +28,20 @@ export interface AgentAdapter {
   /** Adjusts the agent's environment (for example removes CLAUDECODE). */
   env?(env: Record<string, string | undefined>): Record<string, string | undefined>;
   parser(): OutputParser;
-  /** What `--sandbox` lets it reach (loop/sandbox.ts); none: it writes only the worktree and has no network. */
+  /** What `--sandbox` lets it reach (run/sandbox.ts); none: it writes only the worktree and has no network. */
   sandbox?: AgentSandbox;
 }
 
 export interface AgentSandbox {
-  /** The folders and files it keeps its own state in (login, settings, sessions): writable inside. */
+  /** The folders and files it keeps what a session writes in (login, sessions, caches): writable inside. */
   state(env: Record<string, string | undefined>, home: string): string[];
+  /**
+   * Its configuration, read-only inside (made empty first when missing): what the user's next session,
+   * outside the sandbox, would run or obey — settings and their hooks, MCP servers, memory files, commands.
+   */
+  config(env: Record<string, string | undefined>, home: string): string[];
+  /** The variables it needs (its API key and base URL…), passed into the sandbox: names, or prefixes `NAME_*`. */
+  env: string[];
   /** The base URL of its API, from its environment or the vendor's own: the one host it may reach. */
   api(env: Record<string, string | undefined>): string;
 }

@@ -129,6 +129,8 @@ export function claudeParser(): OutputParser {
   };
 }
 
+const claudeDir = (env: Record<string, string | undefined>, home: string) => env.CLAUDE_CONFIG_DIR || join(home, ".claude");
+
 export const claude: AgentAdapter = {
   name: "claude",
   argv: (call) => [
@@ -147,7 +149,16 @@ export const claude: AgentAdapter = {
   },
   parser: claudeParser,
   sandbox: {
-    state: (env, home) => [env.CLAUDE_CONFIG_DIR || join(home, ".claude"), join(home, ".claude.json")],
+    state: (env, home) => [claudeDir(env, home)],
+    // ~/.claude.json holds the MCP servers (and is rewritten by every session): read-only, its changes inside are lost (docs/security.md).
+    config: (env, home) => [
+      env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, ".claude.json") : join(home, ".claude.json"),
+      ...["settings.json", "CLAUDE.md", "agents", "commands", "skills", "hooks", "plugins", "output-styles"].map((f) => join(claudeDir(env, home), f)),
+    ],
+    env: [
+      "ANTHROPIC_*", "CLAUDE_*", "DISABLE_*", "IS_SANDBOX", "MAX_THINKING_TOKENS", "MAX_MCP_OUTPUT_TOKENS", "MCP_TIMEOUT", "MCP_TOOL_TIMEOUT",
+      "BASH_DEFAULT_TIMEOUT_MS", "BASH_MAX_TIMEOUT_MS", "BASH_MAX_OUTPUT_LENGTH",
+    ],
     api: (env) => env.ANTHROPIC_BASE_URL || "https://api.anthropic.com",
   },
 };

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { classifyErrorText, parseJsonLine, type AgentAdapter, type ErrorForms, type OutputParser } from "./adapter.ts";
 import type { StreamEvent, UnavailableEvent } from "./stream.ts";
+import { ZERO_TOKENS } from "../state/schema.ts";
 
 /**
  * Codex's error texts, measured with codex-cli against a scripted Responses API: `exceeded retry
@@ -44,7 +45,7 @@ const Line = z.discriminatedUnion("type", [
 
 export function codexParser(): OutputParser {
   let last = "";
-  const tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
+  const tokens = { ...ZERO_TOKENS };
   const errors: string[] = [];
   let turns = 0;
   let sawEnd = false;
@@ -135,6 +136,8 @@ export const codex: AgentAdapter = {
   // A provider's base_url set in config.toml is not read here: give its host with --sandbox-allow.
   sandbox: {
     state: (env, home) => [env.CODEX_HOME || join(home, ".codex")],
+    config: (env, home) => ["config.toml", "AGENTS.md", "prompts"].map((f) => join(env.CODEX_HOME || join(home, ".codex"), f)),
+    env: ["OPENAI_*", "CODEX_*"],
     api: (env) => env.OPENAI_BASE_URL || "https://api.openai.com",
   },
 };

@@ -88,6 +88,8 @@ export const gemini: AgentAdapter = {
   parser: geminiParser,
   sandbox: {
     state: (_env, home) => [join(home, ".gemini")],
+    config: (_env, home) => ["settings.json", "GEMINI.md", "extensions", "commands"].map((f) => join(home, ".gemini", f)),
+    env: ["GEMINI_*", "GOOGLE_GEMINI_*", "GOOGLE_GENAI_*", "GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_APPLICATION_CREDENTIALS"],
     api: (env) => env.GOOGLE_GEMINI_BASE_URL || "https://generativelanguage.googleapis.com",
   },
 };

@@ -1,6 +1,6 @@
 /** The agent adapters by name, and the check that the chosen agent can be run at all. */
 import { UserError } from "../errors.ts";
-import { selfArgv } from "../self.ts";
+import { selfArgv } from "../proc/self.ts";
 import type { AgentName } from "../state/schema.ts";
 import type { AgentAdapter, AgentCall } from "./adapter.ts";
 import { claude, claudeParser } from "./claude.ts";

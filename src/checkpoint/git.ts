@@ -1,20 +1,30 @@
 /**
  * Typed git calls: argv arrays through the one spawn wrapper, under the command timeout and the
- * loop's stop signal. Checkpoint commits never run the user's hooks or ask for a signing passphrase.
+ * loop's stop signal. Checkpoint commits never run the user's hooks or ask for a signing passphrase;
+ * no git of wt-loop's runs anything an agent could plant (proc/git-hardening.ts), and each worktree's
+ * git folders are found once, before any agent ran, and pinned (git-admin.ts).
  */
-import { copyFile, readFile, rm, stat, utimes } from "node:fs/promises";
+import { constants } from "node:fs";
+import { copyFile, lutimes, readFile, rm, stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { pinGitDirs, type GitDirs } from "../proc/git-hardening.ts";
 import { CommandError, exec, type ExecResult } from "../proc/spawn.ts";
+import { recordLocators, refuseBadLayout } from "./git-admin.ts";
 
 export interface GitContext {
   cwd: string;
   timeoutMs?: number;
   /** The loop's stop signal. What must run after a stop (the completion) uses `uninterruptible()`. */
   signal?: AbortSignal;
+  /** Told what wt-loop declined to do for safety (a nested repository not recorded): the loop says it. */
+  onNotice?: (message: string) => void;
 }
 
-const GIT_ENV = { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" };
-let tempIndexes = 0;
+const GIT_ENV = { GIT_OPTIONAL_LOCKS: "0" };
+/** Where each worktree's git folders are (by the folder git runs in), found at its first git call. */
+const located = new Map<string, Promise<GitDirs | null>>();
+/** Nested repositories already named to the user, so that each is said once. */
+const namedNested = new Set<string>();
 
 /**
  * Answers that do not change while a loop runs, per worktree: a git process each costs ~2–3 ms and
@@ -37,8 +47,26 @@ function remember<T>(cache: Map<string, Promise<T>>, key: string, ask: () => Pro
 export class Git {
   constructor(readonly ctx: GitContext) {}
 
+  /**
+   * Finds this worktree's git folders once and pins every later git here to them (git-hardening.ts):
+   * a `.git` file or `commondir` an agent writes later is never followed. A worktree whose files say
+   * something git would not have written is refused (git-admin.ts). Null outside a worktree (a
+   * repository not made yet): git then finds its way as usual, hardened still. `again` after the
+   * worktree was made anew (a lane's folder reused).
+   */
+  locate(again = false): Promise<GitDirs | null> {
+    const cwd = this.ctx.cwd;
+    let p = again ? undefined : located.get(cwd);
+    if (!p) {
+      located.set(cwd, (p = findDirs(cwd, this.ctx.timeoutMs)));
+      p.then((d) => d || located.delete(cwd), () => located.delete(cwd));
+    }
+    return p;
+  }
+
   /** Runs git; throws CommandError on non-zero exit unless `allowFailure`. */
-  run(args: string[], opts: { allowFailure?: boolean; env?: Record<string, string>; input?: string } = {}): Promise<ExecResult> {
+  async run(args: string[], opts: { allowFailure?: boolean; env?: Record<string, string>; input?: string } = {}): Promise<ExecResult> {
+    await this.locate();
     return exec(["git", ...args], {
       cwd: this.ctx.cwd,
       env: { ...process.env, ...GIT_ENV, ...opts.env },
@@ -71,7 +99,7 @@ export class Git {
    * be cut in half by a stop (it is still bounded by the command timeout).
    */
   uninterruptible(): Git {
-    return new Git({ cwd: this.ctx.cwd, timeoutMs: this.ctx.timeoutMs });
+    return new Git({ cwd: this.ctx.cwd, timeoutMs: this.ctx.timeoutMs, onNotice: this.ctx.onNotice });
   }
 
   /** A commit object of `tree` (no ref moves), authored like the checkpoint commits. */
@@ -82,18 +110,21 @@ export class Git {
 
   /**
    * Runs `fn` with a private index file (a copy of the real one, or empty), which is removed after:
-   * the real index and the working tree are never written by what `fn` does through `env`.
+   * the real index and the working tree are never written by what `fn` does through `env`. The git
+   * folder is writable by the agent: the copy gets a random name and is created new (O_EXCL), never
+   * through a link planted there (a predictable name let a link send the copy over any file).
    */
   async withTempIndex<T>(fn: (env: Record<string, string>) => Promise<T>, opts: { empty?: boolean } = {}): Promise<T> {
     const index = (this.indexPath ??= await this.gitPath("index"));
-    const tmp = `${index}.wt-loop-${process.pid}-${++tempIndexes}`;
+    const tmp = `${index}.wt-loop-${randomHex(12)}`;
     try {
-      if (!opts.empty && (await copyFile(index, tmp).then(() => true, () => false))) {
+      // COPYFILE_EXCL: the copy is created new (O_EXCL), so a link already there is refused, not followed.
+      if (!opts.empty && (await copyFile(index, tmp, constants.COPYFILE_EXCL).then(() => true, (e) => (e.code === "ENOENT" ? false : Promise.reject(e))))) {
         // Racy git: an entry is compared by content, not stat data, only while it is not older than
         // the index file. A copy made a second later would hide a same-size edit made in the same
         // second the index recorded the file (a ticked box): the copy keeps the index's mtime.
         const { atime, mtime } = await stat(index);
-        await utimes(tmp, atime, mtime);
+        await lutimes(tmp, atime, mtime);
       } // no index yet: git starts an empty one
       return await fn({ GIT_INDEX_FILE: tmp });
     } finally {
@@ -135,7 +166,7 @@ export class Git {
 
   /** `git add -A` + a checkpoint commit (hooks and signing off, identity filled in when unset); returns the commit. */
   async commitAll(message: string): Promise<string> {
-    await this.run(["add", "-A"]);
+    await this.addAll();
     await this.run(
       ["-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "--allow-empty", "-m", message],
       { env: await this.identity() },
@@ -190,9 +221,28 @@ export class Git {
   private indexPath?: string;
   snapshot(): Promise<string> {
     return this.withTempIndex(async (env) => {
-      await this.run(["add", "-A"], { env });
+      await this.addAll(env);
       return (await this.run(["write-tree"], { env })).stdout.trim();
     });
+  }
+
+  /**
+   * `git add -A`, except nested repositories (a folder with a `.git` of its own, not yet a submodule):
+   * git would record one as a gitlink — a submodule nobody asked for, into which every later `git
+   * status` starts a git that runs what that repository's config says — or refuse the whole add when
+   * it has no commit. It stays in the tree, untracked; the loop names it once.
+   */
+  private async addAll(env?: Record<string, string>): Promise<void> {
+    const nested = (await this.run(["ls-files", "-o", "--exclude-standard", "-z"], { env })).stdout.split("\0").filter((p) => p.endsWith("/"));
+    await this.run(["add", "-A", "--", ":/", ...nested.map((p) => `:(top,exclude,literal)${p.slice(0, -1)}`)], { env });
+    const fresh = nested.filter((p) => !namedNested.has(`${this.ctx.cwd}\0${p}`));
+    for (const p of fresh) namedNested.add(`${this.ctx.cwd}\0${p}`);
+    if (fresh.length)
+      this.ctx.onNotice?.(
+        `${fresh.map((p) => p.slice(0, -1)).join(", ")} ${fresh.length > 1 ? "are git repositories" : "is a git repository"} of ${fresh.length > 1 ? "their" : "its"} own inside the worktree: ` +
+          "wt-loop does not record it in a checkpoint (git would make it a submodule, and run its config on every status). It is left in the tree, untracked. " +
+          `To keep it as a submodule, add it yourself: git submodule add <url> ${fresh[0]!.slice(0, -1)}`,
+      );
   }
 
   /** Where `.git/<name>` is for this worktree (linked worktrees share some files): asked once per worktree. */
@@ -217,3 +267,17 @@ export class Git {
     });
   }
 }
+
+/** The worktree's git folders as git finds them now (refused when not as git writes them), pinned. */
+async function findDirs(cwd: string, timeoutMs = 30_000): Promise<GitDirs | null> {
+  const r = await exec(["git", "rev-parse", "--absolute-git-dir", "--git-common-dir", "--show-toplevel"], { cwd, timeoutMs, allowFailure: true });
+  const [gitDir, common, workTree] = r.stdout.split("\n");
+  if (r.code !== 0 || !gitDir || !common || !workTree) return null;
+  const dirs = { gitDir, commonDir: resolve(cwd, common), workTree };
+  refuseBadLayout(dirs);
+  pinGitDirs(cwd, dirs);
+  recordLocators(dirs.commonDir);
+  return dirs;
+}
+
+const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -47,7 +47,7 @@ export interface Checkpoint {
   changes(): Promise<Changes>;
   /** The work since the checkpoint is kept and becomes the new checkpoint; returns all commit hashes made. */
   accept(message: string, since: Changes): Promise<string[]>;
-  /** Records the tree as it is now (an attempt's candidate), to put it back after a run that must not change it (loop/review.ts). */
+  /** Records the tree as it is now (an attempt's candidate), to put it back after a run that must not change it (engine/gates/review.ts). */
   hold(): Promise<Held>;
   finish(choice: "cleanup" | "keep"): Promise<string>;
   info(): CheckpointInfo;

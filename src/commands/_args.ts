@@ -1,13 +1,12 @@
 /**
- * Shared pieces of the commands: strict option checking (citty accepts unknown flags silently), and the error boundary that turns
+ * Shared pieces of the commands: strict option checking (citty accepts unknown flags silently; the values are validated by setup/validate.ts), and the error boundary that turns
  * a UserError into its message and an exit code instead of a stack trace.
  */
 import type { ArgsDef } from "citty";
-import type { z } from "zod";
 import { describeIoError, ExitCode, HarnessError, UserError } from "../errors.ts";
 import { CommandError } from "../proc/spawn.ts";
-import { camel, kebab } from "../term/format.ts";
-import { didYouMean, nearest, orList } from "../term/suggest.ts";
+import { camel } from "../text/format.ts";
+import { didYouMean } from "../text/suggest.ts";
 import { printError } from "../term/print.ts";
 
 
@@ -53,29 +52,6 @@ export function givenOptions(cmd: string, defs: ArgsDef, rawArgs: string[], args
   }
   return out;
 }
-
-/** Validates with a zod schema; the message names each offending option as the user typed it. */
-export function validate<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const r = schema.safeParse(input);
-  if (r.success) return r.data;
-  const given = (input ?? {}) as Record<string, unknown>;
-  const lines = r.error.issues.map((i) => {
-    const key = String(i.path[0] ?? "");
-    const opt = `--${kebab(key)}`;
-    const value = given[key];
-    // An empty value (`--max ''`) would otherwise read as 0 or as a wrong choice.
-    if (value === "") return `${opt} is empty: give it a value`;
-    if (i.code === "invalid_value" && "values" in i)
-      return `${opt} must be ${orList(i.values.map(String))}, got '${String(value)}'${nearestChoice(String(value), i.values.map(String))}`;
-    return i.message.startsWith("--") ? i.message : `${opt}: ${i.message}`;
-  });
-  throw new UserError(`Invalid option: ${lines.join("; ")}. Nothing was written.`);
-}
-
-const nearestChoice = (v: string, choices: string[]) => {
-  const n = nearest(v, choices);
-  return n ? ` (did you mean ${n}?)` : "";
-};
 
 /** The error boundary of every command: user errors print their message; exit codes in docs/commands.md. */
 export function action<A>(fn: (ctx: A) => Promise<number | void>): (ctx: A) => Promise<void> {

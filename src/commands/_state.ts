@@ -2,7 +2,7 @@
 import { UserError } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
-import { resolveWorktree } from "../worktree.ts";
+import { resolveWorktree } from "../worktree/worktree.ts";
 import { printJson } from "../term/print.ts";
 
 /**

@@ -1,13 +1,14 @@
 import { defineCommand } from "citty";
-import { layerOptions, originLabel, type Origin } from "../loop/config.ts";
-import { FLAGS } from "../loop/option-table.ts";
-import { LoopOptions } from "../loop/options.ts";
+import { layerOptions, originLabel, type Origin } from "../setup/config.ts";
+import { FLAGS } from "../setup/option-table.ts";
+import { LoopOptions } from "../setup/options.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
-import { table } from "../term/format.ts";
-import { resolveWorktree } from "../worktree.ts";
-import { action, givenOptions, validate } from "./_args.ts";
-import { fileTrust, trustLine, untrustedCommands } from "../loop/trust.ts";
+import { table } from "../text/format.ts";
+import { resolveWorktree } from "../worktree/worktree.ts";
+import { action, givenOptions } from "./_args.ts";
+import { validate } from "../setup/validate.ts";
+import { fileTrust, trustLine, untrustedCommands } from "../setup/trust.ts";
 import { loopArgs } from "./_loop-args.ts";
 import { print, printJson } from "../term/print.ts";
 

@@ -1,11 +1,11 @@
 import { defineCommand } from "citty";
-import { LoopOptions } from "../loop/options.ts";
-import { prepareLoop, writeStarting } from "../loop/prepare.ts";
+import { LoopOptions } from "../setup/options.ts";
+import { prepareLoop, writeStarting } from "../setup/prepare.ts";
 import { createDemoRepo } from "../demo/repo.ts";
 import { action, givenOptions } from "./_args.ts";
-import { runInline } from "./_launch.ts";
+import { runInline } from "../run/launch.ts";
 import { basename } from "node:path";
-import { isCompiled } from "../self.ts";
+import { isCompiled } from "../proc/self.ts";
 import { skipMissingCliWarning } from "../stories/openspec.ts";
 import { print, warn } from "../term/print.ts";
 

@@ -1,14 +1,15 @@
 import { defineCommand } from "citty";
-import { layerOptions, withOrigins } from "../loop/config.ts";
-import { refuseOptionMistakes } from "../loop/option-mistakes.ts";
-import { CHECKS } from "../loop/doctor-checks.ts";
-import { canStart, diagnose, renderDoctor, type DoctorInput } from "../loop/doctor.ts";
-import { LoopOptions } from "../loop/options.ts";
+import { layerOptions, withOrigins } from "../setup/config.ts";
+import { refuseOptionMistakes } from "../setup/option-mistakes.ts";
+import { CHECKS } from "../setup/doctor-checks.ts";
+import { canStart, diagnose, renderDoctor, type DoctorInput } from "../setup/doctor.ts";
+import { LoopOptions } from "../setup/options.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { print, printJson } from "../term/print.ts";
-import { resolveWorktree, type Worktree } from "../worktree.ts";
-import { action, givenOptions, validate } from "./_args.ts";
+import { resolveWorktree, type Worktree } from "../worktree/worktree.ts";
+import { action, givenOptions } from "./_args.ts";
+import { validate } from "../setup/validate.ts";
 import { loopArgs } from "./_loop-args.ts";
 
 // The same options as `start`: doctor checks what that start would use (its agent, its terminal).

@@ -1,9 +1,9 @@
 import { defineCommand } from "citty";
-import { archivedRunSummaries } from "../loop/run-log.ts";
-import { totalsOf, wallMs } from "../loop/totals.ts";
+import { archivedRunSummaries } from "../record/run-log.ts";
+import { totalsOf, wallMs } from "../record/totals.ts";
 import { loopPaths } from "../state/paths.ts";
 import { historyRows, outputWidth, runsTable, totalsLine } from "../term/history-view.ts";
-import { resolveWorktree } from "../worktree.ts";
+import { resolveWorktree } from "../worktree/worktree.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
 import { print, printJson } from "../term/print.ts";

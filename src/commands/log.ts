@@ -1,12 +1,12 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
-import { runSummary, streamRunLog } from "../loop/run-log.ts";
+import { runSummary, streamRunLog } from "../record/run-log.ts";
 import { loopPaths } from "../state/paths.ts";
 import { findRun } from "../state/run-files.ts";
 import { stdoutInfo } from "../term/color.ts";
 import { iterationJsonPrinter, iterationPrinter, runHeader } from "../term/log-view.ts";
 import { useColor } from "../term/render.ts";
-import { resolveWorktree } from "../worktree.ts";
+import { resolveWorktree } from "../worktree/worktree.ts";
 import { action, givenOptions } from "./_args.ts";
 import { print, printJsonText } from "../term/print.ts";
 

@@ -1,9 +1,9 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
-import { changeMaxIterations, setMaxIterations } from "../loop/steer.ts";
+import { changeMaxIterations, setMaxIterations } from "../control/steer.ts";
 import { loopPaths } from "../state/paths.ts";
 import { print } from "../term/print.ts";
-import { resolveWorktree } from "../worktree.ts";
+import { resolveWorktree } from "../worktree/worktree.ts";
 import { action } from "./_args.ts";
 
 const args = {

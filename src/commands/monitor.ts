@@ -1,9 +1,9 @@
 import { defineCommand } from "citty";
-import { followLoop } from "../loop/follow-loop.ts";
+import { followLoop } from "../control/follow-loop.ts";
 import { ExitCode } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
 import { InlineView } from "../term/inline-view.ts";
-import { resolveWorktree } from "../worktree.ts";
+import { resolveWorktree } from "../worktree/worktree.ts";
 import { action, givenOptions, plainArg } from "./_args.ts";
 import { print } from "../term/print.ts";
 import { openScreen, wantsScreen } from "../screen/load.ts";
@@ -19,11 +19,12 @@ export default defineCommand({
     // The loop screen on a terminal (its own story list replaces --story); the line stream otherwise.
     const renderer = wantsScreen({ plain: a.plain || a.story !== undefined }) ? await openScreen() : null;
     if (renderer) {
-      const { monitorOnScreen } = await import("../screen/on-screen.ts");
+      const { monitorOnScreen } = await import("../run/on-screen.ts");
       try {
-        const { code, after } = await monitorOnScreen(renderer, wt.path);
+        const { code, after, box } = await monitorOnScreen(renderer, wt.path);
         renderer.destroy();
-        await renderer.closed;
+        await renderer.closed.catch(() => {});
+        if (box) print(box.join("\n")); // the end box, as the line stream prints it, stays on the main screen
         for (const line of after) print(line);
         return code;
       } finally {

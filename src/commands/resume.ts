@@ -1,8 +1,8 @@
 import { defineCommand } from "citty";
-import { resumeLoop } from "../loop/steer.ts";
+import { resumeLoop } from "../control/steer.ts";
 import { loopPaths } from "../state/paths.ts";
 import { print } from "../term/print.ts";
-import { resolveWorktree } from "../worktree.ts";
+import { resolveWorktree } from "../worktree/worktree.ts";
 import { action, givenOptions } from "./_args.ts";
 
 export default defineCommand({

@@ -1,17 +1,18 @@
 import { defineCommand } from "citty";
-import { LoopOptions } from "../loop/options.ts";
-import { openSpecOptions, reserve, writeStarting } from "../loop/prepare.ts";
-import { sourceFromState } from "../loop/plan.ts";
+import { LoopOptions } from "../setup/options.ts";
+import { openSpecOptions, reserve, writeStarting } from "../setup/prepare.ts";
+import { sourceFromState } from "../setup/plan.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
-import { resolveWorktree } from "../worktree.ts";
-import { action, givenOptions, plainArg, validate } from "./_args.ts";
+import { resolveWorktree } from "../worktree/worktree.ts";
+import { action, givenOptions, plainArg } from "./_args.ts";
+import { validate } from "../setup/validate.ts";
 import { loopArgs } from "./_loop-args.ts";
-import { runInline } from "./_launch.ts";
-import { prepareFromFlags, refuseUnusableLoopFolder } from "./_prepare.ts";
-import { describeUntrusted, unsealedCommands, untrustedAdvice } from "../loop/trust.ts";
+import { runInline } from "../run/launch.ts";
+import { prepareFromFlags, refuseUnusableLoopFolder } from "../setup/from-flags.ts";
+import { describeUntrusted, unsealedCommands, untrustedAdvice } from "../setup/trust.ts";
 import { UserError } from "../errors.ts";
-import { ScreenFirst } from "./_screen-first.ts";
+import { ScreenFirst } from "../run/screen-first.ts";
 
 const args = {
   task: { type: "positional", required: false, description: "The task, when run directly without `start`" },

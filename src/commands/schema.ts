@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
-import { SCHEMA_KINDS, schemaText, type SchemaKind } from "../loop/json-schema.ts";
+import { SCHEMA_KINDS, schemaText, type SchemaKind } from "../setup/json-schema.ts";
 import { action, givenOptions } from "./_args.ts";
 import { write } from "../term/print.ts";
 

@@ -1,13 +1,14 @@
 import { defineCommand } from "citty";
-import { writeStarting } from "../loop/prepare.ts";
+import { writeStarting } from "../setup/prepare.ts";
 import { loopPaths } from "../state/paths.ts";
-import { previousRun } from "../loop/liveness.ts";
-import { resolveWorktree } from "../worktree.ts";
-import { action, givenOptions, plainArg, validate } from "./_args.ts";
-import { LoopOptions } from "../loop/options.ts";
+import { previousRun } from "../control/liveness.ts";
+import { resolveWorktree } from "../worktree/worktree.ts";
+import { action, givenOptions, plainArg } from "./_args.ts";
+import { validate } from "../setup/validate.ts";
+import { LoopOptions } from "../setup/options.ts";
 import { loopArgs } from "./_loop-args.ts";
-import { openLoopWindow, runInline } from "./_launch.ts";
-import { prepareFromFlags, refuseUnusableLoopFolder } from "./_prepare.ts";
+import { openLoopWindow, runInline } from "../run/launch.ts";
+import { prepareFromFlags, refuseUnusableLoopFolder } from "../setup/from-flags.ts";
 import { print, warn } from "../term/print.ts";
 
 const args = {

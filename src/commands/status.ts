@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
 import { namesLiveRunner } from "../state/final.ts";
-import { receiptOf } from "../loop/receipt.ts";
+import { receiptOf } from "../record/receipt.ts";
 import { renderStatus } from "../term/status-view.ts";
 import { print, printError, printJson } from "../term/print.ts";
 import { readFile } from "node:fs/promises";
@@ -18,7 +18,7 @@ export default defineCommand({
     givenOptions("status", args, rawArgs, a);
     const { path, state } = await requireState({ json: Boolean(a.json) });
     // The process checks load only for a state whose runner could have died (start-up).
-    const note = namesLiveRunner(state) ? await (await import("../loop/liveness.ts")).correctDeadRunner(path, state) : null;
+    const note = namesLiveRunner(state) ? await (await import("../control/liveness.ts")).correctDeadRunner(path, state) : null;
     if (a.json) {
       printJson({ ...state, receipt: receiptOf(state) }); // the receipt: docs/receipt.md, `wt-loop schema receipt`
       if (note) printError(note);

@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
-import { stopLoop } from "../loop/control.ts";
+import { stopLoop } from "../control/stop-loop.ts";
 import { action, givenOptions } from "./_args.ts";
 import { requireState } from "./_state.ts";
 import { print } from "../term/print.ts";

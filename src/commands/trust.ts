@@ -2,9 +2,9 @@ import { defineCommand } from "citty";
 import { existsSync, readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { UserError } from "../errors.ts";
-import { configPaths, PROJECT_FILE, readConfigFile } from "../loop/config-file.ts";
-import { COMMAND_OPTIONS, readTrusted, revokeFile, trustFile, trustStorePath } from "../loop/trust.ts";
-import { resolveWorktree } from "../worktree.ts";
+import { configPaths, PROJECT_FILE, readConfigFile } from "../setup/config-file.ts";
+import { COMMAND_OPTIONS, readTrusted, revokeFile, trustFile, trustStorePath } from "../setup/trust.ts";
+import { resolveWorktree } from "../worktree/worktree.ts";
 import { action, givenOptions } from "./_args.ts";
 import { print } from "../term/print.ts";
 

@@ -11,12 +11,12 @@ import { CommandError, exec } from "../proc/spawn.ts";
 import { parseWorktreeList } from "../checkpoint/worktree-list.ts";
 import { loopPaths } from "../state/paths.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
-import { isFinal, Lane, Status, type State } from "../state/schema.ts";
+import { isFinal, Lane, Status, StopReason, type State } from "../state/schema.ts";
 import { readState } from "../state/store.ts";
 import { runTimeMs } from "../state/run-time.ts";
-import { correctDeadRunner } from "../loop/liveness.ts";
-import { spent } from "../loop/budget.ts";
-import { sandboxLabel } from "../loop/sandbox-label.ts";
+import { correctDeadRunner } from "../control/liveness.ts";
+import { spent } from "../record/budget.ts";
+import { sandboxLabel } from "../record/sandbox-label.ts";
 
 export const LoopSummary = z.object({
   status: Status,
@@ -47,7 +47,7 @@ export const LoopSummary = z.object({
   reason: z.string().nullable(),
   error: z.string().nullable(),
   /** Why a `stopped` loop stopped: `user` or `budget` (null otherwise, or for a state that predates it). */
-  stop_reason: z.enum(["user", "budget"]).nullable(),
+  stop_reason: StopReason.nullable(),
   /** Spent (all runs of the loop) against `--max-cost`/`--max-tokens`; null when neither is set. */
   /** `--sandbox`: how it was set (`on · network: …`), or null. */
   sandbox: z.string().nullable().optional(),

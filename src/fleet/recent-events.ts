@@ -4,7 +4,7 @@
  * to `maxChars` characters (the iteration logs and the event log keep everything).
  */
 import { open } from "node:fs/promises";
-import { parseLoggedEvent, type Logged } from "../loop/events.ts";
+import { parseLoggedEvent, type Logged } from "../record/events.ts";
 
 
 const CHUNK = 1 << 20;

@@ -8,8 +8,8 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ownedIn, pidInUse } from "../proc/owned.ts";
 import { hasProcfs, procfs } from "../proc/procfs.ts";
-import { spent } from "../loop/budget.ts";
-import { clockTime, formatCost, formatTokens } from "../term/format.ts";
+import { spent } from "../record/budget.ts";
+import { clockTime, formatCost, formatTokens } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
 import { print } from "../term/print.ts";
 

@@ -1,5 +1,5 @@
 /** `wt-loop list` for humans: one line per worktree, then the notes and problems. */
-import { clockTime, formatCost, formatDuration, table } from "../term/format.ts";
+import { clockTime, formatCost, formatDuration, table } from "../text/format.ts";
 import { inertDeep } from "../term/inert.ts";
 import { storiesKnown } from "../state/run-time.ts";
 import type { LoopSummary, WorktreeLoop } from "./loops.ts";

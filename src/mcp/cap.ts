@@ -4,7 +4,7 @@
  * until its JSON fits, and `capped` names the fields cut and where their whole values are.
  */
 import { z } from "zod";
-import { truncate } from "../term/format.ts";
+import { truncate } from "../text/format.ts";
 
 /** The most one answer's JSON text may hold, in characters. */
 export const ANSWER_CAP = 256 * 1024;

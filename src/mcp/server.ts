@@ -3,21 +3,21 @@
  * Tool inputs and outputs are zod schemas — the same ones that define the state file and the event
  * log — so what a client receives is the documented JSON, validated on the way out.
  */
-import { Receipt } from "../loop/receipt-schema.ts";
-import { receiptOf } from "../loop/receipt.ts";
+import { Receipt } from "../record/receipt-schema.ts";
+import { receiptOf } from "../record/receipt.ts";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import pkg from "../../package.json" with { type: "json" };
-import { totalsOf } from "../loop/totals.ts";
+import { totalsOf } from "../record/totals.ts";
 import { UserError } from "../errors.ts";
 import { listLoops, LoopSummary, summarize, WorktreeLoop } from "../fleet/loops.ts";
 import { recentEvents } from "../fleet/recent-events.ts";
 import { findWorktree, type Target } from "../fleet/target.ts";
-import { LoggedEvent } from "../loop/events.ts";
+import { LoggedEvent } from "../record/events.ts";
 import { loopPaths } from "../state/paths.ts";
 import { Iteration, State } from "../state/schema.ts";
 import { readState } from "../state/store.ts";
-import { correctDeadRunner } from "../loop/liveness.ts";
+import { correctDeadRunner } from "../control/liveness.ts";
 import { stopTool } from "./stop.ts";
 import { steerTools } from "./steer.ts";
 import { capAnswer, Capped } from "./cap.ts";

@@ -1,13 +1,13 @@
 /**
  * The MCP tools that steer a running loop — pause_loop, resume_loop, add_note, set_max_iterations —
- * through loop/steer.ts, as `wt-loop pause|resume|note|max` do: the same sentence back, and a
+ * through control/steer.ts, as `wt-loop pause|resume|note|max` do: the same sentence back, and a
  * refusal (no running loop, already paused…) as an answer with `ok: false`, not a protocol error.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { UserError } from "../errors.ts";
 import { findWorktree } from "../fleet/target.ts";
-import { addNote, changeMaxIterations, pauseLoop, resumeLoop, setMaxIterations } from "../loop/steer.ts";
+import { addNote, changeMaxIterations, pauseLoop, resumeLoop, setMaxIterations } from "../control/steer.ts";
 import { loopPaths, type LoopFiles } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 

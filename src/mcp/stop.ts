@@ -1,11 +1,11 @@
 /**
- * Stopping a loop for the MCP server: the stop protocol of loop/control.ts (signal, wait, force,
+ * Stopping a loop for the MCP server: the stop protocol of control/stop-loop.ts (signal, wait, force,
  * answering the completion question, finishing a dead runner's completion), as `wt-loop stop` runs
  * it, its lines collected instead of printed: the server's stdout is the protocol's channel.
  */
 import { ExitCode, HarnessError, UserError } from "../errors.ts";
 import type { Target } from "../fleet/target.ts";
-import { stopLoop } from "../loop/control.ts";
+import { stopLoop } from "../control/stop-loop.ts";
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { CommandError } from "../proc/spawn.ts";

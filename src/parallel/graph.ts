@@ -75,11 +75,12 @@ function circleThrough(start: Story, byId: Map<string, Story>): Story[] | null {
   return null;
 }
 
-/** The heading as the file has it, near enough to find: `## 3. CLI (after 1, 2)`, `## Set up the db (after 1)`. */
+/** The heading as the file has it, near enough to find: `## 3. CLI (after 1, 2)`, `## Set up the db (after 1)`, `## 4. Migrate (model: opus)`. */
 export function headingOf(s: Story): string {
   const number = /^\d+(?:\.\d+)*/.exec(s.id.replace(/~\d+$/, ""))?.[0];
   const after = afterLabel(s);
-  return `## ${number && number === s.id.replace(/~\d+$/, "") ? `${number}. ` : ""}${s.title}${after ? ` (${after})` : ""}`;
+  const named = [s.model ? ` (model: ${s.model})` : "", s.agent ? ` (agent: ${s.agent})` : ""].join("");
+  return `## ${number && number === s.id.replace(/~\d+$/, "") ? `${number}. ` : ""}${s.title}${after ? ` (${after})` : ""}${named}`;
 }
 
 const MAX_LISTED = 12;

@@ -1,6 +1,6 @@
 /**
  * `--parallel`: the checkpoint of one lane (docs/parallel.md), so an attempt in a lane is judged by the same
- * engine as in the worktree (loop/attempt.ts). The lane is made at the loop branch's head; that commit is its
+ * engine as in the worktree (engine/attempt.ts). The lane is made at the loop branch's head; that commit is its
  * checkpoint. Revert, changes and hold are the branch checkpoint's (checkpoint/attempt-guard.ts): other lanes'
  * branches are checked out in their own worktrees, so their moves are never this agent's doing. Accepting
  * commits the lane (`Lanes.commit`); the merge queue, not this, puts the work on the loop branch.

@@ -3,7 +3,8 @@
  * ours, removing one, and keeping a lane's work under a ref. Only paths under the loop's own lanes folder
  * (in the common git dir) are ever removed; anything of the user's is out of reach by construction.
  */
-import { existsSync, readdirSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { realOrSame } from "../proc/real-path.ts";
 import { join, relative, isAbsolute } from "node:path";
 import { HarnessError } from "../errors.ts";
 import { Git } from "../checkpoint/git.ts";
@@ -28,13 +29,7 @@ export function laneWhere(commonDir: string, worktree: string): LaneWhere {
 export const laneLeaf = (storyId: string, attempt: number) =>
   `${storyId.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "story"}-${attempt}`;
 
-export const real = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-};
+export const real = realOrSame;
 
 export function inside(path: string, dir: string): boolean {
   const r = relative(real(dir), real(path));

@@ -103,8 +103,9 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
       if (listed.some((w) => real(w.path) === real(plan.worktree)) || existsSync(plan.worktree) || (await git.resolve(`refs/heads/${plan.branch}`)))
         await closeNow(plan, { integrated: false });
       await git.run(["worktree", "prune"]); // a lane folder removed by hand: its registration would block `add`
-      // No hooks: the user's post-checkout hook is not the loop's to run (checkpoints never run hooks either).
-      await git.run(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--quiet", "-b", plan.branch, plan.worktree, plan.base]);
+      // No hooks (the user's post-checkout is not the loop's to run): no git of wt-loop's runs any (proc/git-hardening.ts).
+      await git.run(["worktree", "add", "--quiet", "-b", plan.branch, plan.worktree, plan.base]);
+      await inLane(plan).locate(true); // its folders pinned before its agent runs (a reused folder: found again)
       await ensureExcluded(inLane(plan));
     }),
 

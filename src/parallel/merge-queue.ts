@@ -10,7 +10,7 @@
  * integrated tree. A failed verify moves branch and tree back. A kill -9 at any point leaves either
  * nothing changed or a journal that `recoverIntegration` undoes whole.
  */
-import { lstatSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { Git } from "../checkpoint/git.ts";
 import { HarnessError } from "../errors.ts";
@@ -24,9 +24,12 @@ export { recoverIntegration } from "./recover.ts";
 
 type Verify = (() => Promise<{ ok: true } | { ok: false; reason: string }>) | null;
 
-/** No hook, rerere, autostash or editor of the user's takes part in a replay: it applies cleanly or it conflicts. */
+/**
+ * No rerere, autostash or editor of the user's takes part in a replay: it applies cleanly or it conflicts
+ * (hooks are off for every git of wt-loop's: proc/git-hardening.ts).
+ */
 const REPLAY = [
-  "-c", "core.hooksPath=/dev/null", "-c", "rerere.enabled=false", "-c", "rebase.autoStash=false", "-c", "rebase.autoSquash=false",
+  "-c", "rerere.enabled=false", "-c", "rebase.autoStash=false", "-c", "rebase.autoSquash=false",
   "-c", "rebase.updateRefs=false", "-c", "commit.gpgsign=false", "-c", "sequence.editor=:", "-c", "core.editor=:",
 ];
 
@@ -125,9 +128,10 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
 async function replayInLane(q: Git, lane: Lane | LanePlan, onto: string): Promise<{ kind: "replayed"; head: string } | Extract<Integration, { kind: "conflict" }>> {
   const lg = new Git({ cwd: lane.worktree, timeoutMs: q.ctx.timeoutMs });
   const env = { ...(await lg.identity()), GIT_EDITOR: ":" };
-  // A lane folder that is not (or no longer) a worktree: git would find the repository around it (the lanes live in its git dir).
+  // A lane folder that is not (or no longer) a worktree: git would find the repository around it (the lanes live in its
+  // git dir). Its git is pinned to the lane's folders (proc/git-hardening.ts), so its `.git` is looked at too.
   const top = await lg.run(["rev-parse", "--show-toplevel"], { allowFailure: true });
-  if (top.code !== 0 || real(top.stdout.trim()) !== real(lane.worktree))
+  if (top.code !== 0 || real(top.stdout.trim()) !== real(lane.worktree) || !existsSync(join(lane.worktree, ".git")))
     throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) is not a worktree any more: it was not integrated. Its work, if any, is on ${lane.branch}.`);
   // A replay a kill cut is still in progress there (HEAD detached meanwhile): it is undone and done again.
   if (await inRebase(lg)) await lg.run(["rebase", "--abort"], { allowFailure: true });

@@ -7,10 +7,11 @@
  * still holds the work (it is closed only after its integration is recorded), so it is integrated again.
  */
 import { existsSync, rmdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { Git } from "../checkpoint/git.ts";
 import { worktreeKey } from "../checkpoint/user-work.ts";
 import { HarnessError } from "../errors.ts";
+import { LinkRefused, refuseLinks } from "../proc/safe-fs.ts";
 
 export interface Journal {
   old: string;
@@ -114,6 +115,14 @@ export async function moveTree(git: Git, from: string, to: string): Promise<stri
   if (present.length) await git.run(["checkout-index", "-f", "-u", "-z", "--stdin"], { input: present.join("\0") + "\0" });
   for (const p of paths.filter((p) => !goal.has(p))) {
     const file = join(git.ctx.cwd, p);
+    // A folder on the way replaced by a link (by an agent): deleting through it would delete a file elsewhere.
+    try {
+      refuseLinks(git.ctx.cwd, dirname(file));
+    } catch (err) {
+      if (!(err instanceof LinkRefused)) throw err;
+      notes.push(`${relative(git.ctx.cwd, err.link)} is a symbolic link: ${p} was not deleted through it (wt-loop never deletes through links it did not make)`);
+      continue;
+    }
     rmSync(file, { force: true });
     pruneEmptyDirs(git.ctx.cwd, dirname(file));
   }

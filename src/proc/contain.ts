@@ -10,6 +10,7 @@
  * the process group is all there is.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { stat } from "./procfs.ts";
 import { signalQuietly } from "./signal.ts";
 
 export const RUN_TAG_VAR = "WT_LOOP_RUN";
@@ -57,6 +58,17 @@ export function becomeSubreaper(): boolean {
   return subreaper;
 }
 
+/**
+ * Sets the signal the kernel sends this process when its parent dies (Linux, prctl PR_SET_PDEATHSIG;
+ * 0 for none). The compiled binary starts with SIGKILL there (its baked-in `--no-orphans`), which a
+ * runner typed in a shell cannot survive to clean up after: the shell exits on a closed terminal and
+ * the runner is killed before it hears the hang-up. True when set.
+ */
+export function setParentDeathSignal(signo: number): boolean {
+  const c = loadLibc();
+  return c !== null && c.prctl(1 /* PR_SET_PDEATHSIG */, BigInt(signo), 0n, 0n, 0n) === 0;
+}
+
 interface Proc {
   pid: number;
   ppid: number;
@@ -65,13 +77,8 @@ interface Proc {
 }
 
 function readProc(pid: number): Proc | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { pid, ppid: Number(f[1]), pgrp: Number(f[2]), zombie: f[0] === "Z" || f[0] === "X" };
-  } catch {
-    return null; // gone meanwhile
-  }
+  const s = stat(pid); // null: gone meanwhile
+  return s && { pid, ppid: s.ppid, pgrp: s.pgrp, zombie: s.state === "Z" || s.state === "X" };
 }
 
 /** The RUN_TAG_VAR value `pid` carries: null when none (or it is not ours to read). */

@@ -5,9 +5,9 @@
  * line (this binary's `run` or `start`, working in this worktree) all match — or that runner's
  * agent. The facts come from a `ProcessTable` (`procfs.ts`, `ps.ts`); `pid.ts` picks the table.
  */
-import { realpathSync } from "node:fs";
+import { realOrNull } from "./real-path.ts";
 import { basename, resolve, sep } from "node:path";
-import { isCompiled, selfArgv } from "../self.ts";
+import { isCompiled, selfArgv } from "./self.ts";
 import type { ProcessTable, ProcView } from "./procfs.ts";
 
 export const validPid = (pid: unknown): pid is number => typeof pid === "number" && Number.isSafeInteger(pid) && pid > 1;
@@ -123,13 +123,7 @@ function worksIn(view: ProcView, pid: number, worktree: string): boolean {
   return cwd !== null && root !== null && (cwd === root || cwd.startsWith(root.endsWith(sep) ? root : root + sep));
 }
 
-const real = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
-};
+const real = realOrNull;
 
 /** `exe` is the executable as the table read it (a resolved path). */
 const isExe = (exe: string | null, path: string) => exe !== null && exe === real(path);

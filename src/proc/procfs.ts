@@ -28,7 +28,8 @@ export interface ProcView {
 
 export type ProcessTable = (pids: number[]) => ProcView;
 
-function stat(pid: number): Stat | null {
+/** /proc/PID/stat's state, parent, process group and start time; null when the process is gone. */
+export function stat(pid: number): Stat | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Field 2 (comm) may contain spaces and parentheses: count fields after the last ')'.

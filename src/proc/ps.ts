@@ -10,7 +10,7 @@
  * (spawn.ts needs pid.ts). These are short queries: argv only, a timeout, a fixed locale and zone so
  * every reader gets the same text.
  */
-import { realpathSync } from "node:fs";
+import { realOrSame } from "./real-path.ts";
 import type { ProcessTable, Stat } from "./procfs.ts";
 
 const TIMEOUT_MS = 5000;
@@ -66,14 +66,7 @@ export function parseLsof(out: string): { cwd: string | null; exe: string | null
   return at;
 }
 
-const real = (path: string | null) => {
-  if (path === null) return null;
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-};
+const real = (path: string | null) => (path === null ? null : realOrSame(path));
 
 export const psTable: ProcessTable = (pids) => {
   // Asked on first use: a check that ends at `kill(pid, 0)` (a dead pid) starts no process.

@@ -6,8 +6,9 @@
 import { becomeSubreaper, endProcesses, findProcesses, RUN_TAG_VAR, spawnedLive, type Target } from "./contain.ts";
 import { signalQuietly } from "./signal.ts";
 import { readLines, tailLines, type LongLines } from "./lines.ts";
-import { closeSync, existsSync } from "node:fs";
+import { closeSync, existsSync, writeSync } from "node:fs";
 import { appendLogSafe } from "./safe-fs.ts";
+import { hardenGit } from "./git-hardening.ts";
 
 export const KILL_GRACE_MS = 2000;
 /** After a command and all we could end of it are gone, how long its pipes may still bring its last output. */
@@ -78,7 +79,8 @@ export interface StartOptions extends SpawnOptions {
 
 /** What runs a command inside a sandbox: its argv and environment as they are given to the sandbox. */
 export interface Wrapper {
-  wrap(argv: string[], cwd: string, env: Record<string, string | undefined>): { argv: string[]; env: Record<string, string | undefined> };
+  /** `settle`: run once the command and everything it started are gone; its lines are added to the command's stderr. */
+  wrap(argv: string[], cwd: string, env: Record<string, string | undefined>): { argv: string[]; env: Record<string, string | undefined>; settle?: () => string[] };
 }
 
 /** What runs now (and what is being ended): a process about to exit ends it all with SIGKILL. */
@@ -104,8 +106,11 @@ export function start(given: string[], opts: StartOptions): Running {
   // what it left behind is ended with it, and never another command of the same run — a --notify
   // command ending just as the next agent run starts ended that agent. The run's tag still finds them all.
   const tag = opts.contain ? `${opts.contain.tag}#${process.pid}.${++contained}` : undefined;
-  const givenEnv = tag ? { ...(opts.env ?? process.env), [RUN_TAG_VAR]: tag } : (opts.env ?? process.env);
-  const { argv, env } = opts.sandbox ? opts.sandbox.wrap(given, opts.cwd, givenEnv) : { argv: given, env: givenEnv };
+  const asked = tag ? { ...(opts.env ?? process.env), [RUN_TAG_VAR]: tag } : (opts.env ?? process.env);
+  // wt-loop's own git (never an agent's or a command's: those are contained, or sandboxed) runs nothing
+  // the agent could have planted, and finds its repository where it was at start (git-hardening.ts).
+  const givenEnv = cmd === "git" && !opts.contain && !opts.sandbox ? hardenGit(asked, opts.cwd) : asked;
+  const { argv, env, settle } = opts.sandbox ? opts.sandbox.wrap(given, opts.cwd, givenEnv) : { argv: given, env: givenEnv, settle: undefined };
   if (!cmd) throw new Error("empty argv");
   if (opts.signal?.aborted) throw new CommandError(`${cmd} was not started: stop requested`, argv, "aborted");
   let proc: Bun.Subprocess;
@@ -181,6 +186,19 @@ export function start(given: string[], opts: StartOptions): Running {
   const settled = proc.exited.then(async (code) => {
     if (!opts.keepGroup) kill();
     await ended;
+    // A sandbox's own cleanup (run/sandbox-git.ts: what the command left in a git dir that git never writes there).
+    const said = settle?.() ?? [];
+    if (said.length) {
+      if (opts.stderrFile) {
+        const fd = appendLogSafe(opts.stderrFile);
+        try {
+          writeSync(fd, said.map((l) => `${l}\n`).join(""));
+        } finally {
+          closeSync(fd);
+        }
+      }
+      else for (const l of said) opts.onStderr?.(l);
+    }
     return code;
   });
   // We wait for the command, not for its pipes: a process we could not find (a `setsid` grandchild of

@@ -1,12 +1,15 @@
 /** A changed file's diff for the Files tab: what the running attempt changed, else the recent commits that touched it. */
 import { errorMessage } from "../errors.ts";
-import { exec } from "../proc/spawn.ts";
+import { Git } from "../checkpoint/git.ts";
 import { inert } from "../term/inert.ts";
 
 const GIT_MS = 10_000;
 
 export async function diffText(worktree: string, path: string): Promise<string> {
-  const git = (...args: string[]) => exec(["git", "-c", "color.ui=never", ...args], { cwd: worktree, timeoutMs: GIT_MS, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" }, allowFailure: true });
+  // Through Git: pinned to the worktree's own folders (a commondir the agent planted mid-run is not followed,
+  // nor the config of the repository it names), hardened like every git of wt-loop's; no external diff program.
+  const g = new Git({ cwd: worktree, timeoutMs: GIT_MS });
+  const git = (cmd: string, ...args: string[]) => g.run(["-c", "color.ui=never", cmd, "--no-ext-diff", ...args], { allowFailure: true });
   try {
     const open = await git("diff", "HEAD", "--", path);
     if (open.stdout.trim()) return inert(open.stdout);

@@ -52,7 +52,7 @@ export type Key = string;
 
 /** What a key asks of the world outside the model; a model handles everything else (selection, tabs, scrolling) itself. */
 export type Action =
-  /** run: q or Ctrl-C — one press, counted by loop/stop.ts (q q q force-quits). */
+  /** run: q or Ctrl-C — one press, counted by control/stop-presses.ts (q q q force-quits). */
   | { kind: "stop"; key: string }
   /** monitor: stop following, the loop goes on. */
   | { kind: "leave" }

@@ -43,7 +43,7 @@ export async function openScreen(notice: (line: string) => void = printError): P
     const { createCliRenderer } = await library!;
     return await createCliRenderer({
       exitOnCtrlC: false, // Ctrl-C is a stop press, counted like q
-      // SIGINT and SIGTERM stop the loop (loop/stop.ts) and the screen stays until it has; on these the
+      // SIGINT and SIGTERM stop the loop (control/stop-presses.ts) and the screen stays until it has; on these the
       // library restores the terminal at once and says so through its `destroy` event.
       exitSignals: ["SIGHUP", "SIGQUIT", "SIGABRT", "SIGPIPE", "SIGBUS"],
       useMouse: true,

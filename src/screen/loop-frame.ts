@@ -4,7 +4,7 @@
  * the body's window, the footer and the overlay.
  */
 import { isFinal, type State } from "../state/schema.ts";
-import { formatCost, formatDuration, formatTokens } from "../term/format.ts";
+import { formatCost, formatDuration, formatTokens } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
 import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";

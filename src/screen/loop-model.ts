@@ -4,7 +4,7 @@
  * names the keys it reads. What it shows of the agent's messages is read from the event log by window
  * (story-record.ts), so a run of any size costs what is on screen plus an index.
  */
-import type { LoopEvent } from "../loop/events.ts";
+import type { LoopEvent } from "../record/events.ts";
 import type { FinalStatus, State } from "../state/schema.ts";
 import type { Action, Frame, Key, ScreenModel, Tone } from "./frame.ts";
 import { bodySize, layoutFor } from "./geometry.ts";

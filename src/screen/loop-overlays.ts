@@ -3,10 +3,10 @@
  * note input, the file picker, the result view), and what a key does while one is open: an overlay
  * takes every key but Ctrl-C.
  */
-import { formatTotalCost, plural } from "../term/format.ts";
+import { formatTotalCost, plural } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
 import { receiptRows } from "../term/receipt-view.ts";
-import { storiesOf } from "../loop/receipt.ts";
+import { storiesOf } from "../record/receipt.ts";
 import type { Action, Frame, Key, Line } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import { wrapRows } from "./text-blocks.ts";

@@ -1,11 +1,11 @@
 /**
- * The full-screen View (loop/view.ts) of `run` and `monitor`: loop events, messages and the end
+ * The full-screen View (engine/view.ts) of `run` and `monitor`: loop events, messages and the end
  * question go to the loop screen's model; the keys the model does not handle itself come back as
- * Actions, done here — a stop press (counted by loop/stop.ts), leaving, stopping a followed loop, a
+ * Actions, done here — a stop press (counted by control/stop-presses.ts), leaving, stopping a followed loop, a
  * diff, steering, quitting. The state is re-read every second for the header.
  */
-import type { LoopEvent } from "../loop/events.ts";
-import type { KeyIntent, View } from "../loop/view.ts";
+import type { LoopEvent } from "../record/events.ts";
+import type { KeyIntent, View } from "../engine/view.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import { stat } from "node:fs/promises";
 import { readState } from "../state/store.ts";
@@ -41,6 +41,8 @@ export interface ScreenViewOptions {
   onStopLoop?: () => void;
   /** Each message said: the launcher prints the last ones once the screen is gone. */
   onSay?: (message: string) => void;
+  /** Each loop event shown: the launcher prints the end box (Complete) once the screen is gone. */
+  onEvent?: (e: LoopEvent) => void;
 }
 
 const STATE_MS = 1000;
@@ -92,6 +94,7 @@ export class ScreenView implements View {
   }
 
   event(e: LoopEvent): void {
+    this.o.onEvent?.(e);
     this.model.event(e);
     this.screen.redraw();
   }
@@ -129,7 +132,8 @@ export class ScreenView implements View {
     signal.addEventListener("abort", () => {
       this.answer = null;
       this.model.closeAsk();
-      if (!this.gone) this.say("Answered from another terminal (`wt-loop stop`).");
+      // The runner says why (nobody attached); else it was `wt-loop stop`.
+      if (!this.gone) this.say(typeof signal.reason === "string" ? signal.reason : "Answered from another terminal (`wt-loop stop`).");
     });
     return new Promise((resolve) => (this.answer = resolve));
   }
@@ -138,6 +142,15 @@ export class ScreenView implements View {
   untilQuit(): Promise<number | null> {
     if (this.gone) return Promise.resolve(null);
     return new Promise((resolve) => (this.quitWith = resolve));
+  }
+
+  /**
+   * The loop is over: its state is read one last time and no more — the worktree is free now, and a
+   * loop started there next must not show up on this one's end.
+   */
+  async lastState(): Promise<void> {
+    clearInterval(this.poll);
+    await this.reread();
   }
 
   dispose(): void {

@@ -8,17 +8,17 @@ import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { errorMessage } from "../errors.ts";
 import { listLoops, type WorktreeLoop } from "../fleet/loops.ts";
-import { layerOptions } from "../loop/config.ts";
-import { LoopOptions } from "../loop/options.ts";
-import { makePlan } from "../loop/plan.ts";
-import { openSpecOptions } from "../loop/prepare.ts";
-import { buildPrompt } from "../loop/prompt.ts";
+import { layerOptions } from "../setup/config.ts";
+import { LoopOptions } from "../setup/options.ts";
+import { makePlan } from "../setup/plan.ts";
+import { openSpecOptions } from "../setup/prepare.ts";
+import { buildPrompt } from "../engine/prompt.ts";
 import { loopPaths } from "../state/paths.ts";
 import { changesDir, isOpenSpecProject, listChanges } from "../stories/openspec.ts";
 import { changeRequirements, type Requirement } from "../stories/requirements.ts";
 import { isComplete, parseStories, type Story } from "../stories/story.ts";
 import { findTasksFile } from "../stories/tasks-file.ts";
-import type { Worktree } from "../worktree.ts";
+import type { Worktree } from "../worktree/worktree.ts";
 
 /** A piece of work the loop could do here: an OpenSpec change, or a plain tasks.md. */
 export interface WorkItem {

@@ -7,7 +7,7 @@ import { statusLabel, storyLabel } from "../fleet/table.ts";
 import type { LoopSummary, WorktreeLoop } from "../fleet/loops.ts";
 import { runTimeMs } from "../state/run-time.ts";
 import { isComplete } from "../stories/story.ts";
-import { formatCost, formatDuration } from "../term/format.ts";
+import { formatCost, formatDuration } from "../text/format.ts";
 import type { Action, Frame, Key, Line, ListRow, ScreenModel, Tone } from "./frame.ts";
 import { storyCount, taskCount, type SelectionData, type WorkItem } from "./select-data.ts";
 import { bodySize, layoutFor } from "./geometry.ts";

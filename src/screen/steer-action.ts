@@ -1,6 +1,6 @@
-/** The loop screen's steering keys (p, +/-, n) through loop/steer.ts, as `wt-loop pause|resume|max|note`: the sentence to show. */
+/** The loop screen's steering keys (p, +/-, n) through control/steer.ts, as `wt-loop pause|resume|max|note`: the sentence to show. */
 import { errorMessage, UserError } from "../errors.ts";
-import { addNote, changeMaxIterations, pauseLoop, resumeLoop } from "../loop/steer.ts";
+import { addNote, changeMaxIterations, pauseLoop, resumeLoop } from "../control/steer.ts";
 import { loopPaths } from "../state/paths.ts";
 import type { Action } from "./frame.ts";
 

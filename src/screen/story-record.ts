@@ -7,10 +7,10 @@
  */
 import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { assertNever } from "../errors.ts";
-import { LoggedEvent, type CompleteEvent, type Logged, type LoopEvent } from "../loop/events.ts";
+import { LoggedEvent, type CompleteEvent, type Logged, type LoopEvent } from "../record/events.ts";
 import { sumTokens, type Outcome } from "../state/schema.ts";
 import { inertLine } from "../term/inert.ts";
-import { formatCost, formatDuration, formatTokens, plural } from "../term/format.ts";
+import { formatCost, formatDuration, formatTokens, plural } from "../text/format.ts";
 import { LogTail, readRange } from "./log-tail.ts";
 import { block, BlockList, shown } from "./text-blocks.ts";
 

@@ -11,7 +11,7 @@ export function loopPaths(worktree: string) {
     events: join(dir, "loop-events.jsonl"),
     logs: join(dir, "logs"),
     runs: join(dir, "loop-runs"),
-    /** `wt-loop pause|resume|note|max` requests and the runner's answers (loop/steer.ts). */
+    /** `wt-loop pause|resume|note|max` requests and the runner's answers (control/steer.ts). */
     requests: join(dir, "loop-requests"),
     /** Asked when used (it reads `.git`): most readers never need it. */
     get lock() {

@@ -29,8 +29,15 @@ export const Tokens = z.object({
 export type Tokens = z.infer<typeof Tokens>;
 export const ZERO_TOKENS: Tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
 export const sumTokens = (t: Tokens) => t.input + t.output + t.cache_read + t.cache_creation;
+/** Adds `more` into `to`, kind by kind (a run's spending into an iteration's, an iteration's into the loop's). */
+export function addTokens(to: Tokens, more: Tokens): void {
+  to.input += more.input;
+  to.output += more.output;
+  to.cache_read += more.cache_read;
+  to.cache_creation += more.cache_creation;
+}
 
-/** One run of the `--verify` command (src/loop/verify.ts). */
+/** One run of the `--verify` command (src/engine/gates/verify.ts). */
 export const VerifyRun = z.object({
   exit_code: z.number().int().nullable().describe("the command's exit code; null when it timed out or was stopped"),
   duration_ms: z.number().nonnegative().describe("how long it ran"),
@@ -43,7 +50,7 @@ export type VerifyRun = z.infer<typeof VerifyRun>;
 export const ReviewerName = z.enum(["claude", "codex", "gemini", "command"]);
 export type ReviewerName = z.infer<typeof ReviewerName>;
 
-/** The `--review` gate's account of one attempt (src/loop/review.ts). */
+/** The `--review` gate's account of one attempt (src/engine/gates/review.ts). */
 export const ReviewRun = z.object({
   reviewer: ReviewerName.describe("`--review`"),
   verdict: z
@@ -82,6 +89,7 @@ export const Iteration = z.object({
   cost_usd: z.number().nonnegative().nullable().describe("cost in US dollars as the agent reported it; null for agents that report none"),
   turns: Count.nullable().describe("the agent's turns, when it reports them"),
   exit_code: z.number().int().nullable().describe("the agent's exit code"),
+  model: z.string().optional().describe("the model this attempt asked the agent for (the story's heading, `--escalate` or `--model`); absent: the agent's own"),
   log_file: z.string().describe("absolute path of `logs/<run>/iter-NNN.jsonl`, the agent's raw output (its stderr beside it as `.stderr`)"),
   verify: VerifyRun.optional().describe("the `--verify` run after this attempt's COMPLETE; absent when it did not run"),
   review: ReviewRun.optional().describe("the `--review` run after this attempt's COMPLETE passed the box check and `--verify`; absent when it did not run"),
@@ -101,6 +109,9 @@ export type AgentName = z.infer<typeof AgentName>;
 export const CheckpointKind = z.enum(["branch", "stash"]);
 export const OnComplete = z.enum(["ask", "cleanup", "keep"]);
 export const Completion = z.enum(["cleanup", "keep"]);
+/** Why a `stopped` loop stopped: the user (a stop, Ctrl-C) or a budget. */
+export const StopReason = z.enum(["user", "budget"]);
+export type StopReason = z.infer<typeof StopReason>;
 export type Completion = z.infer<typeof Completion>;
 export const SourceKind = z.enum(["openspec", "tasks-file", "manual"]);
 export const SandboxNetwork = z.enum(["filtered", "open"]);
@@ -126,7 +137,7 @@ export const UserWork = z.object({
 export type UserWork = z.infer<typeof UserWork>;
 
 
-/** What a story cost, over every attempt: a line of the receipt (loop/receipt.ts) and of `earlier_stories`. */
+/** What a story cost, over every attempt: a line of the receipt (record/receipt.ts) and of `earlier_stories`. */
 const Spend = z.object({
   tokens: Count.describe("tokens, all categories"),
   cost_usd: z.number().nonnegative().nullable().describe("cost in US dollars; null when nothing that ran reports one"),
@@ -140,6 +151,10 @@ export const StoryReceipt = z.object({
   waited_ms: z.number().nonnegative().describe("of that, the time waited for an unavailable agent"),
   agent: Spend.describe("what the agent spent on it"),
   reviewer: Spend.describe("what the `--review` reviewer spent on it (zero when none ran)"),
+  models: z
+    .array(z.object({ model: z.string().describe("the model asked for"), attempts: Count.describe("attempts with it"), cost_usd: z.number().nonnegative().nullable().describe("what the agent spent in them (the reviewer's share apart); null when it reports no cost") }))
+    .optional()
+    .describe("per model asked for, in the order first used: its attempts and what the agent spent in them; absent when no attempt named a model"),
 });
 export type StoryReceipt = z.infer<typeof StoryReceipt>;
 
@@ -255,6 +270,7 @@ export const State = z.object({
   review: ReviewerName.nullable().default(null).describe("`--review`: the second agent that reviews each COMPLETE after `--verify`; null: none"),
   review_cmd: z.string().nullable().default(null).describe("`--review-cmd`: the program run by `--review command`"),
   review_model: z.string().nullable().default(null).describe("`--review-model`: the model passed to the reviewer; null: its own"),
+  escalate: z.string().nullable().optional().describe("`--escalate`: models (comma-separated) a story's attempts climb, one step per rejected attempt; null: `model` for every attempt"),
   review_timeout_min: z.number().positive().default(15).describe("`--review-timeout`, in minutes (15 in a state written before it existed)"),
   max_cost_usd: z.number().positive().nullable().optional().describe("`--max-cost`: the whole loop's budget in US dollars, the earlier runs it continues included"),
   max_tokens: z.number().int().positive().nullable().optional().describe("`--max-tokens`: the whole loop's budget in tokens"),
@@ -262,8 +278,7 @@ export const State = z.object({
     .object({ cost_usd: z.number().nonnegative().describe("cost in US dollars"), tokens: Count.describe("tokens, all categories") })
     .optional()
     .describe("what the earlier runs of this loop spent (a restart after `stuck`, `stalled` or `stopped` carries it); the budget counts it plus `total_cost_usd`/`total_tokens`"),
-  stop_reason: z
-    .enum(["user", "budget"])
+  stop_reason: StopReason
     .nullable()
     .optional()
     .describe("why a `stopped` loop stopped: `user` (a stop or Ctrl-C) or `budget` (`--max-cost` or `--max-tokens` reached); null for other statuses and for a loop whose runner died or was force-quit"),
@@ -286,6 +301,7 @@ export const State = z.object({
   sandbox_network: SandboxNetwork.nullable().optional().describe("`--sandbox-network`: `filtered` (only the agent's API host and `sandbox_allow`) or `open`"),
   sandbox_allow: z.string().nullable().optional().describe("`--sandbox-allow`: more hosts the sandbox may reach, `host[:port]` comma-separated"),
   sandbox_deny_read: z.string().nullable().optional().describe("`--sandbox-deny-read`: more paths the sandbox may not read, comma-separated"),
+  sandbox_env: z.string().nullable().optional().describe("`--sandbox-env`: more environment variables passed into the sandbox, comma-separated names (or `PREFIX_*`)"),
   waiting: Waiting.nullable()
     .default(null)
     .describe("set while the loop waits for an unavailable agent (`status` stays `running` meanwhile); null otherwise, and always null once the loop has ended"),

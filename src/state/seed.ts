@@ -6,16 +6,20 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
 import { isComplete, parseStories } from "../stories/story.ts";
-import { SCHEMA_VERSION, State, Status, ZERO_TOKENS, isFinal, type Iteration } from "./schema.ts";
+import { isFinal, SCHEMA_VERSION } from "./final.ts";
+import type { Iteration, State, Tokens } from "./schema.ts";
+import { checkState } from "./state-check.gen.ts";
 
-// Built on first use: almost every state has a schema_version, and start-up should not pay for
-// this schema (docs/performance.md).
-let built: ReturnType<typeof build> | null = null;
-const seedState = () => (built ??= build());
-
-function build() {
+/**
+ * What wt-loop accepts of the seed's state, as a zod schema: the source of truth for `readSeed`, the
+ * hand-written reader start-up uses (zod and this schema cost more than `status` itself on a
+ * 500-iteration file: docs/performance.md). A test feeds both thousands of broken seed states and
+ * requires the same verdict and the same fields. Built only when asked (by that test).
+ */
+export async function seedSchema() {
+  const { z } = await import("zod");
   const num = z.number().catch(0);
   const SeedIteration = z.looseObject({
     n: z.number().int().positive(),
@@ -50,13 +54,60 @@ function build() {
   });
 }
 
+type Seed = z.infer<Awaited<ReturnType<typeof seedSchema>>>;
+type SeedIteration = Seed["iterations"][number];
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+const str = (v: unknown, d: string) => (typeof v === "string" ? v : d);
+const bool = (v: unknown) => (typeof v === "boolean" ? v : false);
+const strOrNull = (v: unknown) => (typeof v === "string" ? v : null);
+const optionalNum = (v: unknown) => (v === undefined ? undefined : num(v));
+const positiveInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+
+function readIteration(v: unknown): SeedIteration | null {
+  if (!isObject(v) || !positiveInt(v.n)) return null;
+  const commits = Array.isArray(v.commits) && v.commits.every((c) => typeof c === "string") ? (v.commits as string[]) : [];
+  return {
+    ...v, n: v.n, started: str(v.started, ""), ended: str(v.ended, ""), done_check: bool(v.done_check), commits, tokens_used: num(v.tokens_used),
+    input_tokens: optionalNum(v.input_tokens), output_tokens: optionalNum(v.output_tokens), cache_read_tokens: optionalNum(v.cache_read_tokens),
+    cache_create_tokens: optionalNum(v.cache_create_tokens), timed_out: bool(v.timed_out), log_file: str(v.log_file, ""),
+  };
+}
+
+/** `seedSchema().safeParse(json)`, by hand: the seed's fields with its defaults, or null when it is not one. */
+export function readSeed(json: unknown): Seed | null {
+  if (!isObject(json) || typeof json.worktree_name !== "string" || typeof json.status !== "string" || typeof json.started_at !== "string") return null;
+  // One iteration that is not one makes the list unknown (empty), as the schema's catch does.
+  let iterations: SeedIteration[] = [];
+  if (Array.isArray(json.iterations)) {
+    for (const v of json.iterations) {
+      const i = readIteration(v);
+      if (!i) {
+        iterations = [];
+        break;
+      }
+      iterations.push(i);
+    }
+  }
+  return {
+    ...json, worktree_name: json.worktree_name, status: json.status, current_iteration: num(json.current_iteration), max_iterations: num(json.max_iterations),
+    started_at: json.started_at, task: str(json.task, ""), iterations, done_criteria: str(json.done_criteria, "tasks"), stall_threshold: num(json.stall_threshold),
+    iteration_timeout_min: num(json.iteration_timeout_min), total_tokens: num(json.total_tokens),
+    terminal_pid: json.terminal_pid === null || positiveInt(json.terminal_pid) ? (json.terminal_pid as number | null) : null,
+    model: strOrNull(json.model), change: strOrNull(json.change),
+  };
+}
+
 /** True for a parsed JSON value that has no schema_version and the seed's required fields. */
-export const isSeedState = (json: unknown): boolean =>
-  typeof json === "object" && json !== null && !("schema_version" in json) && seedState().safeParse(json).success;
+export const isSeedState = (json: unknown): boolean => isObject(json) && !("schema_version" in json) && readSeed(json) !== null;
+
+const STATUSES: readonly string[] = ["starting", "running", "paused", "done", "stuck", "stalled", "stopped"] satisfies State["status"][];
 
 const iso = (s: string, fallback: string) => (Number.isNaN(Date.parse(s)) ? fallback : new Date(s).toISOString());
-const count = (n: number | undefined) => Math.max(0, Math.round(n ?? 0));
-const atLeast1 = (n: number, d: number) => (Number.isInteger(n) && n > 0 ? n : d);
+// Counts beyond what a state can hold (2^53) are as unknown as a missing one.
+const count = (n: number | undefined) => (Number.isSafeInteger(Math.round(n ?? 0)) ? Math.max(0, Math.round(n ?? 0)) : 0);
+const atLeast1 = (n: number, d: number) => (Number.isSafeInteger(n) && n > 0 ? n : d);
 
 /**
  * The stories of the tasks file wt-tools worked from: its change's tasks.md, else the worktree's own.
@@ -78,10 +129,11 @@ function seedStories(worktree: string, change: string | null) {
 
 /** The seed's state as a schema-valid State of this worktree (unknown statuses read as stopped). */
 export function fromSeed(json: unknown, worktreePath: string): State {
-  const s = seedState().parse(json);
+  const s = readSeed(json);
+  if (!s) throw new Error("fromSeed: not a state in the seed's format (isSeedState says which are)");
   const started = iso(s.started_at, new Date(0).toISOString());
-  const known = Status.safeParse(s.status);
-  const status = known.success ? known.data : "stopped";
+  const known = STATUSES.includes(s.status);
+  const status = known ? (s.status as State["status"]) : "stopped";
   const iterations: Iteration[] = s.iterations.map((i) => {
     const tokens = { input: count(i.input_tokens), output: count(i.output_tokens), cache_read: count(i.cache_read_tokens), cache_creation: count(i.cache_create_tokens) };
     return {
@@ -94,9 +146,9 @@ export function fromSeed(json: unknown, worktreePath: string): State {
   // wt-tools kept no end time: an ended loop ran until its last iteration ended, as far as anyone knows.
   const endedAt = isFinal(status) ? (iterations.at(-1)?.ended ?? null) : null;
   const stories = s.done_criteria === "manual" ? null : seedStories(worktreePath, s.change);
-  const sum = (k: keyof typeof ZERO_TOKENS) => iterations.reduce((a, i) => a + i.tokens[k], 0);
-  // Parsed, so that the fields wt-tools never had take the state schema's defaults.
-  return State.parse({
+  const sum = (k: keyof Tokens) => iterations.reduce((a, i) => a + i.tokens[k], 0);
+  // Checked (the generated State.parse: state/codegen.ts), so that the fields wt-tools never had take the state schema's defaults.
+  const checked = checkState({
     schema_version: SCHEMA_VERSION, worktree_name: s.worktree_name, worktree_path: worktreePath, status,
     current_iteration: count(s.current_iteration), max_iterations: atLeast1(s.max_iterations, Math.max(1, iterations.length)),
     started_at: started, updated_at: iterations.at(-1)?.ended ?? started, ended_at: endedAt, task: s.task, iterations,
@@ -108,9 +160,11 @@ export function fromSeed(json: unknown, worktreePath: string): State {
     stories_total: stories?.total ?? 0, stories_completed: stories?.completed ?? 0, planned_stories: [],
     current_story: null, runner_pid: status === "running" || status === "starting" ? s.terminal_pid : null, runner_started: null, agent_pid: null,
     checkpoint_branch: null, original_branch: null, original_commit: null, checkpoint_sha: null, completion: null, completion_message: null, completion_pending: false,
-    reason: known.success ? "Written by wt-tools' wt-loop (a state file without schema_version)" : `Written by wt-tools' wt-loop with status '${s.status}'`,
+    reason: known ? "Written by wt-tools' wt-loop (a state file without schema_version)" : `Written by wt-tools' wt-loop with status '${s.status}'`,
     error: null,
     notify: null,
     waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [], parallel: 1, lanes: [],
-  } satisfies z.input<typeof State>);
+  } satisfies z.input<typeof import("./schema.ts").State>);
+  if (!checked.ok) throw new Error(`wt-loop read a state in the seed's format into an invalid state: ${checked.path} is not ${checked.expected}`);
+  return checked.value;
 }

@@ -63,6 +63,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["review"] = (v["review"] === undefined ? null : (v["review"] === null ? null : ((v["review"] === "claude" || v["review"] === "codex" || v["review"] === "gemini" || v["review"] === "command") ? v["review"] : fail(p + ".review", "one of \"claude\", \"codex\", \"gemini\", \"command\""))));
   out["review_cmd"] = (v["review_cmd"] === undefined ? null : (v["review_cmd"] === null ? null : ((typeof v["review_cmd"] === "string") ? v["review_cmd"] : fail(p + ".review_cmd", "a string"))));
   out["review_model"] = (v["review_model"] === undefined ? null : (v["review_model"] === null ? null : ((typeof v["review_model"] === "string") ? v["review_model"] : fail(p + ".review_model", "a string"))));
+  if (v["escalate"] !== undefined) out["escalate"] = (v["escalate"] === null ? null : ((typeof v["escalate"] === "string") ? v["escalate"] : fail(p + ".escalate", "a string")));
   out["review_timeout_min"] = (v["review_timeout_min"] === undefined ? 15 : ((typeof v["review_timeout_min"] === "number") && (Number.isFinite(v["review_timeout_min"])) && (v["review_timeout_min"] > 0) ? v["review_timeout_min"] : fail(p + ".review_timeout_min", "a number in range")));
   if (v["max_cost_usd"] !== undefined) out["max_cost_usd"] = (v["max_cost_usd"] === null ? null : ((typeof v["max_cost_usd"] === "number") && (Number.isFinite(v["max_cost_usd"])) && (v["max_cost_usd"] > 0) ? v["max_cost_usd"] : fail(p + ".max_cost_usd", "a number in range")));
   if (v["max_tokens"] !== undefined) out["max_tokens"] = (v["max_tokens"] === null ? null : ((typeof v["max_tokens"] === "number") && (Number.isFinite(v["max_tokens"])) && (Number.isSafeInteger(v["max_tokens"])) && (v["max_tokens"] > 0) ? v["max_tokens"] : fail(p + ".max_tokens", "a number in range")));
@@ -75,6 +76,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   if (v["sandbox_network"] !== undefined) out["sandbox_network"] = (v["sandbox_network"] === null ? null : ((v["sandbox_network"] === "filtered" || v["sandbox_network"] === "open") ? v["sandbox_network"] : fail(p + ".sandbox_network", "one of \"filtered\", \"open\"")));
   if (v["sandbox_allow"] !== undefined) out["sandbox_allow"] = (v["sandbox_allow"] === null ? null : ((typeof v["sandbox_allow"] === "string") ? v["sandbox_allow"] : fail(p + ".sandbox_allow", "a string")));
   if (v["sandbox_deny_read"] !== undefined) out["sandbox_deny_read"] = (v["sandbox_deny_read"] === null ? null : ((typeof v["sandbox_deny_read"] === "string") ? v["sandbox_deny_read"] : fail(p + ".sandbox_deny_read", "a string")));
+  if (v["sandbox_env"] !== undefined) out["sandbox_env"] = (v["sandbox_env"] === null ? null : ((typeof v["sandbox_env"] === "string") ? v["sandbox_env"] : fail(p + ".sandbox_env", "a string")));
   out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o17(v["waiting"], p + ".waiting")));
   out["pause_requested"] = (v["pause_requested"] === undefined ? false : ((typeof v["pause_requested"] === "boolean") ? v["pause_requested"] : fail(p + ".pause_requested", "true or false")));
   out["paused_since"] = (v["paused_since"] === undefined ? null : (v["paused_since"] === null ? null : ((typeof v["paused_since"] === "string") && (RE0.test(v["paused_since"])) ? v["paused_since"] : fail(p + ".paused_since", "a datetime string"))));
@@ -82,7 +84,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["notes"] = (v["notes"] === undefined ? [] : a18(v["notes"], p + ".notes"));
   out["earlier_stories"] = (v["earlier_stories"] === undefined ? [] : a20(v["earlier_stories"], p + ".earlier_stories"));
   out["parallel"] = (v["parallel"] === undefined ? 1 : ((typeof v["parallel"] === "number") && (Number.isFinite(v["parallel"])) && (Number.isSafeInteger(v["parallel"])) && (v["parallel"] > 0) ? v["parallel"] : fail(p + ".parallel", "a number in range")));
-  out["lanes"] = (v["lanes"] === undefined ? [] : a23(v["lanes"], p + ".lanes"));
+  out["lanes"] = (v["lanes"] === undefined ? [] : a25(v["lanes"], p + ".lanes"));
   return out;
 }
 function a1(v: any, p: string): unknown[] {
@@ -111,6 +113,7 @@ function o2(v: any, p: string): Record<string, unknown> {
   out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
   out["turns"] = (v["turns"] === null ? null : ((typeof v["turns"] === "number") && (Number.isFinite(v["turns"])) && (Number.isSafeInteger(v["turns"])) && (v["turns"] >= 0) ? v["turns"] : fail(p + ".turns", "a number in range")));
   out["exit_code"] = (v["exit_code"] === null ? null : ((typeof v["exit_code"] === "number") && (Number.isFinite(v["exit_code"])) && (Number.isSafeInteger(v["exit_code"])) ? v["exit_code"] : fail(p + ".exit_code", "a number in range")));
+  if (v["model"] !== undefined) out["model"] = ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string"));
   out["log_file"] = ((typeof v["log_file"] === "string") ? v["log_file"] : fail(p + ".log_file", "a string"));
   if (v["verify"] !== undefined) out["verify"] = o5(v["verify"], p + ".verify");
   if (v["review"] !== undefined) out["review"] = o6(v["review"], p + ".review");
@@ -263,6 +266,7 @@ function o21(v: any, p: string): Record<string, unknown> {
   out["waited_ms"] = ((typeof v["waited_ms"] === "number") && (Number.isFinite(v["waited_ms"])) && (v["waited_ms"] >= 0) ? v["waited_ms"] : fail(p + ".waited_ms", "a number in range"));
   out["agent"] = o22(v["agent"], p + ".agent");
   out["reviewer"] = o22(v["reviewer"], p + ".reviewer");
+  if (v["models"] !== undefined) out["models"] = a23(v["models"], p + ".models");
   return out;
 }
 function o22(v: any, p: string): Record<string, unknown> {
@@ -279,6 +283,20 @@ function a23(v: any, p: string): unknown[] {
   return out;
 }
 function o24(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
+  out["model"] = ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string"));
+  out["attempts"] = ((typeof v["attempts"] === "number") && (Number.isFinite(v["attempts"])) && (Number.isSafeInteger(v["attempts"])) && (v["attempts"] >= 0) ? v["attempts"] : fail(p + ".attempts", "a number in range"));
+  out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
+  return out;
+}
+function a25(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = o26(v[i], p + "[" + i + "]");
+  return out;
+}
+function o26(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["story_id"] = ((typeof v["story_id"] === "string") ? v["story_id"] : fail(p + ".story_id", "a string"));

@@ -13,6 +13,10 @@ export interface Story {
    * are integrated. Absent or empty: independent. One after another (`--parallel 1`) the file's order stands.
    */
   after?: string[];
+  /** The model named in the heading (`## 3. Migrate the schema (model: opus)`): every attempt at it asks for this one. */
+  model?: string;
+  /** An agent named in the heading (`(agent: codex)`): not supported yet, so a start refuses it naming the heading. */
+  agent?: string;
 }
 
 export const isComplete = (s: Story) => s.tasks.length > 0 && s.tasks.every((t) => t.done);
@@ -46,9 +50,11 @@ export function parseStories(markdown: string, fallbackTitle = "Tasks"): Story[]
       stories.push(current);
       headings++;
       const num = NUMBERED.exec(h[1] ?? "");
-      const { text, after } = splitAfter(num ? num[2]! : (h[1] ?? ""));
+      const { text, after, model, agent } = splitHeading(num ? num[2]! : (h[1] ?? ""));
       current = num ? { id: num[1]!, title: text, tasks: [] } : { id: slug(text, headings), title: text, tasks: [] };
       if (after) current.after = after;
+      if (model) current.model = model;
+      if (agent) current.agent = agent;
       return;
     }
     const task = parseTaskLine(line, i + 1);
@@ -64,13 +70,36 @@ export function parseStories(markdown: string, fallbackTitle = "Tasks"): Story[]
 
 /** `(after 1, 2)` or `(after 1 and set-up-db)` at the heading's end; ids have no spaces, so `(after the migration)` is title. */
 const AFTER = /^(.*\S)\s*\(\s*after\s+([^()]*?)\s*\)$/i;
+/** `(model: opus)` or `(agent: codex)` at the heading's end: one name, no spaces. */
+const NAMED = /^(.*\S)\s*\(\s*(model|agent)\s*:\s*([^\s()]+)\s*\)$/i;
 const ID = /^[^\s,()]+$/;
 
-function splitAfter(heading: string): { text: string; after: string[] | null } {
-  const m = AFTER.exec(heading);
-  const ids = m?.[2]?.split(/\s*,\s*|\s+and\s+/i).filter((id) => id !== "") ?? [];
-  if (!m || ids.length === 0 || !ids.every((id) => ID.test(id))) return { text: heading, after: null };
-  return { text: m[1]!, after: ids };
+interface Heading {
+  text: string;
+  after: string[] | null;
+  model: string | null;
+  agent: string | null;
+}
+
+/** Takes the parentheses a heading ends with — prerequisites, a model, an agent — in any order; the rest is the title. */
+function splitHeading(heading: string): Heading {
+  const out: Heading = { text: heading, after: null, model: null, agent: null };
+  for (;;) {
+    const named = NAMED.exec(out.text);
+    if (named && out[named[2]!.toLowerCase() as "model" | "agent"] === null) {
+      out[named[2]!.toLowerCase() as "model" | "agent"] = named[3]!;
+      out.text = named[1]!;
+      continue;
+    }
+    const m = out.after === null ? AFTER.exec(out.text) : null;
+    const ids = m?.[2]?.split(/\s*,\s*|\s+and\s+/i).filter((id) => id !== "") ?? [];
+    if (m && ids.length > 0 && ids.every((id) => ID.test(id))) {
+      out.after = ids;
+      out.text = m[1]!;
+      continue;
+    }
+    return out;
+  }
 }
 
 function slug(text: string, ordinal: number): string {

@@ -4,8 +4,8 @@
  * redrawn at most once a second and erased before anything else is printed. Not on a pipe or file:
  * a log must not fill with carriage returns.
  */
-import type { LoopEvent } from "../loop/events.ts";
-import { clockTime, formatDuration } from "./format.ts";
+import type { LoopEvent } from "../record/events.ts";
+import { clockTime, formatDuration } from "../text/format.ts";
 
 export interface Out {
   isTTY?: boolean;

@@ -1,9 +1,9 @@
 /** What `history` and `status` show of a loop's iterations: the table, its total line, the list of archived runs. */
-import type { Totals } from "../loop/totals.ts";
+import type { Totals } from "../record/totals.ts";
 import type { Iteration } from "../state/schema.ts";
 import { stdoutInfo } from "./color.ts";
 import { inertDeep } from "./inert.ts";
-import { between, field, formatCost, formatDuration, formatTokens, formatTotalCost, plural, table, truncate, utcDateTime } from "./format.ts";
+import { between, field, formatCost, formatDuration, formatTokens, formatTotalCost, plural, table, truncate, utcDateTime } from "../text/format.ts";
 
 /** The terminal's width; unlimited when piped (a script gets whole lines). */
 export const outputWidth = () => {
@@ -53,7 +53,7 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
   return table([head, ...rows]).split("\n").map((l) => truncate(l, width));
 }
 
-/** `wall`: with lanes (`--parallel`), the time the iterations took once (loop/totals.ts `wallMs`), said before their sum. */
+/** `wall`: with lanes (`--parallel`), the time the iterations took once (record/totals.ts `wallMs`), said before their sum. */
 export const totalsLine = (t: Totals, wall: number | null = null) =>
   `Total: ${plural(t.iterations, "iteration")} · ${wall !== null && wall < t.duration_ms ? `${formatDuration(wall)} (${formatDuration(t.duration_ms)} of iterations side by side)` : formatDuration(t.duration_ms)}${t.waited_ms ? ` (incl. ${formatDuration(t.waited_ms)} waiting for the agent)` : ""} · ${plural(t.commits, "commit")} · ` +
   `${formatTokens(t.tokens)} tokens · ${formatTotalCost(t.cost_usd)} · ${t.timed_out} timed out` +

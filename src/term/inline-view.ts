@@ -4,13 +4,13 @@
  * question as a prompt, and `q` / Ctrl-C read from the terminal in raw mode. It is the one owner
  * of stdin while a loop runs here.
  */
-import type { LoopEvent } from "../loop/events.ts";
-import type { KeyIntent, View } from "../loop/view.ts";
+import type { LoopEvent } from "../record/events.ts";
+import type { KeyIntent, View } from "../engine/view.ts";
 import type { Completion, FinalStatus } from "../state/schema.ts";
 import { activityLine, type Activity, type Out } from "./activity.ts";
 import { forTerminal } from "./inert.ts";
 import { listenKeys } from "./keys.ts";
-import { terminalGone } from "./hangup.ts";
+import { promptLetGo, terminalGone } from "./hangup.ts";
 import { terminalNotice } from "./notify.ts";
 import { renderEvent, useColor } from "./render.ts";
 import { setTitle } from "./title.ts";
@@ -82,18 +82,27 @@ export class InlineView implements View {
     this.listening = null;
     // Loaded only when asked: consola costs ~9 ms of start-up that no other path needs.
     const { consola } = await import("consola");
-    // consola's prompt cannot be cancelled: when the question is answered elsewhere (`wt-loop stop`),
-    // let go of the terminal so the pending read neither keeps the process alive nor leaves raw mode.
-    signal.addEventListener("abort", () => {
+    // consola's prompt cannot be cancelled: when the question is answered elsewhere (`wt-loop stop`, a
+    // signal, nobody attached), let go of the terminal so the pending read neither keeps the process
+    // alive nor leaves raw mode.
+    const letGo = () => {
+      promptLetGo();
       const gone = terminalGone();
       try {
         if (this.stdin.isTTY) this.stdin.setRawMode(false);
-        if (!gone) this.activity.out.write("\nAnswered from another terminal (`wt-loop stop`).\n");
+        const why = typeof signal.reason === "string" ? signal.reason : "Answered from another terminal (`wt-loop stop`).";
+        if (!gone) this.activity.out.write(`\n${forTerminal(why)}\n`);
       } catch {
         // the terminal went away meanwhile
       }
       this.stdin.destroy();
-    });
+    };
+    // Answered while consola loaded: no prompt at all.
+    if (signal.aborted) {
+      letGo();
+      return new Promise<Completion>(() => {});
+    }
+    signal.addEventListener("abort", letGo);
     const answer = await consola.prompt(`Loop ${status}. What should happen to the loop's branch?`, {
       type: "select",
       options: [

@@ -5,7 +5,7 @@
 import type { State } from "../state/schema.ts";
 import { isComplete, type Story } from "../stories/story.ts";
 import { afterLabel } from "../parallel/graph.ts";
-import { field, formatDuration, table } from "./format.ts";
+import { field, formatDuration, table } from "../text/format.ts";
 
 /** The Story line of a loop with lanes: every story in one, not only the last begun (`current_story`). */
 export const storiesInLanes = (s: State) => `${s.stories_completed}/${s.stories_total} complete · in lanes: ${s.lanes.map((l) => l.story_id).join(", ")}`;

@@ -1,9 +1,9 @@
 /** What `log` shows of a run: its summary lines, then each iteration's events as the loop's window showed them. */
 import { relative } from "node:path";
-import type { RunLogSink } from "../loop/run-log.ts";
+import type { RunLogSink } from "../record/run-log.ts";
 import { runTimeMs, storiesKnown } from "../state/run-time.ts";
 import type { State } from "../state/schema.ts";
-import { between, field, formatDuration, plural, utcDateTime } from "./format.ts";
+import { between, field, formatDuration, plural, utcDateTime } from "../text/format.ts";
 import { fieldWidth } from "./history-view.ts";
 import { inertDeep } from "./inert.ts";
 import { renderEvent } from "./render.ts";

@@ -12,6 +12,7 @@ import { RUN_TAG_VAR, runTag } from "../proc/contain.ts";
 import { exec, type Wrapper } from "../proc/spawn.ts";
 import { isFinal, type Status } from "../state/schema.ts";
 import { inertLine } from "./inert.ts";
+import { windowTitle } from "../text/window-title.ts";
 
 /** What happened: `final` status reached, `question` (keep/cleanup) open, `waiting` on a usage limit. */
 export type NoticeKind = "final" | "question" | "waiting";
@@ -42,7 +43,7 @@ export interface NotifyDeps {
 
 export function noticeText(n: Notice): { title: string; body: string } {
   const name = basename(n.worktree);
-  const title = `Ralph: ${name} [${n.status}]`;
+  const title = windowTitle(name, n.status);
   switch (n.kind) {
     case "final":
       return { title, body: n.reason ?? `The loop is ${n.status}.` };

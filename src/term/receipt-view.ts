@@ -1,11 +1,11 @@
 /** The receipt as text: `status` and the end box (`Complete`) show it the same way (docs/receipt.md). */
-import { storyCost } from "../loop/receipt.ts";
-import type { Forecast } from "../loop/receipt-schema.ts";
+import { storyCost } from "../record/receipt.ts";
+import type { Forecast } from "../record/receipt-schema.ts";
 import type { StoryReceipt } from "../state/schema.ts";
 import { inertLine } from "./inert.ts";
-import { truncate, formatCost, formatDuration, formatTokens, plural, table } from "./format.ts";
+import { truncate, formatCost, formatDuration, formatTokens, plural, table } from "../text/format.ts";
 
-/** One row per story: mark, id and title, attempts, time, tokens and cost (the reviewer's apart when one ran). */
+/** One row per story: mark, id and title, attempts, time, tokens and cost (the reviewer's apart when one ran); under it the models asked for, when any was. */
 export function receiptRows(stories: StoryReceipt[], width = 80): string[] {
   const titles = Math.max(12, Math.min(60, width - 62)); // the figures keep their room
   return table(
@@ -16,8 +16,15 @@ export function receiptRows(stories: StoryReceipt[], width = 80): string[] {
       `${formatTokens(l.agent.tokens + l.reviewer.tokens)} tokens`,
       formatCost(storyCost(l)) + reviewPart(l),
     ]),
-  ).split("\n").filter((r) => r !== "");
+  ).split("\n").filter((r) => r !== "").flatMap((row, i) => {
+    const models = stories[i]?.models;
+    return models?.length ? [row, `    ${models.map(modelPart).join(" · ")}`] : [row];
+  });
 }
+
+/** "opus ×2 $0.40": a model the story's attempts asked for, how many attempts, what the agent spent in them. */
+const modelPart = (m: NonNullable<StoryReceipt["models"]>[number]) =>
+  `${inertLine(m.model)} ×${m.attempts}${m.cost_usd === null ? "" : ` ${formatCost(m.cost_usd)}`}`;
 
 /** "1. Setup", made inert (a title is the tasks file's) and cut to `width`: the figures after it keep their column. */
 const label = (l: StoryReceipt, width: number) => truncate(inertLine((l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`).slice(0, width * 4)), width);

@@ -3,10 +3,10 @@
  * Colour only when asked for (a TTY without NO_COLOR); the text is the same either way.
  */
 import { assertNever } from "../errors.ts";
-import type { CompleteEvent, LoopEvent } from "../loop/events.ts";
+import type { CompleteEvent, LoopEvent } from "../record/events.ts";
 import { paint } from "./color.ts";
 import { inertDeep } from "./inert.ts";
-import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural, truncate } from "./format.ts";
+import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural, truncate } from "../text/format.ts";
 import { sumTokens } from "../state/schema.ts";
 import { receiptRows } from "./receipt-view.ts";
 

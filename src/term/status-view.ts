@@ -1,15 +1,15 @@
 /** What `status` shows of a loop: where it is, what it spent, why it ended, its last iterations. */
 import { lostMessage } from "../checkpoint/lost-message.ts";
-import { budgetLabel } from "../loop/budget.ts";
-import { sandboxLabel } from "../loop/sandbox-label.ts";
+import { budgetLabel } from "../record/budget.ts";
+import { sandboxLabel } from "../record/sandbox-label.ts";
 import { runTimeMs, storiesKnown } from "../state/run-time.ts";
 import type { State } from "../state/schema.ts";
-import { clockTime, field, formatDuration, formatTokens, formatTotalCost, table } from "./format.ts";
+import { clockTime, field, formatDuration, formatTokens, formatTotalCost, table } from "../text/format.ts";
 import { fieldWidth, historyRows } from "./history-view.ts";
 import { inertDeep } from "./inert.ts";
 import { laneRows, notStartedLine, storiesInLanes } from "./lanes-view.ts";
 import type { Story } from "../stories/story.ts";
-import { receiptOf } from "../loop/receipt.ts";
+import { receiptOf } from "../record/receipt.ts";
 import { forecastText, receiptRows } from "./receipt-view.ts";
 
 /**

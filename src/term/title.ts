@@ -4,6 +4,7 @@
  */
 import { start } from "../proc/spawn.ts";
 import { inertLine } from "./inert.ts";
+import { tmuxLiteral } from "./window.ts";
 
 export function osc0(title: string): string {
   // A control character inside the title (ESC, BEL, C1's ST) would end the sequence early or start another.
@@ -16,7 +17,8 @@ export function setTitle(
   env: Record<string, string | undefined> = process.env,
 ): void {
   if (out.isTTY) out.write(osc0(title));
-  if (env.TMUX && env.TMUX_PANE) tmuxInOrder(["rename-window", "-t", env.TMUX_PANE, inertLine(title)]);
+  // rename-window expands tmux formats in the name (`#(…)` would run a command from a story title).
+  if (env.TMUX && env.TMUX_PANE) tmuxInOrder(["rename-window", "-t", env.TMUX_PANE, tmuxLiteral(inertLine(title))]);
 }
 
 // tmux calls run one after another: a rename that landed after the restore below would turn the

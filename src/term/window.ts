@@ -27,6 +27,12 @@ export interface Launch {
 }
 
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/**
+ * tmux expands formats in a session or window name and in `-c`: `#(cmd)` runs cmd, `#{…}` is
+ * replaced. A worktree folder named `x#(touch ~/p)` ran the command when the loop's session started;
+ * `##` is tmux's literal `#`, so nothing in a name or path is expanded (the command's argv never is).
+ */
+export const tmuxLiteral = (s: string) => s.replaceAll("#", "##");
 const applescript = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
 
 function launcherFor(name: string, e: LaunchEnv): Launch | null {
@@ -34,11 +40,12 @@ function launcherFor(name: string, e: LaunchEnv): Launch | null {
   const shellLine = `cd ${sq(cwd)} && exec ${cmd.map(sq).join(" ")}`;
   switch (name) {
     case "tmux":
-      return { terminal: name, background: false, argv: ["tmux", "new-window", "-n", e.name, "-c", cwd, ...cmd] };
+      return { terminal: name, background: false, argv: ["tmux", "new-window", "-n", tmuxLiteral(e.name), "-c", tmuxLiteral(cwd), ...cmd] };
     case "tmux-detached":
       return {
-        terminal: name, background: false, argv: ["tmux", "new-session", "-d", "-s", e.name, "-c", cwd, ...cmd],
-        hint: `No display: the loop runs in a detached tmux session. Attach with: tmux attach -t ${e.name}`,
+        terminal: name, background: false, argv: ["tmux", "new-session", "-d", "-s", tmuxLiteral(e.name), "-c", tmuxLiteral(cwd), ...cmd],
+        // A target (-t) is not expanded: the name as it is, quoted for the shell when it needs it.
+        hint: `No display: the loop runs in a detached tmux session. Attach with: tmux attach -t ${/^[\w.@%+=,:\/-]+$/.test(e.name) ? e.name : sq(e.name)}`,
       };
     case "iterm2":
       return {
@@ -119,6 +126,20 @@ export async function openWindow(launch: Launch, cwd: string): Promise<void> {
       `Could not open a ${launch.terminal} window: ${(err as Error).message}. Use --terminal inline to run the loop in this terminal.`,
     );
   }
+}
+
+/**
+ * `name`, or `name-2`, `name-3`… when a tmux session of that name exists: the session of an earlier
+ * loop of this worktree stays while someone attached reads its summary (at most 10 minutes), and
+ * `tmux new-session -s` refuses a name in use.
+ */
+export async function freeSessionName(name: string): Promise<string> {
+  for (let n = 1; n < 100; n++) {
+    const candidate = n === 1 ? name : `${name}-${n}`;
+    const r = await exec(["tmux", "has-session", "-t", `=${candidate}`], { cwd: "/", allowFailure: true, timeoutMs: 5000 }).catch(() => null);
+    if (!r || r.code !== 0) return candidate; // none of that name (or no tmux server at all)
+  }
+  return name;
 }
 
 export const NO_TERMINAL =

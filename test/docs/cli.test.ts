@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_FILE, cliText } from "../../scripts/docs-cli.ts";
 import { COMMANDS } from "../../src/commands/_catalog.ts";
-import { FLAGS } from "../../src/loop/option-table.ts";
+import { FLAGS } from "../../src/setup/option-table.ts";
 import { ROOT } from "../helpers/cli.ts";
 
 describe("the generated command line reference", () => {

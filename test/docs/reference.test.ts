@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REFERENCE_FILES, referenceText } from "../../scripts/docs-reference.ts";
-import { jsonSchema } from "../../src/loop/json-schema.ts";
+import { jsonSchema } from "../../src/setup/json-schema.ts";
 import { ROOT } from "../helpers/cli.ts";
 
 describe("the generated reference docs", () => {

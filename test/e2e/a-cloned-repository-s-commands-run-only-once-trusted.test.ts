@@ -166,6 +166,31 @@ describe("a cloned repository's commands run only once trusted", () => {
     expect(again.code).toBe(2);
     expect(readState(repo).verify).toBe("exit 1");
   }, 90_000);
+
+  test("a .wt-loop.json that is a link to a sibling checkout's trusted file is not trusted, and cannot be", async () => {
+    // The sibling's file is trusted (its commands run there); a clone commits a relative link to it.
+    const { repo: sibling, env, ran, config } = clonedRepo();
+    expect((await wtLoop(["trust"], { cwd: sibling, env })).code).toBe(0);
+    const clone = join(tempDir("clone-"), "clone");
+    mkdirSync(clone);
+    git(clone, "init", "-q", "-b", "main");
+    symlinkSync(join("..", "..", sibling.split("/").slice(-2).join("/"), ".wt-loop.json"), join(clone, ".wt-loop.json"));
+    git(clone, "-c", "user.name=a", "-c", "user.email=a@b", "add", "-A");
+    git(clone, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "clone");
+    expect(readFileSync(join(clone, ".wt-loop.json"), "utf8")).toContain("agent-cmd"); // the link does lead there
+    const r = await wtLoop(["start", ...FLAGS], { cwd: clone, env });
+    expectRefused(r, join(clone), config);
+    expect(r.stderr).toContain("is a symbolic link");
+    expect(ran()).toEqual([]);
+    nothingWritten(clone);
+    // `wt-loop trust` refuses it too, saying how to trust its content instead.
+    const t = await wtLoop(["trust"], { cwd: clone, env });
+    expect(t.code).toBe(1);
+    expect(t.stderr).toContain("never trusts a project file through a link");
+    expect(t.stderr).toContain("cp --remove-destination");
+    expect((await wtLoop(["start", ...FLAGS], { cwd: clone, env })).code).toBe(1);
+    expect(ran()).toEqual([]);
+  }, 90_000);
 });
 
 let tmux: Tmux | undefined;

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SCHEMA_FILES } from "../../src/loop/json-schema.ts";
+import { SCHEMA_FILES } from "../../src/setup/json-schema.ts";
 import { ROOT, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";

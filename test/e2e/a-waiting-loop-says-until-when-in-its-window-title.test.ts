@@ -10,7 +10,7 @@ import { refuseTimes } from "../helpers/scripted-server.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
-import { clockTime } from "../../src/term/format.ts";
+import { clockTime } from "../../src/text/format.ts";
 
 const socketDir = tempDir("tmux-sock-");
 const tmuxEnv = { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir };
@@ -25,16 +25,20 @@ const titles = () => Bun.spawnSync(["tmux", "list-panes", "-a", "-F", "#{pane_ti
 describe("the window title of a waiting loop", () => {
   test("says [waiting until HH:MM] while the agent's usage limit lasts, then the iteration again", async () => {
     const repo = makeRepo({ "tasks.md": "## 1. Greeting\n- [ ] 1.1 Write greet.txt\n" });
-    // Far enough ahead that the refusal comes before the reset on a loaded machine (a reset already
-    // passed is waited out by backoff, with no reset time to show).
-    const reset = Math.floor(Date.now() / 1000) + 12;
+    // The reset is set when the refusal is sent, a few seconds ahead: on a loaded machine Claude Code
+    // may take longer than any fixed margin to make its first request, and a reset already passed is
+    // waited out by backoff, with no reset time to show.
+    let reset = 0;
     server = startModelServer(
       [[
         { tool: "Write", input: { file_path: join(repo, "greet.txt"), content: "hi\n" } },
         { tool: "Edit", input: { file_path: join(repo, "tasks.md"), old_string: "- [ ] 1.1", new_string: "- [x] 1.1" } },
         { text: "Done. <promise>COMPLETE</promise>" },
       ]],
-      refuseTimes(1, () => true, () => apiError(429, "rate_limit_error", `Claude AI usage limit reached|${reset}`, { "x-should-retry": "false" })),
+      refuseTimes(1, () => true, () => {
+        reset = Math.floor(Date.now() / 1000) + 6;
+        return apiError(429, "rate_limit_error", `Claude AI usage limit reached|${reset}`, { "x-should-retry": "false" });
+      }),
     );
     const env = {
       ...claudeEnv(server.url, tempDir("claude-home-")), PATH: `${NODE_BIN}:${testPath()}`, WT_LOOP_WAIT_SCALE: "0.001",
@@ -43,7 +47,6 @@ describe("the window title of a waiting loop", () => {
     const r = await wtLoop(["start", "--on-complete", "keep"], { cwd: repo, env });
     expect(r.stdout).toContain("(tmux-detached)");
     // The reset plus the scaled margin (15 ms): the title names the minute of the reset.
-    const until = `[waiting until ${clockTime(reset * 1000 + 15)}]`;
     const seen: string[] = []; // each title of the loop's pane, in order, once
     const state = () => readState(repo);
     await waitFor("the loop to be done", () => {
@@ -51,6 +54,7 @@ describe("the window title of a waiting loop", () => {
       if (t && seen.at(-1) !== t) seen.push(t);
       return state().status === "done";
     }, 60_000, { every: 25 });
+    const until = `[waiting until ${clockTime(reset * 1000 + 15)}]`;
     const waiting = seen.indexOf(`Ralph: repo ${until}`);
     expect(waiting).toBeGreaterThanOrEqual(0);
     expect(seen.slice(waiting + 1)).toContain("Ralph: repo [1/30]");

@@ -9,7 +9,7 @@ import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { fakeAgent, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
-import { formatCost, formatTokens } from "../../src/term/format.ts";
+import { formatCost, formatTokens } from "../../src/text/format.ts";
 
 const FOUR = "# Tasks\n\n## 1. A\n- [ ] 1.1 a\n\n## 2. B\n- [ ] 2.1 b\n\n## 3. C\n- [ ] 3.1 c\n\n## 4. D\n- [ ] 4.1 d\n";
 /** What the fake claude reports per run (test/fixtures/bin/claude): input + output + cache read + cache creation. */

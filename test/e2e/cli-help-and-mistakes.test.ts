@@ -46,10 +46,10 @@ describe("help", () => {
     expect((await wtLoop(["help"], { cwd: tempDir() })).stdout).toContain("Commands:");
   });
 
-  test("-V, -v and --version print the version", async () => {
+  test("-V, -v and --version print the version (and, run from source, say so and the platform)", async () => {
     for (const flag of ["-V", "-v", "--version"]) {
       const r = await wtLoop([flag], { cwd: tempDir() });
-      expect(r).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+      expect(r).toMatchObject({ code: 0, stdout: `wt-loop ${pkg.version} (source, ${process.platform}-${process.arch})\n` });
     }
   });
 });

@@ -2,6 +2,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { checkBinary } from "../../scripts/release/inspect.ts";
+import { hostTarget, targetByName } from "../../scripts/release/targets.ts";
 import { NOT_IN_WORKTREE } from "../../src/errors.ts";
 import { buildBinary, fakeAgent, ROOT, testPath, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
@@ -14,12 +16,21 @@ beforeAll(() => {
 }, 120_000);
 
 describe("the compiled binary", () => {
-  test("--help and --version", async () => {
+  test("--help; --version names the version, the commit built and the platform", async () => {
     const h = await wtLoop(["--help"], { cwd: tempDir(), bin });
     expect(h.code).toBe(0);
     expect(h.stdout).toContain("start");
     const v = await wtLoop(["--version"], { cwd: tempDir(), bin });
-    expect(v.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version);
+    const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+    const commit = git(ROOT, "rev-parse", "--short=10", "HEAD");
+    expect(v.stdout.trim()).toMatch(new RegExp(`^wt-loop ${version} \\(commit ${commit}(-dirty)?, ${process.platform}-${process.arch}\\)$`));
+  });
+
+  test("the binary is this platform's executable with OpenTUI's native library inside", () => {
+    const target = hostTarget();
+    expect(checkBinary(bin, target, join(ROOT, "node_modules", target.native, target.library))).toEqual([]);
+    // and the check can fail: another platform's expectations are not met
+    expect(checkBinary(bin, targetByName("darwin-arm64")!, null)).not.toEqual([]);
   });
 
   test("status outside a repository: the exact message, exit 1", async () => {

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NOT_IN_WORKTREE } from "../../src/errors.ts";
-import { DoctorReport } from "../../src/loop/doctor.ts";
+import { DoctorReport } from "../../src/setup/doctor.ts";
 import { FAKE_BIN, testPath, wtLoop } from "../helpers/cli.ts";
 import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
 

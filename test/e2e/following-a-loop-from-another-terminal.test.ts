@@ -2,8 +2,8 @@
 // running loop would do): followLoop gives the logged events as they come and how the loop ended,
 // also when its runner died without a word.
 import { describe, expect, test } from "bun:test";
-import { followLoop } from "../../src/loop/follow-loop.ts";
-import type { Logged } from "../../src/loop/events.ts";
+import { followLoop } from "../../src/control/follow-loop.ts";
+import type { Logged } from "../../src/record/events.ts";
 import { loopPaths } from "../../src/state/paths.ts";
 import { collect as collectOutput, fakeAgent, readEvents, spawnWtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";

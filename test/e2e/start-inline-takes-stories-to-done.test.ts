@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, makeRepo, openspecFiles, TASKS_2_STORIES, write } from "../helpers/repo.ts";
 import { State } from "../../src/state/schema.ts";
-import { LoggedEvent } from "../../src/loop/events.ts";
+import { LoggedEvent } from "../../src/record/events.ts";
 
 describe("start --terminal inline: tasks.md to done", () => {
   test("two stories: two checkpoint commits, files present, state and events complete", async () => {

@@ -3,7 +3,7 @@
 // too long to hold in memory is.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { LoggedEvent, parseLoggedEvent } from "../../src/loop/events.ts";
+import { LoggedEvent, parseLoggedEvent } from "../../src/record/events.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
 

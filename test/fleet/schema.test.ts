@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SCHEMA_FILES, SCHEMA_KINDS, schemaText } from "../../src/loop/json-schema.ts";
+import { SCHEMA_FILES, SCHEMA_KINDS, schemaText } from "../../src/setup/json-schema.ts";
 import { ROOT, wtLoop } from "../helpers/cli.ts";
 import { tempDir } from "../helpers/repo.ts";
 

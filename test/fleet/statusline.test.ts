@@ -57,7 +57,7 @@ describe("wt-loop statusline", () => {
 
   test("a running loop waiting on a usage limit says until when", async () => {
     const { statusLine } = await import("../../src/fleet/statusline.ts");
-    const { clockTime } = await import("../../src/term/format.ts");
+    const { clockTime } = await import("../../src/text/format.ts");
     const until = new Date(Date.now() + 3_600_000).toISOString();
     const s = sampleState({ status: "running", ended_at: null, current_iteration: 3, max_iterations: 10, current_story: { id: "2", title: "B", index: 2, attempt: 1 },
       runner_pid: process.pid, runner_started: processStartTime(process.pid), waiting: { reason: "limit", since: new Date().toISOString(), until } });

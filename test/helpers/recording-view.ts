@@ -1,6 +1,6 @@
 /** A View that records what the runner shows and asks, and lets a test press keys: a real View, not a mock. */
-import type { LoopEvent } from "../../src/loop/events.ts";
-import type { KeyIntent, View } from "../../src/loop/view.ts";
+import type { LoopEvent } from "../../src/record/events.ts";
+import type { KeyIntent, View } from "../../src/engine/view.ts";
 import type { Completion, FinalStatus } from "../../src/state/schema.ts";
 
 export class RecordingView implements View {

@@ -1,5 +1,5 @@
 /** Disposable real git repositories for tests. */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from "node:fs";
+import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll } from "bun:test";
@@ -58,4 +58,18 @@ export function openspecFiles(change = "add-thing", tasks = TASKS_2_STORIES): Re
       "## ADDED Requirements\n\n### Requirement: Thing\nThe system SHALL do the thing.\n\n#### Scenario: Thing works\n- **WHEN** asked\n- **THEN** it does the thing\n",
     [`${d}/tasks.md`]: tasks,
   };
+}
+
+/**
+ * A folder outside the temp folder (under node_modules/.cache, removed after the file's tests): for programs
+ * a sandboxed command runs, since the sandbox's /tmp is a private one. Readable by every user (a test may
+ * run wt-loop as another).
+ */
+export function scratchDir(prefix = "wt-loop-test-"): string {
+  const root = join(import.meta.dir, "../../node_modules/.cache/wt-loop-tests");
+  mkdirSync(root, { recursive: true });
+  const d = realpathSync(mkdtempSync(join(root, prefix)));
+  chmodSync(d, 0o755);
+  made.push(d);
+  return d;
 }

@@ -45,12 +45,47 @@ export class Tmux {
     return r.stdout.toString();
   }
 
-  /** Starts the server with one window running `cmd` (a shell line) in `cwd` with `env`; returns its pane id. */
-  start(cwd: string, env: Record<string, string>, cmd: string): string {
+  private watcher: Bun.Subprocess | null = null;
+
+  /**
+   * Starts the server with one window running `cmd` (a shell line) in `cwd` with `env`; returns its
+   * pane id. A person watches it (a client is attached, as when you run wt-loop in tmux) unless
+   * `watched` is false: then nobody is attached, as in the detached session `start` opens without a display.
+   */
+  start(cwd: string, env: Record<string, string>, cmd: string, o: { watched?: boolean } = {}): string {
     const pane = this.tmux("new-session", "-d", "-P", "-F", "#{pane_id}", "-x", "200", "-y", "50", "-c", cwd, this.script(env, cmd)).trim();
     // Keep dead panes so their last title and exit status can be read.
     this.tmux("set-option", "-g", "remain-on-exit", "on");
+    if (o.watched !== false) this.attach(pane);
     return pane;
+  }
+
+  /**
+   * Attaches a client to the session of `pane`: a control-mode client (no terminal needed) that
+   * neither sizes the windows nor receives their output — to tmux, and to wt-loop asking it, a person.
+   */
+  attach(pane: string): void {
+    const session = this.tmux("display-message", "-p", "-t", pane, "#{session_name}").trim();
+    this.watcher = Bun.spawn(["tmux", "-L", this.sock, "-f", "/dev/null", "-C", "attach-session", "-t", `=${session}`, "-f", "ignore-size,no-output"], {
+      stdin: "pipe", // held open: the client stays attached until it is detached or the server ends
+      stdout: "ignore",
+      stderr: "ignore",
+      env: { ...process.env, TMUX: undefined },
+    });
+    for (let i = 0; i < 250 && !this.attached(pane); i++) Bun.sleepSync(20);
+    if (!this.attached(pane)) throw new Error(`a client could not be attached to tmux session ${session}`);
+  }
+
+  /** Detaches every client from the session of `pane`: nobody is attached from now on. */
+  detach(pane: string): void {
+    const session = this.tmux("display-message", "-p", "-t", pane, "#{session_name}").trim();
+    this.tmux("detach-client", "-s", `=${session}`);
+    this.watcher = null;
+  }
+
+  /** Whether a client is attached to the session of `pane`. */
+  attached(pane: string): boolean {
+    return Number(this.tmux("display-message", "-p", "-t", pane, "#{session_attached}").trim()) > 0;
   }
 
   window(cwd: string, env: Record<string, string>, cmd: string): string {
@@ -79,6 +114,11 @@ export class Tmux {
   private scriptOf(pane: string): string {
     const p = this.panes().find((x) => x.id === pane);
     return /sh ([^\s"]+)/.exec(p?.cmd ?? "")?.[1] ?? "";
+  }
+
+  /** Whether the command started in `pane` has exited (now, without waiting). */
+  hasExited(pane: string): boolean {
+    return existsSync(`${this.scriptOf(pane)}.exit`);
   }
 
   /** Waits until the command started in `pane` has exited; returns its exit code. */
@@ -119,5 +159,7 @@ export class Tmux {
     } catch {
       // already gone
     }
+    this.watcher?.kill(); // ends with its server; ended here in case the server was already gone
+    this.watcher = null;
   }
 }

@@ -1,4 +1,4 @@
-// The scheduler of --parallel (loop/scheduler.ts) driven through LoopDeps: real git, real lanes and merge
+// The scheduler of --parallel (engine/lanes/scheduler.ts) driven through LoopDeps: real git, real lanes and merge
 // queue, a real agent program in each lane.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";

@@ -1,16 +1,18 @@
 // The sandbox's rules that need no sandbox to check: which hosts a loop may reach, how they are
 // forwarded, which layer may turn the sandbox on or off, and what a project file may not set.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adapterFor } from "../../src/agents/registry.ts";
-import { layerOptions } from "../../src/loop/config.ts";
-import { readConfigFile } from "../../src/loop/config-file.ts";
-import { allowedHosts } from "../../src/loop/sandbox.ts";
+import { layerOptions } from "../../src/setup/config.ts";
+import { readConfigFile } from "../../src/setup/config-file.ts";
+import { allowedHosts, sandboxRules } from "../../src/run/sandbox.ts";
+import { worktreePlace } from "../../src/run/sandbox-git.ts";
+import { allowedEnv, BASE_ENV, parseEnvNames, type Mount } from "../../src/proc/sandbox.ts";
 import { hostsFile, parseEndpoint, planForwards } from "../../src/proc/sandbox-net.ts";
 import { sandboxProblem } from "../../src/proc/sandbox-tools.ts";
 import { UserError } from "../../src/errors.ts";
-import { tempDir } from "../helpers/repo.ts";
+import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
 describe("allowed hosts", () => {
   test("host[:port]: names and loopback addresses, 443 by default; anything else is named as wrong", () => {
@@ -74,4 +76,81 @@ describe("where the sandbox cannot be made", () => {
     expect(sandboxProblem("darwin")).toContain("--sandbox is not supported on this platform (darwin)");
     expect(sandboxProblem("linux", tempDir("empty-bin-"))).toContain("bwrap (bubblewrap), socat (socat), rg (ripgrep)");
   });
+});
+
+describe("what goes in", () => {
+  const env = {
+    PATH: "/bin", HOME: "/home/u", LANG: "C.UTF-8", LC_ALL: "C", TERM: "xterm", WT_LOOP_RUN: "tag", ANTHROPIC_API_KEY: "sk", ANTHROPIC_BASE_URL: "http://x",
+    OPENAI_API_KEY: "sk-o", GITHUB_TOKEN: "ghp", AWS_SECRET_ACCESS_KEY: "aws", TMUX: "/tmp/tmux-0/default,1,0", SSH_AUTH_SOCK: "/tmp/ssh/a", DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/bus",
+    MY_TOOL_HOME: "/opt", MY_TOOL_TOKEN: "t",
+  };
+  test("an allow-list: what programs need and the agent's own variables; tokens, TMUX, SSH_AUTH_SOCK and DBUS_* never unless named", async () => {
+    const claudeRules = await sandboxRules({ worktree_path: tempDir("wt-"), sandbox_network: null, sandbox_allow: null, sandbox_deny_read: null, sandbox_env: "MY_TOOL_*" }, [adapterFor("claude")], { HOME: tempDir("home-") });
+    const inside = allowedEnv(env, [...BASE_ENV, ...claudeRules.env]);
+    expect(Object.keys(inside).sort()).toEqual(["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "HOME", "LANG", "LC_ALL", "MY_TOOL_HOME", "MY_TOOL_TOKEN", "PATH", "TERM", "WT_LOOP_RUN"]);
+    expect(Object.keys(allowedEnv(env, [...BASE_ENV, ...adapterFor("codex").sandbox!.env]))).toContain("OPENAI_API_KEY");
+    expect(Object.keys(allowedEnv(env, [...BASE_ENV, ...adapterFor("command").sandbox?.env ?? []]))).not.toContain("ANTHROPIC_API_KEY");
+  });
+
+  test("--sandbox-env takes names and PREFIX_*; anything else is named as wrong; a project file may not set it", () => {
+    expect(parseEnvNames("A, B_*")).toEqual(["A", "B_*"]);
+    expect(() => parseEnvNames("A=1")).toThrow("--sandbox-env: 'A=1' is not a variable name");
+    expect(() => parseEnvNames("SSH_AUTH_SOCK")).toThrow("--sandbox-env: SSH_AUTH_SOCK is never passed into the sandbox");
+    expect(Object.keys(allowedEnv(env, ["*"]))).not.toContain("TMUX");
+    const wt = tempDir("wt-");
+    writeFileSync(join(wt, ".wt-loop.json"), JSON.stringify({ "sandbox-env": "GITHUB_TOKEN" }));
+    expect(() => readConfigFile(join(wt, ".wt-loop.json"), "project")).toThrow(/"sandbox-env" can only be set in your user file/);
+  });
+});
+
+describe("what the agent's own configuration is", () => {
+  test("each agent's settings, memory and command files are read-only inside, made empty when missing", async () => {
+    const home = tempDir("home-");
+    const rules = await sandboxRules({ worktree_path: tempDir("wt-"), sandbox_network: null, sandbox_allow: null, sandbox_deny_read: null, sandbox_env: null }, ["claude", "codex", "gemini"].map((a) => adapterFor(a as "claude")), { HOME: home });
+    for (const f of [".claude.json", ".claude/settings.json", ".claude/CLAUDE.md", ".claude/commands", ".codex/config.toml", ".codex/AGENTS.md", ".gemini/settings.json", ".gemini/GEMINI.md"]) {
+      expect(rules.readOnly).toContain(join(home, f));
+      expect(existsSync(join(home, f))).toBe(true);
+    }
+    expect(readFileSync(join(home, ".claude/settings.json"), "utf8")).toBe("{}\n");
+    expect(rules.write).toEqual([join(home, ".claude"), join(home, ".codex"), join(home, ".gemini")]);
+  });
+});
+
+describe("a worktree's git dirs", () => {
+  test("main worktree: the git dir writable for git's own files, the rest bound read-only; a name git never writes is removed after", () => {
+    const repo = makeRepo();
+    const place = worktreePlace(repo);
+    const ro = place.mounts.filter(([m]) => m === "ro").map(([, p]) => p.slice(repo.length + 1));
+    expect(ro).toEqual(expect.arrayContaining([".git/config", ".git/hooks", ".git/info", ".git/config.worktree", ".git/wt-loop"]));
+    expect(ro).not.toContain(".git/index");
+    expect(ro).not.toContain(".git/refs");
+    writeFileSync(join(repo, ".git/commondir"), "/evil\n");
+    writeFileSync(join(repo, ".git/COMMIT_EDITMSG"), "x\n");
+    expect(place.settle!()).toEqual([expect.stringContaining(`removed ${join(repo, ".git/commondir")}`)]);
+    expect(existsSync(join(repo, ".git/commondir"))).toBe(false);
+    expect(existsSync(join(repo, ".git/COMMIT_EDITMSG"))).toBe(true);
+  });
+
+  test("linked worktree: the common git dir read-only but for objects, refs and logs; its own folder writable; its .git file read-only", () => {
+    const repo = makeRepo();
+    const wt = join(repo, "..", "linked");
+    git(repo, "worktree", "add", "-q", "-b", "linked", wt);
+    const common = join(repo, ".git");
+    const expected: Mount[] = [
+      ["ro", common], ["rw", join(common, "objects")], ["rw", join(common, "refs")], ["rw", join(common, "logs")],
+      ["rw", wt], ["rw", join(common, "worktrees/linked")],
+      ...["commondir", "config.worktree", "gitdir"].map((f): Mount => ["ro", join(common, "worktrees/linked", f)]),
+      ["ro", join(wt, ".git")],
+    ];
+    expect(worktreePlace(wt).mounts).toEqual(expected);
+  });
+});
+
+test("a git dir removed while the command ran (a lane gone) leaves nothing to sweep", () => {
+  const repo = makeRepo();
+  const wt = join(repo, "..", "gone");
+  git(repo, "worktree", "add", "-q", "-b", "gone", wt);
+  const place = worktreePlace(wt);
+  git(repo, "worktree", "remove", "--force", wt);
+  expect(place.settle!()).toEqual([]);
 });

@@ -1,7 +1,7 @@
 // The loop screen of a loop running stories in lanes (`--parallel`): every story in a lane is marked as
 // running — from the state, not only the story of the last iteration begun — with its lane's step.
 import { describe, expect, test } from "bun:test";
-import type { LoopEvent } from "../../src/loop/events.ts";
+import type { LoopEvent } from "../../src/record/events.ts";
 import { LoopModel } from "../../src/screen/loop-model.ts";
 import { sampleLane, sampleState } from "../helpers/state.ts";
 

@@ -1,7 +1,7 @@
 // The story list keeps its titles readable: a story's figures (attempts, tokens, cost) give way to its
 // title — shortened, then dropped — where the list pane is narrow (80 columns), and all show at 120.
 import { describe, expect, test } from "bun:test";
-import type { LoopEvent } from "../../src/loop/events.ts";
+import type { LoopEvent } from "../../src/record/events.ts";
 import { figures, shortTokens } from "../../src/screen/loop-frame.ts";
 import { LoopModel } from "../../src/screen/loop-model.ts";
 

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LoopEvent } from "../../src/loop/events.ts";
+import type { LoopEvent } from "../../src/record/events.ts";
 import { LoopModel } from "../../src/screen/loop-model.ts";
 import { StoryRecord, type StoryStatus } from "../../src/screen/story-record.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";

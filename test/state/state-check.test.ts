@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { generateChecker } from "../../src/state/codegen.ts";
-import { CHECKER_FILE, checkerText } from "../../src/loop/json-schema.ts";
+import { CHECKER_FILE, checkerText } from "../../src/setup/json-schema.ts";
 import { State } from "../../src/state/schema.ts";
 import { checkState } from "../../src/state/state-check.gen.ts";
 import { ROOT } from "../helpers/cli.ts";

@@ -55,6 +55,29 @@ describe("parseStories", () => {
     ]);
   });
 
+  test("a heading names its model at its end, before or after its prerequisites; (agent: …) is read too, to be refused at start", () => {
+    const s = parseStories(
+      "## 1. Migrate the schema (model: opus)\n- [ ] a\n## 2. CLI (after 1) (model: claude-sonnet-4-5)\n- [ ] b\n" +
+        "## 3. Docs (Model: haiku) (after 1, 2)\n- [ ] c\n## 4. Port (agent: codex)\n- [ ] d\n## 5. Plain\n- [ ] e\n",
+    );
+    expect(s.map((x) => [x.id, x.title, x.after ?? [], x.model ?? null, x.agent ?? null])).toEqual([
+      ["1", "Migrate the schema", [], "opus", null],
+      ["2", "CLI", ["1"], "claude-sonnet-4-5", null],
+      ["3", "Docs", ["1", "2"], "haiku", null],
+      ["4", "Port", [], null, "codex"],
+      ["5", "Plain", [], null, null],
+    ]);
+  });
+
+  test("parentheses that are not one model name stay in the title", () => {
+    const s = parseStories("## 1. Pick (model: a b)\n- [ ] a\n## 2. Train the model: faster\n- [ ] b\n## 3. Size (model:)\n- [ ] c\n");
+    expect(s.map((x) => [x.title, x.model ?? null])).toEqual([
+      ["Pick (model: a b)", null],
+      ["Train the model: faster", null],
+      ["Size (model:)", null],
+    ]);
+  });
+
   test("a story with no tasks is never complete", () => {
     expect(isComplete({ id: "1", title: "t", tasks: [] })).toBe(false);
   });

@@ -1,7 +1,7 @@
 // A quiet agent is visibly alive: on a terminal, a status line with the iteration's elapsed time,
 // erased before real output, gone after the iteration; never on a pipe.
 import { expect, test } from "bun:test";
-import type { LoopEvent } from "../../src/loop/events.ts";
+import type { LoopEvent } from "../../src/record/events.ts";
 import { activityLine } from "../../src/term/activity.ts";
 import { waitFor } from "../helpers/wait.ts";
 

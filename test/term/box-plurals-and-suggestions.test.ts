@@ -1,10 +1,10 @@
 // The final box fits the terminal it is drawn in, words agree with their numbers, a missing cost reads
 // "-", and typos find the word that was meant.
 import { describe, expect, test } from "bun:test";
-import type { CompleteEvent } from "../../src/loop/events.ts";
-import { formatTotalCost, plural, truncate } from "../../src/term/format.ts";
+import type { CompleteEvent } from "../../src/record/events.ts";
+import { formatTotalCost, plural, truncate } from "../../src/text/format.ts";
 import { boxWidth, renderEvent } from "../../src/term/render.ts";
-import { distance, nearest } from "../../src/term/suggest.ts";
+import { distance, nearest } from "../../src/text/suggest.ts";
 import { historyRows } from "../../src/term/history-view.ts";
 import type { Iteration } from "../../src/state/schema.ts";
 

@@ -1,7 +1,7 @@
 // `history` of a loop whose iterations ran side by side in lanes (`--parallel`): the state records them
 // as they end, the table reads in the order they began, and the total says the time they took once.
 import { describe, expect, test } from "bun:test";
-import { totalsOf, wallMs } from "../../src/loop/totals.ts";
+import { totalsOf, wallMs } from "../../src/record/totals.ts";
 import { historyRows, totalsLine } from "../../src/term/history-view.ts";
 import { sampleIteration } from "../helpers/state.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { osc0, setTitle } from "../../src/term/title.ts";
-import { field, formatCost, formatDuration, formatTokens, truncate } from "../../src/term/format.ts";
+import { field, formatCost, formatDuration, formatTokens, truncate } from "../../src/text/format.ts";
 import { renderEvent, useColor } from "../../src/term/render.ts";
 
 describe("titles", () => {

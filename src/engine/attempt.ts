@@ -1,0 +1,208 @@
+/**
+ * One attempt at one story (docs/how-it-works.md): the prompt, the agent run (waiting out an unavailable
+ * service), the promise, then the harness's verdict — box check, --verify, --review — and the work kept
+ * or not. Shared by the sequential engine (engine.ts, in the worktree) and the scheduler of --parallel
+ * (parallel/scheduler.ts, in a lane): both run exactly this, so a lane's attempt is the same engine.
+ */
+import { runAgent } from "../agents/run-agent.ts";
+import { remeasured } from "../checkpoint/strategy.ts";
+import type { ChangedFile } from "../checkpoint/changed-files.ts";
+import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
+import { runTag } from "../proc/contain.ts";
+import { loopRoot, writeFileSafe } from "../proc/safe-fs.ts";
+import { promptFileOf } from "../state/paths.ts";
+import { processStartTime } from "../proc/pid.ts";
+import { CommandError } from "../proc/spawn.ts";
+import { addTokens, sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
+import { isComplete, missingFromPlan, type Story } from "../stories/story.ts";
+import type { LoopDeps } from "./ports.ts";
+import { classify, type Classified } from "./outcome.ts";
+import { buildPrompt } from "./prompt.ts";
+import { recordCheckpoint } from "./harness.ts";
+import { verifyClaim } from "./gates/verify.ts";
+import { reviewClaim } from "./gates/review.ts";
+import { boxCheck } from "./gates/box-check.ts";
+import { runWhenAvailable, type Spent } from "./gates/unavailable.ts";
+import { modelFor } from "./model-choice.ts";
+
+export interface AttemptResult {
+  result: Classified | { outcome: "rejected"; reason: string };
+  accepted: boolean;
+  done: boolean;
+  progress: boolean;
+  commits: string[];
+  violation: string | null;
+  deletedIgnored: string[];
+  files: ChangedFile[];
+  tokens: State["tokens"];
+  cost: number | null;
+  turns: number | null;
+  exitCode: number | null;
+  durationMs: number;
+  /** The model asked for (engine/model-choice.ts); null: the agent's own. */
+  model: string | null;
+  verify?: Iteration["verify"];
+  review?: Iteration["review"];
+  /** Runs the agent's service refused before this one (not attempts), and the time waited. */
+  waits?: Iteration["unavailable"];
+}
+
+/** One agent run on one story, then the harness's verdict. Never throws for a failed attempt. */
+export async function attemptStory(
+  state: State,
+  deps: LoopDeps,
+  story: Story,
+  at: { n: number; index: number; total: number; attempt: number; retryReason?: string },
+): Promise<AttemptResult> {
+  const { checkpoint } = deps;
+  const res: AttemptResult = {
+    result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [], files: [],
+    tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0, model: modelFor(state, story, at.attempt),
+  };
+  const t0 = performance.now();
+  let step = "taking the checkpoint"; // what the harness was doing, for the reason of a harness failure
+  try {
+    await checkpoint.ensure(story.id, async () => {
+      recordCheckpoint(state, checkpoint);
+      await deps.save(state);
+    });
+    recordCheckpoint(state, checkpoint);
+    // The user's notes go to this prompt only; the event says which iteration carried them.
+    const notes = state.notes.splice(0).map((n) => n.text);
+    if (notes.length) deps.emit({ type: "NotesUsed", iteration: at.n, notes });
+    await deps.save(state); // the checkpoint is in the state before the agent may touch anything
+    const prompt = buildPrompt({
+      worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
+      learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
+      verify: state.verify, review: state.review, notes,
+    });
+    const logPath = deps.paths.iterLog(at.n);
+    // Kept so a person can read what the agent was told (the screen's Prompt tab, `cat`).
+    step = "recording the prompt";
+    writeFileSafe(loopRoot(logPath), promptFileOf(logPath), prompt);
+    step = "running the agent";
+    const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () => runAgent(
+      deps.adapter,
+      { prompt, model: res.model, agentCmd: state.agent_cmd },
+      {
+        cwd: state.worktree_path, env: deps.env, sandbox: deps.sandbox, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
+        logPath, runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
+        onStart: (pid) => {
+          state.agent_pid = pid;
+          state.agent_started = processStartTime(pid);
+          deps.save(state).catch(() => {});
+        },
+      },
+    ).finally(() => Object.assign(state, { agent_pid: null, agent_started: null })));
+    const run = avail.run;
+    res.waits = avail.waits;
+    Object.assign(res, {
+      exitCode: run.exitCode, tokens: run.done?.tokens ?? res.tokens, cost: run.done?.cost_usd ?? null, turns: run.done?.turns ?? null,
+    });
+    addRefusedSpending(res, avail.refusedSpent);
+    res.result = avail.halt ? { outcome: "unavailable", reason: avail.halt } : classify(run, state.iteration_timeout_min);
+    if (res.result.outcome === "stopped" || res.result.outcome === "unavailable") return res;
+    // An agent that emptied info/exclude would have the loop's own files snapshotted, committed or
+    // cleaned as if they were its work; one that ran `git clean -fdx` deleted them.
+    step = "putting back the loop's own files";
+    await deps.reclaimFiles();
+    // Progress is measured before any revert (docs/how-it-works.md).
+    step = "measuring what the attempt changed";
+    remeasured(res, await checkpoint.changes());
+    step = "judging and keeping the attempt's work";
+    await judge(state, deps, story, res);
+  } catch (err) {
+    // Only a call the stop cut short is the stop (the checkpoint's changing steps ignore it); a step
+    // that failed on its own meanwhile is a harness failure.
+    if (deps.signal.aborted && err instanceof CommandError && err.reason === "aborted") res.result = { outcome: "stopped", reason: "Stopped by the user" };
+    // Not the agent's failure: never retried with a revert (the agent's own timeout is an outcome, not an error).
+    else throw err instanceof HarnessError ? err : new HarnessError(`wt-loop failed while ${step}: ${errorMessage(err)}`, { cause: err });
+  } finally {
+    Object.assign(state, { agent_pid: null, agent_started: null }); // its processes are all gone once runAgent returns or throws
+    res.durationMs = performance.now() - t0;
+  }
+  return res;
+}
+
+/**
+ * Checks the agent's claim and keeps the work when it stands (docs/how-it-works.md). `res` already carries the
+ * attempt's changes (progress, commits), which `accept` builds on.
+ */
+async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult): Promise<void> {
+  const r = res.result;
+  const title = `checkpoint: story ${story.id} — ${story.title}`;
+  if (res.violation) {
+    res.result = { outcome: "rejected", reason: res.violation };
+    return;
+  }
+  if (r.outcome === "complete" && state.done_criteria === "tasks") {
+    const claim = await boxCheck(state, deps, story);
+    if ("reason" in claim) {
+      res.result = { outcome: "rejected", reason: claim.reason };
+      return;
+    }
+    if (!(await verifyClaim(state, deps, story.id, res))) return;
+    // The verify command's changes are part of the candidate: the boxes are read again from its tree.
+    const checked = state.verify ? await boxCheck(state, deps, story) : claim;
+    if ("reason" in checked) {
+      res.result = { outcome: "rejected", reason: `The verify command passed, but it changed the tasks file: ${checked.reason}` };
+      return;
+    }
+    if (!(await reviewClaim(state, deps, story, state.current_story?.attempt ?? 1, res))) return;
+    res.commits = await deps.checkpoint.accept(title, res); // the agent's own commits and the checkpoint
+    res.accepted = true;
+    refreshCounts(state, checked.stories);
+    res.done = checked.stories.every(isComplete);
+  } else if (r.outcome === "complete") {
+    if (!(await verifyClaim(state, deps, story.id, res))) return;
+    if (!(await reviewClaim(state, deps, story, state.current_story?.attempt ?? 1, res))) return;
+    res.commits = await deps.checkpoint.accept(title, res);
+    res.accepted = res.done = true;
+  } else if (r.outcome === "no_signal" && state.done_criteria === "manual" && res.progress) {
+    // The classic Ralph loop: work without a verdict is progress, kept, and the agent goes again.
+    res.commits = await deps.checkpoint.accept(`checkpoint: iteration ${state.current_iteration}`, res);
+    res.accepted = true;
+  }
+}
+
+/** The runs the service refused before this one spent too (unavailable.ts): the iteration's figures include them. */
+function addRefusedSpending(res: AttemptResult, spent: Spent): void {
+  res.tokens = { ...res.tokens };
+  addTokens(res.tokens, spent.tokens);
+  if (spent.cost_usd !== null) res.cost = (res.cost ?? 0) + spent.cost_usd;
+}
+
+
+export function refreshCounts(state: State, stories: Story[]) {
+  // A planned story that went missing still counts: `done 1/1` of a three-story plan is not true.
+  state.stories_total = stories.length + missingFromPlan(state.planned_stories, stories).length;
+  state.stories_completed = state.done_criteria === "tasks" ? stories.filter(isComplete).length : 0;
+}
+
+/** The attempt as an iteration of the state (its spending in the totals), announced by IterationEnd; the caller saves. */
+export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult, at: { n: number; started: Date; story: Story; attempt: number }): Iteration {
+  const n = at.n;
+  const rec: Iteration = {
+    n, started: at.started.toISOString(), ended: new Date().toISOString(), done_check: it.done, commits: it.commits,
+    tokens_used: sumTokens(it.tokens), ...(it.result.outcome === "timeout" ? { timed_out: true as const } : {}),
+    story_id: at.story.id, story_title: at.story.title, attempt: at.attempt, outcome: it.result.outcome,
+    reason: "reason" in it.result ? it.result.reason : null, progress: it.progress, tokens: it.tokens,
+    cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, ...(it.model ? { model: it.model } : {}), log_file: deps.paths.iterLog(n), ...(it.verify ? { verify: it.verify } : {}),
+    ...(it.review ? { review: it.review } : {}), ...(it.waits ? { unavailable: it.waits } : {}),
+  };
+  if (it.deletedIgnored.length) {
+    const names = it.deletedIgnored.slice(0, 10).join(", ") + (it.deletedIgnored.length > 10 ? ` and ${it.deletedIgnored.length - 10} more` : "");
+    const lost = `The agent deleted files git ignores, which no checkpoint holds and wt-loop cannot bring back: ${names}`;
+    rec.reason = rec.reason ? thenSentence(rec.reason, lost) : lost;
+    deps.emit({ type: "Error", message: lost });
+  }
+  state.iterations.push(rec);
+  state.total_tokens += rec.tokens_used;
+  addTokens(state.tokens, it.tokens);
+  state.total_cost_usd += it.cost ?? 0;
+  deps.emit({
+    type: "IterationEnd", story_id: at.story.id, iteration: n, outcome: rec.outcome, reason: rec.reason, duration_ms: it.durationMs,
+    turns: it.turns, tokens: it.tokens, cost_usd: it.cost, ...(it.model ? { model: it.model } : {}), commits: it.commits, files: it.files,
+  });
+  return rec;
+}

@@ -1,0 +1,199 @@
+/**
+ * `--parallel`: one lane from open to close (docs/parallel.md, "How lanes run"). The lane is recorded in the
+ * state before it is made (so a restart after kill -9 finds it), the attempt runs in it as in the worktree
+ * (attempt.ts, through a view of the state whose worktree, iteration and agent are the lane's), an accepted
+ * attempt is committed in the lane and integrated by the merge queue, and the lane is closed whatever happened.
+ */
+import { existsSync } from "node:fs";
+import { join, relative } from "node:path";
+import { errorMessage, HarnessError } from "../../errors.ts";
+import type { Integration } from "../../parallel/ports.ts";
+import { laneTag, runTag } from "../../proc/contain.ts";
+import { ZERO_TOKENS, type Iteration, type Lane, type State } from "../../state/schema.ts";
+import type { StorySource } from "../../stories/source.ts";
+import type { Story } from "../../stories/story.ts";
+import { attemptStory, recordIteration, type AttemptResult } from "../attempt.ts";
+import { harnessStep } from "../harness.ts";
+import { storyBegins } from "../story-turn.ts";
+import type { LimitGate, LoopDeps, ParallelDeps } from "../ports.ts";
+import { runVerify, verifyLogOf } from "../gates/verify.ts";
+import { windowTitle } from "../../text/window-title.ts";
+
+/** Attempts per story in this run, and the reason the next one is given. */
+export type Tries = Map<string, { attempt: number; reason?: string }>;
+
+export interface LaneDone {
+  story: Story;
+  result: AttemptResult["result"];
+  progress: boolean;
+  integrated: boolean;
+  integration?: Integration;
+  /** Why the story goes again (the attempt's, or the merge queue's). */
+  reason?: string;
+  /** The ref that keeps the lane's work not integrated (null when there was none). */
+  kept?: string | null;
+  error?: unknown;
+}
+
+export interface LaneContext {
+  state: State;
+  deps: LoopDeps;
+  par: ParallelDeps;
+  signal: AbortSignal;
+  gate: LimitGate;
+  tries: Tries;
+  saveAll: () => Promise<void>;
+  stories: Story[];
+  /** The lane's agent is done (its attempt judged): its slot is free for another story while it is integrated. */
+  freed: () => void;
+}
+
+export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
+  const { state, deps, par } = c;
+  const t = c.tries.get(story.id) ?? { attempt: 0 };
+  c.tries.set(story.id, t);
+  const attempt = ++t.attempt;
+  // Taken before any await: two lanes never share an iteration number.
+  const n = ++state.current_iteration;
+  const index = c.stories.indexOf(story) + 1;
+  const out: LaneDone = { story, result: { outcome: "no_signal", reason: "" }, progress: false, integrated: false };
+  let lane: Lane | null = null;
+  let rec: Iteration | null = null;
+  let started: Date | null = null; // when the attempt began (it may throw before it is recorded)
+  const step = (s: "opened" | "queued" | "integrating" | "integrated" | "conflict" | "verify_failed" | "closed", more: object = {}) =>
+    deps.emit({ type: "Lane", story_id: story.id, iteration: n, attempt, step: s, worktree: lane!.worktree, commits: [], paths: [], reason: null, ...more });
+  try {
+    // A limit in force: lanes not yet started wait with the others (one account, one wait).
+    if (!(await c.gate.pass())) {
+      out.result = { outcome: "stopped", reason: "Stopped by the user" };
+      return out;
+    }
+    const base = await harnessStep("reading the loop branch's head", () => par.queue.head());
+    const plan = par.lanes.plan(story.id, attempt, base);
+    lane = { ...plan, story_title: story.title, iteration: n, attempt, status: "opening", agent_pid: null, agent_started: null, started: new Date().toISOString() };
+    state.lanes.push(lane);
+    await c.saveAll();
+    await harnessStep("opening a lane", () => par.lanes.open(plan));
+    lane.status = "running";
+    step("opened");
+    storyBegins(state, deps, story, { n, index, total: c.stories.length, attempt });
+    deps.setTitle(`${windowTitle(state.worktree_name, `${n}/${state.max_iterations}`)} · ${state.lanes.length} lanes`);
+    await c.saveAll();
+    const laneDeps: LoopDeps = {
+      ...deps, checkpoint: par.checkpointIn(plan), source: laneSource(deps.source, state.worktree_path, plan.worktree), signal: c.signal,
+      save: () => c.saveAll(), limits: c.gate, runTag: laneTag(runTag(state.worktree_path, state.started_at), story.id, attempt),
+    };
+    started = new Date();
+    const it = await attemptStory(laneView(state, lane, index), laneDeps, story, { n, index, total: c.stories.length, attempt, retryReason: t.reason });
+    // As one after another (engine.ts): the user's branches an agent moved from its lane are put back,
+    // not left at its commits once the lane is closed (the agent's commits stay in their reflog).
+    if (it.violation) {
+      const notes = await harnessStep("putting back the branches the agent moved", () => laneDeps.checkpoint.revert());
+      if (notes.length && it.result.outcome === "rejected") it.result = { ...it.result, reason: `${it.result.reason}. wt-loop put back what the agent moved: ${notes.join("; ")}` };
+    }
+    rec = recordIteration(state, deps, it, { n, started, story, attempt });
+    c.freed();
+    Object.assign(out, { result: it.result, progress: it.progress, reason: "reason" in it.result ? it.result.reason : undefined });
+    await c.saveAll();
+    if (!it.accepted) return out;
+    lane.status = "queued";
+    step("queued");
+    await c.saveAll();
+    lane.status = "integrating";
+    step("integrating");
+    await c.saveAll();
+    const got = await harnessStep("integrating a lane", () => par.queue.integrate(lane!, verifier(state, deps, n)));
+    out.integration = got;
+    if (got.kind === "integrated") {
+      out.integrated = true;
+      step("integrated", { commits: got.commits });
+    } else {
+      out.reason = got.reason;
+      // Its work never reached the loop branch: `history`, the receipt's ✓ and the forecast must not count it complete.
+      Object.assign(rec, { outcome: "rejected", reason: got.reason, done_check: false });
+      step(got.kind, { reason: got.reason, ...(got.kind === "conflict" ? { paths: got.paths } : {}) });
+    }
+    return out;
+  } catch (err) {
+    // The lane's folder went while the attempt ran (another lane's agent ran `git worktree remove` on it): that
+    // attempt is over, not the loop. It is recorded as rejected and the story goes again in a fresh lane.
+    if (lane && started && !rec && !c.signal.aborted && !existsSync(lane.worktree)) {
+      const reason = `The lane's folder ${lane.worktree} was removed while the attempt ran (by another agent's \`git worktree remove\`?), so the attempt could not be judged. The story goes again in a fresh lane: do it there.`;
+      Object.assign(out, { result: { outcome: "rejected", reason }, reason });
+      recordIteration(state, deps, lostAttempt(reason, started), { n, started, story, attempt });
+      c.freed();
+      return out;
+    }
+    const error = err instanceof HarnessError ? err : new HarnessError(`wt-loop failed in the lane of story ${story.id}: ${errorMessage(err)}`, { cause: err });
+    out.error = error;
+    // Accepted in its lane but never integrated (the queue failed): as after a conflict, not counted complete.
+    if (rec?.outcome === "complete" && !out.integrated) Object.assign(rec, { outcome: "rejected", reason: `Not integrated: ${error.message}`, done_check: false });
+    return out;
+  } finally {
+    if (lane) await closeLane(c, lane, out, step);
+  }
+}
+
+/** An attempt whose lane vanished under it: what it did is gone with the folder (its spending is not known). */
+const lostAttempt = (reason: string, started: Date): AttemptResult => ({
+  result: { outcome: "rejected", reason }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [], files: [],
+  tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: Date.now() - started.getTime(), model: null,
+});
+
+/** Closed whatever happened (work not integrated is kept under a ref by `close`); a failure here is the harness's. */
+async function closeLane(c: LaneContext, lane: Lane, out: LaneDone, step: (s: "closed") => void): Promise<void> {
+  try {
+    lane.status = "closing";
+    lane.agent_pid = lane.agent_started = null;
+    await c.saveAll();
+    out.kept = await c.par.lanes.close(lane, { integrated: out.integrated });
+    c.state.lanes = c.state.lanes.filter((l) => l !== lane);
+    step("closed");
+    await c.saveAll();
+  } catch (err) {
+    out.error ??= new HarnessError(`wt-loop failed while closing the lane of story ${lane.story_id}: ${errorMessage(err)}`, { cause: err });
+  }
+}
+
+/** `--verify` again on the integrated tree, in the main worktree: a lane's pass says nothing of the work beside it. */
+function verifier(state: State, deps: LoopDeps, n: number) {
+  const command = state.verify;
+  if (!command) return null;
+  return async (): Promise<{ ok: true } | { ok: false; reason: string }> => {
+    const logFile = verifyLogOf(deps.paths.iterLog(n)).replace(/\.verify\.log$/, ".integrated.verify.log");
+    const v = await runVerify({
+      command, timeoutMin: state.verify_timeout_min, cwd: state.worktree_path, env: deps.env, signal: deps.signal, logFile,
+      runTag: runTag(state.worktree_path, state.started_at), sandbox: deps.sandbox,
+    });
+    if (v.verdict === "passed") return { ok: true };
+    if (v.verdict === "stopped") return { ok: false, reason: "Stopped by the user during the verify command after integration" };
+    return { ok: false, reason: `After integration with the stories finished meanwhile: ${v.reason}` };
+  };
+}
+
+/** The lane's own tasks file: the agent ticks boxes there, and the box check reads them there. */
+function laneSource(source: StorySource, main: string, lane: string): StorySource {
+  return source.kind === "manual" ? source : { ...source, tasksFile: join(lane, relative(main, source.tasksFile)) };
+}
+
+/**
+ * What the attempt sees as the state: the loop's own, except the worktree, the iteration and the story (the
+ * lane's) and the agent's pid, which is recorded in the lane (every lane has its own agent). Everything else —
+ * notes, spending, waiting — is the loop's, shared by all lanes.
+ */
+function laneView(state: State, lane: Lane, index: number): State {
+  const own: Partial<State> = {
+    worktree_path: lane.worktree, current_iteration: lane.iteration, current_story: { id: lane.story_id, title: lane.story_title, index, attempt: lane.attempt },
+    stories_completed: state.stories_completed, stories_total: state.stories_total,
+  };
+  const inLane = (k: PropertyKey): k is "agent_pid" | "agent_started" => k === "agent_pid" || k === "agent_started";
+  return new Proxy(state, {
+    get: (target, k) => (inLane(k) ? lane[k] : k in own ? own[k as keyof State] : target[k as keyof State]),
+    set(target, k, v) {
+      if (inLane(k)) lane[k] = v;
+      else if (k in own) (own as Record<PropertyKey, unknown>)[k] = v;
+      else (target as unknown as Record<PropertyKey, unknown>)[k] = v;
+      return true;
+    },
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * What shows a loop to a person. The runner and `monitor` talk only to a View, never to the
+ * terminal: today's line stream is one implementation (term/inline-view.ts), a full-screen screen
+ * can be another. The view owns the keyboard; the loop owns what a key means (control/stop-presses.ts counts the
+ * presses that make a force-quit).
+ */
+import type { Completion, FinalStatus } from "../state/schema.ts";
+import type { LoopEvent } from "../record/events.ts";
+
+/** What a key press asks of the loop: `stop` (q, Ctrl-C: counted by control/stop-presses.ts), `force-stop` (at once). */
+export type KeyIntent = { kind: "stop" | "force-stop"; key: string };
+
+export interface View {
+  /** One loop event, live (run) or as logged (monitor). */
+  event(e: LoopEvent): void;
+  /** The window's title (progress, waiting, the ending). */
+  title(title: string): void;
+  /** A message from wt-loop itself: stopping, a force-quit, how a followed loop ended. */
+  say(message: string): void;
+  /** Something the user should know that does not stop the loop (a failed --notify command). */
+  warn(message: string): void;
+  /** Calls for attention (the loop ended, or waits for an answer): a terminal's bell and desktop notice. */
+  notice(title: string, body: string): void;
+  /** Whether someone can answer `ask` here; when not, the loop's branch is kept without asking. */
+  readonly canAsk: boolean;
+  /**
+   * Keep or clean up the loop's branch. The keys are the question's from now on. When `signal`
+   * aborts (answered from another terminal by `wt-loop stop`), the question lets go and the
+   * promise may stay pending.
+   */
+  ask(status: FinalStatus, signal: AbortSignal): Promise<Completion>;
+  /** Reports what the keys ask for until `ask` or `dispose`. */
+  keys(on: (intent: KeyIntent) => void): void;
+  /** Gives the terminal back as it was (keys, the status line). */
+  dispose(): void;
+}

@@ -1,0 +1,207 @@
+/**
+ * The checks of setup/doctor.ts, in the order `doctor` shows them. Each is one entry of CHECKS; one
+ * that needs more than a few lines keeps its work in its own function below.
+ */
+import { accessSync, constants, lstatSync, statfsSync } from "node:fs";
+import { join } from "node:path";
+import { adapterFor, checkAgent, checkReviewer, plainProgram } from "../agents/registry.ts";
+import { sandboxProblem, sandboxTools } from "../proc/sandbox-tools.ts";
+import { describeIoError, UserError } from "../errors.ts";
+import { CommandError, exec } from "../proc/spawn.ts";
+import { selfArgv } from "../proc/self.ts";
+import { loopPaths, refusePlantedLinks } from "../state/paths.ts";
+import { isOpenSpecProject } from "../stories/openspec.ts";
+import { chooseLauncher, NO_TERMINAL } from "../term/window.ts";
+import type { Check, CheckLine, DoctorInput } from "./doctor.ts";
+import { untrustedCommands } from "./trust.ts";
+
+type Found = Omit<CheckLine, "id">;
+const ok = (text: string): Found => ({ mark: "ok", text, fix: null });
+
+const AGENT_INSTALL: Record<string, string> = {
+  claude: "npm install -g @anthropic-ai/claude-code",
+  codex: "npm install -g @openai/codex",
+  gemini: "npm install -g @google/gemini-cli",
+};
+const OPENSPEC_INSTALL = "npm install -g @fission-ai/openspec";
+const systemInstall = (pkg: string) => (process.platform === "darwin" ? `brew install ${pkg}` : `sudo apt-get install ${pkg} (or your system's package manager)`);
+
+/**
+ * The git commands a loop runs; `git <cmd> -h` answers 129 when git has it, 1 ("not a git command") when not.
+ * `--parallel` adds worktree, rebase (a lane is replayed in itself) and checkout-index (an undone integration);
+ * no minimum version: its one newer step, `merge-tree --write-tree` (2.38), keeps a lane's work when it fails.
+ */
+const GIT_COMMANDS = ["rev-parse", "status", "stash", "update-ref", "symbolic-ref", "write-tree", "read-tree", "update-index", "ls-files", "commit-tree", "worktree", "rebase", "checkout-index"];
+
+export const CHECKS: Check[] = [
+  { id: "git", run: checkGit },
+  {
+    id: "worktree",
+    run: ({ worktree }) =>
+      "error" in worktree
+        ? { mark: "fail", text: worktree.error, fix: "cd into the worktree the loop is for (a new one: git worktree add ../NAME)" }
+        : ok(`${worktree.path}`),
+  },
+  { id: "agent", run: (input) => checkRole(input, "agent") },
+  { id: "reviewer", run: (input) => checkRole(input, "reviewer") },
+  { id: "sandbox", run: checkSandbox },
+  { id: "openspec", run: checkOpenSpec },
+  { id: "terminal", run: checkTerminal },
+  { id: ".claude", run: checkLoopFolder },
+  { id: "disk", run: checkDisk },
+  { id: "trust", run: checkTrust },
+];
+
+/** The first line a program prints for `--version`, or null when it does not answer. */
+async function versionOf(argv: string[], input: DoctorInput): Promise<string | null> {
+  const r = await exec(argv, { cwd: input.cwd, env: input.env, timeoutMs: 10_000, allowFailure: true }).catch(() => null);
+  return r?.code === 0 ? (r.stdout.trim().split("\n")[0] ?? null) : null;
+}
+
+async function checkGit(input: DoctorInput): Promise<Found> {
+  let version: string;
+  try {
+    version = (await exec(["git", "--version"], { cwd: input.cwd, env: input.env, timeoutMs: 10_000 })).stdout.trim();
+  } catch (err) {
+    if (err instanceof CommandError && err.reason === "missing") return { mark: "fail", text: "git is not installed (not found on PATH).", fix: systemInstall("git") };
+    return { mark: "fail", text: `\`git --version\` failed: ${(err as Error).message}`, fix: `reinstall git: ${systemInstall("git")}` };
+  }
+  // Only `doctor` probes each subcommand: ten processes on every start cost ~40 ms (docs/performance.md), for a
+  // git so old or stripped that it lacks one, which its first call would name anyway.
+  if (input.purpose !== "doctor") return ok(version);
+  const answers = await Promise.all(
+    GIT_COMMANDS.map((c) => exec(["git", c, "-h"], { cwd: input.cwd, env: input.env, timeoutMs: 10_000, allowFailure: true }).then((r) => r.code, () => -1)),
+  );
+  const missing = GIT_COMMANDS.filter((_, i) => answers[i] !== 129 && answers[i] !== 0);
+  if (missing.length)
+    return {
+      mark: "fail",
+      text: `${version} cannot run ${missing.map((c) => `\`git ${c}\``).join(", ")}, which the loop needs.`,
+      fix: `reinstall git: ${systemInstall("git")}`,
+    };
+  return ok(version);
+}
+
+/** The agent's program (`--agent`), or the reviewer's (`--review`): on PATH, and for `doctor` its version. */
+async function checkRole(input: DoctorInput, role: "agent" | "reviewer"): Promise<Found | null> {
+  const { opts } = input;
+  const name = role === "agent" ? opts?.agent : opts?.review;
+  if (!opts || !name) return null;
+  const cmd = (role === "agent" ? opts.agentCmd : opts.reviewCmd) ?? null;
+  const cwd = "error" in input.worktree ? input.cwd : input.worktree.path;
+  try {
+    if (role === "agent") checkAgent(name, { agentCmd: cmd }, input.env.PATH, cwd);
+    else checkReviewer(name, { agentCmd: cmd, model: opts.reviewModel ?? null }, input.env.PATH, cwd);
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    return { mark: "fail", text: err.message, fix: AGENT_INSTALL[name] ?? null };
+  }
+  if (name === "demo") return ok("demo (wt-loop's scripted agent)");
+  if (name === "command") return ok(`command: ${plainProgram(cmd ?? "") ?? "a shell command"} (run with sh -c)`);
+  const bin = adapterFor(name).argv({ prompt: "", model: null, agentCmd: null })[0]!;
+  // Only `doctor` asks for the version: an agent's CLI may take a second to answer, which a start need not wait for.
+  if (input.purpose !== "doctor") return ok(`${name}: ${bin}`);
+  const version = await versionOf([bin, "--version"], input);
+  if (version === null)
+    return { mark: "warn", text: `${name}: ${bin} is on PATH but \`${bin} --version\` failed; the loop's runs may fail the same way.`, fix: AGENT_INSTALL[name] ?? null };
+  return ok(`${name}: ${bin} ${version}`);
+}
+
+/** `--sandbox`: Linux, and the tools it is built from. A sandbox that cannot be made is never replaced by an unsandboxed run. */
+function checkSandbox(input: DoctorInput): Found | null {
+  if (!input.opts?.sandbox) return null;
+  const PATH = input.env.PATH ?? "";
+  const problem = sandboxProblem(process.platform, PATH);
+  if (problem) return { mark: "fail", text: problem, fix: process.platform === "linux" ? systemInstall("bubblewrap socat ripgrep") : "run without --sandbox" };
+  return ok(sandboxTools(PATH).map((t) => t.path).join(", "));
+}
+
+async function checkOpenSpec(input: DoctorInput): Promise<Found | null> {
+  if ("error" in input.worktree || !input.opts) return null;
+  if (!input.opts.change && !isOpenSpecProject(input.worktree.path)) return null;
+  if (!Bun.which("openspec", { PATH: input.env.PATH ?? "" }))
+    return {
+      mark: "warn",
+      text: "The openspec CLI is not installed: the loop reads openspec/changes/ itself, without the context files a change declares.",
+      fix: OPENSPEC_INSTALL,
+    };
+  if (input.purpose !== "doctor") return ok("openspec");
+  return ok(`openspec ${(await versionOf(["openspec", "--version"], input)) ?? "(version unknown)"}`);
+}
+
+function checkTerminal(input: DoctorInput): Found | null {
+  const { opts } = input;
+  // `run` is the loop's own terminal, and a dry run opens nothing.
+  if (!opts || input.purpose === "run" || opts.dryRun) return null;
+  if (opts.terminal === "inline") return ok("inline: the loop runs in the terminal that starts it");
+  const chosen = chooseLauncher({
+    terminal: opts.terminal,
+    env: input.env,
+    platform: process.platform,
+    which: (b) => Bun.which(b, { PATH: input.env.PATH ?? "" }),
+    cwd: input.cwd,
+    cmd: [...selfArgv(), "run"],
+    name: "ralph",
+  });
+  if (!chosen) return { mark: "fail", text: NO_TERMINAL, fix: systemInstall("tmux") };
+  return ok(`${chosen.terminal}${chosen.hint ? ` (${chosen.hint.split(".")[0]})` : ""}`);
+}
+
+/** The loop's folder: no planted link on the way to its files, and writable. */
+function checkLoopFolder(input: DoctorInput): Found | null {
+  if ("error" in input.worktree || input.opts?.dryRun) return null;
+  const wt = input.worktree.path;
+  const dir = loopPaths(wt).dir;
+  try {
+    refusePlantedLinks(wt);
+  } catch (err) {
+    if (err instanceof UserError) return { mark: "fail", text: err.message, fix: null };
+    // A file where the folder goes (ENOTDIR) is said below; any other error as it is.
+    if ((err as { code?: string }).code !== "ENOTDIR") return { mark: "fail", text: describeIoError(err) ?? String(err), fix: null };
+  }
+  let isDir: boolean | null = null; // null: not there yet (the loop creates it)
+  try {
+    isDir = lstatSync(dir).isDirectory();
+  } catch {
+    // not there
+  }
+  if (isDir === false) return { mark: "fail", text: `${dir} is not a folder: the loop keeps its state and logs there.`, fix: `move it away: mv ${dir} ${dir}.bak` };
+  const where = isDir ? dir : wt;
+  try {
+    accessSync(where, constants.W_OK);
+  } catch {
+    return { mark: "fail", text: `${where} is not writable: the loop keeps its state and logs in ${dir}.`, fix: `chmod u+w ${where}` };
+  }
+  return ok(`${dir} writable`);
+}
+
+/** Below this, a loop fails on its first log or checkpoint; below WARN_BELOW, soon after. */
+export const FAIL_BELOW = 100 * 2 ** 20;
+export const WARN_BELOW = 1024 * 2 ** 20;
+
+export function diskMark(free: number): CheckLine["mark"] {
+  return free < FAIL_BELOW ? "fail" : free < WARN_BELOW ? "warn" : "ok";
+}
+
+function checkDisk(input: DoctorInput): Found | null {
+  if ("error" in input.worktree || input.opts?.dryRun) return null;
+  const s = statfsSync(input.worktree.path);
+  const free = s.bavail * s.bsize;
+  const text = `${(free / 2 ** 30).toFixed(1)} GB free on the worktree's file system`;
+  const mark = diskMark(free);
+  return { mark, text: mark === "ok" ? text : `Only ${text}: the loop writes logs and checkpoints as it goes.`, fix: mark === "ok" ? null : "free some space" };
+}
+
+/** `start` asks about (or, without a terminal, refuses) commands nobody trusted: the trust gate. Shown by `doctor` only. */
+function checkTrust(input: DoctorInput): Found | null {
+  const { opts, layered } = input;
+  if (input.purpose !== "doctor" || !opts || !layered || "error" in input.worktree) return null;
+  const untrusted = untrustedCommands(layered, opts, input.previous, join(loopPaths(input.worktree.path).dir, "loop-state.json"), input.env);
+  if (!untrusted.length) return layered.files.project.found ? ok(`${layered.files.project.path}: nothing untrusted to run`) : null;
+  const commands = untrusted.flatMap((u) => u.commands.map((c) => `--${c.flag}`)).join(", ");
+  return {
+    mark: "warn",
+    text: `${untrusted.map((u) => u.source).join(", ")} sets ${commands}, not trusted: start asks on a terminal and refuses without one.`,
+    fix: untrusted.some((u) => u.why !== "unsealed") ? "read it, then: wt-loop trust" : `give them as flags, or --${untrusted[0]!.commands[0]!.flag} none`,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * What `start` and a direct `run` share before a loop is written: the flags layered over the
+ * remembered run and the config files, validated (a bad value names where it came from), the trust
+ * gate, the plan. A dry run, and a plan with nothing left to do, end here with their exit code.
+ */
+import { describePlan } from "./dry-run.ts";
+import { layerOptions, setBy, withOrigins } from "./config.ts";
+import { CHECKS } from "./doctor-checks.ts";
+import { diagnose, refuseUnready } from "./doctor.ts";
+import { LoopOptions } from "./options.ts";
+import { refuseOptionMistakes } from "./option-mistakes.ts";
+import { prepareLoop, type Prepared } from "./prepare.ts";
+import { sealCommands, trustLine, untrustedCommands } from "./trust.ts";
+import { loopPaths } from "../state/paths.ts";
+import type { State } from "../state/schema.ts";
+import { print, warn } from "../term/print.ts";
+import type { Worktree } from "../worktree/worktree.ts";
+import { validate } from "./validate.ts";
+import { requireTrust } from "./ask-trust.ts";
+
+/** Before the previous run is read from the loop's folder: refused with doctor's `.claude` line when it cannot be used. */
+export async function refuseUnusableLoopFolder(wt: Worktree, purpose: "start" | "run"): Promise<void> {
+  const input = { purpose, cwd: wt.path, env: process.env, worktree: wt, opts: null, layered: null, previous: null };
+  refuseUnready(await diagnose(input, CHECKS.filter((c) => c.id === ".claude")));
+}
+
+/** Where the preparation speaks: `run` holds it while its screen is already open (_screen-first.ts). */
+export interface PrepareOutput {
+  print(text: string): void;
+  warn(message: string): void;
+  /** Nothing more will be asked on the terminal (called once or twice: at once when nothing is untrusted, and after the trust question). */
+  trusted(): void;
+}
+
+/**
+ * `previous`: the run `start` read (and corrected), whose options a plain start continues; undefined
+ * for a direct `run`, which continues nothing (prepareLoop still reads it, to refuse a live runner).
+ */
+export async function prepareFromFlags(
+  wt: Worktree,
+  given: Record<string, unknown>,
+  previous: State | null | undefined,
+  purpose: "start" | "run",
+  out: PrepareOutput = { print, warn, trusted: () => {} },
+): Promise<{ prepared: Prepared; opts: LoopOptions } | number> {
+  const layered = layerOptions(wt.path, given, previous ?? null);
+  const opts = (() => {
+    try {
+      return validate(LoopOptions, layered.options);
+    } catch (err) {
+      throw withOrigins(err, layered);
+    }
+  })();
+  // The options' own mistakes first: a missing program must not hide a flag mistake (setup/option-mistakes.ts).
+  try {
+    refuseOptionMistakes(opts);
+  } catch (err) {
+    throw withOrigins(err, layered); // e.g. a --max-cost set in a config file, with a remembered agent
+  }
+  const untrusted = untrustedCommands(layered, opts, previous ?? null, loopPaths(wt.path).state);
+  // Nothing to ask: `run` may open its screen now, while the checks and the plan below are made.
+  if (!untrusted.length && !opts.dryRun) out.trusted();
+  // What `doctor` checks, refused with the line it shows: before the trust question and the plan.
+  const ready = await diagnose({ purpose, cwd: wt.path, env: process.env, worktree: wt, opts, layered, previous: previous ?? null }, CHECKS);
+  try {
+    refuseUnready(ready);
+  } catch (err) {
+    throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
+  }
+  if (!opts.dryRun) await requireTrust(untrusted, layered);
+  out.trusted();
+  const prepared = await prepareLoop(wt, opts, out.warn, previous).catch((err) => {
+    throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
+  });
+  if (layered.note) out.print(layered.note);
+  if (opts.dryRun) {
+    print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
+    return 0;
+  }
+  if (prepared.finishedPlanNote) {
+    out.print(prepared.finishedPlanNote);
+    return 0;
+  }
+  prepared.state.commands_seal = sealCommands(prepared.state);
+  return { prepared, opts };
+}

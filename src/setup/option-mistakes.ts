@@ -1,0 +1,24 @@
+/**
+ * Mistakes in the options alone: combinations that can never work, whatever is installed here. They are
+ * said first, before doctor's checks look at this machine (setup/doctor-checks.ts), so a flag mistake is
+ * never hidden behind a missing program: `--max-cost` with an agent that reports no cost is named even
+ * when that agent is not installed either.
+ */
+import { reviewFlagMistake, roleFlagMistake } from "../agents/registry.ts";
+import { UserError } from "../errors.ts";
+import { refuseParallelConflicts } from "../parallel/requirements.ts";
+import { parseEndpoints } from "../proc/sandbox-net.ts";
+import { parseEnvNames } from "../proc/sandbox.ts";
+import { refuseUnmeasurable } from "../record/budget.ts";
+import type { LoopOptions } from "./options.ts";
+
+export function refuseOptionMistakes(opts: LoopOptions): void {
+  const mistake =
+    roleFlagMistake(opts.agent, { agentCmd: opts.agentCmd ?? null }) ??
+    reviewFlagMistake(opts.review, { agentCmd: opts.reviewCmd ?? null, model: opts.reviewModel ?? null });
+  if (mistake) throw new UserError(mistake);
+  refuseUnmeasurable(opts.agent, opts);
+  refuseParallelConflicts(opts);
+  if (opts.sandbox) parseEndpoints(opts.sandboxAllow);
+  if (opts.sandbox) parseEnvNames(opts.sandboxEnv);
+}

@@ -1,0 +1,177 @@
+/**
+ * Deciding what a loop will do, before anything is written (docs/how-it-works.md): which stories, from where,
+ * with which done criteria and task text. `start`, `run` and `--dry-run` all go through here.
+ */
+import { relative, sep } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { exec } from "../proc/spawn.ts";
+import { UserError } from "../errors.ts";
+import { changeContext, isOpenSpecProject, pickChange, type OpenSpecOptions } from "../stories/openspec.ts";
+import { loadStories, type StorySource } from "../stories/source.ts";
+import { isComplete, type Story } from "../stories/story.ts";
+import { SCHEMA_VERSION, ZERO_TOKENS, type State } from "../state/schema.ts";
+import { findTasksFile } from "../stories/tasks-file.ts";
+import type { LoopOptions } from "./options.ts";
+import { toState } from "./option-table.ts";
+import { graphRefusal, headingOf } from "../parallel/graph.ts";
+
+export const NO_TASKS_WARNING = "No tasks.md found, using manual done criteria";
+
+export interface Plan {
+  source: StorySource;
+  doneCriteria: "tasks" | "manual";
+  task: string;
+  change: string | null;
+  tasksFile: string | null;
+  stories: Story[];
+}
+
+export async function makePlan(worktree: string, opts: LoopOptions, os: OpenSpecOptions): Promise<Plan> {
+  const found = await findWork(worktree, opts, os);
+  const rel = (f: string) => relative(worktree, f);
+  if (!found) {
+    if (opts.done === "tasks")
+      throw new UserError("--done tasks needs a tasks.md, and none was found (worktree root, or depth ≤ 3). Add one, or use --done manual with a task.");
+    if (opts.done === undefined) os.warn(NO_TASKS_WARNING);
+    if (!opts.task?.trim()) throw new UserError('Nothing to do: no tasks.md was found and no task was given. Run `wt-loop start "describe the task"`.');
+    const source: StorySource = { kind: "manual", task: opts.task.trim() };
+    return { source, doneCriteria: "manual", task: source.task, change: null, tasksFile: null, stories: await loadStories(source) };
+  }
+  const change = found.kind === "openspec" ? found.change.name : null;
+  const task =
+    opts.task?.trim() ||
+    (change ? `Implement the OpenSpec change '${change}' (${rel(found.tasksFile)}).` : `Complete the tasks in ${rel(found.tasksFile)}.`);
+  if (opts.done === "manual") {
+    const source: StorySource = { kind: "manual", task };
+    return { source, doneCriteria: "manual", task, change, tasksFile: found.tasksFile, stories: await loadStories(source) };
+  }
+  await refuseUnprotectedTasksFile(worktree, found.tasksFile, os);
+  const stories = await loadStories(found);
+  if (stories.length === 0)
+    throw new UserError(`${rel(found.tasksFile)} has no checkbox tasks (lines like \`- [ ] do X\`). Add some, or use --done manual with a task.`);
+  // Refused with or without --parallel: one after another the file's order stands, but a circle or a typo is a mistake.
+  const unmet = graphRefusal(stories, rel(found.tasksFile));
+  if (unmet) throw new UserError(unmet);
+  const withAgent = stories.filter((s) => s.agent);
+  if (withAgent.length)
+    throw new UserError(
+      `${rel(found.tasksFile)}: ${withAgent.map((s) => `\`${headingOf(s)}\``).join(", ")} names an agent for one story, which wt-loop does not do yet: ` +
+        "every story runs with --agent. Take the (agent: …) out, or name a model with (model: …). Nothing was started.",
+    );
+  return { source: found, doneCriteria: "tasks", task, change, tasksFile: found.tasksFile, stories };
+}
+
+async function findWork(worktree: string, opts: LoopOptions, os: OpenSpecOptions): Promise<Exclude<StorySource, { kind: "manual" }> | null> {
+  if (opts.change || isOpenSpecProject(worktree)) {
+    if (opts.change && !isOpenSpecProject(worktree))
+      throw new UserError(`--change ${opts.change}: this worktree has no openspec/changes/ folder. Run without --change, or from the right worktree.`);
+    const name = await pickChange(opts.change, os);
+    if (name) {
+      const change = await changeContext(name, os);
+      if (existsSync(change.tasksFile)) return { kind: "openspec", tasksFile: change.tasksFile, change };
+      if (opts.change && opts.done !== "manual")
+        throw new UserError(`The OpenSpec change '${name}' has no tasks.md yet. Write its tasks first, or use --done manual with a task.`);
+    }
+  }
+  const tasksFile = await findTasksFile(worktree);
+  return tasksFile ? { kind: "tasks-file", tasksFile } : null;
+}
+
+/**
+ * With `tasks` criteria the boxes in the tasks file are the verdict, and a revert must be able to
+ * put them back. A file outside the worktree (through a symlink) or one git ignores is outside every
+ * checkpoint: the ticks of a reverted attempt would stay, and the loop would end `done` untruly.
+ */
+async function refuseUnprotectedTasksFile(worktree: string, tasksFile: string, os: OpenSpecOptions): Promise<void> {
+  const rel = relative(worktree, tasksFile);
+  const real = realpathSync(tasksFile);
+  const root = realpathSync(worktree);
+  if (!real.startsWith(root + sep))
+    throw new UserError(
+      `${rel} lies outside this worktree (it resolves to ${real}), so a revert could not restore its boxes. ` +
+        "Keep the tasks file inside the worktree, or use --done manual with a task.",
+    );
+  const ignored = await exec(["git", "check-ignore", "-q", "--", relative(root, real)], { cwd: root, timeoutMs: os.timeoutMs, allowFailure: true });
+  if (ignored.code === 0)
+    throw new UserError(
+      `${rel} is ignored by git, so a revert could not restore its boxes (a failed attempt's ticks would stay). ` +
+        `Stop ignoring it (or track it with \`git add -f ${rel}\`), or use --done manual with a task.`,
+    );
+}
+
+/** Rebuilds the source a `start` decided, from the state it wrote. */
+export async function sourceFromState(
+  s: { source: StorySource["kind"]; tasks_file: string | null; change: string | null; task: string },
+  os: OpenSpecOptions,
+): Promise<StorySource> {
+  switch (s.source) {
+    case "manual":
+      return { kind: "manual", task: s.task };
+    case "tasks-file":
+      return { kind: "tasks-file", tasksFile: s.tasks_file! };
+    case "openspec": {
+      const change = await changeContext(s.change!, os);
+      return { kind: "openspec", tasksFile: s.tasks_file ?? change.tasksFile, change };
+    }
+  }
+}
+
+/**
+ * Why a new loop has nothing to do: a tasks plan whose every story is complete, none of them waiting
+ * for the check an interrupted attempt never got (`unchecked`). Such a start writes nothing — no
+ * checkpoint branch holding the user's uncommitted work, no state — rather than a loop that ends
+ * `done` at once on a branch the user did not ask for. Null when there is work.
+ */
+export function finishedPlanNote(plan: Plan, worktree: string, unchecked: string | null): string | null {
+  if (plan.doneCriteria !== "tasks" || unchecked || !plan.tasksFile || !plan.stories.length || !plan.stories.every(isComplete)) return null;
+  const of = `${relative(worktree, plan.tasksFile)}${plan.change ? ` (change ${plan.change})` : ""}`;
+  const n = plan.stories.length;
+  return `Nothing to do: every story of ${of} is complete (${n}/${n}). Nothing was started or written; untick a story's boxes to have it done again.`;
+}
+
+/** The state a new loop starts from (status `starting`, nothing run yet). */
+export function initialState(wt: { path: string; name: string }, opts: LoopOptions, plan: Plan): State {
+  const now = new Date().toISOString();
+  // The option fields come from the options table; the plan decides the task, change and criteria.
+  return {
+    ...toState(opts),
+    schema_version: SCHEMA_VERSION,
+    worktree_name: wt.name,
+    worktree_path: wt.path,
+    status: "starting",
+    current_iteration: 0,
+    started_at: now,
+    updated_at: now,
+    ended_at: null,
+    task: plan.task,
+    iterations: [],
+    done_criteria: plan.doneCriteria,
+    total_tokens: 0,
+    tokens: { ...ZERO_TOKENS },
+    total_cost_usd: 0,
+    source: plan.source.kind,
+    change: plan.change,
+    tasks_file: plan.tasksFile,
+    stories_total: plan.stories.length,
+    stories_completed: plan.doneCriteria === "tasks" ? plan.stories.filter(isComplete).length : 0,
+    planned_stories: plan.doneCriteria === "tasks" ? plan.stories.map(({ id, title }) => ({ id, title })) : [],
+    current_story: null,
+    runner_pid: null,
+    runner_started: null,
+    agent_pid: null,
+    checkpoint_branch: null,
+    original_branch: null,
+    original_commit: null,
+    checkpoint_sha: null,
+    completion: null,
+    completion_message: null,
+    completion_pending: false,
+    reason: null,
+    error: null,
+    spent_before: { cost_usd: 0, tokens: 0 },
+    earlier_stories: [],
+    stop_reason: null,
+    waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [], lanes: [],
+  } as State; // the option fields are typed by the table; test/setup/option-table.test.ts parses the whole state
+}
+

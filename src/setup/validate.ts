@@ -1,0 +1,28 @@
+/** Turning zod's account of bad options into one sentence the user can act on (every command that takes loop options). */
+import type { z } from "zod";
+import { UserError } from "../errors.ts";
+import { kebab } from "../text/format.ts";
+import { nearest, orList } from "../text/suggest.ts";
+
+/** Validates with a zod schema; the message names each offending option as the user typed it. */
+export function validate<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const given = (input ?? {}) as Record<string, unknown>;
+  const lines = r.error.issues.map((i) => {
+    const key = String(i.path[0] ?? "");
+    const opt = `--${kebab(key)}`;
+    const value = given[key];
+    // An empty value (`--max ''`) would otherwise read as 0 or as a wrong choice.
+    if (value === "") return `${opt} is empty: give it a value`;
+    if (i.code === "invalid_value" && "values" in i)
+      return `${opt} must be ${orList(i.values.map(String))}, got '${String(value)}'${nearestChoice(String(value), i.values.map(String))}`;
+    return i.message.startsWith("--") ? i.message : `${opt}: ${i.message}`;
+  });
+  throw new UserError(`Invalid option: ${lines.join("; ")}. Nothing was written.`);
+}
+
+const nearestChoice = (v: string, choices: string[]) => {
+  const n = nearest(v, choices);
+  return n ? ` (did you mean ${n}?)` : "";
+};

@@ -1,0 +1,63 @@
+// The floors of docs/architecture.md, checked: no folder of src/ imports a folder above it, and no
+// files import each other round a circle. A new folder must be given its floor here.
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const SRC = resolve(import.meta.dir, "../src");
+
+/** Ground floor first: a file may import its own floor or any floor below it. */
+const FLOORS = [
+  "errors.ts", "proc", "worktree", "stories", "state", "agents", "checkpoint", "parallel", "text", "record",
+  "engine", "control", "demo", "term", "fleet", "mcp", "setup", "screen", "run", "commands", "main.ts", "cli.ts",
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Relative imports, static and dynamic (`import type` too: a type import is still a dependency to read). */
+function imports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const found = [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]!);
+  return found.map((spec) => resolve(dirname(file), spec));
+}
+
+const floorOf = (file: string) => relative(SRC, file).split("/")[0]!;
+const files = sourceFiles(SRC);
+const graph = new Map(files.map((f) => [f, imports(f)]));
+
+describe("the house", () => {
+  test("every folder of src/ has a floor", () => {
+    const rooms = [...new Set(files.map(floorOf))].sort();
+    expect(rooms.filter((r) => !FLOORS.includes(r))).toEqual([]);
+  });
+
+  test("no folder imports a folder above it", () => {
+    const upward: string[] = [];
+    for (const [file, targets] of graph)
+      for (const target of targets)
+        if (FLOORS.indexOf(floorOf(target)) > FLOORS.indexOf(floorOf(file)))
+          upward.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
+    expect(upward).toEqual([]);
+  });
+
+  test("no files import each other round a circle", () => {
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const walk = (file: string, path: string[]) => {
+      state.set(file, "open");
+      for (const next of graph.get(file) ?? []) {
+        if (!graph.has(next)) continue;
+        if (state.get(next) === "open") cycles.push([...path.slice(path.indexOf(next)), next].map((f) => relative(SRC, f)).join(" -> "));
+        else if (!state.has(next)) walk(next, [...path, next]);
+      }
+      state.set(file, "done");
+    };
+    for (const file of files) if (!state.has(file)) walk(file, [file]);
+    expect(cycles).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+// The seed's state format (wt-tools' bash wt-loop) is read at start-up by a hand-written reader; its
+// zod schema stays the source of truth. Both are fed broken seed states — every field, at the top and
+// in an iteration, given each wrong kind of value or deleted — and must agree on the verdict and the fields.
+import { describe, expect, test } from "bun:test";
+import { fromSeed, isSeedState, readSeed, seedSchema } from "../../src/state/seed.ts";
+import { State } from "../../src/state/schema.ts";
+
+const ITERATION = {
+  n: 1, started: "2026-11-01T10:00:05+01:00", ended: "2026-11-01T10:10:00+01:00", done_check: true, commits: ["abc"], tokens_used: 1000,
+  input_tokens: 800, output_tokens: 200, cache_read_tokens: 5, cache_create_tokens: 7, timed_out: false, log_file: "/x/ralph-iter-001.log", extra: 1,
+};
+const SEED = {
+  worktree_name: "wt", task: "Implement auth", done_criteria: "tasks", max_iterations: 10, current_iteration: 2, status: "stalled",
+  terminal_pid: 4242, started_at: "2026-11-01T10:00:00+01:00", stall_threshold: 2, iteration_timeout_min: 45, total_tokens: 1500,
+  model: "opus", change: "add-auth", label: null, iterations: [ITERATION, { ...ITERATION, n: 2 }],
+};
+const ODD: unknown[] = [null, 0, -1, 1.5, 2 ** 60, "x", "", true, false, [], {}, ["a"], [1], { n: 1 }];
+const DELETE = Symbol("delete");
+
+function variants(base: Record<string, unknown>): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const key of [...Object.keys(base), "unknown_key"])
+    for (const v of [...ODD, DELETE]) {
+      const copy = { ...base };
+      if (v === DELETE) delete copy[key];
+      else copy[key] = v;
+      out.push(copy);
+    }
+  return out;
+}
+
+const cases: unknown[] = [
+  SEED, null, [], "x", 1, { ...SEED, schema_version: 1 },
+  ...variants(SEED),
+  ...variants(ITERATION).flatMap((it) => [{ ...SEED, iterations: [it] }, { ...SEED, iterations: [ITERATION, it] }]),
+];
+
+describe("the seed's state: the hand-written reader agrees with the zod schema", () => {
+  test(`${cases.length} states, valid and broken`, async () => {
+    const schema = await seedSchema();
+    let read = 0;
+    for (const json of cases) {
+      const parsed = schema.safeParse(json);
+      const mine = readSeed(json);
+      expect({ json, ok: mine !== null }).toEqual({ json, ok: parsed.success });
+      if (!parsed.success || !mine) continue;
+      read++;
+      expect(mine).toEqual(parsed.data);
+      // What it becomes is a valid state, with the state schema's defaults.
+      const s = fromSeed(json, "/w");
+      expect(State.parse(s)).toEqual(s);
+    }
+    expect(read).toBeGreaterThan(cases.length / 2);
+    // A state with a schema_version is never the seed's, whatever else it holds.
+    expect(cases.filter(isSeedState).length).toBe(read - 1);
+    expect(isSeedState({ ...SEED, schema_version: 1 })).toBe(false);
+  });
+});
