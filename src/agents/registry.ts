@@ -26,10 +26,16 @@ export function adapterFor(name: AgentName): AgentAdapter {
   }
 }
 
-/** Shell words that are not programs: `sh -c` runs them, but there is nothing on PATH to look for. */
+/**
+ * Shell words that are not programs: `sh -c` runs them, but there is nothing on PATH to look for
+ * (keywords, and the builtins of a POSIX sh — dash has `true`, `echo`, `printf` built in, so
+ * `--agent-cmd true` runs even where PATH has no /usr/bin/true).
+ */
 const SHELL_WORDS = new Set([
   "exec", "cd", "export", "set", "unset", ".", "source", "eval", "command", "builtin", "time", "if", "for", "while", "until",
   "case", "{", "(", "!", "[[", "alias", "ulimit", "umask", "trap", "readonly", "local", "declare", "typeset", "test", "[",
+  ":", "true", "false", "echo", "printf", "read", "pwd", "shift", "wait", "kill", "getopts", "hash", "type", "return", "exit",
+  "break", "continue", "times", "jobs", "fg", "bg", "unalias",
 ]);
 
 /**

@@ -92,10 +92,13 @@ export async function runOnScreen(renderer: CliRenderer, state: State, source: S
     await view.lastState();
     lock.release();
     const code = isFinal(final.status) ? exitCodeFor(final.status) : 1;
-    model.ended(code);
+    const ending = `Loop ${final.status}${final.reason ? `: ${final.reason}` : ""}`;
+    // The final state (the completion's answer and what it did) before the banner: a cleanup deleted the branch the Complete event named.
+    model.state(final);
+    model.ended(code, ending);
     screen.redraw();
     if (!remote) await waitAtEnd(view.untilQuit());
-    const after = [`Loop ${final.status}${final.reason ? `: ${final.reason}` : ""}`, ...said.filter((m) => m.startsWith("warning:"))];
+    const after = [ending, ...said.filter((m) => m.startsWith("warning:"))];
     return { code, after, box: complete.box() };
   } finally {
     process.off("SIGINT", onRemote);
@@ -147,7 +150,10 @@ export async function monitorOnScreen(renderer: CliRenderer, worktree: string): 
     if (end.note) view.say(end.note);
     const code = end.status ? ExitCode[end.status] : 1;
     await view.lastState();
-    model.ended(code, end.note ?? (end.status ? `Loop ${end.status}` : undefined));
+    const last = await readState(paths.state).catch(() => null);
+    if (last && (!model.st || last.started_at === model.st.started_at)) model.state(last);
+    const st = model.st;
+    model.ended(code, end.note ?? (end.status ? `Loop ${end.status}${st?.reason ? `: ${st.reason}` : ""}` : undefined));
     screen.redraw();
     if (view.alive) await waitAtEnd(view.untilQuit());
     return { code, after: end.note ? [end.note] : [], box: complete.box() };

@@ -12,6 +12,7 @@ import { overlayFrame } from "./loop-overlays.ts";
 import { tabTitle, TABS } from "./loop-tabs.ts";
 import type { StoryEntry, StoryStatus } from "./story-record.ts";
 import { listWidth } from "./geometry.ts";
+import { fit, wrap } from "./text.ts";
 
 /** Header rows per layout: the body's height depends on them (geometry.ts). */
 export const HEADER_ROWS: Record<Frame["layout"], number> = { split: 2, full: 2, compact: 1 };
@@ -45,7 +46,7 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
     return { ...GLYPH[step ? "running" : s.status], title, detail: figures(s, title, room, step && step !== "running" ? step : ""), selected: s === sel };
   });
   const done = m.record.stories.filter((s) => s.status === "done").length;
-  const header = headerLines(m, now, layout === "compact");
+  const header = [...headerLines(m, now, layout === "compact"), ...bannerLines(m)];
   return {
     layout,
     header,
@@ -136,6 +137,21 @@ function spending(m: LoopScreen, st: State | null): Span[] {
   return out;
 }
 
+/** The most rows the result's banner takes; the rest is cut (`r` shows all of it). */
+const BANNER_ROWS = 3;
+const END_TONE: Record<string, Tone> = { done: "good", stopped: "warn" };
+
+/** After the end: the result (how the loop ended, what the completion did), wrapped to the width, as the header's last rows. */
+export function bannerLines(m: LoopScreen): Line[] {
+  if (!m.end) return [];
+  const status = m.st?.status ?? m.record.loop.complete?.status ?? "";
+  const tone = END_TONE[status] ?? "bad";
+  const rows = wrap([{ text: `■ ${m.end.message.replace(/\n+/g, " ")}`, tone, bold: true }], Math.max(1, m.cols));
+  if (rows.length <= BANNER_ROWS) return rows;
+  const last = rows[BANNER_ROWS - 1]!;
+  return [...rows.slice(0, BANNER_ROWS - 1), [{ ...last[0]!, text: fit(last.map((x) => x.text).join(""), Math.max(1, m.cols)).trimEnd() }]];
+}
+
 const NOTICE_MS = 8000;
 
 function footer(m: LoopScreen, now: number): Line {
@@ -143,6 +159,10 @@ function footer(m: LoopScreen, now: number): Line {
     m.noticeAt ??= now;
     if (now - m.noticeAt < NOTICE_MS) return [{ text: m.notice.text, tone: m.notice.tone }];
     [m.notice, m.noticeAt] = [null, null];
+  }
+  if (m.end) {
+    const hints = ["↑/↓ story", "Tab tab", "PgUp/PgDn scroll", m.tabName === "Files" ? "Enter diff" : null, "r result", "q leave", "? keys"];
+    return [{ text: hints.filter(Boolean).join(" · "), tone: "dim" }];
   }
   const quit = m.o.mode === "run" ? "q stop" : "q leave · s stop";
   const hints = ["↑/↓ story", m.chosen ? "f follow" : null, "Tab tab", "PgUp/PgDn scroll", m.tabName === "Files" ? "Enter diff" : null, m.st?.status === "paused" ? "p resume" : "p pause", "+/- max", "n note", quit, "? keys"];

@@ -8,9 +8,9 @@ import type { LoopEvent } from "../record/events.ts";
 import type { FinalStatus, State } from "../state/schema.ts";
 import type { Action, Frame, Key, ScreenModel, Tone } from "./frame.ts";
 import { bodySize, layoutFor } from "./geometry.ts";
-import { composeFrame, HEADER_ROWS } from "./loop-frame.ts";
+import { bannerLines, composeFrame, HEADER_ROWS } from "./loop-frame.ts";
 import { overlayKey } from "./loop-overlays.ts";
-import type { LoopModelOptions, LoopScreen, Overlay } from "./loop-screen.ts";
+import type { Ended, LoopModelOptions, LoopScreen, Overlay } from "./loop-screen.ts";
 import { attemptsOf, buildTab, changedPaths, pickedAt, tabStamp, TABS, type TabName } from "./loop-tabs.ts";
 import { StoryRecord, type StoryEntry } from "./story-record.ts";
 import { BlockList, shown } from "./text-blocks.ts";
@@ -35,6 +35,8 @@ export class LoopModel implements ScreenModel, LoopScreen {
   top = 0;
   follow = true;
   overlay: Overlay | null = null;
+  /** The loop is over: the result's banner; the screen stays browsable until `q`. */
+  end: Ended | null = null;
   notice: { text: string; tone: Tone } | null = null;
   /** When the notice was first drawn: it shows for a while, then the key hints come back. */
   noticeAt: number | null = null;
@@ -84,9 +86,13 @@ export class LoopModel implements ScreenModel, LoopScreen {
     this.overlay = { kind: "text", title: shown(title).replace(/\n/g, " "), text: shown(text), top: 0 };
   }
 
-  /** The loop is over: the result view; Enter or Esc asks to quit with `code`. */
+  /**
+   * The loop is over: its result becomes the banner and everything stays browsable (stories, tabs,
+   * attempts); `q`, Esc or Ctrl-C asks to quit with `code`, `r` shows the summary and receipt.
+   */
   ended(code: number, message?: string): void {
-    this.overlay = { kind: "ended", code, message: message ? shown(message) : null };
+    this.end = { code, message: shown(message ?? `Loop ${this.record.loop.complete?.status ?? this.st?.status ?? "over"}`) };
+    if (this.overlay?.kind === "ask" || this.overlay?.kind === "input" || this.overlay?.kind === "confirm-stop") this.overlay = null;
   }
 
   // ── ScreenModel ──────────────────────────────────────────────────────────────
@@ -96,8 +102,11 @@ export class LoopModel implements ScreenModel, LoopScreen {
   }
 
   key(k: Key): Action | null {
+    if (this.end && (k === "ctrl-c" || (!this.overlay && (k === "q" || k === "escape")))) return { kind: "quit", code: this.end.code };
     if (k === "ctrl-c") return this.o.mode === "run" ? { kind: "stop", key: k } : { kind: "leave" };
     if (this.overlay) return overlayKey(this, k);
+    // Over: nothing left to steer or stop.
+    if (this.end && "ps+=-n".includes(k) && k.length === 1) return null;
     this.record.sync(); // what the key selects or scrolls is what the log holds now
     const size = this.bodySize();
     switch (k) {
@@ -108,6 +117,9 @@ export class LoopModel implements ScreenModel, LoopScreen {
         return null;
       case "?":
         this.overlay = { kind: "help" };
+        return null;
+      case "r":
+        if (this.end) this.overlay = { kind: "result" };
         return null;
       case "up":
       case "k":
@@ -180,7 +192,11 @@ export class LoopModel implements ScreenModel, LoopScreen {
   }
 
   bodySize(): { cols: number; rows: number } {
-    return bodySize(this.layout, this.cols, this.rows, HEADER_ROWS[this.layout]);
+    return bodySize(this.layout, this.cols, this.rows, this.headerRows());
+  }
+
+  headerRows(): number {
+    return HEADER_ROWS[this.layout] + bannerLines(this).length;
   }
 
   /** The story shown: the one chosen, else the running (or next) one. */

@@ -17,7 +17,7 @@ const CHOICES = [
 ] as const;
 
 /** The key table `?` shows: every key of the loop screen. */
-export function helpLines(mode: "run" | "monitor"): Line[] {
+export function helpLines(mode: "run" | "monitor", ended = false): Line[] {
   const rows: [string, string][] = [
     ["↑ ↓  k j", "select a story (the running one is followed until you do)"],
     ["f", "follow the running story again"],
@@ -25,10 +25,17 @@ export function helpLines(mode: "run" | "monitor"): Line[] {
     ["[ ]  ← →", "Verify, Prompt: the story's previous / next attempt"],
     ["PgUp PgDn Home End, wheel", "scroll (at the bottom the view follows new text)"],
     ["Enter", "Files tab: the diff of a file"],
-    ["p", "pause after the current iteration / resume"],
-    ["+  -", "raise / lower the iteration limit by 10"],
-    ["n", "write a note the next prompt carries"],
-    ...(mode === "run"
+    ...(ended
+      ? ([
+          ["r", "the result: the run's summary and receipt"],
+          ["q  Esc  Ctrl-C", "leave (the loop is over)"],
+        ] as [string, string][])
+      : ([
+          ["p", "pause after the current iteration / resume"],
+          ["+  -", "raise / lower the iteration limit by 10"],
+          ["n", "write a note the next prompt carries"],
+        ] as [string, string][])),
+    ...(ended ? [] : mode === "run"
       ? ([["q  Ctrl-C", "stop the loop (completed work is kept; q q q within 3 s force-quits)"]] as [string, string][])
       : ([
           ["q  Ctrl-C", "leave; the loop goes on"],
@@ -83,8 +90,9 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
         return { kind: "diff", storyId: o.storyId, path: o.paths[o.at]! };
       } else if (k === "escape" || k === "q") close();
       return null;
-    case "ended":
-      return k === "enter" || k === "escape" || k === "q" ? { kind: "quit", code: o.code } : null;
+    case "result":
+      close();
+      return null;
   }
 }
 
@@ -105,7 +113,7 @@ function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
   if (!o) return null;
   switch (o.kind) {
     case "help":
-      return { title: "Keys", lines: helpLines(m.o.mode) };
+      return { title: "Keys", lines: helpLines(m.o.mode, m.end !== null) };
     case "confirm-stop":
       return { title: "Stop this loop?", lines: [[{ text: "The agent is signalled; completed work is kept. " }, { text: "y", bold: true, tone: "accent" }, { text: " stops it, any other key goes back." }]] };
     case "ask":
@@ -133,8 +141,8 @@ function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
         title: "The diff of which file?",
         lines: [...o.paths.map((p, i): Line => [{ text: `${i === o.at ? "› " : "  "}${p}`, bold: i === o.at, tone: i === o.at ? "accent" : "normal" }]), [{ text: "↑/↓ choose · Enter shows · Esc back", tone: "dim" }]],
       };
-    case "ended":
-      return { title: "The loop is over", lines: [...(o.message ? o.message.split("\n").map((t): Line => [{ text: t }]) : []), ...summary(m), [], [{ text: "Enter or Esc: leave", tone: "dim" }]] };
+    case "result":
+      return { title: "The loop is over", lines: [...(m.end ? m.end.message.split("\n").map((t): Line => [{ text: t }]) : []), ...summary(m), [], [{ text: "any key closes this · q leaves the screen", tone: "dim" }]] };
   }
 }
 
@@ -147,7 +155,11 @@ function summary(m: LoopScreen): Line[] {
   const iterations = c?.iterations ?? st?.iterations.length ?? m.record.loop.iteration;
   const tokens = c?.total_tokens ?? st?.total_tokens ?? m.record.loop.tokens;
   const cost = c?.total_cost_usd ?? st?.total_cost_usd ?? m.record.loop.cost;
-  const branch = c?.branch ?? st?.checkpoint_branch ?? null;
+  // After the completion step the state says where the work is (a cleanup deleted the loop's branch);
+  // a Complete written before the question was answered does not know yet.
+  const answered = st?.completion ?? c?.completion ?? null;
+  const branch = answered === "cleanup" ? null : (st?.completion ? st.checkpoint_branch : (c?.branch ?? st?.checkpoint_branch ?? null));
+  const reason = st?.completion ? st.reason : (c?.reason ?? null);
   const lines: Line[] = [
     [{ text: `${done}/${plural(total, "story", "stories")} complete · ${plural(iterations, "iteration")} · ${plural(tokens, "token")} · ${formatTotalCost(cost)}` }],
   ];
@@ -155,6 +167,6 @@ function summary(m: LoopScreen): Line[] {
   const stories = c?.stories ?? (st ? storiesOf(st) : []);
   for (const row of receiptRows(stories, m.cols - 4)) lines.push([{ text: row }]); // cut to fit, not wrapped: a table
   if (branch) lines.push([{ text: `branch ${inertLine(branch)}`, tone: "dim" }]);
-  if (c?.reason) lines.push([{ text: inertLine(c.reason).slice(0, 500), tone: "dim" }]);
+  if (reason) lines.push([{ text: inertLine(reason).slice(0, 500), tone: "dim" }]);
   return lines;
 }

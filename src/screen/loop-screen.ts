@@ -25,7 +25,14 @@ export type Overlay =
   | { kind: "text"; title: string; text: string; top: number }
   | { kind: "input"; text: string }
   | { kind: "pick"; storyId: string; paths: string[]; at: number }
-  | { kind: "ended"; code: number; message: string | null };
+  /** After the end: the result and the run's summary and receipt (`r`); any key closes it. */
+  | { kind: "result" };
+
+/** The loop is over: the screen stays browsable, with this as its banner; `q` leaves with `code`. */
+export interface Ended {
+  code: number;
+  message: string;
+}
 
 export interface LoopScreen {
   readonly o: LoopModelOptions;
@@ -41,11 +48,14 @@ export interface LoopScreen {
   top: number;
   follow: boolean;
   overlay: Overlay | null;
+  end: Ended | null;
   notice: { text: string; tone: Tone } | null;
   noticeAt: number | null;
   readonly tabName: TabName;
   readonly layout: Frame["layout"];
   bodySize(): { cols: number; rows: number };
+  /** The header's rows at this size: its lines, and after the end the result's banner. */
+  headerRows(): number;
   selected(): StoryEntry | null;
   content(now: number): BlockList;
 }

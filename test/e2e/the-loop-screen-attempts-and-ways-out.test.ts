@@ -53,8 +53,8 @@ describeWithTmux("the loop screen: attempts and ways out", () => {
     tmux.keys(pane, "Space"); // any key closes the help (Escape then q would read as Alt-q)
     await tmux.waitFor("the help closed", () => !tmux.capture(pane).includes("the story's previous / next attempt"));
     tmux.keys(pane, "q");
-    await tmux.waitFor("the result view", () => tmux.capture(pane).includes("Enter or Esc"));
-    tmux.keys(pane, "Enter");
+    await tmux.waitFor("the result's banner", () => tmux.capture(pane).includes("r result"));
+    tmux.keys(pane, "q");
     expect(await exited(tmux, pane)).toBe(4);
     await usable(tmux, pane);
   }, 90_000);

@@ -57,13 +57,17 @@ describeWithTmux("the loop screen in a terminal", () => {
     tmux.keys(pane, "Escape");
     await tmux.waitFor("the diff closed", () => !tmux.capture(pane).includes("+first notes"));
     tmux.keys(pane, "q");
-    await tmux.waitFor("the result view", () => tmux.capture(pane).includes("Enter or Esc"));
+    await tmux.waitFor("the result's banner", () => tmux.capture(pane).includes("r result"));
     expect(readState(repo).status).toBe("stopped");
+    tmux.keys(pane, "r");
+    await tmux.waitFor("the result with its receipt", () => tmux.capture(pane).includes("The loop is over"));
     // The receipt: each story's attempts, time, tokens and cost (docs/receipt.md).
     expect(tmux.capture(pane)).toMatch(/✓ 1\. First story\s+1 attempt\s+(\d+[hm] )?\d+[sm]\s+[\d,]+ tokens/);
     expect(tmux.capture(pane)).toMatch(/· 2\. Second story\s+1 attempt/);
     expect(flag(tmux, pane, "alternate_on")).toBe("1"); // the result stays until it is read
-    tmux.keys(pane, "Enter");
+    tmux.keys(pane, "Space"); // closes the result; the screen stays
+    await tmux.waitFor("the result closed", () => !tmux.capture(pane).includes("The loop is over"));
+    tmux.keys(pane, "q");
     expect(await exited(tmux, pane)).toBe(4);
     restored(tmux, pane);
     expect(tmux.capture(pane)).toContain("Loop stopped");
@@ -135,8 +139,8 @@ describeWithTmux("the loop screen in a terminal", () => {
     tmux.keys(pane, "Down");
     await tmux.waitFor("cleanup chosen", () => /› cleanup/.test(tmux.capture(pane)));
     tmux.keys(pane, "Enter");
-    await tmux.waitFor("the result view", () => tmux.capture(pane).includes("Enter or Esc"));
-    tmux.keys(pane, "Enter");
+    await tmux.waitFor("the result view", () => tmux.capture(pane).includes("r result"));
+    tmux.keys(pane, "q");
     expect(await exited(tmux, pane)).toBe(0);
     restored(tmux, pane);
     expect(readState(repo).completion).toBe("cleanup");
@@ -155,8 +159,8 @@ describeWithTmux("the loop screen in a terminal", () => {
     await tmux.waitFor("the question", () => /stop/i.test(tmux.capture(mon)) && /y\/n|\by\b/.test(tmux.capture(mon)));
     tmux.keys(mon, "y");
     await tmux.waitFor("the loop stopped", () => readState(repo).status === "stopped");
-    await tmux.waitFor("the result view", () => tmux.capture(mon).includes("Enter or Esc"));
-    tmux.keys(mon, "Enter");
+    await tmux.waitFor("the result view", () => tmux.capture(mon).includes("r result"));
+    tmux.keys(mon, "q");
     expect(await exited(tmux, mon)).toBe(4);
     restored(tmux, mon);
   }, 60_000);
@@ -170,7 +174,7 @@ describeWithTmux("the loop screen in a terminal", () => {
     expect(tmux.capture(pane)).toContain("^[[2J end");
     expect(tmux.panes().find((p) => p.id === pane)!.title).toStartWith("Ralph: repo");
     tmux.keys(pane, "q");
-    await tmux.waitFor("the result view", () => tmux.capture(pane).includes("Enter or Esc"));
+    await tmux.waitFor("the result view", () => tmux.capture(pane).includes("r result"));
     tmux.keys(pane, "Escape");
     expect(await exited(tmux, pane)).toBe(4);
   }, 60_000);
@@ -195,8 +199,8 @@ describeWithTmux("the loop screen in a terminal", () => {
     tmux.keys(pane, "p");
     await tmux.waitFor("the loop done after story two", () => readState(repo).status === "done", 60_000);
     expect(readFileSync(join(dir, "prompt-2.txt"), "utf8")).toContain("use the v2 API");
-    await tmux.waitFor("the result view", () => tmux.capture(pane).includes("Enter or Esc"));
-    tmux.keys(pane, "Enter");
+    await tmux.waitFor("the result view", () => tmux.capture(pane).includes("r result"));
+    tmux.keys(pane, "q");
     expect(await exited(tmux, pane)).toBe(0);
   }, 120_000);
 

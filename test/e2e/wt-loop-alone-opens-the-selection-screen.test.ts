@@ -73,9 +73,9 @@ describeWithTmux("wt-loop alone on a terminal", () => {
     tmux.keys(pane, "R");
     await shows(tmux, pane, /Agent\s+Tasks\s+Files\s+Verify\s+Prompt/);
     await tmux.waitFor("the loop to end done", () => readState(main).status === "done" && readState(main).completion === "keep", 90_000);
-    await shows(tmux, pane, "Enter or Esc");
+    await shows(tmux, pane, "r result");
     expect(flag(tmux, pane, "alternate_on")).toBe("1");
-    tmux.keys(pane, "Enter");
+    tmux.keys(pane, "q");
     await shows(tmux, pane, "Work and loops");
     // The change is finished: the selection lists the loop that did it, and the plain tasks.md.
     const sel = tmux.capture(pane);

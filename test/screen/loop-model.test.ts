@@ -276,13 +276,19 @@ describe("keys", () => {
     expect(text(o.lines)).not.toContain("+line 0\n");
     expect(m.key("escape")).toBeNull();
     m.ended(2);
-    expect(m.key("j")).toBeNull();
-    expect(m.key("enter")).toEqual({ kind: "quit", code: 2 });
+    expect(m.key("j")).toBeNull(); // still browsable after the end
+    expect(m.key("p")).toBeNull(); // nothing left to steer
+    expect(m.key("q")).toEqual({ kind: "quit", code: 2 });
+    expect(m.key("ctrl-c")).toEqual({ kind: "quit", code: 2 });
   });
 
-  test("the result view's summary wraps to a narrow screen instead of being cut", () => {
+  test("after the end the result is a banner over a browsable screen; r shows the summary, wrapped to a narrow screen", () => {
     const m = model("run", 40, 20);
-    m.ended(2);
+    m.ended(2, "Loop stopped: Stopped by the user");
+    const f = m.frame(Date.now());
+    expect(f.overlay).toBeNull();
+    expect(f.header.map((l) => l.map((s) => s.text).join("")).join("\n")).toContain("Loop stopped");
+    m.key("r");
     const lines = m.frame(Date.now()).overlay!.lines.map((l) => l.map((s) => s.text).join(""));
     for (const l of lines) expect(Bun.stringWidth(l)).toBeLessThanOrEqual(36);
     expect(lines.join("")).toContain("2/3 stories complete · 5 iterations");
