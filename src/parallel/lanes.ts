@@ -144,7 +144,7 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
         notes.push(`the lane of story ${lane.story_id} (attempt ${lane.attempt}) was closed` + (kept ? `; its work not on the loop branch is kept in ${kept}` : ""));
       }
       await q.run(["worktree", "prune"]);
-      if (existsSync(where.dir) && readdirSync(where.dir).length === 0) rmdirSync(where.dir);
+      dropIfEmpty(where.dir);
       return notes;
     }),
 
@@ -164,9 +164,19 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
         const m = /^(.*)-(\d+)$/.exec(ref.slice(where.keptPrefix.length));
         kept.push({ ref, story_id: m?.[1] ?? ref, attempt: Number(m?.[2] ?? 0) });
       }
+      dropIfEmpty(where.dir); // at the end no lane is open: its folder of lanes goes too
       return kept;
     }),
   };
+}
+
+/** The loop's folder of lanes once no lane is in it (a lane another process opens meanwhile keeps it: not empty). */
+function dropIfEmpty(dir: string): void {
+  try {
+    if (readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    // absent, or filled meanwhile: nothing to drop
+  }
 }
 
 /**

@@ -51,13 +51,14 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     // Where this integration leaves the branch, known here rather than read after it: an agent that moves the
     // branch in between would otherwise be taken for where the queue left it (and the loop's work for the user's).
     left = old;
+    const meanwhile = old !== lane.base; // anything integrated since the lane was made
     const replay = await replayInLane(q, lane, old);
-    if (replay.kind === "conflict") return replay;
+    if (replay.kind === "conflict") return { ...replay, meanwhile };
     const commits = await q.commitsBetween(old, replay.head);
     if (commits.length === 0) return { kind: "integrated", commits: [], head: old }; // everything was there already
     await assertMainReady(q, loopBranch);
     const inTheWay = await ignoredInTheWay(q, old, replay.head);
-    if (inTheWay.length) return ignoredConflict(lane.story_id, inTheWay);
+    if (inTheWay.length) return ignoredConflict(lane.story_id, inTheWay); // the agent's doing (a forced add), whatever came meanwhile
     const j = { old, new: replay.head };
     await writeJournal(q, j);
     await q.runRetryingLocks(["update-ref", "-m", `wt-loop: integrate story ${lane.story_id}`, ref, j.new, j.old]);
@@ -77,7 +78,7 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     const wrote = await verifyWrote(q, j);
     if (!verdict.ok) {
       await undo(q, j, wrote);
-      return { kind: "verify_failed", reason: verdict.reason };
+      return { kind: "verify_failed", reason: verdict.reason, meanwhile };
     }
     const done = wrote ? await commitVerifyChanges(q, j, wrote, lane.story_id) : j;
     await clearJournal(q, done);
@@ -125,7 +126,7 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
  * Replays the lane's commits onto `onto` in the lane itself (its branch is rewritten: it is the loop's
  * own). On a conflict the lane is put back as it was and the conflicting paths are returned.
  */
-async function replayInLane(q: Git, lane: Lane | LanePlan, onto: string): Promise<{ kind: "replayed"; head: string } | Extract<Integration, { kind: "conflict" }>> {
+async function replayInLane(q: Git, lane: Lane | LanePlan, onto: string): Promise<{ kind: "replayed"; head: string } | Omit<Extract<Integration, { kind: "conflict" }>, "meanwhile">> {
   const lg = new Git({ cwd: lane.worktree, timeoutMs: q.ctx.timeoutMs });
   const env = { ...(await lg.identity()), GIT_EDITOR: ":" };
   // A lane folder that is not (or no longer) a worktree: git would find the repository around it (the lanes live in its
@@ -194,6 +195,7 @@ function ignoredConflict(story: string, paths: string[]): Extract<Integration, {
   return {
     kind: "conflict",
     paths,
+    meanwhile: false,
     reason:
       `Your changes for story ${story} add ${shown}, which the user's worktree has as files git ignores: integrating them would ` +
       "overwrite the user's own files. Nothing was merged for you: do the story again without adding those paths (no `git add -f` of ignored files).",

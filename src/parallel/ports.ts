@@ -53,8 +53,10 @@ export interface KeptLane {
 
 export type Integration =
   | { kind: "integrated"; commits: string[]; head: string }
-  | { kind: "conflict"; paths: string[]; reason: string }
-  | { kind: "verify_failed"; reason: string };
+  | { kind: "conflict"; paths: string[]; reason: string; meanwhile: boolean }
+  | { kind: "verify_failed"; reason: string; meanwhile: boolean };
+// `meanwhile`: the loop branch had moved since the lane was made (other lanes' work, the user's edits), so the
+// schedule, not the agent, may be the cause: the story's attempt is not counted and its next one runs alone.
 
 export interface MergeQueue {
   /**

@@ -5,9 +5,12 @@ import { dirname, join } from "node:path";
 import { afterAll } from "bun:test";
 
 const made: string[] = [];
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
+// Outside `bun test` (scripts/soak.ts imports these helpers) there is no afterAll: the script removes its own folders.
+try {
+  afterAll(() => {
+    for (const d of made) rmSync(d, { recursive: true, force: true });
+  });
+} catch {}
 
 export function tempDir(prefix = "wt-loop-test-"): string {
   const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));

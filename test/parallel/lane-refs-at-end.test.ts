@@ -1,7 +1,7 @@
 // --parallel: what the loop's end leaves of its lanes (docs/parallel.md, "What is left at the end"): a lane ref whose
 // work the loop branch holds is dropped, judged by content; one whose work it does not hold is kept and named.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runEngine } from "../helpers/engine.ts";
 import { laneAgent, TICK_AND_WRITE } from "../helpers/lane-agent.ts";
@@ -21,6 +21,9 @@ describe("--parallel: lane refs at the loop's end", () => {
     expect(r.state.iterations.filter((i) => i.story_id === "1").map((i) => i.outcome)).toEqual(["no_signal", "complete"]);
     expect(laneRefs(repo)).toEqual([]);
     expect(r.state.reason).not.toContain("is kept");
+    // No lane left means no folder of lanes either (found by the kill soak: an empty one stayed in the git dir).
+    const lanes = join(git(repo, "rev-parse", "--path-format=absolute", "--git-common-dir"), "wt-loop/lanes");
+    expect(existsSync(lanes) ? readdirSync(lanes) : []).toEqual([]);
   }, 180_000);
 
   test("ends stuck: work not on the branch stays under its ref, named with how to see and delete it; cleanup says it is not among the changes", async () => {

@@ -66,6 +66,7 @@ describe("merge queue", () => {
     if (r.kind !== "conflict") return;
     expect(r.paths).toEqual(["a.txt"]);
     expect(r.reason).toContain("a.txt");
+    expect(r.meanwhile).toBe(true); // lane 1 was integrated after lane 2 was made: the schedule's doing
     expect(c.head()).toBe(head);
     expect(status(c.repo)).toBe("");
     expect(readFileSync(join(c.repo, "a.txt"), "utf8")).toBe("line 1\nONE\nline 3\n");
@@ -85,7 +86,8 @@ describe("merge queue", () => {
       seen = readFileSync(join(c.repo, "b.txt"), "utf8");
       return { ok: false, reason: "tests failed: 1 of 3" };
     });
-    expect(r).toEqual({ kind: "verify_failed", reason: "tests failed: 1 of 3" });
+    // Nothing was integrated since the lane was made: the failure is the lane's own, counted as an attempt.
+    expect(r).toEqual({ kind: "verify_failed", reason: "tests failed: 1 of 3", meanwhile: false });
     expect(seen).toBe("x\n");
     expect(c.head()).toBe(before);
     expect(status(c.repo)).toBe("");

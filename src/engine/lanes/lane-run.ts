@@ -6,6 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { LaneTurns } from "./lane-turns.ts";
 import { errorMessage, HarnessError } from "../../errors.ts";
 import type { Integration } from "../../parallel/ports.ts";
 import { laneTag, runTag } from "../../proc/contain.ts";
@@ -30,6 +31,8 @@ export interface LaneDone {
   integration?: Integration;
   /** Why the story goes again (the attempt's, or the merge queue's). */
   reason?: string;
+  /** Not integrated for work integrated after the lane was made: the attempt is not counted, the next runs alone. */
+  free?: boolean;
   /** The ref that keeps the lane's work not integrated (null when there was none). */
   kept?: string | null;
   error?: unknown;
@@ -46,6 +49,9 @@ export interface LaneContext {
   stories: Story[];
   /** The lane's agent is done (its attempt judged): its slot is free for another story while it is integrated. */
   freed: () => void;
+  turns: LaneTurns;
+  /** This attempt runs alone (lane-turns.ts): made once no integration is under way, integrated before any other. */
+  alone: boolean;
 }
 
 export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
@@ -68,6 +74,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
       out.result = { outcome: "stopped", reason: "Stopped by the user" };
       return out;
     }
+    if (c.alone) await c.turns.settled(c.signal);
     const base = await harnessStep("reading the loop branch's head", () => par.queue.head());
     const plan = par.lanes.plan(story.id, attempt, base);
     lane = { ...plan, story_title: story.title, iteration: n, attempt, status: "opening", agent_pid: null, agent_started: null, started: new Date().toISOString() };
@@ -102,15 +109,18 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     lane.status = "integrating";
     step("integrating");
     await c.saveAll();
-    const got = await harnessStep("integrating a lane", () => par.queue.integrate(lane!, verifier(state, deps, n)));
+    const leave = await c.turns.enter(story.id, c.signal);
+    const got = await harnessStep("integrating a lane", () => par.queue.integrate(lane!, verifier(state, deps, n))).finally(leave);
     out.integration = got;
     if (got.kind === "integrated") {
       out.integrated = true;
       step("integrated", { commits: got.commits });
     } else {
       out.reason = got.reason;
+      out.free = got.meanwhile;
+      const why = got.meanwhile ? `${got.reason} ${NOT_COUNTED}` : got.reason;
       // Its work never reached the loop branch: `history`, the receipt's ✓ and the forecast must not count it complete.
-      Object.assign(rec, { outcome: "rejected", reason: got.reason, done_check: false });
+      Object.assign(rec, { outcome: "rejected", reason: why, done_check: false });
       step(got.kind, { reason: got.reason, ...(got.kind === "conflict" ? { paths: got.paths } : {}) });
     }
     return out;
@@ -133,6 +143,9 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     if (lane) await closeLane(c, lane, out, step);
   }
 }
+
+const NOT_COUNTED =
+  "(Not counted as an attempt: the work integrated after this lane was made caused it; the story's next attempt runs alone on the new head.)";
 
 /** An attempt whose lane vanished under it: what it did is gone with the folder (its spending is not known). */
 const lostAttempt = (reason: string, started: Date): AttemptResult => ({

@@ -14,6 +14,7 @@ import { plural } from "../../text/format.ts";
 import { budgetReached } from "../../record/budget.ts";
 import type { Ending } from "../finish.ts";
 import { runLane, type LaneDone, type Tries } from "./lane-run.ts";
+import { laneTurns } from "./lane-turns.ts";
 import { limitGate } from "../gates/limit-gate.ts";
 import type { LoopDeps, ParallelDeps } from "../ports.ts";
 import { pauseHere, type Inbox } from "../steer-inbox.ts";
@@ -65,6 +66,10 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: (
   // integrated first, and the reason says what became of each.
   const finishedAfter: string[] = [];
   const turn = storyTurns(state, deps);
+  // Stories the schedule made conflict (or fail --verify only once integrated), in that order: each one's next
+  // attempt runs alone (lane-turns.ts), one at a time.
+  const turns = laneTurns();
+  const toRunAlone: string[] = [];
 
   while (true) {
     const { stories, gone } = await turn(); // the main worktree's tasks file: what is integrated
@@ -86,14 +91,20 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: (
     }
     if (!ending && !state.pause_requested) {
       const integrated = new Set(stories.filter(isComplete).map((s) => s.id));
-      for (const story of readyStories(stories, integrated, new Set(running.keys()))) {
+      const ready = readyStories(stories, integrated, new Set(running.keys()));
+      // The first story to run alone goes before the others, once none runs alone; the rest of them wait their turn.
+      const next = turns.alone ? undefined : ready.find((s) => s.id === toRunAlone[0]);
+      for (const story of next ? [next, ...ready.filter((s) => s !== next)] : ready) {
         if (working.size >= state.parallel || state.current_iteration >= state.max_iterations) break;
+        const alone = story === next;
+        if (!alone && toRunAlone.includes(story.id)) continue;
+        if (alone) turns.hold(toRunAlone.shift()!);
         working.add(story.id);
         const freed = () => {
           working.delete(story.id);
           wake();
         };
-        running.set(story.id, runLane(story, { state, deps, par, signal, gate, tries, saveAll, stories, freed }).finally(freed));
+        running.set(story.id, runLane(story, { state, deps, par, signal, gate, tries, saveAll, stories, freed, turns, alone }).finally(freed));
       }
     }
     if (!running.size) {
@@ -111,6 +122,7 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: (
     const done = await Promise.race([...running.values(), slot]);
     if (!done) continue; // a lane's agent finished: another story may start while that lane is integrated
     running.delete(done.story.id);
+    turns.release(done.story.id); // a lane that ran alone is done: the others integrate again
     await saveAll();
     if (ending && ending.status !== "stopped") finishedAfter.push(afterEnding(done));
     if (done.error) {
@@ -124,6 +136,13 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: (
     else if (done.integrated) {
       tries.delete(done.story.id);
       noProgress = 0;
+    } else if (done.free) {
+      // Hit by work integrated after its lane was made: the schedule's doing, not the agent's. The attempt is not
+      // counted (its number is given again) nor taken for a stall; the next runs alone on the new head.
+      const t = tries.get(done.story.id)!;
+      t.attempt--;
+      t.reason = done.reason;
+      if (!toRunAlone.includes(done.story.id)) toRunAlone.push(done.story.id);
     } else {
       const t = tries.get(done.story.id)!;
       noProgress = done.progress ? 0 : noProgress + 1;
