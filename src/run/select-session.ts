@@ -20,6 +20,9 @@ import { restoreWindowName } from "../term/title.ts";
 import { terminalGone } from "../term/hangup.ts";
 import { resolveWorktree, type Worktree } from "../worktree/worktree.ts";
 import { prepareFromFlags } from "../setup/from-flags.ts";
+import { layerOptions } from "../setup/config.ts";
+import { loopPaths } from "../state/paths.ts";
+import { readState } from "../state/store.ts";
 
 const REFRESH_MS = 2000;
 const START_TIMEOUT_MS = 120_000;
@@ -225,6 +228,18 @@ class Session {
   private async startWindow(id: string): Promise<void> {
     const item = this.item(id);
     if (!item) return;
+    // S means a new window. With "terminal": "inline" `start` would run the whole loop here, hidden
+    // behind this screen and out of reach of its keys: refused, pointing to R.
+    const given = item.kind === "change" ? { change: item.name } : {};
+    const previous = await readState(loopPaths(this.wt.path).state).catch(() => null);
+    if (String(layerOptions(this.wt.path, given, previous).options.terminal ?? "auto") === "inline") {
+      (this.current as PreviewModel).inform(
+        "Not in a new window",
+        'Your config sets "terminal": "inline", so `wt-loop start` would run the loop in this terminal, hidden behind this screen. Press R to run it here on its own screen, or set "terminal" to "auto" (or a terminal\'s name) for S.',
+      );
+      this.screen?.redraw();
+      return;
+    }
     (this.current as PreviewModel).say("Starting…");
     this.screen?.redraw();
     const argv = [...selfArgv(), "start", ...(item.kind === "change" ? ["--change", item.name] : [])];
