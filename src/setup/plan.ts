@@ -14,7 +14,7 @@ import { findTasksFile } from "../stories/tasks-file.ts";
 import type { LoopOptions } from "./options.ts";
 import { toState } from "./option-table.ts";
 import { graphRefusal, headingOf } from "../parallel/graph.ts";
-import { issueWork } from "../stories/issue.ts";
+import { issueWork } from "../github/issue-source.ts";
 import type { GitHubLink } from "../state/schema.ts";
 import { parseStories } from "../stories/story.ts";
 
@@ -69,7 +69,7 @@ export async function makePlan(worktree: string, opts: LoopOptions, os: OpenSpec
   return { source: found, doneCriteria: "tasks", task, change, tasksFile: found.tasksFile, stories, write: null, github: null };
 }
 
-/** Stories from GitHub issues (stories/issue.ts): the tasks file is planned here and written by `writeStarting`. */
+/** Stories from GitHub issues (github/issue-source.ts): the tasks file is planned here and written by `writeStarting`. */
 async function issuePlan(worktree: string, opts: LoopOptions, os: OpenSpecOptions): Promise<Plan> {
   if (opts.change) throw new UserError(`--change and --${opts.issue ? "issue" : "issues"} both name the work: give one of them.`);
   const work = await issueWork(worktree, opts, { cwd: worktree, timeoutMs: os.timeoutMs, signal: os.signal, env: os.env }, os.warn);

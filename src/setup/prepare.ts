@@ -139,7 +139,7 @@ export async function writeStarting(p: Prepared, mode: "here" | "window"): Promi
     }
     // Excluded before the first file appears, so `git status` never shows the loop's files.
     await ensureExcluded(new Git({ cwd: p.state.worktree_path, timeoutMs: p.state.command_timeout_sec * 1000 }));
-    // Stories from an issue: their tasks file, now that every check has passed (stories/issue.ts).
+    // Stories from an issue: their tasks file, now that every check has passed (github/issue-source.ts).
     if (p.plan.write) await writeNewFile(p.plan.write.path, p.plan.write.text);
     await writeState(paths.state, p.state);
     return { note, lock };

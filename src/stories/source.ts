@@ -9,7 +9,7 @@ import { parseStories, type Story } from "./story.ts";
 export type StorySource =
   | { kind: "openspec"; tasksFile: string; change: ChangeContext }
   | { kind: "tasks-file"; tasksFile: string }
-  /** Written from GitHub issues at start (stories/issue.ts), then read like any tasks file. */
+  /** Written from GitHub issues at start (github/issue-source.ts), then read like any tasks file. */
   | { kind: "issue"; tasksFile: string }
   | { kind: "manual"; task: string };
 

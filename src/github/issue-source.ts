@@ -10,10 +10,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
-import { repoLabel, repoName, type GhContext } from "../github/gh.ts";
-import { fetchIssue, parseIssueRef, resolveRepo, searchIssues, type Issue } from "../github/issues.ts";
+import { repoLabel, repoName, type GhContext } from "./gh.ts";
+import { fetchIssue, parseIssueRef, resolveRepo, searchIssues, type Issue } from "./issues.ts";
 import type { GitHubLink } from "../state/schema.ts";
-import { issueTasks, searchTasks } from "./issue-tasks.ts";
+import { issueTasks, searchTasks } from "../stories/issue-tasks.ts";
 
 export interface IssueWork {
   tasksFile: string;
