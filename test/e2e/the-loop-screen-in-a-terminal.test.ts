@@ -78,7 +78,8 @@ describeWithTmux("the loop screen in a terminal", () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env, dir } = envFor([{ hangSec: 300, ignoreTerm: true }]);
     const pane = tmux.start(repo, env, keep("wt-loop run --on-complete keep"));
-    await tmux.waitFor("the agent to run", () => existsSync(join(dir, "prompt-1.txt")) && readState(repo).agent_pid);
+    // Until the agent ignores SIGTERM, the first q's graceful stop could end it at once (exit 4, no force-quit).
+    await tmux.waitFor("the agent to ignore SIGTERM", () => existsSync(join(dir, "ignoring-term")) && readState(repo).agent_pid);
     tmux.keys(pane, "q");
     tmux.keys(pane, "q");
     tmux.keys(pane, "q");
