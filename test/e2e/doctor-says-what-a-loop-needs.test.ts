@@ -37,7 +37,9 @@ describe("wt-loop doctor", () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const d = await doctor(repo, {}, ["--terminal", "inline"]);
     expect(d.code).toBe(0);
-    expect(d.report.checks.map((c) => c.id)).toEqual(["git", "worktree", "agent", "terminal", ".claude", "disk"]);
+    // `gh` has a line when it is installed (--issue needs it; docs/github.md), and none otherwise.
+    const gh = Bun.which("gh") ? ["gh"] : [];
+    expect(d.report.checks.map((c) => c.id)).toEqual(["git", "worktree", "agent", ...gh, "terminal", ".claude", "disk"]);
     expect(d.report.checks.every((c) => c.mark === "ok")).toBe(true);
     expect(d.line("agent")).toBe("✓ agent     claude: claude 2.1.0 (Claude Code, fake)");
     expect(d.stdout).toContain("A loop can start here.");
