@@ -32,6 +32,9 @@ describeWithTmux("S with an inline terminal", () => {
     await shows(tmux, pane, "Not in a new window");
     expect(tmux.capture(pane).replace(/[│\s]+/g, " ")).toContain("Press R to run it here");
     tmux.keys(pane, "Escape"); // closes the message
+    await tmux.waitFor("the message closed", () => !tmux.capture(pane).includes("Not in a new window"));
+    tmux.keys(pane, "Escape"); // back to the list
+    await shows(tmux, pane, "›◆ add-greeting");
     tmux.keys(pane, "q");
     expect(await exited(tmux, pane)).toBe(0);
     expect(stateIfAny(main)).toBeNull();
