@@ -11,20 +11,12 @@ import { parseArgs } from "node:util";
 import { runEngine } from "../test/helpers/engine.ts";
 import { laneAgent, TICK_AND_WRITE } from "../test/helpers/lane-agent.ts";
 import { makeRepo } from "../test/helpers/repo.ts";
+import { seeded } from "../test/helpers/seeded.ts";
 
 const { values: opt } = parseArgs({ options: { runs: { type: "string", default: "20" }, seed: { type: "string", default: "1" } } });
 const runs = Number(opt.runs);
 const seed0 = Number(opt.seed);
 
-function seeded(s: number): () => number {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STORIES = (n: number) => "# Tasks\n\n" + Array.from({ length: n }, (_, i) => `## ${i + 1}. S${i + 1}\n- [ ] ${i + 1}.1 do\n`).join("\n");
 let failures = 0;

@@ -22,6 +22,7 @@ import { fakeAgent, ROOT, spawnWtLoop, testPath } from "../test/helpers/cli.ts";
 import { readState } from "../test/helpers/fixtures.ts";
 import { COMPLETE, runLoop } from "../test/helpers/loop.ts";
 import { git, tempDir } from "../test/helpers/repo.ts";
+import { seeded } from "../test/helpers/seeded.ts";
 
 type Mode = Checkpoint | "parallel";
 type Phase = "agent" | "checkpoint" | "verify" | "review" | "integration" | "completion";
@@ -56,16 +57,6 @@ const from = Number(opt.from);
 const modes = (opt.mode?.length ? opt.mode : ["branch", "stash", "parallel"]) as Mode[];
 for (const m of modes) if (!(m in PHASES)) throw new Error(`--mode ${m}: one of branch, stash, parallel`);
 
-/** mulberry32: a small seeded generator; round R of a mode draws from its own (seed, mode, R), so one round replays alone. */
-function seeded(s: number): () => number {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const roundSeed = (mode: Mode, round: number) => (seed * 7919 + modes.indexOf(mode) * 104_729 + round * 15_485_863 + mode.length) >>> 0;
 
 /** The live processes carrying a run tag of this worktree: the loop's agents, verify and review commands and their children. */

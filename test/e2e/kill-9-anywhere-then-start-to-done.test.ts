@@ -14,22 +14,13 @@ import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, tempDir } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { expectIntact, ralphStashes, record, userWorkRepo, type Mode } from "../checkpoint/user-work.ts";
+import { seeded } from "../helpers/seeded.ts";
 
 const sleepers: number[] = []; // the hung fake git calls' sleeps: the test's own, not the loop's
 afterEach(() => {
   for (const pid of sleepers.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
 });
 
-/** mulberry32: a small seeded generator, so a failing run can be replayed with its seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Phase = "agent" | "checkpoint" | "verify" | "completion";
 /** Git arguments (test/fixtures/git-hang matches any one) that only a checkpoint, or only the completion, passes. */
