@@ -1,0 +1,43 @@
+/** `wt-loop run`: continue the loop `start` prepared, or prepare one from the flags and run it here. */
+import { openSpecOptions, reserve, writeStarting } from "../setup/prepare.ts";
+import { sourceFromState } from "../setup/plan.ts";
+import { loopPaths } from "../state/paths.ts";
+import { readState } from "../state/store.ts";
+import { resolveWorktree } from "../worktree/worktree.ts";
+import { runInline } from "./launch.ts";
+import { prepareFromFlags, refuseUnusableLoopFolder } from "../setup/from-flags.ts";
+import { describeUntrusted, unsealedCommands, untrustedAdvice } from "../setup/trust.ts";
+import { UserError } from "../errors.ts";
+import type { ScreenFirst } from "./screen-first.ts";
+
+export async function prepareAndRun(given: Record<string, unknown>, shown: { plain: boolean }, first: ScreenFirst): Promise<number> {
+  const wt = await resolveWorktree();
+  if (given.dryRun !== true) await refuseUnusableLoopFolder(wt, "run");
+  const paths = loopPaths(wt.path);
+  const state = await readState(paths.state);
+  // The loop `start` prepared: its options are in the state, so `run` needs none; its lock was
+  // reserved by `start` for this run.
+  if (state?.status === "starting" && Object.keys(given).length === 0) {
+    // `start` sealed the commands of the state it wrote; a committed `starting` state is not its.
+    const unsealed = unsealedCommands(state, paths.state);
+    if (unsealed.length) throw new UserError(`${describeUntrusted(unsealed)}\n${untrustedAdvice(unsealed)}`);
+    const lock = await reserve(paths, state.started_at, true);
+    first.open();
+    try {
+      const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec, first.warn));
+      return await runInline(state, source, lock, { ...shown, first });
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+  // A direct run continues nothing: flags over the config files.
+  const planned = await prepareFromFlags(wt, given, undefined, "run", { print: first.print, warn: first.warn, trusted: () => first.open() });
+  if (typeof planned === "number") {
+    await first.close();
+    return planned;
+  }
+  const { prepared } = planned;
+  const { lock } = await writeStarting(prepared, "here");
+  return runInline(prepared.state, prepared.source, lock, { ...shown, first });
+}
