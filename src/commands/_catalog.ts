@@ -54,17 +54,26 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "pause", worktree: true, plainOutput: true, summary: "Pause the running loop when its current iteration ends", usage: "wt-loop pause",
-    examples: [["wt-loop pause", "the agent finishes its iteration, then the loop waits for `wt-loop resume`"]],
+    examples: [
+      ["wt-loop pause", "the agent finishes its iteration, then the loop waits for `wt-loop resume`"],
+      ["wt-loop status", "says `paused` once the iteration has ended"],
+    ],
     load: () => import("./pause.ts").then((m) => m.default),
   },
   {
     name: "resume", worktree: true, plainOutput: true, summary: "Resume a paused loop (or call off a pause not yet reached)", usage: "wt-loop resume",
-    examples: [["wt-loop resume", "the next iteration starts now"]],
+    examples: [
+      ["wt-loop resume", "the next iteration starts now"],
+      ["wt-loop pause && wt-loop resume", "calls off a pause the loop has not reached yet"],
+    ],
     load: () => import("./resume.ts").then((m) => m.default),
   },
   {
     name: "note", worktree: true, plainOutput: true, summary: "Leave a note for the agent: the running loop's next prompt carries it", usage: 'wt-loop note "TEXT"',
-    examples: [['wt-loop note "the API moved to /v2; do not touch the old client"', "the next iteration's prompt has it under \"Note from the user\""]],
+    examples: [
+      ['wt-loop note "the API moved to /v2; do not touch the old client"', "the next iteration's prompt has it under \"Note from the user\""],
+      ['wt-loop note "run the e2e tests before you say COMPLETE"', "notes wait in order; the next prompt carries them all"],
+    ],
     load: () => import("./note.ts").then((m) => m.default),
   },
   {

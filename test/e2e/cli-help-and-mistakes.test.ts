@@ -3,12 +3,14 @@
 import { describe, expect, test } from "bun:test";
 import pkg from "../../package.json" with { type: "json" };
 import { wtLoop } from "../helpers/cli.ts";
+import { commandNames } from "../../src/commands/_catalog.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 
 const ANSI = /\x1b\[/;
 // A colour terminal would be allowed colour: only the pipe should keep it out.
 const colourEnv = { NO_COLOR: undefined, TERM: "xterm-256color", FORCE_COLOR: "1" };
-const COMMANDS = ["start", "run", "stop", "status", "history", "log", "monitor", "demo", "help"];
+// Every command the catalog lists: help is written once, in src/commands/_catalog.ts, for all of them.
+const COMMANDS = commandNames();
 
 describe("help", () => {
   test("wt-loop --help piped: no ANSI, every command listed, no trailing spaces", async () => {
@@ -25,9 +27,12 @@ describe("help", () => {
     expect(r.stdout).not.toMatch(ANSI);
     expect(r.stdout).not.toMatch(/[ \t]$/m);
     expect(r.stdout).toContain(`Usage: wt-loop ${cmd}`);
-    const examples = r.stdout.split("Examples:\n")[1] ?? "";
-    expect(examples.match(/^  wt-loop /gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
-    expect(examples.match(/^  wt-loop /gm)?.length ?? 0).toBeLessThanOrEqual(3);
+    expect((await wtLoop(["help", cmd], { cwd: tempDir(), env: colourEnv })).stdout).toBe(r.stdout); // one source
+    const examples = (r.stdout.split("Examples:\n")[1] ?? "").split("\n\n")[0]!;
+    // An example is a line at two spaces (what it does sits further right, or on the next lines).
+    const shownExamples = examples.match(/^  \S/gm)?.length ?? 0;
+    expect(shownExamples).toBeGreaterThanOrEqual(2);
+    expect(shownExamples).toBeLessThanOrEqual(3);
     // Options start in one column: every description after a short option begins at the same place.
     const opts = (r.stdout.split("Options:\n")[1] ?? "").split("\n\n")[0]!.split("\n").filter((l) => /^  -/.test(l) && /\S {2,}\S/.test(l));
     const columns = new Set(opts.map((l) => l.search(/(?<=\S {2,})\S/)));
