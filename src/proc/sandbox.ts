@@ -19,6 +19,7 @@ import { join, sep } from "node:path";
 import { hostsFile, insideScript, planForwards, startForwards, stopForwards, type Endpoint, type Forward } from "./sandbox-net.ts";
 import type { Running } from "./spawn.ts";
 import { existsHere } from "./safe-fs.ts";
+import { programFolders } from "./sandbox-program.ts";
 import { UserError } from "../errors.ts";
 
 export type SandboxNetwork = "filtered" | "open";
@@ -156,7 +157,14 @@ const isSocket = (p: string) => {
 };
 
 /** The bubblewrap arguments of the file-system rules, for a command run in `place`. */
-export function mountArgs(rules: SandboxRules, privateTmp: string, place: Place = { mounts: [] }, keep: string[] = [], hidden = hiddenFolders()): string[] {
+export function mountArgs(
+  rules: SandboxRules,
+  privateTmp: string,
+  place: Place = { mounts: [] },
+  keep: string[] = [],
+  hidden = hiddenFolders(),
+  programs: string[] = [],
+): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", privateTmp, "/tmp"];
   for (const h of hidden) args.push("--tmpfs", h);
   const shown: string[] = [];
@@ -168,6 +176,9 @@ export function mountArgs(rules: SandboxRules, privateTmp: string, place: Place 
   // Name lookups read /etc/resolv.conf, often a link into /run: its file is put back, read-only.
   for (const f of ["/etc/resolv.conf"]) if (existsSync(f) && [...hidden, "/tmp"].some((h) => under(realOr(f), h))) bind("--ro-bind", f);
   for (const k of keep) if (existsSync(k)) bind("--ro-bind", k);
+  // The command's own program, when it lives in what is emptied (sandbox-program.ts); before the writable
+  // folders, which may lie inside it and must stay writable.
+  for (const p of programs) if (existsSync(p)) bind("--ro-bind", p);
   for (const w of rules.write) if (existsSync(w)) bind("--bind", w);
   for (const [mode, p] of place.mounts) if (existsSync(p)) bind(mode === "rw" ? "--bind" : "--ro-bind", p);
   for (const r of rules.readOnly) for (const p of bothSpellings(r).filter(existsSync)) args.push("--ro-bind", p, p);
@@ -215,7 +226,7 @@ export async function openSandbox(rules: SandboxRules): Promise<Sandbox> {
     wrap(argv, cwd, env) {
       const place = rules.place?.(cwd) ?? { mounts: [["rw", cwd]] };
       // Only its temp folder is writable: the forwards' sockets (this loop's own, and no other's) stay as made.
-      const mounts = mountArgs(rules, tmp, place, filtered ? [net] : [], hidden);
+      const mounts = mountArgs(rules, tmp, place, filtered ? [net] : [], hidden, programFolders(argv, cwd, env, hidden));
       // A session of its own: no controlling terminal to push keystrokes into (TIOCSTI) for the shell after the loop.
       const base = [...mounts, "--unshare-pid", "--unshare-ipc", "--new-session", "--die-with-parent", "--chdir", cwd];
       const inner = { ...allowedEnv(env, [...BASE_ENV, ...rules.env]), TMPDIR: "/tmp" };

@@ -76,8 +76,10 @@ describe("--sandbox", () => {
     const r = await wtLoop(
       ["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent,
         "--sandbox", "--sandbox-allow", `127.0.0.1:${allowed.port}`, "--sandbox-env", "BESIDE,DENIED_PORT,ALLOWED_PORT",
-        // --verify and --notify run in the same sandbox: each passes only when its write outside was refused.
-        "--verify", 'if echo v > "$HOME/verify-x"; then exit 1; fi', "--notify", 'echo n > "$HOME/notify-x" || echo refused > notify-refused.txt',
+        // --verify and --notify run in the same sandbox: their writes outside must not arrive (checked below). A
+        // write may succeed inside when the home folder lies under /tmp (a clone made there): it lands in the
+        // loop's private /tmp, which is why the check is made outside.
+        "--verify", 'echo v > "$HOME/verify-x" 2>/dev/null; true', "--notify", 'echo n > "$HOME/notify-x" 2>/dev/null; echo ran > notify-ran.txt',
         "try to escape"],
       { cwd: repo, env: { HOME: home, BESIDE: beside, DENIED_PORT: String(denied.port), ALLOWED_PORT: String(allowed.port) } },
     );
@@ -98,7 +100,7 @@ describe("--sandbox", () => {
     expect(readFileSync(join(repo, ".git/config"), "utf8")).not.toContain("hooksPath");
     expect(existsSync(join(home, "verify-x"))).toBe(false);
     expect(existsSync(join(home, "notify-x"))).toBe(false);
-    expect(readFileSync(join(repo, "notify-refused.txt"), "utf8")).toBe("refused\n");
+    expect(readFileSync(join(repo, "notify-ran.txt"), "utf8")).toBe("ran\n"); // it ran, in the worktree it may write
     expect(state.iterations[0].verify.exit_code).toBe(0);
     expect(denied.connections()).toBe(0);
     expect(allowed.connections()).toBe(1);
