@@ -110,7 +110,11 @@ async function round(mode: Mode, n: number, sleepers: number[]): Promise<{ phase
   if (phase === "agent") {
     const started = join(dir, "agent.started");
     const done = Math.floor(random() * 3); // the first, second or third agent run
-    steps = [...Array.from({ length: done }, () => work()[0]!), { hangSec: 300, write: { "work-{task}.txt": "a killed attempt\n", [started]: "" } }, ...work()];
+    // Sequentially, the killed attempt's own content proves it was redone. In a lane it must be the redone story's:
+    // a killed lane's work that the loop branch does not hold is kept under its ref by design (docs/parallel.md),
+    // so other content would leave that ref (rounds 10, 22, 28 of seed 30 failed on this, not on wt-loop).
+    const killed = mode === "parallel" ? "story {task}\n" : "a killed attempt\n";
+    steps = [...Array.from({ length: done }, () => work()[0]!), { hangSec: 300, write: { "work-{task}.txt": killed, [started]: "" } }, ...work()];
     ready = () => existsSync(started);
   } else if (phase === "verify" || phase === "review") {
     writeFileSync(arm(phase), "");

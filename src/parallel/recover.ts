@@ -110,7 +110,9 @@ export async function moveTree(git: Git, from: string, to: string): Promise<stri
     await git.runRetryingLocks(["update-ref", "-m", "wt-loop: kept before undoing an integration", ref, commit, ""]);
     notes.push(`${foreign.join(", ")} held changes of neither version: the whole tree as it was is kept in ${ref} (git restore --source=${ref} -- <path>)`);
   }
-  await git.run(["read-tree", to]); // the index: exactly `to` (its stat data is refreshed below)
+  // The index: exactly `to`. --reset keeps each entry whose content `to` has as it is, with the user's
+  // --assume-unchanged mark (a plain read-tree builds every entry anew, marks dropped); stat data is refreshed below.
+  await git.run(["read-tree", "--reset", to]);
   const present = paths.filter((p) => goal.has(p));
   if (present.length) await git.run(["checkout-index", "-f", "-u", "-z", "--stdin"], { input: present.join("\0") + "\0" });
   for (const p of paths.filter((p) => !goal.has(p))) {

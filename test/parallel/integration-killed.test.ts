@@ -129,6 +129,40 @@ describe("an integration killed at any step is undone whole by the restart", () 
     expect((await recoverIntegration(c.g, "ralph/x", c.old)).kind).toBe("finished");
   }, 60_000);
 
+  // The kill soak (seed 30, --parallel 2, rounds 9, 13, 14, 25 and 30): the user's `--assume-unchanged` mark on a
+  // file of theirs was gone once the next start was done. The undo rebuilt the index from the tree (read-tree
+  // without a merge), which drops every mark; so did the index update after verify wrote something.
+  const pinned = (repo: string) => git(repo, "ls-files", "-v").split("\n").filter((l) => /^[a-z] /.test(l));
+  function pin(c: Awaited<ReturnType<typeof setup>>) {
+    git(c.repo, "update-index", "--assume-unchanged", "other.txt");
+    writeFileSync(join(c.repo, "other.txt"), "the user's local override\n");
+  }
+  const pinKept = (c: Awaited<ReturnType<typeof setup>>) => {
+    expect(pinned(c.repo)).toEqual(["h other.txt"]);
+    expect(readFileSync(join(c.repo, "other.txt"), "utf8")).toBe("the user's local override\n");
+  };
+
+  test("the user's --assume-unchanged mark survives a kill after the tree moved and the restart's undo (soak seed 30)", async () => {
+    const c = await setup();
+    pin(c);
+    const child = runChild(c.repo, c.p, killingGit("read-tree -u -m", "after"));
+    await child.exited;
+    expect(child.signalCode).toBe("SIGKILL");
+    expect((await recoverIntegration(c.g, "ralph/x", c.old)).kind).toBe("undone");
+    pinKept(c);
+    expect(c.head()).toBe(c.old);
+    expect(readFileSync(join(c.repo, "gone.txt"), "utf8")).toBe("to be deleted by the lane\n");
+  }, 60_000);
+
+  test("the user's --assume-unchanged mark survives an integration whose verify wrote a report", async () => {
+    const c = await setup();
+    pin(c);
+    const child = runChild(c.repo, c.p, { INTEGRATE_VERIFY_WRITES: "report.txt" });
+    expect(await child.exited).toBe(0);
+    expect(git(c.repo, "show", "ralph/x:report.txt")).toBe("a report");
+    pinKept(c);
+  }, 60_000);
+
   test("killed right after the replay in the lane: the main worktree was not touched, the lane integrates again", async () => {
     const c = await setup();
     const child = runChild(c.repo, c.p, killingGit("rebase --quiet", "after"));
