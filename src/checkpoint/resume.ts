@@ -4,9 +4,10 @@
  * `.git/index.lock` its git held. Each step is idempotent, so a resume that dies is resumed again;
  * nothing here deletes a copy of the user's work that the tree does not hold.
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { UserError } from "../errors.ts";
+import { gitRunningIn } from "../proc/git-holders.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
 import type { State } from "../state/schema.ts";
 import type { Git } from "./git.ts";
@@ -108,18 +109,4 @@ export function stashesLeftBy(previous: State | null): string[] {
 export function userWorkLeftBy(previous: State | null): State["user_work"] {
   const w = previous?.user_work;
   return w && w.lost === null ? w : null;
-}
-
-/** Is a git process working in `dir`? (Linux: /proc; elsewhere assume yes, and leave the lock.) */
-function gitRunningIn(dir: string): boolean {
-  if (!existsSync("/proc/self/cwd")) return true;
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      const argv0 = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "";
-      if (/(^|\/)git$/.test(argv0) && readlinkSync(`/proc/${pid}/cwd`) === dir) return true;
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return false;
 }

@@ -191,6 +191,22 @@ export function renameSafe(root: string, from: string, to: string): void {
   renameSync(from, to);
 }
 
+/**
+ * Removes the file (or link) `path` under `root`, never through a link on the way (LinkRefused) and never a
+ * folder: one there now is not the file that was written, and is left ("folder"). "absent": nothing was there.
+ */
+export function removeFileSafe(root: string, path: string): "removed" | "absent" | "folder" {
+  refuseLinks(root, dirname(path));
+  try {
+    if (lstatSync(path).isDirectory()) return "folder";
+  } catch (err) {
+    if ((err as { code?: string }).code === "ENOENT") return "absent";
+    throw err;
+  }
+  rmSync(path, { force: true }); // a link itself, not what it points to
+  return "removed";
+}
+
 /** Removes `path` (a folder and what is in it): the path to it must hold no link; links inside are removed, not followed. */
 export function removeSafe(root: string, path: string): void {
   refuseLinks(root, dirname(path));

@@ -95,6 +95,31 @@ describe("an integration killed at any step is undone whole by the restart", () 
     await integratesAgain(c);
   }, 60_000);
 
+  // Issue 30.5: the recovery removed any index.lock, taking it for the killed runner's. A git of the user's (or of
+  // their editor) working in the main worktree holds it rightly: it is left, and the restart says what to do.
+  test("killed during verify, an index.lock held by a live git in the main worktree: left, named, undone once that git is gone", async () => {
+    const c = await setup();
+    const flag = join(tempDir(), "verifying");
+    const child = runChild(c.repo, c.p, {}, flag);
+    await waitFor("the child to run verify", () => existsSync(flag), 60_000);
+    child.kill("SIGKILL");
+    await child.exited;
+    writeFileSync(join(c.repo, ".git/index.lock"), "");
+    const user = Bun.spawn(["git", "hash-object", "--stdin"], { cwd: c.repo, stdin: "pipe", stdout: "ignore" }); // waits on its input
+    try {
+      await waitFor("the user's git to run", () => existsSync(`/proc/${user.pid}/cwd`), 30_000);
+      const err = await recoverIntegration(c.g, "ralph/x", c.old).then(() => null, (e: Error) => e);
+      expect(err?.message).toContain(`pid ${user.pid}`);
+      expect(err?.message).toContain("index.lock");
+      expect(existsSync(join(c.repo, ".git/index.lock"))).toBe(true);
+    } finally {
+      user.stdin.end();
+      await user.exited;
+    }
+    expect((await recoverIntegration(c.g, "ralph/x", c.old)).kind).toBe("undone");
+    expectAtOld(c);
+  }, 60_000);
+
   test("killed after the integration was verified: the restart finds it finished, nothing undone", async () => {
     const c = await setup();
     const child = runChild(c.repo, c.p, {});
