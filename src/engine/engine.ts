@@ -18,6 +18,7 @@ import { attemptStory, recordIteration } from "./attempt.ts";
 import { storyBegins, storyTurns } from "./story-turn.ts";
 import { runParallel } from "./lanes/scheduler.ts";
 import { windowTitle } from "../text/window-title.ts";
+import { auditDue, auditRound } from "./audit-round.ts";
 
 export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
   const state: State = { ...initial, status: "running", runner_pid: process.pid, error: null, reason: null };
@@ -65,6 +66,11 @@ const UNCHECKED =
   "The previous attempt at this story was not accepted, and its work was left in the tree (it was interrupted, " +
   "or the loop ended on it). Its boxes may be ticked already: make sure the work is really done and works, then report.";
 
+const allComplete = (stories: { id: string }[]): Ending => ({
+  status: "done", reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete`,
+});
+const withNote = (e: Ending, note: string | null): Ending => (note ? { ...e, reason: thenSentence(e.reason, note) } : e);
+
 async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
   const { checkpoint } = deps;
   let storyId: string | null = null;
@@ -81,8 +87,12 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
     // ticks were never accepted (nor verified).
     const unchecked = stories.find((s) => s.id === state.unchecked_story);
     const next = unchecked ?? stories.find((s) => !isComplete(s));
-    if (!next || (!unchecked && state.done_criteria === "tasks" && stories.every(isComplete)))
-      return { status: "done", reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete` };
+    const allDone = !next || (!unchecked && state.done_criteria === "tasks" && stories.every(isComplete));
+    if (allDone) {
+      // --audit: one more agent run checks the whole change against its goal before it is called done.
+      const audit = auditDue(state);
+      if (!audit.due) return withNote(allComplete(stories), audit.note);
+    }
     // After every iteration (done wins: nothing more would be spent); a failed attempt was reverted first.
     const overBudget = budgetReached(state);
     if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
@@ -92,7 +102,13 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
       continue; // the tasks file may have changed meanwhile, and the limit too
     }
     if (state.current_iteration >= state.max_iterations)
-      return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done` };
+      return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done${allDone ? " (every story is complete; the audit did not run)" : ""}` };
+    if (allDone || !next) {
+      const ending = await auditRound(state, deps, save, stories);
+      if (ending) return ending;
+      [storyId, attempt, retryReason, noProgress] = [null, 0, undefined, 0];
+      continue; // its gaps are a new story of the tasks file
+    }
 
     if (next.id !== storyId) [storyId, attempt, retryReason] = [next.id, 0, unchecked ? UNCHECKED : undefined];
     attempt++;
