@@ -66,9 +66,13 @@ export async function auditRound(state: State, deps: LoopDeps, save: () => Promi
       reason = `The audit found a gap again that the story written for it did not close: "${again}"`;
       ending = { status: "stuck", reason: `${reason}. Look at it yourself; \`wt-loop start\` audits again.` };
     } else {
-      const story = await harnessStep("writing the audit's gaps to the tasks file", () =>
-        appendGapStory(state.worktree_path, state.tasks_file!, v.gaps, round),
-      );
+      // Kept as the new checkpoint at once: a failed attempt at the gap story is reverted to it, not to before it,
+      // and a lane (`--parallel`) is made from the loop branch, which must hold it.
+      const story = await harnessStep("writing the audit's gaps to the tasks file", async () => {
+        const written = await appendGapStory(state.worktree_path, state.tasks_file!, v.gaps, round);
+        await deps.checkpoint.accept(`wt-loop: the audit's gaps (round ${round}) as story ${written.id}`, await deps.checkpoint.changes());
+        return written;
+      });
       a.run.story_id = story.id;
       reason = `The audit found ${plural(v.gaps.length, "gap")}, now story ${story.id} "${story.title}": ${v.gaps.join("; ")}`;
       ending = null;

@@ -10,6 +10,7 @@ import { errorMessage, thenSentence } from "../errors.ts";
 import { CommandError } from "../proc/spawn.ts";
 import type { State } from "../state/schema.ts";
 import { isComplete } from "../stories/story.ts";
+import { loadStories } from "../stories/source.ts";
 import type { LoopDeps } from "./ports.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 import { budgetReached } from "../record/budget.ts";
@@ -43,7 +44,7 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
     Object.assign(state, { checkpoint_branch: cp.branch, original_branch: cp.originalBranch, original_commit: cp.originalCommit, checkpoint_sha: cp.sha });
     await save();
     // --parallel 1 (the default) is the sequential engine, untouched; above 1 the scheduler runs lanes.
-    ending = state.parallel > 1 ? await runParallel(state, deps, save, inbox) : await iterate(state, deps, save, inbox);
+    ending = state.parallel > 1 ? await parallelThenAudit(state, deps, save, inbox) : await iterate(state, deps, save, inbox);
   } catch (err) {
     // Nothing is reverted, cleaned or dropped after a failure of the harness: the reason says where the work is.
     const where = rescue(deps.checkpoint).replace(/\.$/, ""); // finish adds its own sentence after it
@@ -70,6 +71,25 @@ const allComplete = (stories: { id: string }[]): Ending => ({
   status: "done", reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete`,
 });
 const withNote = (e: Ending, note: string | null): Ending => (note ? { ...e, reason: thenSentence(e.reason, note) } : e);
+
+/**
+ * `--parallel` with `--audit`: the lanes run to `done`, then the audit runs in the main worktree, which holds
+ * every integrated story; its gaps are a new story the lanes take on as they would any other.
+ */
+async function parallelThenAudit(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
+  for (;;) {
+    const ending = await runParallel(state, deps, save, inbox);
+    if (ending.status !== "done") return ending;
+    const audit = auditDue(state);
+    if (!audit.due) return withNote(ending, audit.note);
+    const overBudget = budgetReached(state);
+    if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
+    if (state.current_iteration >= state.max_iterations)
+      return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done (every story is complete; the audit did not run)` };
+    const after = await auditRound(state, deps, save, await loadStories(deps.source));
+    if (after) return after;
+  }
+}
 
 async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
   const { checkpoint } = deps;

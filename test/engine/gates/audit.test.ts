@@ -8,6 +8,7 @@ import { historyRows } from "../../../src/term/history-view.ts";
 import { receiptOf } from "../../../src/record/receipt.ts";
 import { runEngine, tickStory } from "../../helpers/engine.ts";
 import { makeRepo, tempDir } from "../../helpers/repo.ts";
+import { laneAgent } from "../../helpers/lane-agent.ts";
 
 const ONE = "# Tasks\n\n## 1. Greeting\n- [ ] 1.1 write hello.txt\n";
 
@@ -78,6 +79,17 @@ describe.each([["branch"], ["stash"]] as const)("--audit (%s checkpoints)", (che
   });
 });
 
+test("a failed attempt at the gap story is reverted to the checkpoint that holds the story, and the next attempt does it", async () => {
+  const repo = makeRepo({ "tasks.md": ONE });
+  const au = auditor([GAPS, PASS]);
+  const r = await runEngine(repo, [tickStory("1", "echo hello > hello.txt"), "echo half > bye.txt\necho '<promise>FAILED: not now</promise>'", tickStory("2", "echo bye > bye.txt")], {
+    audit: true, auditAgent: "command", auditCmd: au.cmd,
+  });
+  expect(r.state.status).toBe("done");
+  expect(r.state.iterations.map((i) => [i.story_id ?? "audit", i.outcome])).toEqual([["1", "complete"], ["audit", "rejected"], ["2", "failed"], ["2", "complete"], ["audit", "complete"]]);
+  expect(readFileSync(join(repo, "bye.txt"), "utf8")).toBe("bye\n");
+});
+
 test("the same gap found twice ends the loop stuck, naming it; no second story is written for it", async () => {
   const repo = makeRepo({ "tasks.md": ONE });
   const same = `printf '<audit>\\nGAP: Write bye.txt  saying bye\\n</audit>\\n'`;
@@ -131,3 +143,18 @@ test("without --audit-agent or --review, the auditor is the loop's own agent, in
   expect(readFileSync(join(r.agentDir, "prompt-2.txt"), "utf8")).toContain("You are the auditor");
   expect(r.state.iterations[1]!.audit!.auditor).toBe("command");
 });
+
+test("--parallel: the audit runs once the lanes have integrated every story, and its gap story goes through a lane", async () => {
+  const repo = makeRepo({ "tasks.md": "# Tasks\n\n## 1. S1\n- [ ] 1.1 do\n\n## 2. S2\n- [ ] 2.1 do\n" });
+  const agent = laneAgent();
+  const au = auditor([`printf '<audit>\\nGAP: write s3.txt (scenario: third)\\n</audit>\\n'`, PASS]);
+  const r = await runEngine(repo, [], { parallel: 2, agentCmd: agent.cmd, env: agent.env, audit: true, auditAgent: "command", auditCmd: au.cmd });
+  expect(r.state.status).toBe("done");
+  expect(au.runs()).toBe(2);
+  // The first audit saw both lanes' work, integrated; the gap story's lane wrote s3.txt before the second.
+  expect(au.prompt(1)).toContain("+story 1");
+  expect(au.prompt(1)).toContain("+story 2");
+  expect(au.prompt(2)).toContain("+story 3");
+  expect(readFileSync(join(repo, "s3.txt"), "utf8")).toBe("story 3\n");
+  expect(r.state.iterations.filter((i) => i.kind === "audit").map((i) => i.audit!.verdict)).toEqual(["gaps", "pass"]);
+}, 180_000);
