@@ -7,16 +7,27 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseArgs } from "node:util";
 import { runEngine } from "../test/helpers/engine.ts";
 import { laneAgent, TICK_AND_WRITE } from "../test/helpers/lane-agent.ts";
 import { makeRepo } from "../test/helpers/repo.ts";
 import { seeded } from "../test/helpers/seeded.ts";
+import { scriptArgs, usageError } from "./args.ts";
 
-const { values: opt } = parseArgs({ options: { runs: { type: "string", default: "20" }, seed: { type: "string", default: "1" } } });
+const USAGE = `
+bun run converge [-- --runs N --seed S]
+
+The convergence sweep of --parallel (docs/parallel.md): stories that each append a line to one file, with 2 and
+3 lanes, 4 and 8 stories, agents of 0.2-3 s drawn from the seed. Every run must end done with every line there.
+
+  --runs N   runs per combination (4 combinations; default 20)
+  --seed S   the first seed (runs use S, S+1, ...; default 1)
+  --help     this text
+`;
+const opt = scriptArgs({ runs: { type: "string", default: "20" }, seed: { type: "string", default: "1" } }, USAGE);
 const runs = Number(opt.runs);
 const seed0 = Number(opt.seed);
-
+if (!(Number.isInteger(runs) && runs > 0)) usageError(`--runs ${opt.runs}: a whole number of runs above 0`);
+if (!Number.isInteger(seed0)) usageError(`--seed ${opt.seed}: a whole number`);
 
 const STORIES = (n: number) => "# Tasks\n\n" + Array.from({ length: n }, (_, i) => `## ${i + 1}. S${i + 1}\n- [ ] ${i + 1}.1 do\n`).join("\n");
 let failures = 0;

@@ -14,7 +14,6 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseArgs } from "node:util";
 import { RUN_TAG_VAR } from "../src/proc/contain.ts";
 import { isAlive } from "../src/proc/pid.ts";
 import { expectIntact, ralphStashes, record, userWorkRepo, type Mode as Checkpoint } from "../test/checkpoint/user-work.ts";
@@ -23,6 +22,7 @@ import { readState } from "../test/helpers/fixtures.ts";
 import { COMPLETE, runLoop } from "../test/helpers/loop.ts";
 import { git, tempDir } from "../test/helpers/repo.ts";
 import { seeded } from "../test/helpers/seeded.ts";
+import { scriptArgs, usageError } from "./args.ts";
 
 type Mode = Checkpoint | "parallel";
 type Phase = "agent" | "checkpoint" | "verify" | "review" | "integration" | "completion";
@@ -42,20 +42,34 @@ const HANG_AT: Record<"checkpoint" | "integration" | "completion", Record<Mode, 
 const STORIES = ["1.1", "2.1", "3.1"];
 const TASKS = "## 1. A\n- [ ] 1.1 a\n\n## 2. B\n- [ ] 2.1 b\n\n## 3. C\n- [ ] 3.1 c\n";
 
-const { values: opt } = parseArgs({
-  options: {
+const USAGE = `
+bun run soak [-- --kills N --seed S --mode branch|stash|parallel --from R]
+
+The kill soak (docs/reliability.md): each round SIGKILLs a loop at a phase drawn from the seed, then a plain
+\`wt-loop start\` must reach done with the user's work intact and nothing of the loop left.
+
+  --kills N   rounds per mode (default 200)
+  --seed S    the seed (default: drawn from the clock, printed)
+  --mode M    branch, stash or parallel (--parallel 2); repeat for several (default: all three)
+  --from R    the first round (with --kills 1: replay the round a failure names)
+  --help      this text
+`;
+const opt = scriptArgs(
+  {
     kills: { type: "string", default: "200" },
     seed: { type: "string", default: String(Date.now() % 1_000_000) },
     mode: { type: "string", multiple: true },
     from: { type: "string", default: "1" },
-    "keep-going": { type: "boolean", default: true },
   },
-});
+  USAGE,
+);
 const kills = Number(opt.kills);
 const seed = Number(opt.seed);
 const from = Number(opt.from);
 const modes = (opt.mode?.length ? opt.mode : ["branch", "stash", "parallel"]) as Mode[];
-for (const m of modes) if (!(m in PHASES)) throw new Error(`--mode ${m}: one of branch, stash, parallel`);
+for (const [name, n, min] of [["kills", kills, 1], ["seed", seed, 0], ["from", from, 1]] as const)
+  if (!(Number.isInteger(n) && n >= min)) usageError(`--${name} ${opt[name]}: a whole number, at least ${min}`);
+for (const m of modes) if (!(m in PHASES)) usageError(`--mode ${m}: one of branch, stash, parallel`);
 
 const roundSeed = (mode: Mode, round: number) => (seed * 7919 + modes.indexOf(mode) * 104_729 + round * 15_485_863 + mode.length) >>> 0;
 
@@ -110,7 +124,11 @@ async function round(mode: Mode, n: number, sleepers: number[]): Promise<{ phase
   if (phase === "agent") {
     const started = join(dir, "agent.started");
     const done = Math.floor(random() * 3); // the first, second or third agent run
-    steps = [...Array.from({ length: done }, () => work()[0]!), { hangSec: 300, write: { "work-{task}.txt": "a killed attempt\n", [started]: "" } }, ...work()];
+    // Sequentially, the killed attempt's own content proves it was redone. In a lane it must be the redone story's:
+    // a killed lane's work that the loop branch does not hold is kept under its ref by design (docs/parallel.md),
+    // so other content would leave that ref (rounds 10, 22, 28 of seed 30 failed on this, not on wt-loop).
+    const killed = mode === "parallel" ? "story {task}\n" : "a killed attempt\n";
+    steps = [...Array.from({ length: done }, () => work()[0]!), { hangSec: 300, write: { "work-{task}.txt": killed, [started]: "" } }, ...work()];
     ready = () => existsSync(started);
   } else if (phase === "verify" || phase === "review") {
     writeFileSync(arm(phase), "");

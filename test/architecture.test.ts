@@ -9,7 +9,7 @@ const SRC = resolve(import.meta.dir, "../src");
 /** Ground floor first: a file may import its own floor or any floor below it. */
 const FLOORS = [
   "errors.ts", "proc", "worktree", "stories", "state", "agents", "checkpoint", "parallel", "text", "record", "github",
-  "engine", "control", "demo", "term", "fleet", "mcp", "setup", "screen", "run", "commands", "main.ts", "cli.ts",
+  "engine", "control", "term", "fleet", "mcp", "setup", "screen", "run", "commands", "main.ts", "cli.ts",
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -4,14 +4,15 @@
  * `.git/index.lock` its git held. Each step is idempotent, so a resume that dies is resumed again;
  * nothing here deletes a copy of the user's work that the tree does not hold.
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { UserError } from "../errors.ts";
+import { gitRunningIn } from "../proc/git-holders.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
 import type { State } from "../state/schema.ts";
 import type { Git } from "./git.ts";
 import { assumeUnchanged, setIndex } from "./snapshot.ts";
-import { dropStash, stashShas } from "./stash-ref.ts";
+import { dropStash, stashEntries } from "./stash-ref.ts";
 import { ORIGIN_KEY } from "./strategy.ts";
 
 /** Returns notes for the user; throws a UserError when the cleanup cannot be finished safely. */
@@ -38,16 +39,37 @@ async function finishCleanup(git: Git, s: State): Promise<{ note: string; finish
   return typeof note === "string" ? { note, finished: true } : note;
 }
 
+/** A loop's checkpoint stash: its reflog subject is `ralph:<name>:<story>…` (checkpoint/stash.ts). */
+const LOOP_STASH = /^(On [^:]*: )?ralph:/;
+
+/**
+ * The state that marks a completion under way may not be ours (a repository can commit one, naming the user's own
+ * branch or stashes): as the seal does for its commands, only what this repository shows a loop made is acted on —
+ * a branch whose origin the loop recorded in the repository's own config (no commit can carry that) and which
+ * matches the state's, a stash entry with the loop's subject.
+ */
 async function cleanUp(git: Git, s: State): Promise<string | { note: string; finished: false }> {
   if (s.checkpoint === "stash") {
-    const listed = new Set(await stashShas(git));
-    const left = (s.checkpoint_stashes ?? []).filter((sha) => listed.has(sha));
+    const listed = new Map((await stashEntries(git)).map((e) => [e.sha, e.subject]));
+    const named = (s.checkpoint_stashes ?? []).filter((sha) => listed.has(sha));
+    const left = named.filter((sha) => LOOP_STASH.test(listed.get(sha)!));
     for (const sha of left) await dropStash(git, sha);
-    return `Finished the previous loop's interrupted cleanup: dropped its ${left.length} remaining checkpoint stash(es).`;
+    const foreign = named.length - left.length;
+    const kept = foreign ? ` Kept ${foreign} stash entr${foreign === 1 ? "y" : "ies"} the state named that no loop made (a state this run did not write).` : "";
+    return `Finished the previous loop's interrupted cleanup: dropped its ${left.length} remaining checkpoint stash(es).${kept}`;
   }
   const branch = s.checkpoint_branch;
   const tip = branch ? await git.resolve(`refs/heads/${branch}`) : null;
   if (!branch || !tip) return "The previous loop's cleanup had finished.";
+  const origin = (await git.run(["config", ORIGIN_KEY(branch)], { allowFailure: true })).stdout.trim();
+  const stated = s.original_branch ? `branch:${s.original_branch}` : `commit:${s.original_commit}`;
+  if (origin !== stated)
+    return {
+      note:
+        `The previous loop's state says a cleanup of ${branch} was under way, but ${branch} was not made by a loop ` +
+        `${origin ? `starting from ${s.original_branch ?? s.original_commit}` : "of wt-loop here"} (a state this run did not write): nothing was changed.`,
+      finished: false,
+    };
   const current = await git.branch();
   const back = s.original_branch ?? s.original_commit;
   const onOriginal = s.original_branch ? current === s.original_branch : current === null && (await git.head()) === s.original_commit;
@@ -87,18 +109,4 @@ export function stashesLeftBy(previous: State | null): string[] {
 export function userWorkLeftBy(previous: State | null): State["user_work"] {
   const w = previous?.user_work;
   return w && w.lost === null ? w : null;
-}
-
-/** Is a git process working in `dir`? (Linux: /proc; elsewhere assume yes, and leave the lock.) */
-function gitRunningIn(dir: string): boolean {
-  if (!existsSync("/proc/self/cwd")) return true;
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      const argv0 = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "";
-      if (/(^|\/)git$/.test(argv0) && readlinkSync(`/proc/${pid}/cwd`) === dir) return true;
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return false;
 }

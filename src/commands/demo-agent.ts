@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { demoAgent } from "../demo/agent.ts";
+import { demoAgent } from "../setup/demo-agent.ts";
 
 export default defineCommand({
   meta: { name: "demo-agent", hidden: true },

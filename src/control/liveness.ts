@@ -3,8 +3,11 @@
  * state next (status, stop, monitor, list, the MCP server, start and run) corrects it, and ends the
  * processes its agent left behind.
  */
+import { statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { endRunLeftovers } from "../proc/contain.ts";
-import { ownedBy } from "../proc/pid.ts";
+import { isAlive, ownedBy } from "../proc/pid.ts";
+import { loopRoot, removeDeadTemps } from "../proc/safe-fs.ts";
 import { isFinal, namesLiveRunner } from "../state/final.ts";
 import type { State } from "../state/schema.ts";
 import { readState, writeState } from "../state/store.ts";
@@ -19,7 +22,7 @@ export const staleNote = (s: State, pid: number) =>
  * What correcting `state` would change when its runner is gone, or null when nothing needs it.
  * Reads the process table only: `correctDeadRunner` acts on it, a dry run only looks.
  */
-export function deadRunnerFix(state: State, now = new Date().toISOString()): { note: string; corrected: State } | null {
+export function deadRunnerFix(state: State, now = new Date().toISOString(), lastSign = now): { note: string; corrected: State } | null {
   if (!namesLiveRunner(state)) return null;
   const owned = ownedBy(state);
   if (owned.runner !== null) return null;
@@ -36,7 +39,26 @@ export function deadRunnerFix(state: State, now = new Date().toISOString()): { n
   if (state.status !== "running" && state.status !== "paused") return null;
   const note = `${stale ? `${stale}Its` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its`} state was corrected from ${state.status} to stopped.`;
   const reason = `${note} Work it committed is on ${state.checkpoint_branch ?? "the current branch"}; anything in progress is still in the working tree.`;
-  return { note, corrected: endedState(state, { status: "stopped", reason, error: state.error }, now) };
+  // It ended, at the latest, at its last sign of life; not when someone found it (days later, maybe).
+  const corrected = endedState(state, { status: "stopped", reason, error: state.error }, lastSign);
+  return { note, corrected: { ...corrected, updated_at: now } };
+}
+
+/**
+ * When a runner found dead was last seen alive: the last write of its state or of its event log (the
+ * state's `updated_at` when the files say nothing later), never after `now`.
+ */
+export function lastSignOfLife(path: string, state: State, now = Date.now()): string {
+  const mtime = (p: string) => {
+    try {
+      return statSync(p).mtimeMs;
+    } catch {
+      return 0;
+    }
+  };
+  const recorded = Date.parse(state.updated_at);
+  const last = Math.max(Number.isFinite(recorded) ? recorded : 0, mtime(path), mtime(join(dirname(path), "loop-events.jsonl")));
+  return new Date(Math.min(last || now, now)).toISOString();
 }
 
 /**
@@ -45,10 +67,12 @@ export function deadRunnerFix(state: State, now = new Date().toISOString()): { n
  * the note to show, or null.
  */
 export async function correctDeadRunner(path: string, state: State): Promise<string | null> {
-  const fix = deadRunnerFix(state);
+  const fix = deadRunnerFix(state, undefined, lastSignOfLife(path, state));
   if (!fix) return null;
   // Its agent's processes (orphans now, in whatever group) would go on editing the tree.
   await endRunLeftovers(state.worktree_path, state.started_at);
+  // A kill between a state write and its rename leaves the write's temp file.
+  removeDeadTemps(loopRoot(path), dirname(path), (pid) => !isAlive(pid));
   Object.assign(state, fix.corrected);
   await writeState(path, state);
   return fix.note;
@@ -67,7 +91,7 @@ export async function previousRun(path: string, dryRun: boolean, warn: (message:
     if (note) warn(note);
     return state;
   }
-  const fix = deadRunnerFix(state);
+  const fix = deadRunnerFix(state, undefined, lastSignOfLife(path, state));
   if (!fix) return state;
   warn(`${fix.note.replace(/ was corrected from (running|paused) to stopped\.$/, " would be corrected from $1 to stopped.")} (A dry run writes nothing: planned as if it were.)`);
   return fix.corrected;

@@ -94,7 +94,7 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
   async function commitVerifyChanges(q: Git, j: Journal, tree: string, story: string): Promise<Journal> {
     const c = await q.commitTree(tree, [j.new], `wt-loop: what --verify changed on the integrated tree of story ${story}`);
     const moved = await advanceJournal(q, ref, j, c);
-    await q.run(["read-tree", c]); // the tree already is `c`: only the index follows
+    await q.run(["read-tree", "--reset", c]); // the tree already is `c`: only the index follows (--reset keeps the user's marks)
     await q.refreshIndex();
     return moved;
   }

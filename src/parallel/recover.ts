@@ -11,7 +11,8 @@ import { dirname, join, relative } from "node:path";
 import type { Git } from "../checkpoint/git.ts";
 import { worktreeKey } from "../checkpoint/user-work.ts";
 import { HarnessError } from "../errors.ts";
-import { LinkRefused, refuseLinks } from "../proc/safe-fs.ts";
+import { gitsWorkingIn } from "../proc/git-holders.ts";
+import { LinkRefused, removeFileSafe } from "../proc/safe-fs.ts";
 
 export interface Journal {
   old: string;
@@ -74,10 +75,17 @@ export async function recoverIntegration(git: Git, loopBranch: string, recordedO
       `The loop branch ${loopBranch} is at ${head.slice(0, 12)}, neither before (${j.old.slice(0, 12)}) nor after (${j.new.slice(0, 12)}) the integration a stopped runner left half done: ` +
         `it was moved by something else, and was left as it is. Look at \`git log ${loopBranch}\`, then delete ${journalRefs(q).old} and ${journalRefs(q).new} to go on.`,
     );
-  // The killed git may have left the index locked: no git of the loop's runs in the main worktree now.
+  // The killed git may have left the index locked. No git of the loop's runs in the main worktree now; one that
+  // does is someone else's (the user's, their editor's), and its lock is its own: left, and the user told.
   const lock = await q.gitPath("index.lock");
   const notes: string[] = [];
   if (existsSync(lock)) {
+    const holders = gitsWorkingIn(q.ctx.cwd);
+    if (holders === null || holders.length)
+      throw new HarnessError(
+        `${lock} is there, and ${holders?.length ? `a git process (pid ${holders.join(", ")}) is working in ${q.ctx.cwd}` : "wt-loop cannot tell here whether a git process holds it"}: ` +
+          `wt-loop did not remove it, and the integration a stopped runner left half done waits. When no git runs there any more, start again${holders === null ? ` (after deleting ${lock})` : ""}.`,
+      );
     rmSync(lock, { force: true });
     notes.push("removed the index.lock the killed integration left");
   }
@@ -110,21 +118,24 @@ export async function moveTree(git: Git, from: string, to: string): Promise<stri
     await git.runRetryingLocks(["update-ref", "-m", "wt-loop: kept before undoing an integration", ref, commit, ""]);
     notes.push(`${foreign.join(", ")} held changes of neither version: the whole tree as it was is kept in ${ref} (git restore --source=${ref} -- <path>)`);
   }
-  await git.run(["read-tree", to]); // the index: exactly `to` (its stat data is refreshed below)
+  // The index: exactly `to`. --reset keeps each entry whose content `to` has as it is, with the user's
+  // --assume-unchanged mark (a plain read-tree builds every entry anew, marks dropped); stat data is refreshed below.
+  await git.run(["read-tree", "--reset", to]);
   const present = paths.filter((p) => goal.has(p));
   if (present.length) await git.run(["checkout-index", "-f", "-u", "-z", "--stdin"], { input: present.join("\0") + "\0" });
   for (const p of paths.filter((p) => !goal.has(p))) {
     const file = join(git.ctx.cwd, p);
     // A folder on the way replaced by a link (by an agent): deleting through it would delete a file elsewhere.
+    let gone: ReturnType<typeof removeFileSafe>;
     try {
-      refuseLinks(git.ctx.cwd, dirname(file));
+      gone = removeFileSafe(git.ctx.cwd, file);
     } catch (err) {
       if (!(err instanceof LinkRefused)) throw err;
       notes.push(`${relative(git.ctx.cwd, err.link)} is a symbolic link: ${p} was not deleted through it (wt-loop never deletes through links it did not make)`);
       continue;
     }
-    rmSync(file, { force: true });
-    pruneEmptyDirs(git.ctx.cwd, dirname(file));
+    if (gone === "folder") notes.push(`${p} is a folder now, not the file the integration wrote: it was left as it is, with what it holds`);
+    else pruneEmptyDirs(git.ctx.cwd, dirname(file));
   }
   await git.refreshIndex();
   return notes;

@@ -6,7 +6,7 @@
  * created with O_EXCL under random names. Node has no openat, so a link swapped in between the check
  * and the open of a folder is not caught; the last component always is (O_NOFOLLOW).
  */
-import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { UserError } from "../errors.ts";
 
@@ -160,12 +160,51 @@ export function writeFileSafe(root: string, path: string, data: string, mode = 0
   }
 }
 
+/** The temp file name writeFileSafe gives `<name>` while it writes: `<name>.<pid>.<12 hex>.tmp`. */
+const TEMP_NAME = /\.(\d+)\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Removes from `dir` (under `root`, not its subfolders) the temp files of writeFileSafe whose writer is
+ * gone (`gone(pid)`): a kill -9 between the write and the rename leaves one. Returns the names removed.
+ */
+export function removeDeadTemps(root: string, dir: string, gone: (pid: number) => boolean): string[] {
+  let names: string[];
+  try {
+    refuseLinks(root, dir);
+    names = readdirSync(dir);
+  } catch {
+    return []; // no folder (or a link there): nothing of ours to remove
+  }
+  const dead = names.filter((n) => {
+    const pid = TEMP_NAME.exec(n)?.[1];
+    return pid !== undefined && Number(pid) !== process.pid && gone(Number(pid));
+  });
+  for (const n of dead) rmSync(join(dir, n), { force: true }); // a link is removed, not followed
+  return dead;
+}
+
 /** Moves `from` to `to` (both under `root`): a rename never follows a link, its folders are checked. */
 export function renameSafe(root: string, from: string, to: string): void {
   refuseLinks(root, from);
   makeDir(root, dirname(to));
   refuseLinks(root, to);
   renameSync(from, to);
+}
+
+/**
+ * Removes the file (or link) `path` under `root`, never through a link on the way (LinkRefused) and never a
+ * folder: one there now is not the file that was written, and is left ("folder"). "absent": nothing was there.
+ */
+export function removeFileSafe(root: string, path: string): "removed" | "absent" | "folder" {
+  refuseLinks(root, dirname(path));
+  try {
+    if (lstatSync(path).isDirectory()) return "folder";
+  } catch (err) {
+    if ((err as { code?: string }).code === "ENOENT") return "absent";
+    throw err;
+  }
+  rmSync(path, { force: true }); // a link itself, not what it points to
+  return "removed";
 }
 
 /** Removes `path` (a folder and what is in it): the path to it must hold no link; links inside are removed, not followed. */

@@ -1,6 +1,6 @@
 // A dead runner's state, corrected by whoever reads it next.
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { correctDeadRunner } from "../../src/control/liveness.ts";
 import { State } from "../../src/state/schema.ts";
@@ -39,5 +39,44 @@ describe("correctDeadRunner", () => {
     await writeState(path, s);
     expect(await correctDeadRunner(path, s)).toBeNull();
     expect((await readState(path))!.status).toBe("running");
+  });
+
+  // The kill soak (seed 30, --parallel 2, round 29): a runner killed while it wrote its state leaves
+  // `loop-state.json.<pid>.<hex>.tmp` (the write's temp file, before its rename); nothing removed it.
+  test("the dead runner's half-written state file is removed; a live writer's is not", async () => {
+    const d = tempDir();
+    const path = join(d, ".claude/loop-state.json");
+    const dead = Bun.spawnSync(["true"]).pid;
+    const s = sampleState({ worktree_path: d, status: "running", runner_pid: dead, runner_started: "1" });
+    await writeState(path, s);
+    const left = `${path}.${dead}.0123456789ab.tmp`;
+    const live = `${path}.${process.pid}.ba9876543210.tmp`;
+    writeFileSync(left, "{\"half");
+    writeFileSync(live, "{\"being written");
+    expect(await correctDeadRunner(path, s)).toContain(`pid ${dead}`);
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+  });
+
+  // Issue 30.5: a runner found dead days later was recorded as ending when it was found (its run time
+  // showed days). It ended, at the latest, at its last sign of life: the last write of its state or event log.
+  test("a runner found dead days later is recorded as ending at its last sign of life, not at the discovery", async () => {
+    const d = tempDir();
+    const path = join(d, ".claude/loop-state.json");
+    const dead = Bun.spawnSync(["true"]).pid;
+    const started = Date.now() - 3 * 86_400_000;
+    const s = sampleState({
+      worktree_path: d, status: "running", runner_pid: dead, runner_started: "1", ended_at: null,
+      started_at: new Date(started).toISOString(), updated_at: new Date(started + 60_000).toISOString(),
+    });
+    await writeState(path, s);
+    const lastEvent = new Date(started + 120_000);
+    writeFileSync(join(d, ".claude/loop-events.jsonl"), "{}\n");
+    utimesSync(join(d, ".claude/loop-events.jsonl"), lastEvent, lastEvent);
+    utimesSync(path, new Date(started + 60_000), new Date(started + 60_000));
+    await correctDeadRunner(path, s);
+    const after = State.parse(JSON.parse(readFileSync(path, "utf8")));
+    expect(after.status).toBe("stopped");
+    expect(after.ended_at).toBe(lastEvent.toISOString());
   });
 });

@@ -95,6 +95,31 @@ describe("an integration killed at any step is undone whole by the restart", () 
     await integratesAgain(c);
   }, 60_000);
 
+  // Issue 30.5: the recovery removed any index.lock, taking it for the killed runner's. A git of the user's (or of
+  // their editor) working in the main worktree holds it rightly: it is left, and the restart says what to do.
+  test("killed during verify, an index.lock held by a live git in the main worktree: left, named, undone once that git is gone", async () => {
+    const c = await setup();
+    const flag = join(tempDir(), "verifying");
+    const child = runChild(c.repo, c.p, {}, flag);
+    await waitFor("the child to run verify", () => existsSync(flag), 60_000);
+    child.kill("SIGKILL");
+    await child.exited;
+    writeFileSync(join(c.repo, ".git/index.lock"), "");
+    const user = Bun.spawn(["git", "hash-object", "--stdin"], { cwd: c.repo, stdin: "pipe", stdout: "ignore" }); // waits on its input
+    try {
+      await waitFor("the user's git to run", () => existsSync(`/proc/${user.pid}/cwd`), 30_000);
+      const err = await recoverIntegration(c.g, "ralph/x", c.old).then(() => null, (e: Error) => e);
+      expect(err?.message).toContain(`pid ${user.pid}`);
+      expect(err?.message).toContain("index.lock");
+      expect(existsSync(join(c.repo, ".git/index.lock"))).toBe(true);
+    } finally {
+      user.stdin.end();
+      await user.exited;
+    }
+    expect((await recoverIntegration(c.g, "ralph/x", c.old)).kind).toBe("undone");
+    expectAtOld(c);
+  }, 60_000);
+
   test("killed after the integration was verified: the restart finds it finished, nothing undone", async () => {
     const c = await setup();
     const child = runChild(c.repo, c.p, {});
@@ -127,6 +152,40 @@ describe("an integration killed at any step is undone whole by the restart", () 
     expect(status(c.repo)).toBe("");
     expect(journal(c.repo)).toEqual([]);
     expect((await recoverIntegration(c.g, "ralph/x", c.old)).kind).toBe("finished");
+  }, 60_000);
+
+  // The kill soak (seed 30, --parallel 2, rounds 9, 13, 14, 25 and 30): the user's `--assume-unchanged` mark on a
+  // file of theirs was gone once the next start was done. The undo rebuilt the index from the tree (read-tree
+  // without a merge), which drops every mark; so did the index update after verify wrote something.
+  const pinned = (repo: string) => git(repo, "ls-files", "-v").split("\n").filter((l) => /^[a-z] /.test(l));
+  function pin(c: Awaited<ReturnType<typeof setup>>) {
+    git(c.repo, "update-index", "--assume-unchanged", "other.txt");
+    writeFileSync(join(c.repo, "other.txt"), "the user's local override\n");
+  }
+  const pinKept = (c: Awaited<ReturnType<typeof setup>>) => {
+    expect(pinned(c.repo)).toEqual(["h other.txt"]);
+    expect(readFileSync(join(c.repo, "other.txt"), "utf8")).toBe("the user's local override\n");
+  };
+
+  test("the user's --assume-unchanged mark survives a kill after the tree moved and the restart's undo (soak seed 30)", async () => {
+    const c = await setup();
+    pin(c);
+    const child = runChild(c.repo, c.p, killingGit("read-tree -u -m", "after"));
+    await child.exited;
+    expect(child.signalCode).toBe("SIGKILL");
+    expect((await recoverIntegration(c.g, "ralph/x", c.old)).kind).toBe("undone");
+    pinKept(c);
+    expect(c.head()).toBe(c.old);
+    expect(readFileSync(join(c.repo, "gone.txt"), "utf8")).toBe("to be deleted by the lane\n");
+  }, 60_000);
+
+  test("the user's --assume-unchanged mark survives an integration whose verify wrote a report", async () => {
+    const c = await setup();
+    pin(c);
+    const child = runChild(c.repo, c.p, { INTEGRATE_VERIFY_WRITES: "report.txt" });
+    expect(await child.exited).toBe(0);
+    expect(git(c.repo, "show", "ralph/x:report.txt")).toBe("a report");
+    pinKept(c);
   }, 60_000);
 
   test("killed right after the replay in the lane: the main worktree was not touched, the lane integrates again", async () => {

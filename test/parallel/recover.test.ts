@@ -37,4 +37,22 @@ describe("moveTree", () => {
     expect(await moveTree(new Git({ cwd: repo, timeoutMs: 30_000 }), from, to)).toEqual([]);
     expect(existsSync(join(repo, "dir"))).toBe(false);
   });
+
+  // Issue 30.5: the deletion went through rmSync beside its own link check. A path the integration added that is a
+  // folder now (someone made one there since) crashed the undo (EISDIR), and the next start with it.
+  test("a path the integration added that is a folder now: kept with what is in it, the note says so, the rest undone", async () => {
+    const repo = makeRepo({ "a.txt": "a\n" });
+    const to = git(repo, "rev-parse", "HEAD");
+    write(repo, { "new.txt": "integrated\n", "b.txt": "integrated too\n" });
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "integrated");
+    const from = git(repo, "rev-parse", "HEAD");
+    rmSync(join(repo, "new.txt"));
+    write(repo, { "new.txt/mine.md": "someone's folder\n" });
+    git(repo, "reset", "-q", "--soft", to);
+    const notes = await moveTree(new Git({ cwd: repo, timeoutMs: 30_000 }), from, to);
+    expect(readFileSync(join(repo, "new.txt/mine.md"), "utf8")).toBe("someone's folder\n");
+    expect(existsSync(join(repo, "b.txt"))).toBe(false);
+    expect(notes.join("\n")).toContain("new.txt is a folder");
+  });
 });

@@ -1,0 +1,25 @@
+/**
+ * Which git processes work in a folder: before wt-loop removes an `index.lock` it takes for a killed git's
+ * of its own, it checks that no live git holds it rightly (the user's, their editor's). Git changes into the
+ * worktree's top folder before it takes the lock, so a git working there has it as its current folder.
+ */
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+
+/** Pids of the git processes whose current folder is `dir` or under it; null where /proc cannot tell (not Linux). */
+export function gitsWorkingIn(dir: string): number[] | null {
+  if (!existsSync("/proc/self/cwd")) return null;
+  const found: number[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      const argv0 = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "";
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (/(^|\/)git$/.test(argv0) && (cwd === dir || cwd.startsWith(`${dir}/`))) found.push(Number(pid));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** Is a git process working in `dir`? Where /proc cannot tell, assume yes (a lock is then left, never taken). */
+export const gitRunningIn = (dir: string): boolean => (gitsWorkingIn(dir) ?? [0]).length > 0;
