@@ -151,6 +151,8 @@ export const AuditEnd = z.object({
   duration_ms: z.number().nonnegative().describe("how long the run took"),
   log_file: z.string().describe("its raw output, untruncated"),
   final: z.boolean().describe("the audit's last run: its iteration ends here"),
+  tokens: Tokens.describe("the audit's tokens so far (this round's runs up to this one)"),
+  cost_usd: z.number().nonnegative().nullable().describe("its cost so far in US dollars; null when the auditor reports none"),
 });
 
 export const ErrorEvent = z.object({

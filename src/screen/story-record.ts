@@ -205,6 +205,12 @@ export class StoryRecord {
         if (e.reason) s.agent.push(block(shown(`  reason: ${e.reason}`), tone));
         if (!e.final) return;
         const a = this.attemptOf(s, e.iteration);
+        const tokens = sumTokens(e.tokens);
+        if (a) Object.assign(a, { tokens, cost: e.cost_usd });
+        s.tokens += tokens;
+        if (e.cost_usd !== null) s.cost = (s.cost ?? 0) + e.cost_usd;
+        L.tokens += tokens;
+        L.cost += e.cost_usd ?? 0;
         const outcome: Outcome = e.verdict === "pass" ? "complete" : e.verdict === "gaps" ? "rejected" : e.verdict === "stopped" ? "stopped" : e.verdict === "unavailable" ? "unavailable" : "no_signal";
         if (a) Object.assign(a, { outcome, reason: e.gaps.length ? e.gaps.join("; ") : e.reason });
         s.status = e.verdict === "pass" ? "done" : e.verdict === "stopped" ? "pending" : "failed";

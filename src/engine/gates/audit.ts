@@ -75,7 +75,7 @@ export async function runAudit(state: State, deps: LoopDeps, at: { iteration: nu
         Object.assign(out.run, { verdict: v, reason, gaps: verdict?.kind === "gaps" ? verdict.gaps : [] });
         deps.emit({
           type: "AuditEnd", iteration: at.iteration, round: at.round, run, verdict: v, gaps: out.run.gaps, reason, put_back: put,
-          duration_ms: performance.now() - r0, log_file: logPath, final,
+          duration_ms: performance.now() - r0, log_file: logPath, final, tokens: { ...out.tokens }, cost_usd: out.cost,
         });
       };
       if (avail.halt) {
