@@ -9,12 +9,11 @@ export default defineCommand({
     givenOptions("mcp", {}, rawArgs, a);
     await gitWorktrees(process.cwd()); // outside a repository: the usual message, before any protocol
     const { createServer } = await import("../mcp/server.ts");
-    const { AnsweringStdioTransport, paramsFaultsAreInvalidParams } = await import("../mcp/transport.ts");
+    const { AnsweringStdioTransport } = await import("../mcp/transport.ts");
     const server = createServer(process.cwd());
     const closed = new Promise<void>((resolve) => (server.server.onclose = resolve));
     await server.connect(new AnsweringStdioTransport());
-    paramsFaultsAreInvalidParams(server); // after connect: the SDK registers its own handlers on connect too
-    // The SDK's transport does not notice the end of stdin: the client is gone, so is the server.
+    // The end of stdin: the client is gone, so is the server.
     process.stdin.once("end", () => void server.close());
     await closed;
   }),

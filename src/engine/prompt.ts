@@ -3,6 +3,7 @@
  * Everything the agent must obey is stated here, because it is all the agent sees.
  */
 import { relative } from "node:path";
+import { loopPaths } from "../state/paths.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Story } from "../stories/story.ts";
 
@@ -30,7 +31,8 @@ export function buildPrompt(p: PromptInput): string {
   const rel = (f: string) => relative(p.worktree, f) || f;
   const parts: string[] = [];
   parts.push(`You are working autonomously in the git worktree ${p.worktree}.`);
-  parts.push(`## Overall task\n\n${p.task}`);
+  const whole = (field: string) => `the whole text is in ${rel(loopPaths(p.worktree).state)} (${field})`;
+  parts.push(`## Overall task\n\n${capped(p.task, TASK_BYTES, "the task", whole("its `task`"))}`);
 
   if (p.source.kind === "manual") {
     parts.push(`## Your job\n\nDo the task above completely. Work until it is done and verified.`);
@@ -62,11 +64,11 @@ export function buildPrompt(p: PromptInput): string {
   if (p.retryReason) {
     parts.push(
       `## Previous attempt failed (attempt ${p.attempt} of ${p.maxRetries})\n\n` +
-        `The last attempt at this story was reverted. Its failure reason:\n\n${p.retryReason}\n\nAvoid repeating it.`,
+        `The last attempt at this story was reverted. Its failure reason:\n\n${capped(p.retryReason, TEXT_BYTES, "the failure reason", whole("the `reason` of its last iteration"))}\n\nAvoid repeating it.`,
     );
   }
 
-  if (p.notes?.length) parts.push(userNotes(p.notes));
+  if (p.notes?.length) parts.push(userNotes(p.notes, whole("its `notes`")));
 
   parts.push(
     `## Rules\n\n` +
@@ -88,12 +90,35 @@ export function buildPrompt(p: PromptInput): string {
  * The user's notes in a fence longer than any backtick run they hold, control characters removed:
  * a note cannot close its section or start a new one, whatever it says.
  */
-function userNotes(notes: string[]): string {
-  const text = notes.map((n) => n.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "")).join("\n\n---\n\n");
+function userNotes(notes: string[], whole: string): string {
+  const all = notes.map((n) => n.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "")).join("\n\n---\n\n");
+  const text = capped(all, TEXT_BYTES, "the notes", whole, false);
   const fence = "`".repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  const cut = text.length < all.length ? `\n\n${cutNote(all, TEXT_BYTES, "the notes", whole)}` : "";
   return (
     `## Note from the user\n\nWhile the loop ran, the user left ${notes.length === 1 ? "this note" : "these notes"} for you. ` +
     `Take ${notes.length === 1 ? "it" : "them"} into account for this story; the text between the fences is the user's, word for word:\n\n` +
-    `${fence}text\n${text}\n${fence}`
+    `${fence}text\n${text}\n${fence}${cut}`
   );
+}
+
+/**
+ * What a prompt carries of each text of the user's: the task (64 KB) and a failure reason or the notes (16 KB
+ * each). A prompt goes to some agents as one argument (at most 128 KB on Linux) and always into a context window:
+ * a text past its cap is cut, and the prompt says so and where the whole is.
+ */
+const TASK_BYTES = 64 * 1024;
+const TEXT_BYTES = 16 * 1024;
+
+function capped(text: string, limit: number, what: string, whole: string, noted = true): string {
+  if (Buffer.byteLength(text) <= limit) return text;
+  let head = text.slice(0, limit);
+  while (Buffer.byteLength(head) > limit) head = head.slice(0, Math.floor(head.length * 0.9));
+  return noted ? `${head}\n\n${cutNote(text, limit, what, whole, head)}` : head;
+}
+
+function cutNote(text: string, limit: number, what: string, whole: string, head = capped(text, limit, what, whole, false)): string {
+  const mb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`);
+  const size = Buffer.byteLength(text);
+  return `[wt-loop: ${what} ${what.endsWith("s") ? "are" : "is"} ${mb(size)}; the first ${limit / 1024} KB are above, the rest (${mb(size - Buffer.byteLength(head))}) was cut: ${whole}.]`;
 }

@@ -63,3 +63,36 @@ describe("the user's notes", () => {
     expect(section).not.toContain("\u001b");
   });
 });
+
+// Issue 30.5: a 50 MB task remembered by a state went whole into every prompt (an agent given it in argv, as
+// gemini and codex are, cannot even start: one argument is at most 128 KiB on Linux). A prompt carries the first
+// part of each text of the user's (the task, the failure reason, the notes) and says how much was cut and where
+// the whole is.
+describe("a prompt's size is capped, and it says what was cut", () => {
+  const bytes = (s: string) => Buffer.byteLength(s);
+  test("a 50 MB task: its beginning, what was cut, where the whole text is; the prompt stays under 128 KiB", () => {
+    const task = "Implement the spec below.\n" + "x".repeat(50 * 1024 * 1024) + "\nTHE END OF THE TASK";
+    const p = buildPrompt({ ...base, task });
+    expect(bytes(p)).toBeLessThan(128 * 1024);
+    expect(p).toContain("Implement the spec below.");
+    expect(p).not.toContain("THE END OF THE TASK");
+    expect(p).toMatch(/the task is \d+(\.\d)? MB; the first \d+ KB are above, the rest \(\d+(\.\d)? MB\) was cut/);
+    expect(p).toContain("loop-state.json");
+    expect(p).toContain("## Your story: 2. Wire the CLI"); // what follows the task is all there
+    expect(p).toContain("<promise>COMPLETE</promise>");
+  });
+
+  test("a huge failure reason and huge notes are cut the same way", () => {
+    const p = buildPrompt({ ...base, retryReason: "r".repeat(5_000_000), notes: ["n".repeat(3_000_000), "n2"] });
+    expect(bytes(p)).toBeLessThan(128 * 1024);
+    expect(p).toContain("the failure reason is 4.8 MB");
+    expect(p).toContain("the notes are 2.9 MB");
+  });
+
+  test("a task of ordinary length is given whole, with no note of a cut", () => {
+    const task = "y".repeat(20_000);
+    const p = buildPrompt({ ...base, task });
+    expect(p).toContain(task);
+    expect(p).not.toContain("was cut");
+  });
+});

@@ -58,6 +58,13 @@ test("tools/call without params: invalid params, not an internal error", async (
   expect(r.error.code).toBe(-32602);
 });
 
+test("tools/call without a tool name: invalid params naming the name, not an internal error", async () => {
+  send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { arguments: {} } });
+  const r = await replyTo(7);
+  expect(r.error.code).toBe(-32602);
+  expect(r.error.message).toContain("params.name");
+});
+
 test("after malformed lines the server still answers good ones", async () => {
   send({ jsonrpc: "2.0", id: 6, method: "tools/list" });
   const r = await replyTo(6);
