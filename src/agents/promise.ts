@@ -1,13 +1,16 @@
 /**
  * The final-tag protocol: how an agent's final message says it is done (`<promise>COMPLETE</promise>`) or
  * gave up (`<promise>FAILED: reason</promise>`), and how a reviewer's gives its verdict
- * (`<review>APPROVE</review>`, `<review>CHANGES: reason</review>`). One scanner finds either tag,
+ * (`<review>APPROVE</review>`, `<review>CHANGES: reason</review>`), and an auditor's (`<audit>PASS</audit>`, or
+ * `<audit>` with one `GAP: task` line per gap). One scanner finds any of these tags,
  * under one rule: the very last thing in the message, outside code fences.
  */
 export type AgentPromise = { kind: "complete" } | { kind: "failed"; reason: string };
 export type ReviewVerdict = { kind: "approve" } | { kind: "changes"; reason: string };
 
-const TAGS = ["promise", "review"] as const;
+export type AuditVerdict = { kind: "pass" } | { kind: "gaps"; gaps: string[] };
+
+const TAGS = ["promise", "review", "audit"] as const;
 /** The tag that ends a message, and what it holds (trimmed). */
 export interface FinalTag {
   tag: (typeof TAGS)[number];
@@ -107,6 +110,20 @@ export function verdictIn(end: FinalTag | null): ReviewVerdict | null {
   if (end.body === "APPROVE") return { kind: "approve" };
   if (end.body.startsWith("CHANGES:")) return { kind: "changes", reason: end.body.slice("CHANGES:".length).trim() || "no reason given" };
   return null;
+}
+
+/**
+ * The audit's verdict a final tag gives, if it is one: PASS, or at least one `GAP: task` line (a
+ * leading `- ` allowed); anything else in the tag is not a verdict.
+ */
+export function auditIn(end: FinalTag | null): AuditVerdict | null {
+  if (end?.tag !== "audit") return null;
+  if (end.body === "PASS") return { kind: "pass" };
+  const gaps = end.body
+    .split("\n")
+    .map((l) => /^(?:[-*]\s+)?GAP:\s*(.*\S)\s*$/i.exec(l.trim())?.[1])
+    .filter((g): g is string => !!g);
+  return gaps.length ? { kind: "gaps", gaps } : null;
 }
 
 export class PromiseScanner extends FinalTagScanner {

@@ -52,6 +52,6 @@ export function attemptGuard(git: Git, sha: () => string, keep: () => string[]):
       return { progress: head !== at || dirty, commits: violation || !born ? [] : await git.commitsBetween(at, head), violation, deletedIgnored: gone, files };
     },
 
-    hold: async () => holdTree(git, await tree(), keep(), ignored),
+    hold: async (base) => holdTree(git, base ?? (await tree()), keep(), ignored),
   };
 }

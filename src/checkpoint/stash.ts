@@ -103,7 +103,7 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
       return since.commits;
     },
 
-    hold: () => holdTree(git, current?.snap.full ?? need().sha, keep, ignored), // the story's snapshot, else HEAD held it all
+    hold: (base) => holdTree(git, base ?? current?.snap.full ?? need().sha, keep, ignored), // the story's snapshot, else HEAD held it all
 
     async finish(choice) {
       const i = need();

@@ -47,8 +47,11 @@ export interface Checkpoint {
   changes(): Promise<Changes>;
   /** The work since the checkpoint is kept and becomes the new checkpoint; returns all commit hashes made. */
   accept(message: string, since: Changes): Promise<string[]>;
-  /** Records the tree as it is now (an attempt's candidate), to put it back after a run that must not change it (engine/gates/review.ts). */
-  hold(): Promise<Held>;
+  /**
+   * Records the tree as it is now (an attempt's candidate), to put it back after a run that must not change it
+   * (engine/gates/review.ts, audit.ts). Its diff starts from the checkpoint, or from `base` (a commit) when given.
+   */
+  hold(base?: string): Promise<Held>;
   finish(choice: "cleanup" | "keep"): Promise<string>;
   info(): CheckpointInfo;
   /** Where the user's work is after a harness failure, with the command that brings it back. */

@@ -10,6 +10,7 @@ import { errorMessage, thenSentence } from "../errors.ts";
 import { CommandError } from "../proc/spawn.ts";
 import type { State } from "../state/schema.ts";
 import { isComplete } from "../stories/story.ts";
+import { loadStories } from "../stories/source.ts";
 import type { LoopDeps } from "./ports.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 import { budgetReached } from "../record/budget.ts";
@@ -18,6 +19,7 @@ import { attemptStory, recordIteration } from "./attempt.ts";
 import { storyBegins, storyTurns } from "./story-turn.ts";
 import { runParallel } from "./lanes/scheduler.ts";
 import { windowTitle } from "../text/window-title.ts";
+import { auditDue, auditRound } from "./audit-round.ts";
 
 export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
   const state: State = { ...initial, status: "running", runner_pid: process.pid, error: null, reason: null };
@@ -42,7 +44,7 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
     Object.assign(state, { checkpoint_branch: cp.branch, original_branch: cp.originalBranch, original_commit: cp.originalCommit, checkpoint_sha: cp.sha });
     await save();
     // --parallel 1 (the default) is the sequential engine, untouched; above 1 the scheduler runs lanes.
-    ending = state.parallel > 1 ? await runParallel(state, deps, save, inbox) : await iterate(state, deps, save, inbox);
+    ending = state.parallel > 1 ? await parallelThenAudit(state, deps, save, inbox) : await iterate(state, deps, save, inbox);
   } catch (err) {
     // Nothing is reverted, cleaned or dropped after a failure of the harness: the reason says where the work is.
     const where = rescue(deps.checkpoint).replace(/\.$/, ""); // finish adds its own sentence after it
@@ -65,6 +67,30 @@ const UNCHECKED =
   "The previous attempt at this story was not accepted, and its work was left in the tree (it was interrupted, " +
   "or the loop ended on it). Its boxes may be ticked already: make sure the work is really done and works, then report.";
 
+const allComplete = (stories: { id: string }[]): Ending => ({
+  status: "done", reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete`,
+});
+const withNote = (e: Ending, note: string | null): Ending => (note ? { ...e, reason: thenSentence(e.reason, note) } : e);
+
+/**
+ * `--parallel` with `--audit`: the lanes run to `done`, then the audit runs in the main worktree, which holds
+ * every integrated story; its gaps are a new story the lanes take on as they would any other.
+ */
+async function parallelThenAudit(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
+  for (;;) {
+    const ending = await runParallel(state, deps, save, inbox);
+    if (ending.status !== "done") return ending;
+    const audit = auditDue(state);
+    if (!audit.due) return withNote(ending, audit.note);
+    const overBudget = budgetReached(state);
+    if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
+    if (state.current_iteration >= state.max_iterations)
+      return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done (every story is complete; the audit did not run)` };
+    const after = await auditRound(state, deps, save, await loadStories(deps.source));
+    if (after) return after;
+  }
+}
+
 async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
   const { checkpoint } = deps;
   let storyId: string | null = null;
@@ -81,8 +107,12 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
     // ticks were never accepted (nor verified).
     const unchecked = stories.find((s) => s.id === state.unchecked_story);
     const next = unchecked ?? stories.find((s) => !isComplete(s));
-    if (!next || (!unchecked && state.done_criteria === "tasks" && stories.every(isComplete)))
-      return { status: "done", reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete` };
+    const allDone = !next || (!unchecked && state.done_criteria === "tasks" && stories.every(isComplete));
+    if (allDone) {
+      // --audit: one more agent run checks the whole change against its goal before it is called done.
+      const audit = auditDue(state);
+      if (!audit.due) return withNote(allComplete(stories), audit.note);
+    }
     // After every iteration (done wins: nothing more would be spent); a failed attempt was reverted first.
     const overBudget = budgetReached(state);
     if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
@@ -92,7 +122,13 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
       continue; // the tasks file may have changed meanwhile, and the limit too
     }
     if (state.current_iteration >= state.max_iterations)
-      return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done` };
+      return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done${allDone ? " (every story is complete; the audit did not run)" : ""}` };
+    if (allDone || !next) {
+      const ending = await auditRound(state, deps, save, stories);
+      if (ending) return ending;
+      [storyId, attempt, retryReason, noProgress] = [null, 0, undefined, 0];
+      continue; // its gaps are a new story of the tasks file
+    }
 
     if (next.id !== storyId) [storyId, attempt, retryReason] = [next.id, 0, unchecked ? UNCHECKED : undefined];
     attempt++;

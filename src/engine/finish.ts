@@ -3,7 +3,7 @@
  * asked of the user) and the Complete event. Split from engine.ts, which decides *that* it ends.
  */
 import { sandboxLabel } from "../record/sandbox-label.ts";
-import { storiesOf } from "../record/receipt.ts";
+import { auditOf, storiesOf } from "../record/receipt.ts";
 import type { FinalStatus, Completion, State, StopReason } from "../state/schema.ts";
 import { errorMessage, thenSentence, UserError } from "../errors.ts";
 import { lostMessage } from "../checkpoint/user-work.ts";
@@ -144,5 +144,6 @@ function emitComplete(state: State, ending: Ending, deps: LoopDeps): void {
     stop_reason: state.stop_reason,
     sandbox: sandboxLabel(state),
     stories: storiesOf(state),
+    audit: auditOf(state),
   });
 }

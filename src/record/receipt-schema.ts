@@ -4,7 +4,7 @@
  * it without loading zod (`status` start-up), importing only the type.
  */
 import { z } from "zod";
-import { StoryReceipt } from "../state/schema.ts";
+import { AuditReceipt, StoryReceipt } from "../state/schema.ts";
 
 const Range = z.object({
   low: z.number().nonnegative().describe("the remaining stories at the cheapest (or quickest) finished story's figure each"),
@@ -22,6 +22,7 @@ export type Forecast = z.infer<typeof Forecast>;
 export const Receipt = z
   .object({
     stories: z.array(StoryReceipt).describe("every story the loop worked on, in the order it first did, the earlier runs it continues included"),
+    audit: AuditReceipt.nullable().describe("`--audit` in this run: its rounds, gaps and cost, apart from the stories'; null when no audit ran"),
     forecast: Forecast.nullable().describe("while the loop runs (or is paused or starting): the remaining stories' time and cost as a range; null once it has ended"),
   })
   .describe("`wt-loop status --json` prints the state file with this added under `receipt`: what each story took and cost, and what the rest will likely take.");

@@ -4,7 +4,7 @@
  * end, never gaps between iterations: under `--parallel` iterations of different stories overlap.
  * No zod here (`status` start-up): the shape is record/receipt-schema.ts's, a test parses it with it.
  */
-import type { Iteration, State, StoryReceipt } from "../state/schema.ts";
+import type { AuditReceipt, Iteration, State, StoryReceipt } from "../state/schema.ts";
 import type { Forecast, Receipt } from "./receipt-schema.ts";
 import { reportsCost } from "./budget.ts";
 
@@ -14,7 +14,25 @@ type Receiptable = Pick<State, "iterations" | "earlier_stories" | "agent" | "sta
 
 export function receiptOf(s: Receiptable): Receipt {
   const stories = storiesOf(s);
-  return { stories, forecast: RUNNING.includes(s.status) ? forecast(s, stories) : null };
+  return { stories, audit: auditOf(s), forecast: RUNNING.includes(s.status) ? forecast(s, stories) : null };
+}
+
+/** The audit's iterations (`kind: "audit"`), summed apart: they are not attempts at a story. */
+export function auditOf(s: Pick<Receiptable, "iterations" | "agent">): AuditReceipt | null {
+  const audits = s.iterations.filter((i) => i.kind === "audit" && i.audit);
+  if (!audits.length) return null;
+  const out: AuditReceipt = { rounds: 0, gaps: 0, runs: 0, duration_ms: 0, tokens: 0, cost_usd: null, last: null };
+  for (const it of audits) {
+    const a = it.audit!;
+    if (a.verdict === "pass" || a.verdict === "gaps" || a.verdict === "repeated") out.rounds++;
+    out.gaps += a.verdict === "gaps" ? a.gaps.length : 0;
+    out.runs += a.runs;
+    out.duration_ms += Math.max(0, Date.parse(it.ended) - Date.parse(it.started));
+    out.tokens += it.tokens_used;
+    out.cost_usd = plus(out.cost_usd, it.cost_usd);
+    out.last = a.verdict;
+  }
+  return out;
 }
 
 /** The earlier runs' lines first, then this run's iterations added story by story, in the order first worked on. */
@@ -22,6 +40,7 @@ export function storiesOf(s: Receiptable): StoryReceipt[] {
   const byId = new Map<string, StoryReceipt>();
   for (const e of s.earlier_stories ?? []) byId.set(e.id ?? "", clone(e));
   for (const it of s.iterations) {
+    if (it.kind === "audit") continue; // apart: auditOf
     const key = it.story_id ?? "";
     let line = byId.get(key);
     if (!line) byId.set(key, (line = empty(it)));

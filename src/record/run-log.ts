@@ -16,6 +16,8 @@ export interface IterationHead {
   story_id: string | null;
   story_title: string | null;
   attempt: number | null;
+  /** `audit`: a round of `--audit` (`attempt` is its round), not an attempt at a story. */
+  kind: "story" | "audit";
   /** From the state; null while the iteration is still running. */
   record: Iteration | null;
   /** Opened by its StoryProgress event (the first event handed over), not only recorded in the state. */
@@ -46,7 +48,7 @@ interface Reading {
 }
 
 /** Events that name the iteration they belong to (a Paused's `iteration` is the one before it). */
-const OF_ITERATION = new Set(["StoryProgress", "IterationEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEnd", "Waiting", "NotesUsed", "Lane"]);
+const OF_ITERATION = new Set(["StoryProgress", "IterationEnd", "AuditStart", "AuditEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEnd", "Waiting", "NotesUsed", "Lane"]);
 
 /**
  * Reads the run's events and hands each selected iteration to `sink` as it is read: nothing is kept
@@ -108,7 +110,7 @@ export async function streamRunLog(files: FoundRun, sel: Selection, sink: RunLog
     while (pendingRecords.length && pendingRecords[0]!.n < n) {
       const r = pendingRecords.shift()!;
       if (announced.has(r.n)) continue;
-      close(begin({ n: r.n, story_id: r.story_id, story_title: r.story_title, attempt: r.attempt, record: r, announced: false }));
+      close(begin({ n: r.n, story_id: r.story_id, story_title: r.story_title, attempt: r.audit ? r.audit.round : r.attempt, kind: r.kind ?? "story", record: r, announced: false }));
     }
   };
   /** Which open iteration an event is part of; null: none (between iterations). */
@@ -136,17 +138,26 @@ export async function streamRunLog(files: FoundRun, sel: Selection, sink: RunLog
         for (const r of [...reading.values()]) if (!lane || r.head.story_id === e.story_id) close(r);
         if (!lanes) recordsBefore(e.iteration);
         announced.add(e.iteration);
-        const r = begin({ n: e.iteration, story_id: e.story_id, story_title: e.title, attempt: e.attempt, record: records.get(e.iteration) ?? null, announced: true }, lane);
+        const r = begin({ n: e.iteration, story_id: e.story_id, story_title: e.title, attempt: e.attempt, kind: "story", record: records.get(e.iteration) ?? null, announced: true }, lane);
         deliver(r, e); // the iteration's heading first, then its lane's step that came before it
         for (const before of early.get(e.iteration) ?? []) deliver(r, before);
         early.delete(e.iteration);
+        return;
+      }
+      if (e.type === "AuditStart" && !reading.has(e.iteration)) {
+        // An audit round (`--audit`) is an iteration of its own, without a story; the loop runs nothing beside it.
+        for (const r of [...reading.values()]) close(r);
+        if (!lanes) recordsBefore(e.iteration);
+        announced.add(e.iteration);
+        const title = `Audit (round ${e.round})`;
+        deliver(begin({ n: e.iteration, story_id: null, story_title: title, attempt: e.round, kind: "audit", record: records.get(e.iteration) ?? null, announced: true }), e);
         return;
       }
       if (e.type === "Complete") return; // the run's end, which the state's summary says
       const r = target(e);
       if (!r) return;
       deliver(r, e);
-      if ((e.type === "IterationEnd" && !r.lane) || (e.type === "Lane" && e.step === "closed")) close(r);
+      if ((e.type === "IterationEnd" && !r.lane) || (e.type === "Lane" && e.step === "closed") || (e.type === "AuditEnd" && e.final)) close(r);
     });
   for (const r of [...reading.values()]) close(r);
   recordsBefore(Infinity);

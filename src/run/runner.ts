@@ -4,6 +4,7 @@
  * view's key intents into a graceful stop.
  */
 import { relative } from "node:path";
+import { auditorOf } from "../agents/auditor.ts";
 import { adapterFor } from "../agents/registry.ts";
 import { branchCheckpoint } from "../checkpoint/branch.ts";
 import { Git } from "../checkpoint/git.ts";
@@ -69,7 +70,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     await io("clear", run.logs, () => removeSafe(state.worktree_path, run.logs));
     await io("create", run.logs, () => makeDir(state.worktree_path, run.logs));
     await ensureExcluded(git);
-    sandbox = await loopSandbox(state, state.review ? [adapter, adapterFor(state.review)] : [adapter], env);
+    const others = [state.review, state.audit ? auditorOf(state).name : null].filter((n) => n !== null && n !== state.agent);
+    sandbox = await loopSandbox(state, [adapter, ...[...new Set(others)].map((n) => adapterFor(n!))], env);
     log = new EventLog(paths.events);
   } catch (err) {
     await sandbox?.close();

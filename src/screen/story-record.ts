@@ -56,6 +56,9 @@ export interface LoopFacts {
   since: number | null;
 }
 
+/** The audit's entry among the stories: not a story id (ids are numbers or `[a-z0-9-]` slugs). */
+export const AUDIT_ENTRY = "(audit)";
+
 const FAILED: Record<Outcome, boolean> = {
   complete: false, stopped: false, rejected: true, failed: true, no_signal: true, timeout: true, unavailable: true,
 };
@@ -177,6 +180,40 @@ export class StoryRecord {
         const s = this.story(e.story_id);
         s.agent.push(block(`◆ review ${said} · ${formatDuration(e.duration_ms)}`, e.verdict === "approve" ? "good" : "bad"));
         if (e.reason) s.agent.push(block(shown(`  ${e.verdict === "changes" ? "changes" : "reason"}: ${e.reason}`), "bad"));
+        return;
+      }
+      // --audit: its own entry in the list, after the stories, with its rounds as attempts.
+      case "AuditStart": {
+        const s = this.story(AUDIT_ENTRY);
+        s.title = "Audit of the whole change";
+        Object.assign(L, { iteration: e.iteration, current: AUDIT_ENTRY, waiting: null });
+        s.status = "running";
+        if (e.run === 1) {
+          s.attempts.push({ iteration: e.iteration, attempt: e.round, outcome: null, reason: null, files: [], verifyLog: null, verify: null, promptFile: null, tokens: 0, cost: null });
+          s.agent.push(block(`── audit round ${e.round} · iteration ${e.iteration}${L.maxIterations ? `/${L.maxIterations}` : ""} ──`, "accent", { bold: true }));
+        } else s.agent.push(block(`▸ audit run ${e.run} (the first gave no verdict)`, "accent"));
+        return;
+      }
+      case "AuditEvent":
+        return this.agentEvent(this.story(AUDIT_ENTRY), e.event, at);
+      case "AuditEnd": {
+        const s = this.story(AUDIT_ENTRY);
+        const said = e.verdict === "pass" ? "passed" : e.verdict === "gaps" ? `found ${plural(e.gaps.length, "gap")}` : e.verdict === "missing" ? "gave no verdict" : e.verdict;
+        const tone = e.verdict === "pass" ? "good" : e.verdict === "stopped" ? "dim" : "bad";
+        s.agent.push(block(`◆ audit ${said} · ${formatDuration(e.duration_ms)}`, tone, { bold: true }));
+        for (const g of e.gaps) s.agent.push(block(shown(`  gap: ${g}`), "bad"));
+        if (e.reason) s.agent.push(block(shown(`  reason: ${e.reason}`), tone));
+        if (!e.final) return;
+        const a = this.attemptOf(s, e.iteration);
+        const tokens = sumTokens(e.tokens);
+        if (a) Object.assign(a, { tokens, cost: e.cost_usd });
+        s.tokens += tokens;
+        if (e.cost_usd !== null) s.cost = (s.cost ?? 0) + e.cost_usd;
+        L.tokens += tokens;
+        L.cost += e.cost_usd ?? 0;
+        const outcome: Outcome = e.verdict === "pass" ? "complete" : e.verdict === "gaps" ? "rejected" : e.verdict === "stopped" ? "stopped" : e.verdict === "unavailable" ? "unavailable" : "no_signal";
+        if (a) Object.assign(a, { outcome, reason: e.gaps.length ? e.gaps.join("; ") : e.reason });
+        s.status = e.verdict === "pass" ? "done" : e.verdict === "stopped" ? "pending" : "failed";
         return;
       }
       case "Error":

@@ -5,6 +5,7 @@
 import { accessSync, constants, lstatSync, statfsSync } from "node:fs";
 import { join } from "node:path";
 import { adapterFor, checkAgent, checkReviewer, plainProgram } from "../agents/registry.ts";
+import { AUDIT_FLAGS } from "../agents/auditor.ts";
 import { sandboxProblem, sandboxTools } from "../proc/sandbox-tools.ts";
 import { describeIoError, UserError } from "../errors.ts";
 import { CommandError, exec } from "../proc/spawn.ts";
@@ -44,6 +45,7 @@ export const CHECKS: Check[] = [
   },
   { id: "agent", run: (input) => checkRole(input, "agent") },
   { id: "reviewer", run: (input) => checkRole(input, "reviewer") },
+  { id: "auditor", run: (input) => checkRole(input, "auditor") },
   { id: "sandbox", run: checkSandbox },
   { id: "openspec", run: checkOpenSpec },
   { id: "gh", run: checkGh },
@@ -83,16 +85,18 @@ async function checkGit(input: DoctorInput): Promise<Found> {
   return ok(version);
 }
 
-/** The agent's program (`--agent`), or the reviewer's (`--review`): on PATH, and for `doctor` its version. */
-async function checkRole(input: DoctorInput, role: "agent" | "reviewer"): Promise<Found | null> {
+/** The agent's program (`--agent`), the reviewer's (`--review`) or the auditor's (`--audit-agent`): on PATH, and for `doctor` its version. */
+async function checkRole(input: DoctorInput, role: "agent" | "reviewer" | "auditor"): Promise<Found | null> {
   const { opts } = input;
-  const name = role === "agent" ? opts?.agent : opts?.review;
+  // The auditor's line only when it is another program than the agent's and the reviewer's (those have theirs).
+  const name = role === "agent" ? opts?.agent : role === "reviewer" ? opts?.review : opts?.audit ? opts.auditAgent : undefined;
   if (!opts || !name) return null;
-  const cmd = (role === "agent" ? opts.agentCmd : opts.reviewCmd) ?? null;
+  const cmd = (role === "agent" ? opts.agentCmd : role === "reviewer" ? opts.reviewCmd : opts.auditCmd) ?? null;
   const cwd = "error" in input.worktree ? input.cwd : input.worktree.path;
   try {
     if (role === "agent") checkAgent(name, { agentCmd: cmd }, input.env.PATH, cwd);
-    else checkReviewer(name, { agentCmd: cmd, model: opts.reviewModel ?? null }, input.env.PATH, cwd);
+    else if (role === "reviewer") checkReviewer(name, { agentCmd: cmd, model: opts.reviewModel ?? null }, input.env.PATH, cwd);
+    else checkAgent(name, { agentCmd: cmd }, input.env.PATH, cwd, AUDIT_FLAGS);
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
     return { mark: "fail", text: err.message, fix: AGENT_INSTALL[name] ?? null };

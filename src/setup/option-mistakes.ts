@@ -5,6 +5,7 @@
  * when that agent is not installed either.
  */
 import { reviewFlagMistake, roleFlagMistake } from "../agents/registry.ts";
+import { auditFlagMistake } from "../agents/auditor.ts";
 import { UserError } from "../errors.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";
 import { parseEndpoints } from "../proc/sandbox-net.ts";
@@ -15,7 +16,8 @@ import type { LoopOptions } from "./options.ts";
 export function refuseOptionMistakes(opts: LoopOptions): void {
   const mistake =
     roleFlagMistake(opts.agent, { agentCmd: opts.agentCmd ?? null }) ??
-    reviewFlagMistake(opts.review, { agentCmd: opts.reviewCmd ?? null, model: opts.reviewModel ?? null });
+    reviewFlagMistake(opts.review, { agentCmd: opts.reviewCmd ?? null, model: opts.reviewModel ?? null }) ??
+    auditFlagMistake(opts);
   if (mistake) throw new UserError(mistake);
   refuseUnmeasurable(opts.agent, opts);
   refuseParallelConflicts(opts);

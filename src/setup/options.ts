@@ -154,6 +154,22 @@ export const LoopOptions = z.strictObject({
   reviewTimeout: opt(positive("review-timeout", 60_000, "minutes").default(15), {
     hint: "min", help: "Limit of one review run, in minutes", state: "review_timeout_min", remembered,
   }),
+  audit: opt(z.boolean().default(false), {
+    help: "Once every story is accepted, a fresh agent checks the whole change against its goal; the gaps it finds become stories and the loop goes on",
+    state: "audit", remembered,
+  }),
+  auditAgent: opt(removable(ReviewerName), {
+    hint: "claude|codex|gemini|command", help: "The auditor of --audit", defaultText: "the --review agent, else --agent", state: "audit_agent", remembered,
+  }),
+  auditCmd: opt(removable(z.string().min(1, { error: "--audit-cmd needs a command" })), {
+    hint: "cmd", help: "Program run by --audit-agent command (prompt on stdin; run with sh -c)", state: "audit_cmd", remembered, runsCommand,
+  }),
+  auditModel: opt(removable(z.string().min(1, { error: "--audit-model needs a model name" })), {
+    hint: "name", help: "Model passed through to the auditor", defaultText: "the chosen agent's model", state: "audit_model", remembered,
+  }),
+  auditRounds: opt(int("audit-rounds", 1).default(2), {
+    hint: "n", help: "Audit rounds at most; the gaps of the last are implemented without another audit", state: "audit_rounds", remembered,
+  }),
   maxCost: opt(removable(decimal(z.coerce.number({ error: "--max-cost must be a number (US dollars)" }).positive({ error: "--max-cost must be greater than 0" }))), {
     hint: "usd", help: "Stop the loop (exit 4) once the agent's reported cost reaches this many US dollars (claude only)", state: "max_cost_usd", remembered,
   }),

@@ -34,7 +34,14 @@ export interface Plan {
 }
 
 export async function makePlan(worktree: string, opts: LoopOptions, os: OpenSpecOptions): Promise<Plan> {
-  if (opts.issue || opts.issues) return issuePlan(worktree, opts, os);
+  const plan = opts.issue || opts.issues ? await issuePlan(worktree, opts, os) : await workPlan(worktree, opts, os);
+  // The audit's gaps become stories of the tasks file: without one it would have nowhere to put them.
+  if (opts.audit && plan.doneCriteria === "manual")
+    throw new UserError("--audit needs a tasks file (--done tasks): the gaps it finds become stories appended to it. Add a tasks.md, or drop --audit.");
+  return plan;
+}
+
+async function workPlan(worktree: string, opts: LoopOptions, os: OpenSpecOptions): Promise<Plan> {
   const found = await findWork(worktree, opts, os);
   const rel = (f: string) => relative(worktree, f);
   if (!found) {

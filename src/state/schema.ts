@@ -67,6 +67,26 @@ export const ReviewRun = z.object({
 });
 export type ReviewRun = z.infer<typeof ReviewRun>;
 
+/** The audit's account of one round (src/engine/gates/audit.ts): a fresh agent judged the whole change against its goal. */
+export const AuditRun = z.object({
+  round: z.number().int().positive().describe("the audit's round in this run, 1-based (`--audit-rounds` bounds them)"),
+  auditor: ReviewerName.describe("the agent that audited: `--audit-agent`, else `--review`, else `--agent`"),
+  verdict: z
+    .enum(["pass", "gaps", "repeated", "missing", "stopped", "unavailable"])
+    .describe(
+      "`pass`: `<audit>PASS</audit>`, the loop is done; `gaps`: it listed gaps, appended to the tasks file as a new story; " +
+        "`repeated`: a gap it had found in an earlier round (the loop ends `stuck` naming it); `missing`: no verdict in two runs (the loop ends `stuck`); " +
+        "`stopped`: cut short by a stop; `unavailable`: the auditor's service refused it past `--max-wait`",
+    ),
+  gaps: z.array(z.string()).describe("the gaps it listed, one task each, as written"),
+  story_id: z.string().nullable().describe("the story its gaps became (`## N. Gaps found by the audit`); null when none was written"),
+  reason: z.string().nullable().describe("why no verdict came (`missing`), or the gap found twice (`repeated`)"),
+  runs: z.number().int().positive().describe("auditor runs: 2 when the first gave no verdict"),
+  diff_file: z.string().describe("absolute path of the whole diff since the loop began that the auditor was shown (`iter-NNN.audit.diff`)"),
+  put_back: z.array(z.string()).describe("what the auditor changed in the worktree and wt-loop put back before its verdict counted; empty when nothing"),
+});
+export type AuditRun = z.infer<typeof AuditRun>;
+
 export const Iteration = z.object({
   n: z.number().int().positive().describe("iteration number, 1-based"),
   started: Iso.describe("when the agent run began"),
@@ -93,6 +113,11 @@ export const Iteration = z.object({
   log_file: z.string().describe("absolute path of `logs/<run>/iter-NNN.jsonl`, the agent's raw output (its stderr beside it as `.stderr`)"),
   verify: VerifyRun.optional().describe("the `--verify` run after this attempt's COMPLETE; absent when it did not run"),
   review: ReviewRun.optional().describe("the `--review` run after this attempt's COMPLETE passed the box check and `--verify`; absent when it did not run"),
+  kind: z
+    .literal("audit")
+    .optional()
+    .describe("`audit`: not an attempt at a story but a round of `--audit` (its account in `audit`; `story_id` is null); absent: an attempt at a story"),
+  audit: AuditRun.optional().describe("the `--audit` round this iteration was; absent for an attempt at a story"),
   unavailable: z
     .object({
       runs: z.number().int().positive().describe("how many runs were refused (they are not attempts)"),
@@ -168,6 +193,18 @@ export const StoryReceipt = z.object({
     .describe("per model asked for, in the order first used: its attempts and what the agent spent in them; absent when no attempt named a model"),
 });
 export type StoryReceipt = z.infer<typeof StoryReceipt>;
+
+/** What `--audit` did in a run, apart from the stories: a part of the receipt (record/receipt.ts) and of the Complete event. */
+export const AuditReceipt = z.object({
+  rounds: Count.describe("audit rounds that gave a verdict"),
+  gaps: Count.describe("gaps they found (each a task of a story appended to the tasks file)"),
+  runs: Count.describe("auditor runs, those without a verdict included"),
+  duration_ms: z.number().nonnegative().describe("the time the audit's iterations took"),
+  tokens: Count.describe("the auditor's tokens, all categories"),
+  cost_usd: z.number().nonnegative().nullable().describe("the auditor's cost in US dollars; null when it reports none"),
+  last: AuditRun.shape.verdict.nullable().describe("the verdict of the last round (`pass`, `gaps`, …); null before one"),
+});
+export type AuditReceipt = z.infer<typeof AuditReceipt>;
 
 /** One story running in its own linked worktree under `--parallel` (src/parallel/, docs/parallel.md). */
 export const LaneStatus = z.enum(["opening", "running", "queued", "integrating", "closing"]);
@@ -285,6 +322,11 @@ export const State = z.object({
   review: ReviewerName.nullable().default(null).describe("`--review`: the second agent that reviews each COMPLETE after `--verify`; null: none"),
   review_cmd: z.string().nullable().default(null).describe("`--review-cmd`: the program run by `--review command`"),
   review_model: z.string().nullable().default(null).describe("`--review-model`: the model passed to the reviewer; null: its own"),
+  audit: z.boolean().default(false).describe("`--audit`: once every story is accepted, a fresh agent checks the whole change against its goal; its gaps become stories"),
+  audit_agent: ReviewerName.nullable().default(null).describe("`--audit-agent`: the auditor; null: the `--review` agent, else the loop's agent"),
+  audit_cmd: z.string().nullable().default(null).describe("`--audit-cmd`: the program run by `--audit-agent command`"),
+  audit_model: z.string().nullable().default(null).describe("`--audit-model`: the model passed to the auditor; null: the chosen agent's model (`--review-model`, `--model`) or its own"),
+  audit_rounds: z.number().int().positive().default(2).describe("`--audit-rounds`: audit rounds at most in a run (2 in a state written before it existed)"),
   escalate: z.string().nullable().optional().describe("`--escalate`: models (comma-separated) a story's attempts climb, one step per rejected attempt; null: `model` for every attempt"),
   review_timeout_min: z.number().positive().default(15).describe("`--review-timeout`, in minutes (15 in a state written before it existed)"),
   max_cost_usd: z.number().positive().nullable().optional().describe("`--max-cost`: the whole loop's budget in US dollars, the earlier runs it continues included"),

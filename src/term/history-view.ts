@@ -22,6 +22,9 @@ const verifyCell = (v: Iteration["verify"]) =>
 const reviewCell = (r: Iteration["review"]) =>
   !r ? "-" : `${r.verdict === "approve" ? "approved" : r.verdict === "changes" ? "changes" : r.verdict === "missing" ? "no verdict" : r.verdict}${r.runs > 1 ? ` (${r.runs} runs)` : ""}${r.put_back.length ? " · tree put back" : ""}`;
 
+const auditVerdict = (a: NonNullable<Iteration["audit"]>) =>
+  `${a.verdict === "missing" ? "no verdict" : a.verdict === "gaps" ? `gaps (${a.gaps.length})` : a.verdict}${a.runs > 1 ? ` (${a.runs} runs)` : ""}`;
+
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
   // Lanes (`--parallel`) record iterations as they end: shown in the order they began.
@@ -35,9 +38,10 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
   const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", ...(verified ? ["verify"] : []), ...(reviewed ? ["review"] : []), ...(waited ? ["unavailable"] : []), "reason"];
   const rows = its.map((i) => [
     String(i.n),
-    i.story_id ?? "-",
-    String(i.attempt),
-    i.outcome,
+    // An audit round (`--audit`) is its own kind of iteration: "audit", its round, its verdict.
+    i.audit ? "audit" : (i.story_id ?? "-"),
+    String(i.audit ? i.audit.round : i.attempt),
+    i.audit ? auditVerdict(i.audit) : i.outcome,
     utcDateTime(i.started).slice(0, -4),
     // A wait for the agent's service (a usage limit) is part of the iteration's time: said, not hidden.
     formatDuration(between(i.started, i.ended)) + (i.unavailable?.waited_ms ? ` incl. ${formatDuration(i.unavailable.waited_ms)} waiting` : ""),

@@ -31,11 +31,12 @@ export function iterationPrinter(out: (text: string) => void, color: boolean, wo
     begin(head) {
       seen = { end: false, agent: false };
       const h = inertDeep(head);
-      if (!h.announced) out(["", `━━ iteration ${h.n} · story ${field(h.story_id ?? "-", width)}. ${field(h.story_title ?? "", width)} · attempt ${h.attempt ?? "-"}`].join("\n"));
+      if (!h.announced && h.kind === "audit") out(["", `━━ iteration ${h.n} · audit · round ${h.attempt ?? "-"}`].join("\n"));
+      else if (!h.announced) out(["", `━━ iteration ${h.n} · story ${field(h.story_id ?? "-", width)}. ${field(h.story_title ?? "", width)} · attempt ${h.attempt ?? "-"}`].join("\n"));
     },
     event(e) {
-      seen.end ||= e.type === "IterationEnd";
-      seen.agent ||= e.type === "StoryEvent";
+      seen.end ||= e.type === "IterationEnd" || (e.type === "AuditEnd" && e.final);
+      seen.agent ||= e.type === "StoryEvent" || e.type === "AuditEvent";
       const lines = renderEvent(e, { color }); // renderEvent makes the event's text inert
       if (lines.length) out(lines.join("\n"));
     },
@@ -69,7 +70,7 @@ export function iterationJsonPrinter(out: (text: string) => void, run: object): 
   return {
     begin(head) {
       const r = head.record;
-      const fields = { n: head.n, story_id: head.story_id, story_title: head.story_title, attempt: head.attempt, outcome: r?.outcome ?? null,
+      const fields = { n: head.n, kind: head.kind, story_id: head.story_id, story_title: head.story_title, attempt: head.attempt, outcome: r?.outcome ?? null,
         reason: r?.reason ?? null, started: r?.started ?? null, ended: r?.ended ?? null, log_file: r?.log_file ?? null };
       open();
       if (iterations++) out("    },");

@@ -8,7 +8,7 @@ import { paint } from "./color.ts";
 import { inertDeep } from "./inert.ts";
 import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural, truncate } from "../text/format.ts";
 import { sumTokens } from "../state/schema.ts";
-import { receiptRows } from "./receipt-view.ts";
+import { auditText, receiptRows } from "./receipt-view.ts";
 
 export interface RenderOptions {
   color: boolean;
@@ -110,6 +110,21 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
       if (e.put_back.length) lines.push(red(`    the reviewer changed the worktree; put back: ${bounded(e.put_back.join(", "))}`));
       return lines;
     }
+    case "AuditStart":
+      return e.run > 1
+        ? [cyan(`  ▸ audit by ${e.auditor} (run ${e.run}: the first gave no verdict)`)]
+        : ["", bold(`━━ audit · round ${e.round} · iteration ${e.iteration}: every story is complete; ${e.auditor} checks the change against its goal`)];
+    case "AuditEvent":
+      // The auditor's doings, drawn as the agent's are, marked so they are not taken for the agent's.
+      return renderEvent({ type: "StoryEvent", story_id: "", event: e.event }, { ...o, story: undefined }).map((l) => `  ${dim("audit")}${l}`);
+    case "AuditEnd": {
+      const said = e.verdict === "pass" ? "passed" : e.verdict === "gaps" ? `found ${plural(e.gaps.length, "gap")}` : e.verdict === "missing" ? "gave no verdict" : e.verdict;
+      const lines = [(e.verdict === "pass" ? green : e.verdict === "stopped" ? dim : red)(`  ◆ audit ${said} · ${formatDuration(e.duration_ms)}`)];
+      for (const g of e.gaps) lines.push(dim(`    gap: ${bounded(g)}`));
+      if (e.reason) lines.push(dim(`    reason: ${bounded(e.reason)}`));
+      if (e.put_back.length) lines.push(red(`    the auditor changed the worktree; put back: ${bounded(e.put_back.join(", "))}`));
+      return lines;
+    }
     case "Error":
       return [red(`✖ ${e.message}`)];
     case "Waiting": {
@@ -141,6 +156,7 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
         ...(e.sandbox ? [`Sandbox: ${e.sandbox}`] : []),
         // The receipt: what each story took (docs/receipt.md). Rows are not wrapped at spaces: they are cut.
         ...(e.stories?.length ? ["", ...receiptRows(e.stories, (o.width ?? boxWidth()) - 4)] : []),
+        ...(e.audit ? [`Audit: ${auditText(e.audit)}`] : []),
         "",
         ...nextSteps(e),
       ], (o.width ?? boxWidth()) - 4);

@@ -4,13 +4,14 @@ import { budgetLabel } from "../record/budget.ts";
 import { sandboxLabel } from "../record/sandbox-label.ts";
 import { runTimeMs, storiesKnown } from "../state/run-time.ts";
 import type { State } from "../state/schema.ts";
-import { clockTime, field, formatDuration, formatTokens, formatTotalCost, table } from "../text/format.ts";
+import { clockTime, field, formatDuration, formatTokens, formatTotalCost, plural, table } from "../text/format.ts";
+import { auditorOf } from "../agents/auditor.ts";
 import { fieldWidth, historyRows } from "./history-view.ts";
 import { inertDeep } from "./inert.ts";
 import { laneRows, notStartedLine, storiesInLanes } from "./lanes-view.ts";
 import type { Story } from "../stories/story.ts";
 import { receiptOf } from "../record/receipt.ts";
-import { forecastText, receiptRows } from "./receipt-view.ts";
+import { auditText, forecastText, receiptRows } from "./receipt-view.ts";
 import { issueLine } from "../github/label.ts";
 
 /**
@@ -45,6 +46,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
       ...(budgetLabel(s) ? [["Budget:", `${budgetLabel(s)} (all runs of this loop)`]] : []),
       ...(s.verify ? [["Verify:", `${f(s.verify)} (limit ${s.verify_timeout_min} min)`]] : []),
       ...(s.review ? [["Review:", `${s.review}${s.review_cmd ? ` (${f(s.review_cmd)})` : ""}${s.review_model ? ` · model ${f(s.review_model)}` : ""} (limit ${s.review_timeout_min} min)`]] : []),
+      ...(s.audit ? [["Audit:", auditSetting(s, f)]] : []),
       ...(sandboxLabel(s) ? [["Sandbox:", f(sandboxLabel(s)!)]] : []),
       ["Agent:", `${s.agent}${s.model ? ` (${f(s.model)})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
     ]),
@@ -71,7 +73,14 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
   if (s.lanes.length) lines.push("", `Lanes: ${s.lanes.length} open of --parallel ${s.parallel}`, ...laneRows(s, now, width));
   // Every story the loop worked on (its earlier runs too): attempts, time, tokens, cost.
   if (receipt.stories.length) lines.push("", "Stories:", ...receiptRows(receipt.stories, width).map((l) => `  ${l}`));
+  if (receipt.audit) lines.push("", `Audit: ${auditText(receipt.audit)}`);
   const last = s.iterations;
   if (last.length) lines.push("", "Last iterations:", historyRows(last).map((l) => `  ${l}`).join("\n"));
   return lines.join("\n");
+}
+
+/** `--audit`: who audits, with what model, and its rounds. */
+function auditSetting(s: State, f: (v: string) => string): string {
+  const a = auditorOf(s);
+  return `${a.name}${a.cmd && a.name === "command" ? ` (${f(a.cmd)})` : ""}${a.model ? ` · model ${f(a.model)}` : ""} · at most ${plural(s.audit_rounds, "round")}`;
 }

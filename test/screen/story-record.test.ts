@@ -105,3 +105,24 @@ describe("a story with 10 MB of messages", () => {
     expect(rows()).not.toContain(":end");
   }, 120_000);
 });
+
+test("--audit: an entry of its own after the stories, its rounds as attempts, its verdict and spending", () => {
+  const r = new StoryRecord();
+  const auditEnd = (iteration: number, round: number, verdict: "gaps" | "pass", gaps: string[]): LoopEvent => ({
+    type: "AuditEnd", iteration, round, run: 1, verdict, gaps, reason: null, put_back: [], duration_ms: 5, log_file: "/l", final: true, tokens: TOKENS, cost_usd: 0.25,
+  });
+  for (const e of [started, progress("2", 1, 1), end("2", 1, "complete"), progress("3", 2, 1), end("3", 2, "complete")]) r.apply(e);
+  r.apply({ type: "AuditStart", iteration: 3, round: 1, auditor: "claude", run: 1, log_file: "/l" });
+  expect(r.stories.map((s) => [s.id, s.status])).toEqual([["1", "done"], ["2", "done"], ["3", "done"], ["(audit)", "running"]]);
+  r.apply({ type: "AuditEvent", event: { type: "Message", text: "checking the farewell" } });
+  r.apply(auditEnd(3, 1, "gaps", ["write bye.txt"]));
+  const audit = r.stories.at(-1)!;
+  expect(audit.status).toBe("failed");
+  expect(audit.attempts.map((a) => [a.iteration, a.attempt, a.outcome, a.reason])).toEqual([[3, 1, "rejected", "write bye.txt"]]);
+  r.apply({ type: "AuditStart", iteration: 5, round: 2, auditor: "claude", run: 1, log_file: "/l" });
+  r.apply(auditEnd(5, 2, "pass", []));
+  expect(audit.status).toBe("done");
+  expect(audit.attempts).toHaveLength(2);
+  expect(audit.cost).toBe(0.5);
+  expect(r.loop.cost).toBe(1.5);
+});

@@ -29,7 +29,7 @@ describe("trusted files", () => {
   });
 
   test("the options that run commands are declared in the table", () => {
-    expect(COMMAND_OPTIONS.map((o) => o.flag).sort()).toEqual(["agent-cmd", "notify", "review-cmd", "verify"]);
+    expect(COMMAND_OPTIONS.map((o) => o.flag).sort()).toEqual(["agent-cmd", "audit-cmd", "notify", "review-cmd", "verify"]);
   });
 });
 

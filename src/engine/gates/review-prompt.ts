@@ -19,7 +19,7 @@ export interface ReviewPromptInput {
 }
 
 /** A code fence longer than any run of backticks in `text`, so the diff cannot close it. */
-function fenceFor(text: string): string {
+export function fenceFor(text: string): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
   return "`".repeat(Math.max(3, longest + 1));
 }
