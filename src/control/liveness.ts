@@ -71,8 +71,9 @@ export async function correctDeadRunner(path: string, state: State): Promise<str
   if (!fix) return null;
   // Its agent's processes (orphans now, in whatever group) would go on editing the tree.
   await endRunLeftovers(state.worktree_path, state.started_at);
-  // A kill between a state write and its rename leaves the write's temp file.
-  removeDeadTemps(loopRoot(path), dirname(path), (pid) => !isAlive(pid));
+  // A kill between a write and its rename leaves the write's temp file: the state's, a prompt's, a request's answer.
+  const dir = dirname(path);
+  for (const d of [dir, join(dir, "logs"), join(dir, "loop-requests")]) removeDeadTemps(loopRoot(path), d, (pid) => !isAlive(pid));
   Object.assign(state, fix.corrected);
   await writeState(path, state);
   return fix.note;

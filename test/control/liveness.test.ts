@@ -1,6 +1,6 @@
 // A dead runner's state, corrected by whoever reads it next.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { correctDeadRunner } from "../../src/control/liveness.ts";
 import { State } from "../../src/state/schema.ts";
@@ -51,10 +51,14 @@ describe("correctDeadRunner", () => {
     await writeState(path, s);
     const left = `${path}.${dead}.0123456789ab.tmp`;
     const live = `${path}.${process.pid}.ba9876543210.tmp`;
+    const prompt = join(d, `.claude/logs/iter-001.prompt.md.${dead}.00aa11bb22cc.tmp`);
     writeFileSync(left, "{\"half");
     writeFileSync(live, "{\"being written");
+    mkdirSync(join(d, ".claude/logs"));
+    writeFileSync(prompt, "half a prompt");
     expect(await correctDeadRunner(path, s)).toContain(`pid ${dead}`);
     expect(existsSync(left)).toBe(false);
+    expect(existsSync(prompt)).toBe(false);
     expect(existsSync(live)).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { LinkRefused, loopRoot, makeDir, openSafe, refuseLinks, removeSafe, renameSafe, writeFileSafe } from "../../src/proc/safe-fs.ts";
+import { LinkRefused, loopRoot, makeDir, openSafe, refuseLinks, removeDeadTemps, removeFileSafe, removeSafe, renameSafe, writeFileSafe } from "../../src/proc/safe-fs.ts";
 import { tempDir } from "../helpers/repo.ts";
 
 /** A worktree and, outside it, a file and an empty folder that a link may point at. */
@@ -92,4 +92,34 @@ test("loopRoot: the folder holding a loop file's last .claude", () => {
   expect(loopRoot("/w/.claude/logs/run/iter-001.jsonl")).toBe("/w");
   expect(loopRoot("/home/u/.claude/worktrees/x/.claude/loop-events.jsonl")).toBe("/home/u/.claude/worktrees/x");
   expect(loopRoot("/w/.git/info/exclude")).toBe("/w/.git/info");
+});
+
+describe("removing what a killed writer left", () => {
+  test("removeDeadTemps: only temp names of writers that are gone, never through a linked folder", () => {
+    const root = tempDir();
+    const dir = join(root, ".claude");
+    mkdirSync(dir);
+    for (const n of ["s.json.111.0123456789ab.tmp", "s.json.222.0123456789ab.tmp", "s.json.333.tmp", "notes.tmp"]) writeFileSync(join(dir, n), "");
+    expect(removeDeadTemps(root, dir, (pid) => pid === 111)).toEqual(["s.json.111.0123456789ab.tmp"]);
+    expect(readdirSync(dir).sort()).toEqual(["notes.tmp", "s.json.222.0123456789ab.tmp", "s.json.333.tmp"]);
+    const elsewhere = tempDir();
+    writeFileSync(join(elsewhere, "x.111.0123456789ab.tmp"), "not ours");
+    symlinkSync(elsewhere, join(root, "linked"));
+    expect(removeDeadTemps(root, join(root, "linked"), () => true)).toEqual([]);
+    expect(readdirSync(elsewhere)).toEqual(["x.111.0123456789ab.tmp"]);
+  });
+
+  test("removeFileSafe: a file or a link goes, a folder stays, a linked folder on the way is refused", () => {
+    const root = tempDir();
+    writeFileSync(join(root, "f"), "");
+    mkdirSync(join(root, "d"));
+    const elsewhere = tempDir();
+    writeFileSync(join(elsewhere, "g"), "precious");
+    symlinkSync(elsewhere, join(root, "l"));
+    expect(removeFileSafe(root, join(root, "f"))).toBe("removed");
+    expect(removeFileSafe(root, join(root, "f"))).toBe("absent");
+    expect(removeFileSafe(root, join(root, "d"))).toBe("folder");
+    expect(() => removeFileSafe(root, join(root, "l/g"))).toThrow(LinkRefused);
+    expect(readFileSync(join(elsewhere, "g"), "utf8")).toBe("precious");
+  });
 });
