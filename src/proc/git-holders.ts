@@ -13,7 +13,9 @@ export function gitsWorkingIn(dir: string): number[] | null {
     try {
       const argv0 = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "";
       const cwd = readlinkSync(`/proc/${pid}/cwd`);
-      if (/(^|\/)git$/.test(argv0) && (cwd === dir || cwd.startsWith(`${dir}/`))) found.push(Number(pid));
+      // Under `.git/` is another worktree's (a lane's), with an index of its own.
+      const inside = cwd === dir || (cwd.startsWith(`${dir}/`) && !cwd.startsWith(`${dir}/.git/`));
+      if (/(^|\/)git$/.test(argv0) && inside) found.push(Number(pid));
     } catch {
       // gone, or not ours to read
     }
