@@ -5,7 +5,7 @@
  */
 import { issueShort } from "../github/label.ts";
 import { isFinal, type State } from "../state/schema.ts";
-import { formatCost, formatDuration, formatTokens } from "../text/format.ts";
+import { formatCost, formatTotalCost, formatDuration, formatTokens } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
 import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
@@ -132,7 +132,9 @@ function spending(m: LoopScreen, st: State | null): Span[] {
   const tokens = Math.max(m.record.loop.tokens, st?.total_tokens ?? 0);
   const cost = Math.max(m.record.loop.cost, st?.total_cost_usd ?? 0);
   const before = st?.spent_before;
-  const out: Span[] = [{ text: `${formatTokens(tokens)} tokens` }, { text: " · ", tone: "dim" }, { text: formatCost(cost) }];
+  // No cost reported (Codex, Gemini, a command) reads '-', as in every other view; against a budget, $0.00 of it.
+  const shown = st?.max_cost_usd ? formatCost(cost) : formatTotalCost(cost);
+  const out: Span[] = [{ text: `${formatTokens(tokens)} tokens` }, { text: " · ", tone: "dim" }, { text: shown }];
   if (st?.max_cost_usd) out.push({ text: ` of ${formatCost(st.max_cost_usd)}${before?.cost_usd ? ` (${formatCost(before.cost_usd)} before)` : ""}`, tone: "dim" });
   if (st?.max_tokens) out.push({ text: ` · budget ${formatTokens(st.max_tokens)} tokens`, tone: "dim" });
   return out;

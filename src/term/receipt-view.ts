@@ -6,11 +6,11 @@ import { inertLine } from "./inert.ts";
 import { truncate, formatCost, formatDuration, formatTokens, plural, table } from "../text/format.ts";
 
 /** One row per story: mark, id and title, attempts, time, tokens and cost (the reviewer's apart when one ran); under it the models asked for, when any was. */
-export function receiptRows(stories: StoryReceipt[], width = 80): string[] {
+export function receiptRows(stories: StoryReceipt[], width = 80, mark: (l: StoryReceipt) => string = (l) => (l.complete ? "✓" : "·")): string[] {
   const titles = Math.max(12, Math.min(60, width - 62)); // the figures keep their room
   return table(
     stories.map((l) => [
-      `${l.complete ? "✓" : "·"} ${label(l, titles)}`,
+      `${mark(l)} ${label(l, titles)}`,
       plural(l.attempts, "attempt"),
       formatDuration(l.duration_ms),
       `${formatTokens(l.agent.tokens + l.reviewer.tokens)} tokens`,
