@@ -102,6 +102,8 @@ export class LoopModel implements ScreenModel, LoopScreen {
   }
 
   key(k: Key): Action | null {
+    // The completion question is answered by Ctrl-C too (keep): the loop is over, there is nothing to stop.
+    if (k === "ctrl-c" && this.overlay?.kind === "ask") return overlayKey(this, k);
     if (this.end && (k === "ctrl-c" || (!this.overlay && (k === "q" || k === "escape")))) return { kind: "quit", code: this.end.code };
     if (k === "ctrl-c") return this.o.mode === "run" ? { kind: "stop", key: k } : { kind: "leave" };
     if (this.overlay) return overlayKey(this, k);

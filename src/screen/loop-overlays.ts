@@ -5,10 +5,11 @@
  */
 import { formatTotalCost, plural } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
-import { receiptRows } from "../term/receipt-view.ts";
-import { storiesOf } from "../record/receipt.ts";
+import { auditText, receiptRows } from "../term/receipt-view.ts";
+import { auditOf, storiesOf } from "../record/receipt.ts";
 import type { Action, Frame, Key, Line } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
+import type { StoryReceipt } from "../state/schema.ts";
 import { wrapRows } from "./text-blocks.ts";
 
 const CHOICES = [
@@ -58,8 +59,9 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
       return k === "y" || k === "Y" ? { kind: "stop-loop" } : null;
     case "ask": {
       if (k === "up" || k === "k" || k === "down" || k === "j" || k === "tab") o.choice = 1 - o.choice;
-      // Esc keeps, as the line prompt's cancel does.
-      const answer = k === "enter" ? CHOICES[o.choice]!.completion : k === "escape" || k === "K" ? "keep" : k === "c" || k === "C" ? "cleanup" : null;
+      // Esc and Ctrl-C keep, as the line prompt's cancel does: whoever wants out is not asking for a cleanup.
+      const keeps = k === "escape" || k === "ctrl-c" || k === "K";
+      const answer = k === "enter" ? CHOICES[o.choice]!.completion : keeps ? "keep" : k === "c" || k === "C" ? "cleanup" : null;
       if (!answer) return null;
       close(); // the completion step runs now; the result view follows
       return { kind: "answer", completion: answer };
@@ -124,7 +126,7 @@ function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
           [],
           ...CHOICES.map((c, i): Line => [{ text: `${i === o.choice ? "› " : "  "}${c.completion.padEnd(9)}`, bold: i === o.choice, tone: i === o.choice ? "accent" : "normal" }, { text: c.hint, tone: "dim" }]),
           [],
-          [{ text: "↑/↓ choose · Enter confirms · Esc keeps", tone: "dim" }],
+          [{ text: "↑/↓ choose · Enter confirms · Esc or Ctrl-C keeps", tone: "dim" }],
         ],
       };
     case "text": {
@@ -165,7 +167,12 @@ function summary(m: LoopScreen): Line[] {
   ];
   // The receipt (docs/receipt.md): each story's attempts, time, tokens and cost.
   const stories = c?.stories ?? (st ? storiesOf(st) : []);
-  for (const row of receiptRows(stories, m.cols - 4)) lines.push([{ text: row }]); // cut to fit, not wrapped: a table
+  // A story out of attempts is marked as the list marks it (‼), not as one merely not done yet (·).
+  const stuck = new Set(m.record.stories.filter((s) => s.status === "stuck").map((s) => s.id));
+  const mark = (l: StoryReceipt) => (l.complete ? "✓" : stuck.has(l.id ?? "") ? "‼" : "·");
+  for (const row of receiptRows(stories, m.cols - 4, mark)) lines.push([{ text: row }]); // cut to fit, not wrapped: a table
+  const audit = c?.audit ?? (st ? auditOf(st) : null);
+  if (audit) lines.push([{ text: `Audit: ${auditText(audit)}` }]);
   if (branch) lines.push([{ text: `branch ${inertLine(branch)}`, tone: "dim" }]);
   if (reason) lines.push([{ text: inertLine(reason).slice(0, 500), tone: "dim" }]);
   return lines;

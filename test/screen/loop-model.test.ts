@@ -259,12 +259,15 @@ describe("keys", () => {
     expect(text(f.overlay!.lines)).toContain("2/3 stories complete · 5 iterations");
     // The receipt: each story's attempts (story 3 failed twice), time, tokens and cost.
     expect(text(f.overlay!.lines)).toMatch(/✓ 1\. First story .*\s+2 attempts\s+(\d+[hm] )?\d+[sm]\s+[\d,]+ tokens\s+\$0\.03/);
-    expect(text(f.overlay!.lines)).toMatch(/· 3\. Third story\s+2 attempts/);
+    expect(text(f.overlay!.lines)).toMatch(/‼ 3\. Third story\s+2 attempts/); // out of attempts: as the list marks it
     expect(m.key("enter")).toEqual({ kind: "answer", completion: "keep" });
     expect(m.frame(Date.now()).overlay).toBeNull();
     m.ask("stuck");
     m.key("down");
     expect(m.key("enter")).toEqual({ kind: "answer", completion: "cleanup" });
+    m.ask("stuck");
+    m.key("down");
+    expect(m.key("ctrl-c")).toEqual({ kind: "answer", completion: "keep" }); // Ctrl-C keeps, as Esc does
   });
 
   test("a diff shown over the screen scrolls and closes; the result view quits with the code", () => {
@@ -301,5 +304,22 @@ describe("keys", () => {
     expect(f.body.lines.length).toBeLessThanOrEqual(10);
     m.resize(120, 40);
     expect(m.frame(Date.now()).layout).toBe("split");
+  });
+});
+
+describe("small truths of the header", () => {
+  const header = (m: LoopModel) => text(m.frame(Date.now()).header);
+  const bare = (state: object) => {
+    // An agent that reports no cost (Codex, Gemini, a command): no cost in the state, none in the events.
+    const m = new LoopModel({ mode: "run", events: join(repo, "no-events.jsonl"), since: run.state.started_at });
+    m.state({ ...run.state, total_cost_usd: 0, ...state });
+    m.resize(100, 30);
+    return m;
+  };
+
+  test("no cost reported: '-' as every other view says, not $0.00; with a budget, $0.00 of it", () => {
+    expect(header(bare({}))).toContain("tokens · -");
+    expect(header(bare({}))).not.toContain("$0.00");
+    expect(header(bare({ max_cost_usd: 5 }))).toContain("$0.00 of $5.00");
   });
 });
