@@ -196,6 +196,14 @@ export const COMMANDS: CommandInfo[] = [
     load: () => Promise.resolve({ meta: { name: "help" }, args: { command: { type: "positional", required: false, description: "A command" } } }),
   },
   {
+    name: "completion", summary: "Print the tab completion script of bash, zsh or fish", usage: "wt-loop completion bash|zsh|fish",
+    examples: [
+      ["source <(wt-loop completion bash)", "in ~/.bashrc: commands, options, their values and change names complete"],
+      ["wt-loop completion fish > ~/.config/fish/completions/wt-loop.fish", "fish loads it by itself"],
+    ],
+    load: () => import("./completion.ts").then((m) => m.default),
+  },
+  {
     name: "demo-agent", summary: "The demo's scripted agent", usage: "wt-loop demo-agent", hidden: true, examples: [],
     load: () => import("./demo-agent.ts").then((m) => m.default),
   },

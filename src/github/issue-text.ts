@@ -4,6 +4,7 @@
  */
 import { parseTaskLine } from "../stories/checkbox.ts";
 import { receiptOf, storyCost } from "../record/receipt.ts";
+import { auditText } from "../record/audit-text.ts";
 import type { State } from "../state/schema.ts";
 import { formatCost, formatDuration, formatTokens, plural } from "../text/format.ts";
 
@@ -53,6 +54,7 @@ export function receiptComment(s: State): string {
     "| story | result | attempts | time | tokens | cost |",
     "|---|---|---|---|---|---|",
     ...rows,
+    ...(r.audit ? ["", `Audit: ${cell(auditText(r.audit))}`] : []),
     "",
     `<sub>Written by wt-loop from its own records (branch \`${cell(s.checkpoint_branch ?? "none")}\`); edited in place by later runs of this loop.</sub>`,
   ].join("\n");

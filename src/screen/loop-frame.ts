@@ -11,7 +11,7 @@ import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import { overlayFrame } from "./loop-overlays.ts";
 import { tabTitle, TABS } from "./loop-tabs.ts";
-import type { StoryEntry, StoryStatus } from "./story-record.ts";
+import { AUDIT_ENTRY, type StoryEntry, type StoryStatus } from "./story-record.ts";
 import { listWidth } from "./geometry.ts";
 import { fit, wrap } from "./text.ts";
 
@@ -43,15 +43,17 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
   const lanes = new Map(!m.st || isFinal(m.st.status) ? [] : m.st.lanes.map((l) => [l.story_id, l.status]));
   const rows: ListRow[] = m.record.stories.map((s) => {
     const step = lanes.get(s.id);
-    const title = inertLine(`${s.id}. ${s.title}`);
+    const title = inertLine(s.id === AUDIT_ENTRY ? s.title : `${s.id}. ${s.title}`);
     return { ...GLYPH[step ? "running" : s.status], title, detail: figures(s, title, room, step && step !== "running" ? step : ""), selected: s === sel };
   });
-  const done = m.record.stories.filter((s) => s.status === "done").length;
+  // The gauge counts stories; the audit's entry is not one.
+  const stories = m.record.stories.filter((s) => s.id !== AUDIT_ENTRY);
+  const done = stories.filter((s) => s.status === "done").length;
   const header = [...headerLines(m, now, layout === "compact"), ...bannerLines(m)];
   return {
     layout,
     header,
-    list: { title: m.chosen ? "Stories" : "Stories (following)", rows, gauge: rows.length ? { done, total: rows.length } : null },
+    list: { title: m.chosen ? "Stories" : "Stories (following)", rows, gauge: stories.length ? { done, total: stories.length } : null },
     tabs: TABS.map((t, i) => ({ title: i === m.tab ? tabTitle(t, sel, m.pick) : t, active: i === m.tab })),
     body: { lines: content.window(width, m.top, size.rows), top: m.top, total, following: m.follow },
     footer: footer(m, now),
@@ -105,7 +107,7 @@ function headerLines(m: LoopScreen, now: number, compact: boolean): Line[] {
   const change = st?.change ?? r.change ?? (st?.github ? issueShort(st.github) : null);
   const maxIt = st?.max_iterations ?? r.maxIterations;
   const current = r.current ? m.record.stories.find((s) => s.id === r.current) : null;
-  const attempt = current?.attempts.at(-1)?.attempt;
+  const attempt = current?.id === AUDIT_ENTRY ? undefined : current?.attempts.at(-1)?.attempt; // an audit's rounds are not attempts
   const started = st ? Date.parse(st.started_at) : r.since;
   const ended = st?.ended_at ? Date.parse(st.ended_at) : r.complete && "ts" in r.complete ? Date.parse(String(r.complete.ts)) : null;
   const elapsed = started !== null ? formatDuration(Math.max(0, (ended ?? now) - started)) : "-";

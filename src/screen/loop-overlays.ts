@@ -5,8 +5,8 @@
  */
 import { formatTotalCost, plural } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
-import { receiptRows } from "../term/receipt-view.ts";
-import { storiesOf } from "../record/receipt.ts";
+import { auditText, receiptRows } from "../term/receipt-view.ts";
+import { auditOf, storiesOf } from "../record/receipt.ts";
 import type { Action, Frame, Key, Line } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import type { StoryReceipt } from "../state/schema.ts";
@@ -171,6 +171,8 @@ function summary(m: LoopScreen): Line[] {
   const stuck = new Set(m.record.stories.filter((s) => s.status === "stuck").map((s) => s.id));
   const mark = (l: StoryReceipt) => (l.complete ? "✓" : stuck.has(l.id ?? "") ? "‼" : "·");
   for (const row of receiptRows(stories, m.cols - 4, mark)) lines.push([{ text: row }]); // cut to fit, not wrapped: a table
+  const audit = c?.audit ?? (st ? auditOf(st) : null);
+  if (audit) lines.push([{ text: `Audit: ${auditText(audit)}` }]);
   if (branch) lines.push([{ text: `branch ${inertLine(branch)}`, tone: "dim" }]);
   if (reason) lines.push([{ text: inertLine(reason).slice(0, 500), tone: "dim" }]);
   return lines;

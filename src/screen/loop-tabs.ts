@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { parseStories } from "../stories/story.ts";
 import { inertLine } from "../term/inert.ts";
 import { readTail } from "./log-tail.ts";
-import type { AttemptRecord, StoryEntry } from "./story-record.ts";
+import { AUDIT_ENTRY, type AttemptRecord, type StoryEntry } from "./story-record.ts";
 import { block, BlockList, shown } from "./text-blocks.ts";
 
 export const TABS = ["Agent", "Tasks", "Files", "Verify", "Prompt"] as const;
@@ -91,6 +91,10 @@ function tasks(out: BlockList, s: StoryEntry, tasksFile: string | null): BlockLi
     text = readFileSync(tasksFile, "utf8");
   } catch {
     out.push(block(shown(`The tasks file ${tasksFile} cannot be read now.`), "bad"));
+    return out;
+  }
+  if (s.id === AUDIT_ENTRY) {
+    out.push(block("The audit is not a story: its verdicts and the gaps it found are in the Agent tab; gaps become a story of the tasks file.", "dim"));
     return out;
   }
   const story = parseStories(text).find((x) => x.id === s.id);

@@ -104,7 +104,10 @@ export class StoryRecord {
     if (!s) {
       s = { id, title: "", status: "pending", attempts: [], tokens: 0, cost: null, agent: new BlockList() };
       this.byId.set(id, s);
-      this.stories.push(s);
+      // The audit's entry stays last: a story its gaps became comes after it in time, but before it in the list.
+      const audit = this.stories.findIndex((x) => x.id === AUDIT_ENTRY);
+      if (audit >= 0 && id !== AUDIT_ENTRY) this.stories.splice(audit, 0, s);
+      else this.stories.push(s);
     }
     return s;
   }

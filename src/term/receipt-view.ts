@@ -1,7 +1,9 @@
 /** The receipt as text: `status` and the end box (`Complete`) show it the same way (docs/receipt.md). */
 import { storyCost } from "../record/receipt.ts";
 import type { Forecast } from "../record/receipt-schema.ts";
-import type { AuditReceipt, StoryReceipt } from "../state/schema.ts";
+import type { StoryReceipt } from "../state/schema.ts";
+
+export { auditText } from "../record/audit-text.ts";
 import { inertLine } from "./inert.ts";
 import { truncate, formatCost, formatDuration, formatTokens, plural, table } from "../text/format.ts";
 
@@ -47,11 +49,3 @@ export function forecastText(f: Forecast): string {
   return `${left}: ${span(f.time_ms, formatDuration)}${cost} (from ${plural(f.finished_stories, "finished story", "finished stories")})`;
 }
 
-/** "Audit: 2 rounds · 2 gaps · 1m 20s · 12.3k tokens · $0.40 · last: pass" — the audit's share, apart from the stories'. */
-export function auditText(a: AuditReceipt): string {
-  const said = a.last === "pass" ? "passed" : a.last === "gaps" ? "found gaps" : a.last === "missing" ? "no verdict" : a.last ?? "none";
-  return [
-    plural(a.rounds, "round"), plural(a.gaps, "gap"), ...(a.runs > a.rounds ? [plural(a.runs, "run")] : []), formatDuration(a.duration_ms),
-    `${formatTokens(a.tokens)} tokens`, formatCost(a.cost_usd), `last: ${said}`,
-  ].join(" · ");
-}
