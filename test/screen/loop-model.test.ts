@@ -239,6 +239,12 @@ describe("keys", () => {
     expect(m.key("y")).toEqual({ kind: "stop-loop" });
   });
 
+  test("monitor: q leaves with 0; Ctrl-C leaves with 130, as the line stream's monitor and a shell say", () => {
+    // The model answers before the loop's end (a fresh model has seen no end: `ended` was not called).
+    expect(model("monitor").key("q")).toEqual({ kind: "leave", code: 0 });
+    expect(model("monitor").key("ctrl-c")).toEqual({ kind: "leave", code: 130 });
+  });
+
   test("n: a one-line input; Enter gives the note, Esc cancels", () => {
     const m = model();
     m.key("n");
