@@ -110,7 +110,7 @@ export async function runOnScreen(renderer: CliRenderer, state: State, source: S
 }
 
 /**
- * Follows the loop of `worktree` on `renderer`: q leaves (the loop goes on; exit 0), s y stops it;
+ * Follows the loop of `worktree` on `renderer`: q leaves (the loop goes on; exit 0; Ctrl-C 130), s y stops it;
  * after its end, the result view (exit: the loop's code). SIGINT or SIGTERM leave too, with 130 or 143
  * as the line stream's monitor exits (the loop goes on).
  */
@@ -129,7 +129,7 @@ export async function monitorOnScreen(renderer: CliRenderer, worktree: string): 
     mode: "monitor",
     statePath: paths.state,
     worktree,
-    onLeave: () => leave(0),
+    onLeave: (code) => leave(code),
     onEvent: (e) => complete.see(e),
     onStopLoop: async () => {
       const s = await readState(paths.state);

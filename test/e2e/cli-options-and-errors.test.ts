@@ -163,6 +163,17 @@ describe("start --dry-run", () => {
     expect(r.stdout).toContain("7 iterations");
     expect(r.stdout).toContain("branch ralph/repo");
     expect(r.stdout).toContain("## Your story: 2. Next (story 2 of 2)");
+    expect(r.stderr).not.toContain("cannot finish");
+    nothingWritten(repo);
+  });
+
+  test("more stories left than --max allows iterations: said before anything starts", async () => {
+    const tasks = Array.from({ length: 12 }, (_, i) => `## ${i + 1}. S${i + 1}\n- [${i < 2 ? "x" : " "}] ${i + 1}.1 t\n`).join("");
+    const repo = makeRepo({ "tasks.md": tasks });
+    const r = await wtLoop(["start", "--dry-run", "--max", "7"], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("10 stories are left and --max allows 7 iterations (at least one each): the loop cannot finish");
+    expect(r.stderr).toContain("--max 10");
     nothingWritten(repo);
   });
 });

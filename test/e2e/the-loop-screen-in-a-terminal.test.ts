@@ -111,7 +111,13 @@ describeWithTmux("the loop screen in a terminal", () => {
     restored(tmux, mon);
     expect(tmux.capture(mon)).toContain("The loop keeps running");
     expect(readState(repo).status).toBe("running");
-  }, 90_000);
+    // Ctrl-C leaves too, with 130, as the line stream's monitor and a shell report an interrupt.
+    const again = tmux.window(repo, env, keep("wt-loop monitor"));
+    await tmux.waitFor("the loop screen in monitor again", () => /✓ 1\. First story/.test(tmux.capture(again)));
+    tmux.keys(again, "C-c");
+    expect(await exited(tmux, again)).toBe(130);
+    expect(readState(repo).status).toBe("running");
+  }, 120_000);
 
   test("--plain, TERM=dumb and a pipe show the line stream, never the alternate screen", async () => {
     tmux = compiled.tmux();

@@ -193,8 +193,8 @@ describe("keys", () => {
   const cases: [string, "run" | "monitor", string, unknown][] = [
     ["q stops the loop in run", "run", "q", { kind: "stop", key: "q" }],
     ["Ctrl-C stops the loop in run", "run", "ctrl-c", { kind: "stop", key: "ctrl-c" }],
-    ["q leaves in monitor", "monitor", "q", { kind: "leave" }],
-    ["Ctrl-C leaves in monitor", "monitor", "ctrl-c", { kind: "leave" }],
+    ["q leaves in monitor", "monitor", "q", { kind: "leave", code: 0 }],
+    ["Ctrl-C leaves in monitor", "monitor", "ctrl-c", { kind: "leave", code: 130 }],
     ["p pauses", "run", "p", { kind: "pause" }],
     ["+ raises the limit", "run", "+", { kind: "max", delta: 10 }],
     ["- lowers it", "monitor", "-", { kind: "max", delta: -10 }],
@@ -237,6 +237,12 @@ describe("keys", () => {
     expect(m.frame(Date.now()).overlay).toBeNull();
     m.key("s");
     expect(m.key("y")).toEqual({ kind: "stop-loop" });
+  });
+
+  test("monitor: q leaves with 0; Ctrl-C leaves with 130, as the line stream's monitor and a shell say", () => {
+    // The model answers before the loop's end (a fresh model has seen no end: `ended` was not called).
+    expect(model("monitor").key("q")).toEqual({ kind: "leave", code: 0 });
+    expect(model("monitor").key("ctrl-c")).toEqual({ kind: "leave", code: 130 });
   });
 
   test("n: a one-line input; Enter gives the note, Esc cancels", () => {
