@@ -14,7 +14,7 @@ import { sealCommands, trustLine, untrustedCommands } from "./trust.ts";
 import { loopPaths } from "../state/paths.ts";
 import type { State } from "../state/schema.ts";
 import { print, printError, warn } from "../term/print.ts";
-import { ExitCode } from "../errors.ts";
+import { ExitCode, UserError } from "../errors.ts";
 import type { Worktree } from "../worktree/worktree.ts";
 import { validate } from "./validate.ts";
 import { requireTrust } from "./ask-trust.ts";
@@ -80,7 +80,9 @@ export async function prepareFromFlags(
     print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
     const refusals = ready.filter((l) => l.mark === "fail");
     if (!refusals.length) return 0;
-    printError(["A real start would refuse:", ...refusals.map((l) => `  ✗ ${l.id}: ${lineText(l)}`)].join("\n"));
+    // Each as a start says it: with where a remembered or configured option came from.
+    const said = refusals.map((l) => `  ✗ ${l.id}: ${(withOrigins(new UserError(lineText(l)), layered) as Error).message}`);
+    printError(["A real start would refuse:", ...said].join("\n"));
     return ExitCode.usage;
   }
   if (prepared.finishedPlanNote) {
