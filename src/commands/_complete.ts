@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { FLAGS } from "../setup/option-table.ts";
 import { TERMINAL_NAMES } from "../text/terminal-names.ts";
 import { COMMANDS, findCommand } from "./_catalog.ts";
+import { print } from "../term/print.ts";
 
 export interface Candidate {
   value: string;
@@ -139,7 +140,7 @@ export async function completeMain(rawArgs: string[]): Promise<void> {
     const found = await complete(words, { worktree }, shell === "bash");
     // bash shows values only; zsh and fish read `value<TAB>description`.
     const lines = found.map((c) => (shell === "bash" || !c.description ? c.value : `${c.value}\t${c.description.replace(/\s+/g, " ")}`));
-    if (lines.length) console.log(lines.join("\n"));
+    if (lines.length) print(lines.join("\n"));
   } catch {
     // A broken worktree or an unreadable folder: no candidates, and the shell falls back to files.
   }

@@ -7,6 +7,7 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
 import { action, givenOptions } from "./_args.ts";
+import { write } from "../term/print.ts";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 type Shell = (typeof SHELLS)[number];
@@ -62,6 +63,6 @@ export default defineCommand({
     const shell = a.shell as Shell | undefined;
     if (!shell) throw new UserError(`Name the shell: wt-loop completion ${SHELLS.join("|")}. Then, for bash: source <(wt-loop completion bash)`);
     if (!SHELLS.includes(shell)) throw new UserError(`wt-loop completion takes ${SHELLS.join(", ")}, got '${shell}'.`);
-    process.stdout.write(SCRIPTS[shell]);
+    write(SCRIPTS[shell]);
   }),
 });

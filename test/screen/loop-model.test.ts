@@ -193,8 +193,8 @@ describe("keys", () => {
   const cases: [string, "run" | "monitor", string, unknown][] = [
     ["q stops the loop in run", "run", "q", { kind: "stop", key: "q" }],
     ["Ctrl-C stops the loop in run", "run", "ctrl-c", { kind: "stop", key: "ctrl-c" }],
-    ["q leaves in monitor", "monitor", "q", { kind: "leave" }],
-    ["Ctrl-C leaves in monitor", "monitor", "ctrl-c", { kind: "leave" }],
+    ["q leaves in monitor", "monitor", "q", { kind: "leave", code: 0 }],
+    ["Ctrl-C leaves in monitor", "monitor", "ctrl-c", { kind: "leave", code: 130 }],
     ["p pauses", "run", "p", { kind: "pause" }],
     ["+ raises the limit", "run", "+", { kind: "max", delta: 10 }],
     ["- lowers it", "monitor", "-", { kind: "max", delta: -10 }],
