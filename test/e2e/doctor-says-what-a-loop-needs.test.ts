@@ -75,6 +75,22 @@ describe("wt-loop doctor", () => {
     expect(readFileSync(calls, "utf8")).not.toMatch(/ -h$/m);
   });
 
+  test("start --dry-run without the agent's CLI: the plan first, then what a real start would refuse, exit 1, nothing written", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const r = await wtLoop(["start", "--terminal", "inline", "--dry-run"], { cwd: repo, env: { PATH: onlyOnPath(BASICS) } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("Dry run in");
+    expect(r.stdout).toContain("1. First story");
+    expect(r.stderr).toContain("A real start would refuse:");
+    expect(r.stderr).toContain("The claude agent CLI 'claude' is not installed");
+    expect(existsSync(join(repo, ".claude"))).toBe(false);
+    // A flag mistake is still refused before any plan: it is the command line, not the machine.
+    const mistake = await wtLoop(["start", "--terminal", "inline", "--dry-run", "--agent", "command"], { cwd: repo, env: { PATH: onlyOnPath(BASICS) } });
+    expect(mistake.code).toBe(1);
+    expect(mistake.stdout).not.toContain("Dry run in");
+    expect(mistake.stderr).toContain("--agent command needs --agent-cmd CMD");
+  });
+
   test("flag mistakes are said before what the machine lacks, by start and by doctor", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const env = { PATH: onlyOnPath(BASICS) }; // no agent, no reviewer
