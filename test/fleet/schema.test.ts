@@ -25,7 +25,7 @@ describe("wt-loop schema", () => {
     const s = JSON.parse(schemaText("events"));
     const types = s.oneOf.map((b: any) => b.properties.type.const);
     expect(types).toEqual([
-      "LoopStarted", "StoryProgress", "StoryEvent", "IterationEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEvent", "ReviewEnd", "Error", "Complete", "Waiting",
+      "LoopStarted", "StoryProgress", "StoryEvent", "IterationEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEvent", "ReviewEnd", "AuditStart", "AuditEvent", "AuditEnd", "Error", "Complete", "Waiting",
       "Paused", "Resumed", "MaxIterationsChanged", "NoteAdded", "NotesUsed", "Lane",
     ]);
     for (const b of s.oneOf) expect(b.required).toContain("ts");
