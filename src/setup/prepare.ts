@@ -89,7 +89,9 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   if (state.checkpoint === "stash") state.checkpoint_stashes = stashesLeftBy(previous);
   state.user_work = userWorkLeftBy(previous);
   refuseSpent(state);
-  const idle = finishedPlanNote(plan, wt.path, state.unchecked_story);
+  // A loop that continues with --audit and every story complete has its audit still to run (a kill during it, a stop).
+  const auditLeft = continues && state.audit && previous?.status !== "done";
+  const idle = auditLeft ? null : finishedPlanNote(plan, wt.path, state.unchecked_story);
   if (!opts.dryRun && !idle) {
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);

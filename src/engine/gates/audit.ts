@@ -47,8 +47,9 @@ export interface Audited {
 export async function runAudit(state: State, deps: LoopDeps, at: { iteration: number; round: number; stories: Story[]; earlierGaps: string[] }): Promise<Audited> {
   const iterLog = deps.paths.iterLog(at.iteration);
   const diffFile = auditDiffOf(iterLog);
-  // The whole change: from what the tree was when the loop began (your uncommitted work included) to now.
-  const held = await deps.checkpoint.hold(state.user_work?.commit ?? state.checkpoint_sha ?? undefined);
+  // The whole change: from what the tree was when the loop began (your uncommitted work then, while it is kept, else
+  // the commit it began on — which a restart keeps, where its checkpoint is new) to now.
+  const held = await deps.checkpoint.hold(state.user_work?.commit ?? state.original_commit ?? state.checkpoint_sha ?? undefined);
   const prompt = buildAuditPrompt(await promptInput(state, deps, at, { ...(await headOf(() => held.writeDiff(diffFile), diffFile, REVIEW_DIFF_BYTES)), file: diffFile }));
   const auditor = auditorOf(state);
   const out: Audited = {
