@@ -6,7 +6,7 @@
  *
  *   BENCH_RUNS=3       runs per figure (loops, memory)      BENCH_STATUS_RUNS=30  runs per latency figure
  *   BENCH_SIZES=1000,10000,50000  repository sizes for the per-iteration overhead
- *   BENCH_ONLY=latency|loops|memory|monitor|screen|parallel|lanes  one section only
+ *   BENCH_ONLY=latency|loops|memory|monitor|screen|parallel|lanes|audit  one section only
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,10 +18,11 @@ import { printScreenTerminal, screenTerminal } from "./screen-terminal.ts";
 import { overheads } from "./overhead.ts";
 import { parallelWallTime } from "./parallel.ts";
 import { laneCosts, printLanes } from "./lanes.ts";
+import { auditComparison } from "./audit.ts";
 import { buildBinaries, cleanup, machine, printTargets, ROOT, RUNS, targets } from "./shared.ts";
 
 const only = process.env.BENCH_ONLY;
-const SECTIONS = ["latency", "loops", "memory", "monitor", "screen", "parallel", "lanes"];
+const SECTIONS = ["latency", "loops", "memory", "monitor", "screen", "parallel", "lanes", "audit"];
 if (only && !SECTIONS.includes(only)) throw new Error(`BENCH_ONLY=${only}: one of ${SECTIONS.join(", ")}`);
 const run = (section: string) => !only || only === section;
 
@@ -44,7 +45,8 @@ try {
   const screen = await section("screen", async () => ({ model: printScreen(screenModel()), terminal: printScreenTerminal(await screenTerminal()) }));
   const parallel = await section("parallel", parallelWallTime);
   const lanes = await section("lanes", async () => printLanes(await laneCosts()));
-  const result = { date: new Date().toISOString(), machine: m, runs: RUNS, latency, loops, memory_peak_rss_mb: memory, monitor, screen, parallel, lanes, targets };
+  const audit = await section("audit", auditComparison);
+  const result = { date: new Date().toISOString(), machine: m, runs: RUNS, latency, loops, memory_peak_rss_mb: memory, monitor, screen, parallel, lanes, audit, targets };
   mkdirSync(join(ROOT, "bench-results"), { recursive: true });
   const out = only ? `bench-results/latest-${only}.json` : "bench-results/latest.json";
   writeFileSync(join(ROOT, out), JSON.stringify(result, null, 2) + "\n");
