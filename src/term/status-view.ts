@@ -5,7 +5,7 @@ import { sandboxLabel } from "../record/sandbox-label.ts";
 import { runTimeMs, storiesKnown } from "../state/run-time.ts";
 import type { State } from "../state/schema.ts";
 import { clockTime, field, formatDuration, formatTokens, formatTotalCost, plural, table } from "../text/format.ts";
-import { auditorOf } from "../agents/auditor.ts";
+import { auditorOf } from "../agents/auditor-role.ts";
 import { fieldWidth, historyRows } from "./history-view.ts";
 import { inertDeep } from "./inert.ts";
 import { laneRows, notStartedLine, storiesInLanes } from "./lanes-view.ts";
