@@ -32,7 +32,9 @@ export async function dispatch(argv: string[]): Promise<void> {
   if (!info) {
     const what = first.startsWith("-") ? `Unknown option ${first}.` : `Unknown command '${first}'.`;
     const { didYouMean } = await suggest();
-    const hint = didYouMean(first.replace(/^-+/, ""), first.startsWith("-") ? ["help", "version"] : commandNames(), (c) => (first.startsWith("-") ? `--${c}` : `'${c}'`));
+    const hint = didYouMean(first.replace(/^-+/, ""), first.startsWith("-") ? ["help", "version"] : commandNames(), (c) =>
+      first.startsWith("-") ? `--${c}` : `'${c}'`,
+    );
     return fail(`${what}${hint} Run \`wt-loop help\` for the commands.`);
   }
   // Only flags before a `--` ask for help: after it, `--help` would be part of the task.

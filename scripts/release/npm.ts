@@ -46,10 +46,14 @@ for (const e of entries) {
   rmSync(join(dir, "wt-loop"));
   chmodSync(join(dir, "bin/wt-loop"), 0o755);
   const pkg = {
-    name: `@wt-loop/${e.target}`, ...common,
+    name: `@wt-loop/${e.target}`,
+    ...common,
     description: `The wt-loop binary for ${e.target}${e.screen ? "" : " (built without the full screen's native library)"}. Install wt-loop, not this.`,
-    os: [t.os], cpu: [t.arch], ...(t.os === "linux" ? { libc: [t.musl ? "musl" : "glibc"] } : {}),
-    files: ["bin/wt-loop", "licenses"], preferUnplugged: true,
+    os: [t.os],
+    cpu: [t.arch],
+    ...(t.os === "linux" ? { libc: [t.musl ? "musl" : "glibc"] } : {}),
+    files: ["bin/wt-loop", "licenses"],
+    preferUnplugged: true,
   };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
   packed.push(await pack(dir));
@@ -60,10 +64,21 @@ mkdirSync(join(main, "bin"), { recursive: true });
 const launcher = readFileSync(join(import.meta.dir, "npm-launcher.cjs"), "utf8").replace("__SUPPORTED__", JSON.stringify(entries.map((e) => e.target)));
 writeFileSync(join(main, "bin/wt-loop.cjs"), launcher);
 chmodSync(join(main, "bin/wt-loop.cjs"), 0o755);
-writeFileSync(join(main, "package.json"), `${JSON.stringify({
-  name: "wt-loop", ...common, bin: { "wt-loop": "bin/wt-loop.cjs" }, files: ["bin/wt-loop.cjs"], engines: { node: ">=16" },
-  optionalDependencies: Object.fromEntries(entries.map((e) => [`@wt-loop/${e.target}`, version])),
-}, null, 2)}\n`);
+writeFileSync(
+  join(main, "package.json"),
+  `${JSON.stringify(
+    {
+      name: "wt-loop",
+      ...common,
+      bin: { "wt-loop": "bin/wt-loop.cjs" },
+      files: ["bin/wt-loop.cjs"],
+      engines: { node: ">=16" },
+      optionalDependencies: Object.fromEntries(entries.map((e) => [`@wt-loop/${e.target}`, version])),
+    },
+    null,
+    2,
+  )}\n`,
+);
 copyFileSync(join(ROOT, "README.md"), join(main, "README.md"));
 packed.push(await pack(main));
 console.log(`${packed.length} npm packages in ${out}:\n${packed.map((p) => `  ${p}`).join("\n")}`);

@@ -11,5 +11,7 @@ export function auditFlagMistake(o: { audit?: boolean; auditAgent?: AgentName; a
   const stray = o.auditAgent ? "--audit-agent" : o.auditCmd ? "--audit-cmd" : o.auditModel ? "--audit-model" : null;
   if (!o.audit) return stray ? `${stray} is only used with --audit (add --audit, or drop ${stray}).` : null;
   if (o.auditAgent) return roleFlagMistake(o.auditAgent, { agentCmd: o.auditCmd ?? null }, AUDIT_FLAGS);
-  return o.auditCmd ? "--audit-cmd is only used with --audit-agent command (the default auditor is the --review agent, else --agent, with its own command)." : null;
+  return o.auditCmd
+    ? "--audit-cmd is only used with --audit-agent command (the default auditor is the --review agent, else --agent, with its own command)."
+    : null;
 }

@@ -26,8 +26,7 @@ const short = (s: string | undefined) => {
 };
 
 /** A value hint such as `claude|codex|gemini|command` or `state|events|config` is a closed list. */
-const choicesOf = (hint: unknown): string[] | null =>
-  typeof hint === "string" && /^[a-z0-9-]+(\|[a-z0-9-]+)+$/.test(hint) ? hint.split("|") : null;
+const choicesOf = (hint: unknown): string[] | null => (typeof hint === "string" && /^[a-z0-9-]+(\|[a-z0-9-]+)+$/.test(hint) ? hint.split("|") : null);
 
 /** The worktree's active OpenSpec changes (the folders of openspec/changes/ but the archive). */
 function changeNames(worktree: string): Candidate[] {
@@ -75,7 +74,10 @@ export async function complete(typed: string[], ctx: CompleteContext, bashEquals
 
   if (before.length === 0) {
     const commands = COMMANDS.filter((c) => !c.hidden).map((c) => ({ value: c.name, description: c.summary }));
-    const flags = [{ value: "--help", description: "Show help" }, { value: "--version", description: "Print the version, commit and platform" }];
+    const flags = [
+      { value: "--help", description: "Show help" },
+      { value: "--version", description: "Print the version, commit and platform" },
+    ];
     return match(current.startsWith("-") ? flags : commands);
   }
   const info = findCommand(before[0]!);

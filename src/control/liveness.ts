@@ -76,7 +76,9 @@ export async function correctDeadRunner(path: string, state: State): Promise<str
   const logs = join(dir, "logs"); // a run's prompts are in its own folder there (logs/<its start>/)
   const runs = (() => {
     try {
-      return readdirSync(logs, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(logs, e.name));
+      return readdirSync(logs, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => join(logs, e.name));
     } catch {
       return [];
     }
@@ -102,6 +104,8 @@ export async function previousRun(path: string, dryRun: boolean, warn: (message:
   }
   const fix = deadRunnerFix(state, undefined, lastSignOfLife(path, state));
   if (!fix) return state;
-  warn(`${fix.note.replace(/ was corrected from (running|paused) to stopped\.$/, " would be corrected from $1 to stopped.")} (A dry run writes nothing: planned as if it were.)`);
+  warn(
+    `${fix.note.replace(/ was corrected from (running|paused) to stopped\.$/, " would be corrected from $1 to stopped.")} (A dry run writes nothing: planned as if it were.)`,
+  );
   return fix.corrected;
 }

@@ -42,8 +42,9 @@ export const cell = (text: string) => text.replace(/\s+/g, " ").replace(/\|/g, "
 /** The comment: the loop's ending and, per story, accepted or not, attempts, time, tokens and cost. */
 export function receiptComment(s: State): string {
   const r = receiptOf(s);
-  const rows = r.stories.map((l) =>
-    `| ${cell(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`)} | ${l.complete ? "✅ accepted" : "— not accepted"} | ${l.attempts} | ${formatDuration(l.duration_ms)} | ${formatTokens(l.agent.tokens + l.reviewer.tokens)} | ${formatCost(storyCost(l))} |`,
+  const rows = r.stories.map(
+    (l) =>
+      `| ${cell(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`)} | ${l.complete ? "✅ accepted" : "— not accepted"} | ${l.attempts} | ${formatDuration(l.duration_ms)} | ${formatTokens(l.agent.tokens + l.reviewer.tokens)} | ${formatCost(storyCost(l))} |`,
   );
   const cost = s.total_cost_usd > 0 ? ` · ${formatCost(s.total_cost_usd)}` : "";
   return [

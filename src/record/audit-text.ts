@@ -4,9 +4,14 @@ import { formatCost, formatDuration, formatTokens, plural } from "../text/format
 
 /** "2 rounds · 2 gaps · 1m 20s · 12,300 tokens · $0.40 · last: passed" — the audit's share, apart from the stories'. */
 export function auditText(a: AuditReceipt): string {
-  const said = a.last === "pass" ? "passed" : a.last === "gaps" ? "found gaps" : a.last === "missing" ? "no verdict" : a.last ?? "none";
+  const said = a.last === "pass" ? "passed" : a.last === "gaps" ? "found gaps" : a.last === "missing" ? "no verdict" : (a.last ?? "none");
   return [
-    plural(a.rounds, "round"), plural(a.gaps, "gap"), ...(a.runs > a.rounds ? [plural(a.runs, "run")] : []), formatDuration(a.duration_ms),
-    `${formatTokens(a.tokens)} tokens`, formatCost(a.cost_usd), `last: ${said}`,
+    plural(a.rounds, "round"),
+    plural(a.gaps, "gap"),
+    ...(a.runs > a.rounds ? [plural(a.runs, "run")] : []),
+    formatDuration(a.duration_ms),
+    `${formatTokens(a.tokens)} tokens`,
+    formatCost(a.cost_usd),
+    `last: ${said}`,
   ].join(" · ");
 }

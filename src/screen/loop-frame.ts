@@ -96,7 +96,11 @@ function status(m: LoopScreen, now: number): Span[] {
   const r = m.record.loop;
   const st: string = m.st?.status ?? r.complete?.status ?? (r.iteration ? "running" : "starting");
   const waiting = r.complete ? null : (r.waiting ?? (m.st?.waiting ? { until: Date.parse(m.st.waiting.until), reason: "" } : null));
-  if (waiting && waiting.until > now) return [{ text: `waiting ${formatDuration(waiting.until - now)}`, tone: "warn", bold: true }, ...(waiting.reason ? [{ text: ` (${waiting.reason.slice(0, 60)})`, tone: "dim" as Tone }] : [])];
+  if (waiting && waiting.until > now)
+    return [
+      { text: `waiting ${formatDuration(waiting.until - now)}`, tone: "warn", bold: true },
+      ...(waiting.reason ? [{ text: ` (${waiting.reason.slice(0, 60)})`, tone: "dim" as Tone }] : []),
+    ];
   return [{ text: st, tone: STATUS_TONE[st] ?? "normal", bold: true }];
 }
 
@@ -137,7 +141,8 @@ function spending(m: LoopScreen, st: State | null): Span[] {
   // No cost reported (Codex, Gemini, a command) reads '-', as in every other view; against a budget, $0.00 of it.
   const shown = st?.max_cost_usd ? formatCost(cost) : formatTotalCost(cost);
   const out: Span[] = [{ text: `${formatTokens(tokens)} tokens` }, { text: " · ", tone: "dim" }, { text: shown }];
-  if (st?.max_cost_usd) out.push({ text: ` of ${formatCost(st.max_cost_usd)}${before?.cost_usd ? ` (${formatCost(before.cost_usd)} before)` : ""}`, tone: "dim" });
+  if (st?.max_cost_usd)
+    out.push({ text: ` of ${formatCost(st.max_cost_usd)}${before?.cost_usd ? ` (${formatCost(before.cost_usd)} before)` : ""}`, tone: "dim" });
   if (st?.max_tokens) out.push({ text: ` · budget ${formatTokens(st.max_tokens)} tokens`, tone: "dim" });
   return out;
 }
@@ -170,6 +175,17 @@ function footer(m: LoopScreen, now: number): Line {
     return [{ text: hints.filter(Boolean).join(" · "), tone: "dim" }];
   }
   const quit = m.o.mode === "run" ? "q stop" : "q leave · s stop";
-  const hints = ["↑/↓ story", m.chosen ? "f follow" : null, "Tab tab", "PgUp/PgDn scroll", m.tabName === "Files" ? "Enter diff" : null, m.st?.status === "paused" ? "p resume" : "p pause", "+/- max", "n note", quit, "? keys"];
+  const hints = [
+    "↑/↓ story",
+    m.chosen ? "f follow" : null,
+    "Tab tab",
+    "PgUp/PgDn scroll",
+    m.tabName === "Files" ? "Enter diff" : null,
+    m.st?.status === "paused" ? "p resume" : "p pause",
+    "+/- max",
+    "n note",
+    quit,
+    "? keys",
+  ];
   return [{ text: hints.filter(Boolean).join(" · "), tone: "dim" }];
 }

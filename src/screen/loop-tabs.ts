@@ -26,8 +26,7 @@ const stamp = (path: string | null) => {
   }
 };
 
-const attemptTitle = (a: AttemptRecord) =>
-  `── attempt ${a.attempt} · iteration ${a.iteration}${a.outcome ? ` · ${a.outcome}` : " · running"} ──`;
+const attemptTitle = (a: AttemptRecord) => `── attempt ${a.attempt} · iteration ${a.iteration}${a.outcome ? ` · ${a.outcome}` : " · running"} ──`;
 
 /** What a tab's content depends on beyond the record: the files it reads, by time and size. */
 export function tabStamp(tab: TabName, s: StoryEntry | null, tasksFile: string | null): string {
@@ -63,7 +62,11 @@ export function tabTitle(tab: TabName, s: StoryEntry | null, pick: number | null
   return `${tab} · attempt ${list[at]!.attempt} (${at + 1}/${list.length})`;
 }
 
-export function buildTab(tab: Exclude<TabName, "Agent">, s: StoryEntry | null, o: { tasksFile: string | null; note: string | null; pick: number | null }): BlockList {
+export function buildTab(
+  tab: Exclude<TabName, "Agent">,
+  s: StoryEntry | null,
+  o: { tasksFile: string | null; note: string | null; pick: number | null },
+): BlockList {
   const out = new BlockList();
   if (!s) {
     out.push(block("No story yet: the loop has not read its plan.", "dim"));

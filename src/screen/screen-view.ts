@@ -161,7 +161,10 @@ export class ScreenView implements View {
   private async reread(): Promise<void> {
     // Read and checked only when written since: most seconds of a long agent run change nothing.
     // (A write is a rename onto the path: a new inode each time, even within one millisecond.)
-    const at = await stat(this.o.statePath).then((st) => `${st.ino}:${st.mtimeMs}`, () => "");
+    const at = await stat(this.o.statePath).then(
+      (st) => `${st.ino}:${st.mtimeMs}`,
+      () => "",
+    );
     if (at === this.stateAt) return;
     this.stateAt = at;
     const s = await readState(this.o.statePath).catch(() => null);

@@ -68,8 +68,15 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
   const first = plan.stories.find((s) => !isComplete(s));
   if (first) {
     const prompt = buildPrompt({
-      worktree: state.worktree_path, task: state.task, source: plan.source, story: first, index: plan.stories.indexOf(first) + 1,
-      total: plan.stories.length, learningsFile: loopPaths(state.worktree_path).learnings, attempt: 1, maxRetries: state.max_retries,
+      worktree: state.worktree_path,
+      task: state.task,
+      source: plan.source,
+      story: first,
+      index: plan.stories.indexOf(first) + 1,
+      total: plan.stories.length,
+      learningsFile: loopPaths(state.worktree_path).learnings,
+      attempt: 1,
+      maxRetries: state.max_retries,
       verify: state.verify,
     });
     out.push("", "First prompt:", "─".repeat(60), prompt.trimEnd(), "─".repeat(60));

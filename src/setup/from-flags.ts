@@ -22,7 +22,12 @@ import { requireTrust } from "./ask-trust.ts";
 /** Before the previous run is read from the loop's folder: refused with doctor's `.claude` line when it cannot be used. */
 export async function refuseUnusableLoopFolder(wt: Worktree, purpose: "start" | "run"): Promise<void> {
   const input = { purpose, cwd: wt.path, env: process.env, worktree: wt, opts: null, layered: null, previous: null };
-  refuseUnready(await diagnose(input, CHECKS.filter((c) => c.id === ".claude")));
+  refuseUnready(
+    await diagnose(
+      input,
+      CHECKS.filter((c) => c.id === ".claude"),
+    ),
+  );
 }
 
 /** Where the preparation speaks: `run` holds it while its screen is already open (_screen-first.ts). */

@@ -54,8 +54,7 @@ async function workPlan(worktree: string, opts: LoopOptions, os: OpenSpecOptions
   }
   const change = found.kind === "openspec" ? found.change.name : null;
   const task =
-    opts.task?.trim() ||
-    (change ? `Implement the OpenSpec change '${change}' (${rel(found.tasksFile)}).` : `Complete the tasks in ${rel(found.tasksFile)}.`);
+    opts.task?.trim() || (change ? `Implement the OpenSpec change '${change}' (${rel(found.tasksFile)}).` : `Complete the tasks in ${rel(found.tasksFile)}.`);
   if (opts.done === "manual") {
     const source: StorySource = { kind: "manual", task };
     return { source, doneCriteria: "manual", task, change, tasksFile: found.tasksFile, stories: await loadStories(source), write: null, github: null };
@@ -228,7 +227,11 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     spent_before: { cost_usd: 0, tokens: 0 },
     earlier_stories: [],
     stop_reason: null,
-    waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [], lanes: [],
+    waiting: null,
+    pause_requested: false,
+    paused_since: null,
+    paused_ms: 0,
+    notes: [],
+    lanes: [],
   } as State; // the option fields are typed by the table; test/setup/option-table.test.ts parses the whole state
 }
-

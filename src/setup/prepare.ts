@@ -42,7 +42,13 @@ export interface Prepared {
   finishedPlanNote: string | null;
 }
 
-export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (message: string) => void, signal?: AbortSignal, env?: Record<string, string | undefined>) => ({
+export const openSpecOptions = (
+  cwd: string,
+  commandTimeoutSec: number,
+  warn: (message: string) => void,
+  signal?: AbortSignal,
+  env?: Record<string, string | undefined>,
+) => ({
   cwd,
   timeoutMs: commandTimeoutSec * 1000,
   signal,

@@ -18,10 +18,13 @@ export function receiptRows(stories: StoryReceipt[], width = 80, mark: (l: Story
       `${formatTokens(l.agent.tokens + l.reviewer.tokens)} tokens`,
       formatCost(storyCost(l)) + reviewPart(l),
     ]),
-  ).split("\n").filter((r) => r !== "").flatMap((row, i) => {
-    const models = stories[i]?.models;
-    return models?.length ? [row, `    ${models.map(modelPart).join(" · ")}`] : [row];
-  });
+  )
+    .split("\n")
+    .filter((r) => r !== "")
+    .flatMap((row, i) => {
+      const models = stories[i]?.models;
+      return models?.length ? [row, `    ${models.map(modelPart).join(" · ")}`] : [row];
+    });
 }
 
 /** "opus ×2 $0.40": a model the story's attempts asked for, how many attempts, what the agent spent in them. */
@@ -48,4 +51,3 @@ export function forecastText(f: Forecast): string {
   const cost = f.cost_usd ? `, ${span(f.cost_usd, formatCost)}` : " (no cost reported)";
   return `${left}: ${span(f.time_ms, formatDuration)}${cost} (from ${plural(f.finished_stories, "finished story", "finished stories")})`;
 }
-

@@ -62,7 +62,10 @@ describe("wt-loop doctor", () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const bin = onlyOnPath({ bun: process.execPath, claude: join(FAKE_BIN, "claude") });
     const calls = join(tempDir("git-calls-"), "calls.txt");
-    writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$*" >> ${calls}\nif [ "$1" = stash ]; then echo "git: 'stash' is not a git command. See 'git --help'." >&2; exit 1; fi\nexec ${GIT} "$@"\n`);
+    writeFileSync(
+      join(bin, "git"),
+      `#!/bin/sh\necho "$*" >> ${calls}\nif [ "$1" = stash ]; then echo "git: 'stash' is not a git command. See 'git --help'." >&2; exit 1; fi\nexec ${GIT} "$@"\n`,
+    );
     chmodSync(join(bin, "git"), 0o755);
     const d = await doctor(repo, { PATH: bin }, ["--terminal", "inline"]);
     expect(d.code).toBe(1);
@@ -131,7 +134,9 @@ describe("wt-loop doctor", () => {
 
   test("--dry-run lists the reviewer with what it would run", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
-    const r = await wtLoop(["start", "--dry-run", "--terminal", "inline", "--review", "claude", "--review-model", "opus", "--review-timeout", "7"], { cwd: repo });
+    const r = await wtLoop(["start", "--dry-run", "--terminal", "inline", "--review", "claude", "--review-model", "opus", "--review-timeout", "7"], {
+      cwd: repo,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Review: +claude -p .*--model opus < review prompt \(--review claude: after each COMPLETE .*limit 7 min\)$/m);
     expect((await wtLoop(["start", "--dry-run", "--terminal", "inline"], { cwd: repo })).stdout).not.toContain("Review:");

@@ -91,16 +91,20 @@ test("completion names the shells it knows; a wrong one is a clear error", async
 const tmux = new Tmux();
 afterAll(() => tmux.kill());
 
-testWithTmux("Tab in an interactive bash completes the line in place", async () => {
-  const rc = join(scratchDir("wt-loop-completion-rc-"), "bashrc");
-  writeFileSync(rc, "PS1='$ '\nsource <(wt-loop completion bash)\n");
-  const pane = tmux.start(repo, env, `bash --noprofile --rcfile ${rc} -i`);
-  await tmux.waitFor("the prompt", () => tmux.capture(pane).includes("$"));
-  tmux.keys(pane, "-l", "wt-loop sche");
-  tmux.keys(pane, "Tab");
-  await tmux.waitFor("`schema` completed", () => /\$ wt-loop schema $/m.test(tmux.capture(pane)));
-  tmux.keys(pane, "C-u");
-  tmux.keys(pane, "-l", "wt-loop run --agent=cl");
-  tmux.keys(pane, "Tab");
-  await tmux.waitFor("`--agent=claude` completed", () => /\$ wt-loop run --agent=claude $/m.test(tmux.capture(pane)));
-}, 180_000);
+testWithTmux(
+  "Tab in an interactive bash completes the line in place",
+  async () => {
+    const rc = join(scratchDir("wt-loop-completion-rc-"), "bashrc");
+    writeFileSync(rc, "PS1='$ '\nsource <(wt-loop completion bash)\n");
+    const pane = tmux.start(repo, env, `bash --noprofile --rcfile ${rc} -i`);
+    await tmux.waitFor("the prompt", () => tmux.capture(pane).includes("$"));
+    tmux.keys(pane, "-l", "wt-loop sche");
+    tmux.keys(pane, "Tab");
+    await tmux.waitFor("`schema` completed", () => /\$ wt-loop schema $/m.test(tmux.capture(pane)));
+    tmux.keys(pane, "C-u");
+    tmux.keys(pane, "-l", "wt-loop run --agent=cl");
+    tmux.keys(pane, "Tab");
+    await tmux.waitFor("`--agent=claude` completed", () => /\$ wt-loop run --agent=claude $/m.test(tmux.capture(pane)));
+  },
+  180_000,
+);

@@ -43,7 +43,10 @@ describeWithTmux("the loop screen in a terminal", () => {
     expect(screen).toMatch(/Agent\s+Tasks\s+Files\s+Verify\s+Prompt/);
     await tmux.waitFor("the running story's message", () => tmux.capture(pane).includes("working on story two"));
     tmux.keys(pane, "Up");
-    await tmux.waitFor("story one selected, its messages shown", () => /›✓ 1\. First story/.test(tmux.capture(pane)) && tmux.capture(pane).includes("I parsed the config of story one"));
+    await tmux.waitFor(
+      "story one selected, its messages shown",
+      () => /›✓ 1\. First story/.test(tmux.capture(pane)) && tmux.capture(pane).includes("I parsed the config of story one"),
+    );
     expect(tmux.capture(pane)).not.toContain("working on story two");
     tmux.keys(pane, "Tab");
     await tmux.waitFor("the Tasks tab", () => /\[x\]|☑|✓ .*first/i.test(tmux.capture(pane)) && !tmux.capture(pane).includes("I parsed the config"));

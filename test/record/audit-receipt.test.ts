@@ -9,13 +9,23 @@ import { sampleIteration, sampleState } from "../helpers/state.ts";
 
 const audit = (n: number, round: number, verdict: AuditRun["verdict"], gaps: string[], runs = 1) =>
   sampleIteration(n, {
-    kind: "audit", story_id: null, story_title: `Audit (round ${round})`, outcome: verdict === "pass" ? "complete" : "rejected", tokens_used: 1000, cost_usd: 0.25,
+    kind: "audit",
+    story_id: null,
+    story_title: `Audit (round ${round})`,
+    outcome: verdict === "pass" ? "complete" : "rejected",
+    tokens_used: 1000,
+    cost_usd: 0.25,
     audit: { round, auditor: "claude", verdict, gaps, story_id: verdict === "gaps" ? "3" : null, reason: null, runs, diff_file: "/d", put_back: [] },
   });
 
 test("audit iterations are not a story's: the receipt sums them apart (rounds with a verdict, gaps, runs, tokens, cost)", () => {
   const s = sampleState({
-    iterations: [sampleIteration(1, { outcome: "complete" }), audit(2, 1, "gaps", ["a", "b"], 2), sampleIteration(3, { story_id: "3", story_title: "Gaps", outcome: "complete" }), audit(4, 2, "pass", [])],
+    iterations: [
+      sampleIteration(1, { outcome: "complete" }),
+      audit(2, 1, "gaps", ["a", "b"], 2),
+      sampleIteration(3, { story_id: "3", story_title: "Gaps", outcome: "complete" }),
+      audit(4, 2, "pass", []),
+    ],
   });
   const r = receiptOf(s);
   expect(r.stories.map((l) => l.id)).toEqual(["1", "3"]);

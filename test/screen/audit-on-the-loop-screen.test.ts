@@ -11,9 +11,14 @@ import { makeRepo, tempDir } from "../helpers/repo.ts";
 test("the audit's entry, its verdicts and gaps, and the gauge of stories only", async () => {
   const repo = makeRepo({ "tasks.md": "# Tasks\n\n## 1. Greeting\n- [ ] 1.1 write hello.txt\n" });
   const dir = tempDir("screen-auditor-");
-  writeFileSync(join(dir, "a.sh"), `n=$(( $(cat "${dir}/n" 2>/dev/null || echo 0) + 1 )); echo $n > "${dir}/n"; cat > /dev/null\nif [ $n = 1 ]; then printf 'Missing the farewell.\\n<audit>\\nGAP: write bye.txt\\n</audit>\\n'; else echo '<audit>PASS</audit>'; fi\n`);
+  writeFileSync(
+    join(dir, "a.sh"),
+    `n=$(( $(cat "${dir}/n" 2>/dev/null || echo 0) + 1 )); echo $n > "${dir}/n"; cat > /dev/null\nif [ $n = 1 ]; then printf 'Missing the farewell.\\n<audit>\\nGAP: write bye.txt\\n</audit>\\n'; else echo '<audit>PASS</audit>'; fi\n`,
+  );
   const r = await runEngine(repo, [tickStory("1", "echo hello > hello.txt"), tickStory("2", "echo bye > bye.txt")], {
-    audit: true, auditAgent: "command", auditCmd: `sh "${join(dir, "a.sh")}"`,
+    audit: true,
+    auditAgent: "command",
+    auditCmd: `sh "${join(dir, "a.sh")}"`,
   });
   expect(r.state.status).toBe("done");
   const m = new LoopModel({ mode: "run", since: r.state.started_at });
@@ -21,7 +26,11 @@ test("the audit's entry, its verdicts and gaps, and the gauge of stories only", 
   m.resize(110, 40);
   for (const e of r.events) m.event(e);
   const f = m.frame(Date.now());
-  expect(f.list.rows.map((row) => [row.glyph, row.title])).toEqual([["✓", "1. Greeting"], ["✓", "2. Gaps found by the audit (round 1)"], ["✓", "Audit of the whole change"]]);
+  expect(f.list.rows.map((row) => [row.glyph, row.title])).toEqual([
+    ["✓", "1. Greeting"],
+    ["✓", "2. Gaps found by the audit (round 1)"],
+    ["✓", "Audit of the whole change"],
+  ]);
   expect(f.list.gauge).toEqual({ done: 2, total: 2 });
   const agentTab = f.body.lines.map((l) => l.map((s) => s.text).join("")).join("\n");
   expect(agentTab).toContain("audit round 2");

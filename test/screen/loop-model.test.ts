@@ -33,7 +33,10 @@ const text = (lines: Frame["body"]["lines"]) => lines.map((l) => l.map((s) => s.
 const frameText = (f: Frame) =>
   [...f.header, f.footer, ...f.body.lines, ...(f.overlay ? [[{ text: f.overlay.title }], ...f.overlay.lines] : [])]
     .map((l) => l.map((s) => s.text).join(""))
-    .concat(f.list.rows.map((r) => `${r.glyph} ${r.title} ${r.detail}`), f.tabs.map((t) => t.title))
+    .concat(
+      f.list.rows.map((r) => `${r.glyph} ${r.title} ${r.detail}`),
+      f.tabs.map((t) => t.title),
+    )
     .join("\n");
 
 function model(mode: "run" | "monitor" = "run", cols = 100, rows = 30): LoopModel {
