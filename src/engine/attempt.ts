@@ -79,13 +79,13 @@ export async function attemptStory(
   try {
     await checkpoint.ensure(story.id, async () => {
       recordCheckpoint(state, checkpoint);
-      await deps.save(state);
+      await deps.store.save();
     });
     recordCheckpoint(state, checkpoint);
     // The user's notes go to this prompt only; the event says which iteration carried them.
     const notes = state.notes.splice(0).map((n) => n.text);
-    if (notes.length) deps.emit({ type: "NotesUsed", iteration: at.n, notes });
-    await deps.save(state); // the checkpoint is in the state before the agent may touch anything
+    if (notes.length) deps.store.emit({ type: "NotesUsed", iteration: at.n, notes });
+    await deps.store.save(); // the checkpoint is in the state before the agent may touch anything
     const prompt = buildPrompt({
       worktree: state.worktree_path,
       task: state.task,
@@ -118,11 +118,11 @@ export async function attemptStory(
           signal: deps.signal,
           logPath,
           runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
-          onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
+          onEvent: (event) => deps.store.emit({ type: "StoryEvent", story_id: story.id, event }),
           onStart: (pid) => {
             state.agent_pid = pid;
             state.agent_started = processStartTime(pid);
-            deps.save(state).catch(() => {});
+            deps.store.save().catch(() => {});
           },
         },
       ).finally(() => Object.assign(state, { agent_pid: null, agent_started: null })),
@@ -245,13 +245,13 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
     const names = it.deletedIgnored.slice(0, 10).join(", ") + (it.deletedIgnored.length > 10 ? ` and ${it.deletedIgnored.length - 10} more` : "");
     const lost = `The agent deleted files git ignores, which no checkpoint holds and wt-loop cannot bring back: ${names}`;
     rec.reason = rec.reason ? thenSentence(rec.reason, lost) : lost;
-    deps.emit({ type: "Error", message: lost });
+    deps.store.emit({ type: "Error", message: lost });
   }
   state.iterations.push(rec);
   state.total_tokens += rec.tokens_used;
   addTokens(state.tokens, it.tokens);
   state.total_cost_usd += it.cost ?? 0;
-  deps.emit({
+  deps.store.emit({
     type: "IterationEnd",
     story_id: at.story.id,
     iteration: n,

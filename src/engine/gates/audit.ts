@@ -83,7 +83,7 @@ export async function runAudit(
       const logPath = runLogOf(iterLog, run);
       Object.assign(out, { logFile: logPath });
       out.run.runs = run;
-      deps.emit({ type: "AuditStart", iteration: at.iteration, round: at.round, auditor: auditor.name, run, log_file: logPath });
+      deps.store.emit({ type: "AuditStart", iteration: at.iteration, round: at.round, auditor: auditor.name, run, log_file: logPath });
       const r0 = performance.now();
       const avail = await runWhenAvailable(
         state,
@@ -99,7 +99,7 @@ export async function runAudit(
       const verdict = auditIn(r.ending);
       const end = (v: AuditRun["verdict"], reason: string | null, final: boolean) => {
         Object.assign(out.run, { verdict: v, reason, gaps: verdict?.kind === "gaps" ? verdict.gaps : [] });
-        deps.emit({
+        deps.store.emit({
           type: "AuditEnd",
           iteration: at.iteration,
           round: at.round,
@@ -185,12 +185,12 @@ function runAuditor(state: State, deps: LoopDeps, prompt: string, logPath: strin
       signal: deps.signal,
       logPath,
       runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
-      onEvent: (event) => deps.emit({ type: "AuditEvent", event }),
+      onEvent: (event) => deps.store.emit({ type: "AuditEvent", event }),
       // The auditor is the process a `stop --force` must reach now, as the agent is during its run.
       onStart: (pid) => {
         state.agent_pid = pid;
         state.agent_started = processStartTime(pid);
-        deps.save(state).catch(() => {});
+        deps.store.save().catch(() => {});
       },
     },
   );

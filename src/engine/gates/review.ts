@@ -69,7 +69,7 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
     for (let run = 1; run <= RUNS; run++) {
       const logPath = reviewLogOf(iterLog, run);
       Object.assign(rec, { runs: run, log_file: logPath });
-      deps.emit({ type: "ReviewStart", story_id: story.id, iteration, reviewer, run, log_file: logPath });
+      deps.store.emit({ type: "ReviewStart", story_id: story.id, iteration, reviewer, run, log_file: logPath });
       const r0 = performance.now();
       // A refused run's partial changes are put back like any other: the held tree is the candidate, not the checkpoint.
       const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration, attempt, logPath, undo: () => held.putBack() }, () =>
@@ -82,7 +82,7 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
       const verdict = verdictIn(r.ending);
       const end = (v: ReviewRun["verdict"], reason: string | null) => {
         Object.assign(rec, { verdict: v, reason });
-        deps.emit({
+        deps.store.emit({
           type: "ReviewEnd",
           story_id: story.id,
           iteration,
@@ -117,7 +117,7 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
     }
     const why = `The reviewer gave no verdict in ${RUNS} runs (last: ${rec.reason}): story ${story.id} is accepted without a review.`;
     rec.reason = why;
-    deps.emit({ type: "Error", message: why });
+    deps.store.emit({ type: "Error", message: why });
     return true;
   } finally {
     rec.duration_ms = performance.now() - t0;
@@ -137,12 +137,12 @@ function runReviewer(state: State, deps: LoopDeps, storyId: string, prompt: stri
       signal: deps.signal,
       logPath,
       runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
-      onEvent: (event) => deps.emit({ type: "ReviewEvent", story_id: storyId, event }),
+      onEvent: (event) => deps.store.emit({ type: "ReviewEvent", story_id: storyId, event }),
       // The reviewer is the process a `stop --force` must reach now, as the agent is during its run.
       onStart: (pid) => {
         state.agent_pid = pid;
         state.agent_started = processStartTime(pid);
-        deps.save(state).catch(() => {});
+        deps.store.save().catch(() => {});
       },
     },
   );
