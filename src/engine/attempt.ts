@@ -47,6 +47,24 @@ export interface AttemptResult {
   waits?: Iteration["unavailable"];
 }
 
+/** An attempt that has done nothing yet: no work, no spending; what it becomes is filled in as it runs. */
+export const blankAttempt = (result: AttemptResult["result"], model: string | null, durationMs = 0): AttemptResult => ({
+  result,
+  accepted: false,
+  done: false,
+  progress: false,
+  commits: [],
+  violation: null,
+  deletedIgnored: [],
+  files: [],
+  tokens: { ...ZERO_TOKENS },
+  cost: null,
+  turns: null,
+  exitCode: null,
+  durationMs,
+  model,
+});
+
 /** One agent run on one story, then the harness's verdict. Never throws for a failed attempt. */
 export async function attemptStory(
   state: State,
@@ -55,22 +73,7 @@ export async function attemptStory(
   at: { n: number; index: number; total: number; attempt: number; retryReason?: string },
 ): Promise<AttemptResult> {
   const { checkpoint } = deps;
-  const res: AttemptResult = {
-    result: { outcome: "no_signal", reason: "" },
-    accepted: false,
-    done: false,
-    progress: false,
-    commits: [],
-    violation: null,
-    deletedIgnored: [],
-    files: [],
-    tokens: { ...ZERO_TOKENS },
-    cost: null,
-    turns: null,
-    exitCode: null,
-    durationMs: 0,
-    model: modelFor(state, story, at.attempt),
-  };
+  const res = blankAttempt({ outcome: "no_signal", reason: "" }, modelFor(state, story, at.attempt));
   const t0 = performance.now();
   let step = "taking the checkpoint"; // what the harness was doing, for the reason of a harness failure
   try {

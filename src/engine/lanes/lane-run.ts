@@ -10,10 +10,10 @@ import type { LaneTurns } from "./lane-turns.ts";
 import { errorMessage, HarnessError } from "../../errors.ts";
 import type { Integration } from "../../parallel/ports.ts";
 import { laneTag, runTag } from "../../proc/contain.ts";
-import { ZERO_TOKENS, type Iteration, type Lane, type State } from "../../state/schema.ts";
+import { type Iteration, type Lane, type State } from "../../state/schema.ts";
 import type { StorySource } from "../../stories/source.ts";
 import type { Story } from "../../stories/story.ts";
-import { attemptStory, recordIteration, type AttemptResult } from "../attempt.ts";
+import { attemptStory, blankAttempt, recordIteration, type AttemptResult } from "../attempt.ts";
 import { harnessStep } from "../harness.ts";
 import { storyBegins } from "../story-turn.ts";
 import type { LimitGate, LoopDeps, ParallelDeps } from "../ports.ts";
@@ -163,22 +163,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
 const NOT_COUNTED = "(Not counted as an attempt: the work integrated after this lane was made caused it; the story's next attempt runs alone on the new head.)";
 
 /** An attempt whose lane vanished under it: what it did is gone with the folder (its spending is not known). */
-const lostAttempt = (reason: string, started: Date): AttemptResult => ({
-  result: { outcome: "rejected", reason },
-  accepted: false,
-  done: false,
-  progress: false,
-  commits: [],
-  violation: null,
-  deletedIgnored: [],
-  files: [],
-  tokens: { ...ZERO_TOKENS },
-  cost: null,
-  turns: null,
-  exitCode: null,
-  durationMs: Date.now() - started.getTime(),
-  model: null,
-});
+const lostAttempt = (reason: string, started: Date): AttemptResult => blankAttempt({ outcome: "rejected", reason }, null, Date.now() - started.getTime());
 
 /** Closed whatever happened (work not integrated is kept under a ref by `close`); a failure here is the harness's. */
 async function closeLane(c: LaneContext, lane: Lane, out: LaneDone, step: (s: "closed") => void): Promise<void> {
