@@ -27,7 +27,7 @@ try {
     const w = median(xs.map((x) => x.ms));
     const c = median(xs.map((x) => x.cpuMs));
     console.log(
-      `${arm.padEnd(4)} ${ms(w).padStart(9)}/iter (${(w / raw).toFixed(2)}×)   CPU ${ms(c).padStart(9)}/iter (${(c / rawCpu).toFixed(2)}×)   all: ${xs.map((x) => x.ms.toFixed(0)).join(" ")}`,
+      `${arm.padEnd(4)} ${ms(w).padStart(9)}/iter (${(w / raw).toFixed(2)}×)   CPU ${ms(c).padStart(9)}/iter (${(c / rawCpu).toFixed(2)}×)   all: ${xs.map((x) => x.ms.toFixed(0)).join(" ")}; CPU ${xs.map((x) => x.cpuMs.toFixed(0)).join(" ")}`,
     );
   }
   console.log(`${strategy}, ${files} files, ${runs} runs each, load ${load0} → ${load()}`);
