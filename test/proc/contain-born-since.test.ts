@@ -15,7 +15,10 @@ test("bornSince: a process with the tag that started before is not looked at; on
   const spawnTagged = async (name: string) => {
     const pidFile = join(d, `${name}.pid`);
     // setsid: out of any group we know, found by its tag alone.
-    Bun.spawn(["setsid", "sh", "-c", `echo $$ > ${pidFile}; exec sleep 60`], { env: { ...process.env, [RUN_TAG_VAR]: tag }, stdio: ["ignore", "ignore", "ignore"] });
+    Bun.spawn(["setsid", "sh", "-c", `echo $$ > ${pidFile}; exec sleep 60`], {
+      env: { ...process.env, [RUN_TAG_VAR]: tag },
+      stdio: ["ignore", "ignore", "ignore"],
+    });
     return waitFor(name, () => Number(readFileSync(pidFile, "utf8")) || null);
   };
   const older = await spawnTagged("older");
