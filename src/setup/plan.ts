@@ -213,6 +213,7 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     error: null,
     spent_before: { cost_usd: 0, tokens: 0 },
     earlier_stories: [],
+    pull_request: null,
     stop_reason: null,
     waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [], lanes: [],
   } as State; // the option fields are typed by the table; test/setup/option-table.test.ts parses the whole state

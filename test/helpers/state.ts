@@ -19,7 +19,7 @@ export function sampleState(over: Partial<State> = {}): State {
     terminal: "inline", source: "tasks-file", change: null, tasks_file: "/w/tasks.md", stories_total: 2, stories_completed: 2,
     planned_stories: [{ id: "1", title: "Setup" }, { id: "2", title: "Build" }],
     current_story: null, runner_pid: null, runner_started: null, agent_pid: null, checkpoint_branch: "ralph/wt",
-    original_branch: "main", original_commit: "abc", checkpoint_sha: "def", completion: "keep", completion_message: null, completion_pending: false, reason: null, error: null, notify: null, max_wait_hours: 8, verify_timeout_min: 10, waiting: null, review: null, review_cmd: null, review_model: null, review_timeout_min: 15, pause_requested: false, paused_since: null, paused_ms: 0, notes: [], parallel: 1, lanes: [], earlier_stories: [], github: null, issue: null, issue_search: null, issue_sync: false, audit: false, audit_agent: null, audit_cmd: null, audit_model: null, audit_rounds: 2, ...over,
+    original_branch: "main", original_commit: "abc", checkpoint_sha: "def", completion: "keep", completion_message: null, completion_pending: false, reason: null, error: null, notify: null, max_wait_hours: 8, verify_timeout_min: 10, waiting: null, review: null, review_cmd: null, review_model: null, review_timeout_min: 15, pause_requested: false, paused_since: null, paused_ms: 0, notes: [], parallel: 1, lanes: [], earlier_stories: [], github: null, issue: null, issue_search: null, issue_sync: false, pull_request: null, audit: false, audit_agent: null, audit_cmd: null, audit_model: null, audit_rounds: 2, ...over,
   };
 }
 
