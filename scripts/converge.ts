@@ -46,11 +46,16 @@ for (const lanes of [2, 3])
       const agent = laneAgent(perStory);
       const t0 = Date.now();
       const r = await runEngine(repo, [], { parallel: lanes, agentCmd: agent.cmd, env: agent.env, maxRetries: 3 });
-      const lines = readFileSync(join(repo, "changelog.md"), "utf8").split("\n").filter((l) => l.startsWith("- ")).sort();
+      const lines = readFileSync(join(repo, "changelog.md"), "utf8")
+        .split("\n")
+        .filter((l) => l.startsWith("- "))
+        .sort();
       const want = Array.from({ length: stories }, (_, i) => `- story ${i + 1}`).sort();
       const ok = r.state.status === "done" && JSON.stringify(lines) === JSON.stringify(want);
       const conflicts = r.events.filter((e) => e.type === "Lane" && e.step === "conflict").length;
-      console.log(`${ok ? "ok  " : "FAIL"} lanes ${lanes} stories ${stories} seed ${seed}: ${r.state.status}, ${r.state.iterations.length} iterations, ${conflicts} conflicts, ${((Date.now() - t0) / 1000).toFixed(0)} s${ok ? "" : ` — ${r.state.reason}`}`);
+      console.log(
+        `${ok ? "ok  " : "FAIL"} lanes ${lanes} stories ${stories} seed ${seed}: ${r.state.status}, ${r.state.iterations.length} iterations, ${conflicts} conflicts, ${((Date.now() - t0) / 1000).toFixed(0)} s${ok ? "" : ` — ${r.state.reason}`}`,
+      );
       if (ok) for (const d of [dirname(repo), agent.dir, r.agentDir]) rmSync(d, { recursive: true, force: true });
       else failures++;
     }

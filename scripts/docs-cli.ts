@@ -30,7 +30,10 @@ async function commandSection(info: (typeof COMMANDS)[number]): Promise<string[]
       const hint = o ? valueHint(o) : d.type === "boolean" ? undefined : ("valueHint" in d && d.valueHint) || name;
       const value = hint ? code(`<${hint}>`) : "";
       if (!loop) out.push(`| ${code(`--${name}`)} | ${value} | ${cell(d.description ?? "")} |`);
-      else if (o) out.push(`| ${code(`--${name}`)} | ${value} | ${cell(defaultLabel(o) ?? "")} | ${FILES[o.meta.file ?? "both"]}${o.meta.runsCommand ? " (project file: once trusted)" : ""} | ${cell(o.meta.help)} |`);
+      else if (o)
+        out.push(
+          `| ${code(`--${name}`)} | ${value} | ${cell(defaultLabel(o) ?? "")} | ${FILES[o.meta.file ?? "both"]}${o.meta.runsCommand ? " (project file: once trusted)" : ""} | ${cell(o.meta.help)} |`,
+        );
       else out.push(`| ${code(`--${name}`)} | ${value} | | — | ${cell(d.description ?? "")} |`);
     }
     out.push("");

@@ -81,7 +81,11 @@ export function stateReference(): string {
   // Not in the file: what `status --json` adds to it.
   const receipt = jsonSchema("receipt");
   const inReceipt = new Map<string, Js>();
-  parts.push("## `receipt` (`wt-loop status --json` only)", `${receipt.description} JSON Schema: \`schema/wt-loop-receipt.schema.json\` (\`wt-loop schema receipt\`).`, table(rows(receipt, "receipt.", inReceipt)));
+  parts.push(
+    "## `receipt` (`wt-loop status --json` only)",
+    `${receipt.description} JSON Schema: \`schema/wt-loop-receipt.schema.json\` (\`wt-loop schema receipt\`).`,
+    table(rows(receipt, "receipt.", inReceipt)),
+  );
   for (const [name, obj] of inReceipt) parts.push(`### Each entry of \`${name.slice(0, -2)}\``, table(rows(obj, "", new Map())));
   return parts.join("\n\n") + "\n";
 }
@@ -99,7 +103,10 @@ export function eventsReference(): string {
     parts.push(`## ${type.const}`, type.description ?? "", table(rows(branch, "", new Map(), ["type", "ts"])));
     if (branch.properties.event?.oneOf) stream = branch.properties.event.oneOf;
   }
-  parts.push("## What an agent did (`StoryEvent`'s `event`)", "Each adapter maps its agent's output lines into these; a line that is not JSON, or of a type the adapter does not know, is kept in the iteration's log and skipped.");
+  parts.push(
+    "## What an agent did (`StoryEvent`'s `event`)",
+    "Each adapter maps its agent's output lines into these; a line that is not JSON, or of a type the adapter does not know, is kept in the iteration's log and skipped.",
+  );
   for (const ev of stream) {
     const type = ev.properties.type;
     parts.push(`### ${type.const}`, type.description ?? "", table(rows(ev, "", new Map(), ["type"])));

@@ -67,7 +67,11 @@ const kills = Number(opt.kills);
 const seed = Number(opt.seed);
 const from = Number(opt.from);
 const modes = (opt.mode?.length ? opt.mode : ["branch", "stash", "parallel"]) as Mode[];
-for (const [name, n, min] of [["kills", kills, 1], ["seed", seed, 0], ["from", from, 1]] as const)
+for (const [name, n, min] of [
+  ["kills", kills, 1],
+  ["seed", seed, 0],
+  ["from", from, 1],
+] as const)
   if (!(Number.isInteger(n) && n >= min)) usageError(`--${name} ${opt[name]}: a whole number, at least ${min}`);
 for (const m of modes) if (!(m in PHASES)) usageError(`--mode ${m}: one of branch, stash, parallel`);
 
@@ -76,13 +80,16 @@ const roundSeed = (mode: Mode, round: number) => (seed * 7919 + modes.indexOf(mo
 /** The live processes carrying a run tag of this worktree: the loop's agents, verify and review commands and their children. */
 function loopProcesses(worktree: string): number[] {
   const needle = `${RUN_TAG_VAR}=${worktree}#`;
-  return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/environ`, "utf8").includes(needle);
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, "utf8").includes(needle);
+      } catch {
+        return false;
+      }
+    });
 }
 const tempFiles = (repo: string) =>
   existsSync(join(repo, ".claude")) ? (readdirSync(join(repo, ".claude"), { recursive: true }) as string[]).filter((f) => /\.tmp$|\.tmp\.|~$/.test(f)) : [];
@@ -115,8 +122,19 @@ async function round(mode: Mode, n: number, sleepers: number[]): Promise<{ phase
   const env = { PATH: `${join(ROOT, "test/fixtures/git-hang")}:${testPath()}`, REAL_GIT: Bun.which("git")!, FAKE_GIT_HANG: hang };
   // The same work whatever the attempt: a killed lane's kept work is then the redone story's, and the end drops its ref.
   const work = (): object[] => [COMPLETE({ write: { "work-{task}.txt": "story {task}\n" } })];
-  const first = ["--checkpoint", mode === "parallel" ? "branch" : mode, "--on-complete", "cleanup", "--verify", verify, "--review", "command", "--review-cmd", review,
-    ...(mode === "parallel" ? ["--parallel", "2"] : [])];
+  const first = [
+    "--checkpoint",
+    mode === "parallel" ? "branch" : mode,
+    "--on-complete",
+    "cleanup",
+    "--verify",
+    verify,
+    "--review",
+    "command",
+    "--review-cmd",
+    review,
+    ...(mode === "parallel" ? ["--parallel", "2"] : []),
+  ];
   let steps = work();
   let ready: () => boolean;
   let on = "";
@@ -143,7 +161,10 @@ async function round(mode: Mode, n: number, sleepers: number[]): Promise<{ phase
   const agent = fakeAgent(steps, tempDir("soak-agent-"));
   dirs.push(agent.dir);
   const proc = spawnWtLoop(["start", "--terminal", "inline", ...first], {
-    cwd: repo, env: { ...agent.env, ...env, FAKE_GIT_HANG_ON: on || "none", ...(after ? { FAKE_GIT_HANG_AFTER: "1" } : {}) }, stdout: "ignore", stderr: "ignore",
+    cwd: repo,
+    env: { ...agent.env, ...env, FAKE_GIT_HANG_ON: on || "none", ...(after ? { FAKE_GIT_HANG_AFTER: "1" } : {}) },
+    stdout: "ignore",
+    stderr: "ignore",
   });
   try {
     await waitFor(label, ready, 60_000, proc);
@@ -188,7 +209,9 @@ function check(repo: string, mode: Mode, before: ReturnType<typeof record>, last
   const alive = loopProcesses(last.state.worktree_path);
   if (alive.length) fail(`processes of the loop alive: ${alive.join(", ")}`);
   if (tempFiles(repo).length) fail(`temporary files left: ${tempFiles(repo).join(", ")}`);
-  const worktrees = git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).length;
+  const worktrees = git(repo, "worktree", "list", "--porcelain")
+    .split("\n")
+    .filter((l) => l.startsWith("worktree ")).length;
   if (worktrees !== 1) fail(`${worktrees - 1} lane worktree(s) left: ${git(repo, "worktree", "list")}`);
   const refs = git(repo, "for-each-ref", "--format=%(refname)", "refs/heads/wt-loop/", "refs/wt-loop/");
   if (refs) fail(`refs of the loop left: ${refs.split("\n").join(", ")}`);
@@ -213,7 +236,9 @@ for (const mode of modes) {
     r.phases[p] = (r.phases[p] ?? 0) + 1;
     if (got.failure) {
       r.failures++;
-      console.log(`FAIL ${mode} round ${n} (${got.phase}): replay with --mode ${mode} --seed ${seed} --from ${n} --kills 1\n  ${got.failure}\n  kept: ${got.dirs.join(" ")}`);
+      console.log(
+        `FAIL ${mode} round ${n} (${got.phase}): replay with --mode ${mode} --seed ${seed} --from ${n} --kills 1\n  ${got.failure}\n  kept: ${got.dirs.join(" ")}`,
+      );
     } else {
       for (const d of got.dirs) rmSync(d, { recursive: true, force: true });
       console.log(`ok   ${mode} round ${n} (${got.phase}) ${((Date.now() - t0) / 1000).toFixed(0)} s`);

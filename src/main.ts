@@ -26,11 +26,15 @@ export async function dispatch(argv: string[]): Promise<void> {
   if (first === undefined || HELP.includes(first)) return rootHelp();
   if (VERSION_FLAGS.includes(first) && rest.length === 0) return print(versionLine(VERSION));
   if (first === "help") return help(rest);
+  // What the completion scripts run at each Tab (commands/completion.ts); not a command of the catalog.
+  if (first === "__complete") return (await import("./commands/_complete.ts")).completeMain(rest);
   const info = findCommand(first);
   if (!info) {
     const what = first.startsWith("-") ? `Unknown option ${first}.` : `Unknown command '${first}'.`;
     const { didYouMean } = await suggest();
-    const hint = didYouMean(first.replace(/^-+/, ""), first.startsWith("-") ? ["help", "version"] : commandNames(), (c) => (first.startsWith("-") ? `--${c}` : `'${c}'`));
+    const hint = didYouMean(first.replace(/^-+/, ""), first.startsWith("-") ? ["help", "version"] : commandNames(), (c) =>
+      first.startsWith("-") ? `--${c}` : `'${c}'`,
+    );
     return fail(`${what}${hint} Run \`wt-loop help\` for the commands.`);
   }
   // Only flags before a `--` ask for help: after it, `--help` would be part of the task.

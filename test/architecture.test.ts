@@ -8,8 +8,28 @@ const SRC = resolve(import.meta.dir, "../src");
 
 /** Ground floor first: a file may import its own floor or any floor below it. */
 const FLOORS = [
-  "errors.ts", "proc", "worktree", "stories", "state", "agents", "checkpoint", "parallel", "text", "record", "github",
-  "engine", "control", "term", "fleet", "mcp", "setup", "screen", "run", "commands", "main.ts", "cli.ts",
+  "errors.ts",
+  "proc",
+  "worktree",
+  "stories",
+  "state",
+  "agents",
+  "checkpoint",
+  "parallel",
+  "text",
+  "record",
+  "github",
+  "engine",
+  "control",
+  "term",
+  "fleet",
+  "mcp",
+  "setup",
+  "screen",
+  "run",
+  "commands",
+  "main.ts",
+  "cli.ts",
 ];
 
 function sourceFiles(dir: string): string[] {
@@ -40,8 +60,7 @@ describe("the house", () => {
     const upward: string[] = [];
     for (const [file, targets] of graph)
       for (const target of targets)
-        if (FLOORS.indexOf(floorOf(target)) > FLOORS.indexOf(floorOf(file)))
-          upward.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
+        if (FLOORS.indexOf(floorOf(target)) > FLOORS.indexOf(floorOf(file))) upward.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
     expect(upward).toEqual([]);
   });
 

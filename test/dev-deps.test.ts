@@ -17,7 +17,10 @@ test("the missing tools are named, in one line that says to run bun install", ()
 
 test("a test run without a dev dependency stops before any test, with that line and exit code 1", () => {
   const r = Bun.spawnSync([process.execPath, "test", "test/stories/checkbox.test.ts"], {
-    cwd: ROOT, env: { ...process.env, WT_LOOP_TEST_BIN: tempDir("empty-bin-") }, stdout: "pipe", stderr: "pipe",
+    cwd: ROOT,
+    env: { ...process.env, WT_LOOP_TEST_BIN: tempDir("empty-bin-") },
+    stdout: "pipe",
+    stderr: "pipe",
   });
   const out = r.stdout.toString() + r.stderr.toString();
   expect(r.exitCode).toBe(1);

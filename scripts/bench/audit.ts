@@ -15,7 +15,10 @@ import { BIN, git, judge, load, median, removeRepo, runAlone, RUNS, work } from 
 
 const TASK = "Greet when the tool starts (hello.txt says hello) and say goodbye when it ends (bye.txt says bye).";
 const TASKS = "# Tasks\n\n## 1. Greeting\n- [ ] 1.1 Write hello.txt saying hello\n";
-const SCENARIOS: [string, string][] = [["hello.txt", "hello"], ["bye.txt", "bye"]];
+const SCENARIOS: [string, string][] = [
+  ["hello.txt", "hello"],
+  ["bye.txt", "bye"],
+];
 
 /** The scripted `claude`: a real program on PATH, printing Claude Code's stream-json. */
 function fakeClaude(): string {
@@ -81,8 +84,12 @@ function loopOnce(audit: boolean, bin: string, n: number): Figures {
   const holding = SCENARIOS.filter(([f, w]) => existsSync(join(repo, f)) && readFileSync(join(repo, f), "utf8").trim() === w).length;
   removeRepo(repo);
   return {
-    status: s.status, iterations: s.iterations.length, audit_rounds: s.iterations.filter((i: { kind?: string }) => i.kind === "audit").length,
-    tokens: s.total_tokens, cost_usd: s.total_cost_usd, scenarios_holding: holding,
+    status: s.status,
+    iterations: s.iterations.length,
+    audit_rounds: s.iterations.filter((i: { kind?: string }) => i.kind === "audit").length,
+    tokens: s.total_tokens,
+    cost_usd: s.total_cost_usd,
+    scenarios_holding: holding,
   };
 }
 
@@ -94,7 +101,9 @@ export interface AuditBench {
 
 const medianOf = (runs: Figures[]): Figures => ({
   ...runs[0]!,
-  iterations: median(runs.map((r) => r.iterations)), tokens: median(runs.map((r) => r.tokens)), cost_usd: median(runs.map((r) => r.cost_usd)),
+  iterations: median(runs.map((r) => r.iterations)),
+  tokens: median(runs.map((r) => r.tokens)),
+  cost_usd: median(runs.map((r) => r.cost_usd)),
 });
 
 export function auditComparison(): AuditBench {
@@ -106,11 +115,15 @@ export function auditComparison(): AuditBench {
     on.push(loopOnce(true, bin, i));
   }
   // The scripted agent is deterministic: every run must agree on the outcome (the figures are its medians).
-  for (const runs of [off, on]) if (runs.some((r) => r.status !== runs[0]!.status || r.scenarios_holding !== runs[0]!.scenarios_holding)) throw new Error("the runs disagree on the outcome");
+  for (const runs of [off, on])
+    if (runs.some((r) => r.status !== runs[0]!.status || r.scenarios_holding !== runs[0]!.scenarios_holding))
+      throw new Error("the runs disagree on the outcome");
   const r = { scenarios: SCENARIOS.length, without: medianOf(off), with_audit: medianOf(on) };
   const row = (name: string, f: Figures) =>
     `  ${name.padEnd(14)} ${f.status.padEnd(6)} ${String(f.iterations).padStart(2)} iterations (${f.audit_rounds} audit)  ${String(f.tokens).padStart(6)} tokens  $${f.cost_usd.toFixed(4)}  scenarios holding ${f.scenarios_holding}/${SCENARIOS.length}`;
-  console.log(`--audit: a change whose tasks forgot one of its ${SCENARIOS.length} scenarios, a scripted claude (median of ${RUNS}; tokens are the script's measure of its prompts)`);
+  console.log(
+    `--audit: a change whose tasks forgot one of its ${SCENARIOS.length} scenarios, a scripted claude (median of ${RUNS}; tokens are the script's measure of its prompts)`,
+  );
   console.log(row("without", r.without));
   console.log(row("--audit", r.with_audit));
   const found = r.with_audit.scenarios_holding === SCENARIOS.length && r.without.scenarios_holding < SCENARIOS.length;

@@ -14,8 +14,7 @@ const COMMANDS = [["status"], ["status", "--json"], ["log"], ["history"], ["list
 export async function hugeState() {
   const repo = makeRepo("huge-state", 10, 1);
   const reason = "R".repeat(100_000);
-  const huge = (task: string) =>
-    writeStatusState(repo, 30, { task, reason, error: reason, status: "stuck" });
+  const huge = (task: string) => writeStatusState(repo, 30, { task, reason, error: reason, status: "stuck" });
   huge(`${"T".repeat(20_000_000)}\nsecond line`);
   const out: Record<string, { ms: number; bytes: number }> = {};
   for (const argv of COMMANDS) {

@@ -42,7 +42,12 @@ export async function laneCosts(): Promise<LaneFigures> {
     const g = new Git({ cwd: repo, timeoutMs: 120_000 });
     const lanes = gitLanes(g, { commonDir: await g.commonDir(), loopBranch: "ralph/x" });
     const queue = mergeQueue(g, "ralph/x");
-    const raw: number[] = [], lane: number[] = [], commit: number[] = [], integrate: number[] = [], rawCpu: number[] = [], laneCpu: number[] = [];
+    const raw: number[] = [],
+      lane: number[] = [],
+      commit: number[] = [],
+      integrate: number[] = [],
+      rawCpu: number[] = [],
+      laneCpu: number[] = [];
     const shell = (...args: string[]) => git(repo, ...args);
     for (let i = 0; i < LANE_RUNS; i++) {
       const rawRun = () =>
@@ -60,10 +65,13 @@ export async function laneCosts(): Promise<LaneFigures> {
         });
       };
       // Alternate which goes first: the page cache and a loaded machine favour neither.
-      if (i % 2) (raw.push(await rawRun()), lane.push(await laneRun()));
-      else (lane.push(await laneRun()), raw.push(await rawRun()));
+      if (i % 2) raw.push(await rawRun()), lane.push(await laneRun());
+      else lane.push(await laneRun()), raw.push(await rawRun());
       const dir = join(work, `rawcpu-${i}`);
-      rawCpu.push(measure(["sh", "-c", `git worktree add -q -b rawcpu-${i} "${dir}" HEAD && git worktree remove --force "${dir}" && git branch -q -D rawcpu-${i}`], repo).cpuMs);
+      rawCpu.push(
+        measure(["sh", "-c", `git worktree add -q -b rawcpu-${i} "${dir}" HEAD && git worktree remove --force "${dir}" && git branch -q -D rawcpu-${i}`], repo)
+          .cpuMs,
+      );
       laneCpu.push(measure(["bun", import.meta.path, "--lane", repo, `cpu${i}`], repo).cpuMs - measure(["bun", import.meta.path, "--floor", repo], repo).cpuMs);
       // A small lane integrated: an agent's commit, the checkpoint of one more file, the queue.
       const p = lanes.plan(`small${i}`, 1, await queue.head());
@@ -81,8 +89,19 @@ export async function laneCosts(): Promise<LaneFigures> {
       );
       await lanes.close(p, { integrated: true });
     }
-    const r = median(raw), l = median(lane);
-    return { files: FILES, runs: LANE_RUNS, raw_add_remove_ms: r, lane_open_close_ms: l, lane_added_ms: l - r, raw_cpu_ms: median(rawCpu), lane_cpu_ms: median(laneCpu), lane_commit_ms: median(commit), integrate_small_ms: median(integrate) };
+    const r = median(raw),
+      l = median(lane);
+    return {
+      files: FILES,
+      runs: LANE_RUNS,
+      raw_add_remove_ms: r,
+      lane_open_close_ms: l,
+      lane_added_ms: l - r,
+      raw_cpu_ms: median(rawCpu),
+      lane_cpu_ms: median(laneCpu),
+      lane_commit_ms: median(commit),
+      integrate_small_ms: median(integrate),
+    };
   } finally {
     removeRepo(repo);
   }

@@ -13,7 +13,8 @@ const STATUS_RUNS = Number(process.env.BENCH_STATUS_RUNS ?? 30);
 function check(argv: string[], cwd: string, expect: RegExp): void {
   const r = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe" });
   const out = r.stdout.toString();
-  if (r.exitCode !== 0 || !expect.test(out)) throw new Error(`start-up bench: ${argv.join(" ")} in ${cwd} exited ${r.exitCode} without ${expect}:\n${out}${r.stderr}`);
+  if (r.exitCode !== 0 || !expect.test(out))
+    throw new Error(`start-up bench: ${argv.join(" ")} in ${cwd} exited ${r.exitCode} without ${expect}:\n${out}${r.stderr}`);
 }
 
 type Row = { key: string; label: string; argv: string[]; cwd: string; expect?: RegExp; target?: number };
@@ -37,7 +38,14 @@ export function statusLatency() {
     { key: "status_json_500", label: "status --json, 500", argv: [BIN, "status", "--json"], cwd: native, expect: /"current_iteration": 500/, target: 3 },
     { key: "seed_30", label: "status, seed format, 30", argv: [BIN, "status"], cwd: seed30, expect: /Iteration: +30\/30/, target: 3 },
     { key: "seed_500", label: "status, seed format, 500", argv: [BIN, "status"], cwd: seed, expect: /Iteration: +500\/500/, target: 3 },
-    { key: "seed_json_500", label: "status --json, seed format, 500", argv: [BIN, "status", "--json"], cwd: seed, expect: /"current_iteration": 500/, target: 3 },
+    {
+      key: "seed_json_500",
+      label: "status --json, seed format, 500",
+      argv: [BIN, "status", "--json"],
+      cwd: seed,
+      expect: /"current_iteration": 500/,
+      target: 3,
+    },
     { key: "rev", label: "git rev-parse (for scale)", argv: ["git", "rev-parse", "--show-toplevel"], cwd: native },
   ];
   for (const r of rows) if (r.expect) check(r.argv, r.cwd, r.expect);
@@ -50,12 +58,19 @@ export function statusLatency() {
       wall[r.key]!.push(m.ms);
       cpu[r.key]!.push(m.cpuMs);
     }
-  const empty = median(wall.empty!), emptyCpu = median(cpu.empty!);
+  const empty = median(wall.empty!),
+    emptyCpu = median(cpu.empty!);
   return {
-    runs: STATUS_RUNS, load: [load0, load()],
+    runs: STATUS_RUNS,
+    load: [load0, load()],
     rows: rows.map((r) => ({
-      key: r.key, label: r.label, ms: median(wall[r.key]!), cpu_ms: median(cpu[r.key]!), ratio: median(wall[r.key]!) / empty,
-      cpu_ratio: median(cpu[r.key]!) / emptyCpu, target: r.target ?? null,
+      key: r.key,
+      label: r.label,
+      ms: median(wall[r.key]!),
+      cpu_ms: median(cpu[r.key]!),
+      ratio: median(wall[r.key]!) / empty,
+      cpu_ratio: median(cpu[r.key]!) / emptyCpu,
+      target: r.target ?? null,
     })),
   };
 }
@@ -63,7 +78,10 @@ export function statusLatency() {
 export function printLatency(l: ReturnType<typeof statusLatency>): ReturnType<typeof statusLatency> {
   console.log(`1. Start-up (median of ${l.runs} runs each, interleaved; load ${l.load.join(" → ")})`);
   for (const r of l.rows) {
-    const judged = r.target === null ? "" : `   target ≤ ${r.target}×  ${judge(`start-up: ${r.label}`, r.ratio <= r.target, `${r.ratio.toFixed(2)}× the empty program (CPU ${r.cpu_ratio.toFixed(2)}×), load ${l.load.join(" → ")}`)}`;
+    const judged =
+      r.target === null
+        ? ""
+        : `   target ≤ ${r.target}×  ${judge(`start-up: ${r.label}`, r.ratio <= r.target, `${r.ratio.toFixed(2)}× the empty program (CPU ${r.cpu_ratio.toFixed(2)}×), load ${l.load.join(" → ")}`)}`;
     const ratio = r.key === "empty" || r.key === "rev" ? "" : `   ${r.ratio.toFixed(2)}× (CPU ${r.cpu_ratio.toFixed(2)}×) the floor`;
     console.log(`   ${r.label.padEnd(32)} ${ms(r.ms).padStart(8)}  CPU ${ms(r.cpu_ms).padStart(8)}${ratio}${judged}`);
   }

@@ -46,7 +46,20 @@ try {
   const parallel = await section("parallel", parallelWallTime);
   const lanes = await section("lanes", async () => printLanes(await laneCosts()));
   const audit = await section("audit", auditComparison);
-  const result = { date: new Date().toISOString(), machine: m, runs: RUNS, latency, loops, memory_peak_rss_mb: memory, monitor, screen, parallel, lanes, audit, targets };
+  const result = {
+    date: new Date().toISOString(),
+    machine: m,
+    runs: RUNS,
+    latency,
+    loops,
+    memory_peak_rss_mb: memory,
+    monitor,
+    screen,
+    parallel,
+    lanes,
+    audit,
+    targets,
+  };
   mkdirSync(join(ROOT, "bench-results"), { recursive: true });
   const out = only ? `bench-results/latest-${only}.json` : "bench-results/latest.json";
   writeFileSync(join(ROOT, out), JSON.stringify(result, null, 2) + "\n");

@@ -12,8 +12,10 @@ async function peakRss(mb: number, big: number): Promise<number> {
   mkdirSync(binDir, { recursive: true });
   writeFileSync(join(binDir, "claude"), `#!/bin/sh\nexec bun ${join(ROOT, "scripts/bench/stream-agent.ts")}\n`, { mode: 0o755 });
   const proc = Bun.spawn([BIN, "start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "stream"], {
-    cwd: repo, env: { ...gitEnv, PATH: `${binDir}:${process.env.PATH}`, BENCH_STREAM_MB: String(mb), BENCH_BIG_MESSAGES: String(big) },
-    stdout: "ignore", stderr: "ignore",
+    cwd: repo,
+    env: { ...gitEnv, PATH: `${binDir}:${process.env.PATH}`, BENCH_STREAM_MB: String(mb), BENCH_BIG_MESSAGES: String(big) },
+    stdout: "ignore",
+    stderr: "ignore",
   });
   let peak = 0;
   const poll = setInterval(() => {
@@ -40,7 +42,10 @@ async function peakRss(mb: number, big: number): Promise<number> {
 export async function streamingMemory(): Promise<Record<string, number>> {
   console.log(`3. Streaming memory: peak RSS of \`run\` while the agent streams stream-json (load ${load()})`);
   const memory: Record<string, number> = {};
-  for (const [label, big] of [["1 KB messages only", false], ["half in 10 MB messages", true]] as const) {
+  for (const [label, big] of [
+    ["1 KB messages only", false],
+    ["half in 10 MB messages", true],
+  ] as const) {
     const key = (mb: number) => `${mb}MB${big ? "_with_10MB_messages" : ""}`;
     for (const mb of [20, 200]) {
       const xs: number[] = [];
@@ -50,7 +55,9 @@ export async function streamingMemory(): Promise<Record<string, number>> {
     const [a, b] = [memory[key(20)]!, memory[key(200)]!];
     // Flat: ten times the stream costs less than 10 MB more.
     const ok = a < 100 && b < 100 && b - a < 10;
-    console.log(`   ${label.padEnd(24)} 20 MB: ${a.toFixed(1)} MB   200 MB: ${b.toFixed(1)} MB   growth ${(b - a).toFixed(1)} MB   target < 100 MB, flat  ${judge(`peak RSS, ${label}`, ok, `${a.toFixed(1)} / ${b.toFixed(1)} MB, target < 100 MB`)}   load ${load()}`);
+    console.log(
+      `   ${label.padEnd(24)} 20 MB: ${a.toFixed(1)} MB   200 MB: ${b.toFixed(1)} MB   growth ${(b - a).toFixed(1)} MB   target < 100 MB, flat  ${judge(`peak RSS, ${label}`, ok, `${a.toFixed(1)} / ${b.toFixed(1)} MB, target < 100 MB`)}   load ${load()}`,
+    );
   }
   return memory;
 }

@@ -56,7 +56,11 @@ export async function monitorLatency() {
   const go = join(work, "monitor-go");
   const env = { ...gitEnv, NO_COLOR: "1", OPENSPEC_TELEMETRY: "0" };
   const run = Bun.spawn([BIN, "run", "--plain", "--agent", "command", "--agent-cmd", `bun ${agentScript(go)}`, "--on-complete", "keep", "--max", "1"], {
-    cwd: repo, env, stdin: "ignore", stdout: "pipe", stderr: "pipe",
+    cwd: repo,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
   });
   const runOut = readAll(run.stdout, () => {});
   const runErr = new Response(run.stderr).text();
@@ -100,15 +104,24 @@ export async function monitorLatency() {
   const follow = [...shown.entries()].map(([i, s]) => s.shown - appended.get(i)!);
   const runner = [...shown.entries()].map(([i, s]) => appended.get(i)! - s.printed);
   return {
-    samples: SAMPLES, median_ms: median(total), p95_ms: pct(total, 95), max_ms: Math.max(...total),
-    appended_to_printed_p95_ms: pct(follow, 95), printed_to_appended_p95_ms: pct(runner, 95), load: [load0, load()],
+    samples: SAMPLES,
+    median_ms: median(total),
+    p95_ms: pct(total, 95),
+    max_ms: Math.max(...total),
+    appended_to_printed_p95_ms: pct(follow, 95),
+    printed_to_appended_p95_ms: pct(runner, 95),
+    load: [load0, load()],
   };
 }
 
 export function printMonitor(m: Awaited<ReturnType<typeof monitorLatency>>): Awaited<ReturnType<typeof monitorLatency>> {
   console.log(`4. Monitor latency: a real run's agent prints ${m.samples} marks → \`wt-loop monitor\` prints them (load ${m.load.join(" → ")})`);
-  console.log(`   agent printed → shown: median ${ms(m.median_ms)}   p95 ${ms(m.p95_ms)}   max ${ms(m.max_ms)}   target p95 < ${TARGET_MS} ms  ${judge("monitor p95", m.p95_ms < TARGET_MS, `p95 ${ms(m.p95_ms)}, target < ${TARGET_MS} ms`)}`);
-  console.log(`   of which: agent printed → event appended p95 ${ms(m.printed_to_appended_p95_ms)}   event appended → shown p95 ${ms(m.appended_to_printed_p95_ms)}`);
+  console.log(
+    `   agent printed → shown: median ${ms(m.median_ms)}   p95 ${ms(m.p95_ms)}   max ${ms(m.max_ms)}   target p95 < ${TARGET_MS} ms  ${judge("monitor p95", m.p95_ms < TARGET_MS, `p95 ${ms(m.p95_ms)}, target < ${TARGET_MS} ms`)}`,
+  );
+  console.log(
+    `   of which: agent printed → event appended p95 ${ms(m.printed_to_appended_p95_ms)}   event appended → shown p95 ${ms(m.appended_to_printed_p95_ms)}`,
+  );
   return m;
 }
 

@@ -62,8 +62,22 @@ const perIteration = (m: PerIteration): PerIteration => ({ ms: m.ms / ITERATIONS
 /** Wall and CPU ms per iteration of a whole wt-loop run (`bin`) on a fresh repository of `files` files. */
 export function wtLoopRun(bin: string, strategy: "branch" | "stash", files: number): PerIteration {
   const repo = makeRepo(`loop-${strategy}-${files}-${++scripts}`, files, STORIES);
-  const args = [bin, "start", "--terminal", "inline", "--agent", "command", "--agent-cmd", `sh ${agentScript(join(work, `count-${scripts}`))}`,
-    "--checkpoint", strategy, "--on-complete", "keep", "--max", String(ITERATIONS)];
+  const args = [
+    bin,
+    "start",
+    "--terminal",
+    "inline",
+    "--agent",
+    "command",
+    "--agent-cmd",
+    `sh ${agentScript(join(work, `count-${scripts}`))}`,
+    "--checkpoint",
+    strategy,
+    "--on-complete",
+    "keep",
+    "--max",
+    String(ITERATIONS),
+  ];
   const t = measure(args, repo, { ...gitEnv, OPENSPEC_TELEMETRY: "0" });
   const state = JSON.parse(readFileSync(join(repo, ".claude/loop-state.json"), "utf8"));
   if (state.status !== "done" || state.iterations.length !== ITERATIONS) throw new Error(`bench loop ended ${state.status} after ${state.iterations.length}`);
@@ -89,8 +103,14 @@ export function loopOverhead(strategy: "branch" | "stash", files: number) {
   }
   const med = (xs: PerIteration[], k: keyof PerIteration) => median(xs.map((x) => x[k]));
   return {
-    strategy, files, wt_loop_ms_per_iteration: med(ours, "ms"), raw_git_ms_per_iteration: med(raw, "ms"), ratio: med(ours, "ms") / med(raw, "ms"),
-    wt_loop_cpu_ms_per_iteration: med(ours, "cpuMs"), raw_git_cpu_ms_per_iteration: med(raw, "cpuMs"), cpu_ratio: med(ours, "cpuMs") / med(raw, "cpuMs"),
+    strategy,
+    files,
+    wt_loop_ms_per_iteration: med(ours, "ms"),
+    raw_git_ms_per_iteration: med(raw, "ms"),
+    ratio: med(ours, "ms") / med(raw, "ms"),
+    wt_loop_cpu_ms_per_iteration: med(ours, "cpuMs"),
+    raw_git_cpu_ms_per_iteration: med(raw, "cpuMs"),
+    cpu_ratio: med(ours, "cpuMs") / med(raw, "cpuMs"),
   };
 }
 
@@ -102,8 +122,12 @@ export function overheads() {
       const load0 = load();
       const r = { ...loopOverhead(strategy, files), load: [load0, load()] };
       loops.push(r);
-      console.log(`   ${strategy.padEnd(6)} ${String(files).padStart(6)} files   wt-loop ${ms(r.wt_loop_ms_per_iteration).padStart(9)}/iter   raw git ${ms(r.raw_git_ms_per_iteration).padStart(9)}/iter   ${r.ratio.toFixed(2)}×   target ≤ 1.5×  ${judge(`per iteration, ${strategy}, ${files} files`, r.ratio <= 1.5, `${r.ratio.toFixed(2)}× raw git (CPU ${r.cpu_ratio.toFixed(2)}×), load ${r.load.join(" → ")}`)}`);
-      console.log(`   ${"".padEnd(19)} CPU     ${ms(r.wt_loop_cpu_ms_per_iteration).padStart(9)}/iter   raw git ${ms(r.raw_git_cpu_ms_per_iteration).padStart(9)}/iter   ${r.cpu_ratio.toFixed(2)}×   load ${r.load.join(" → ")}`);
+      console.log(
+        `   ${strategy.padEnd(6)} ${String(files).padStart(6)} files   wt-loop ${ms(r.wt_loop_ms_per_iteration).padStart(9)}/iter   raw git ${ms(r.raw_git_ms_per_iteration).padStart(9)}/iter   ${r.ratio.toFixed(2)}×   target ≤ 1.5×  ${judge(`per iteration, ${strategy}, ${files} files`, r.ratio <= 1.5, `${r.ratio.toFixed(2)}× raw git (CPU ${r.cpu_ratio.toFixed(2)}×), load ${r.load.join(" → ")}`)}`,
+      );
+      console.log(
+        `   ${"".padEnd(19)} CPU     ${ms(r.wt_loop_cpu_ms_per_iteration).padStart(9)}/iter   raw git ${ms(r.raw_git_cpu_ms_per_iteration).padStart(9)}/iter   ${r.cpu_ratio.toFixed(2)}×   load ${r.load.join(" → ")}`,
+      );
     }
   return loops;
 }

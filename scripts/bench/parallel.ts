@@ -24,7 +24,21 @@ function agentScript(): string {
 
 function loopOnce(lanes: number, agent: string, n: number): number {
   const repo = makeRepo(`parallel-${lanes}-${n}`, 20, STORIES);
-  const args = [BIN, "start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", `sh ${agent}`, "--on-complete", "keep", "--parallel", String(lanes)];
+  const args = [
+    BIN,
+    "start",
+    "--plain",
+    "--terminal",
+    "inline",
+    "--agent",
+    "command",
+    "--agent-cmd",
+    `sh ${agent}`,
+    "--on-complete",
+    "keep",
+    "--parallel",
+    String(lanes),
+  ];
   const { ms } = measure(args, repo, { ...process.env, NO_COLOR: "1" });
   if (readFileSync(join(repo, "tasks.md"), "utf8").includes("- [ ]")) throw new Error(`--parallel ${lanes}: stories were left open`);
   removeRepo(repo);
@@ -51,7 +65,9 @@ export function parallelWallTime(): ParallelResult {
   const r = { stories: STORIES, agent_sec: AGENT_SEC, sequential_ms: median(seq), parallel3_ms: median(par), ratio: median(par) / median(seq), target: TARGET };
   console.log(`--parallel: ${STORIES} independent stories, an agent of ${AGENT_SEC} s each (median of ${RUNS})`);
   console.log(`  --parallel 1   ${(r.sequential_ms / 1000).toFixed(1)} s`);
-  console.log(`  --parallel 3   ${(r.parallel3_ms / 1000).toFixed(1)} s   = ${r.ratio.toFixed(2)} × sequential (target ≤ ${TARGET}) ${judge("--parallel 3 wall time", r.ratio <= TARGET, `${r.ratio.toFixed(2)}× --parallel 1, target ≤ ${TARGET}×`)}   load ${load()}`);
+  console.log(
+    `  --parallel 3   ${(r.parallel3_ms / 1000).toFixed(1)} s   = ${r.ratio.toFixed(2)} × sequential (target ≤ ${TARGET}) ${judge("--parallel 3 wall time", r.ratio <= TARGET, `${r.ratio.toFixed(2)}× --parallel 1, target ≤ ${TARGET}×`)}   load ${load()}`,
+  );
   return r;
 }
 

@@ -27,7 +27,13 @@ const wt = mkdtempSync(join(tmpdir(), "bench-sandbox-"));
 Bun.spawnSync(["git", "init", "-q", wt]);
 const api = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
 const rules = (network: SandboxRules["network"]): SandboxRules => ({
-  write: [], readOnly: [], denyRead: [], network, allow: [{ host: "127.0.0.1", port: api.port }], env: [], place: worktreePlace,
+  write: [],
+  readOnly: [],
+  denyRead: [],
+  network,
+  allow: [{ host: "127.0.0.1", port: api.port }],
+  env: [],
+  place: worktreePlace,
 });
 
 async function timed<T>(f: () => Promise<T>): Promise<[number, T]> {
@@ -67,7 +73,9 @@ const ms = (v: number) => `${v.toFixed(1)} ms`;
 console.log(`--sandbox: start-up cost per agent run (median of ${RUNS} runs each, interleaved)`);
 console.log(`   ${"agent run, no sandbox".padEnd(44)} ${ms(median(xs.plain!)).padStart(9)}`);
 console.log(`   ${"agent run, --sandbox-network open".padEnd(44)} ${ms(median(xs.open!)).padStart(9)}   +${ms(median(xs.open!) - median(xs.plain!))}`);
-console.log(`   ${"agent run, --sandbox (filtered, 1 host)".padEnd(44)} ${ms(median(xs.filtered!)).padStart(9)}   +${ms(median(xs.filtered!) - median(xs.plain!))}`);
+console.log(
+  `   ${"agent run, --sandbox (filtered, 1 host)".padEnd(44)} ${ms(median(xs.filtered!)).padStart(9)}   +${ms(median(xs.filtered!) - median(xs.plain!))}`,
+);
 console.log(`   ${"opening the sandbox, once per loop: open".padEnd(44)} ${ms(median(opens.open!)).padStart(9)}`);
 console.log(`   ${"opening the sandbox, once per loop: filtered".padEnd(44)} ${ms(median(opens.filtered!)).padStart(9)}`);
 await sandboxes.open.close();

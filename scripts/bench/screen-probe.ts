@@ -40,14 +40,21 @@ if (mode === "bare") {
       m.frame(Date.now());
       times.push(performance.now() - t);
     }
-  console.log(JSON.stringify({ replay_ms: replay, key_frame_p95_ms: pct(times, 95), key_frame_max_ms: Math.max(...times), keys: times.length, peak_rss_mb: rss() }));
+  console.log(
+    JSON.stringify({ replay_ms: replay, key_frame_p95_ms: pct(times, 95), key_frame_max_ms: Math.max(...times), keys: times.length, peak_rss_mb: rss() }),
+  );
 } else if (mode === "burst") {
   const rate = Number(process.env.BURST_RATE ?? 10_000);
   const seconds = Number(process.env.BURST_S ?? 5);
   const m = new LoopModel({ mode: "run", events: log });
   m.resize(120, 40);
   const line = (i: number) =>
-    JSON.stringify({ ts: new Date().toISOString(), type: "StoryEvent", story_id: "1", event: { type: i % 4 ? "Message" : "ToolUse", text: `burst message ${i}\nwith a second line`, name: "Bash", summary: `echo ${i}` } }) + "\n";
+    JSON.stringify({
+      ts: new Date().toISOString(),
+      type: "StoryEvent",
+      story_id: "1",
+      event: { type: i % 4 ? "Message" : "ToolUse", text: `burst message ${i}\nwith a second line`, name: "Bash", summary: `echo ${i}` },
+    }) + "\n";
   let written = 0;
   const frames: number[] = [];
   let behind = 0;
@@ -72,8 +79,17 @@ if (mode === "bare") {
   }
   const elapsed = (performance.now() - start) / 1000;
   const cpu = process.resourceUsage();
-  console.log(JSON.stringify({
-    events: written, rate: written / elapsed, frames: frames.length, fps: frames.length / elapsed, frame_p95_ms: pct(frames, 95), frame_max_ms: Math.max(...frames),
-    max_events_behind: behind, cpu_pct: ((cpu.userCPUTime + cpu.systemCPUTime) / 1000 / (elapsed * 1000)) * 100, peak_rss_mb: rss(),
-  }));
+  console.log(
+    JSON.stringify({
+      events: written,
+      rate: written / elapsed,
+      frames: frames.length,
+      fps: frames.length / elapsed,
+      frame_p95_ms: pct(frames, 95),
+      frame_max_ms: Math.max(...frames),
+      max_events_behind: behind,
+      cpu_pct: ((cpu.userCPUTime + cpu.systemCPUTime) / 1000 / (elapsed * 1000)) * 100,
+      peak_rss_mb: rss(),
+    }),
+  );
 } else throw new Error(`screen-probe: unknown mode ${mode}`);

@@ -46,7 +46,9 @@ function startUntil(argv: string[], shown: RegExp, stays = true, then?: RegExp):
 /** CPU time (user + system, ms) of the pane's process so far: /proc/PID/stat fields 14 and 15, in clock ticks. */
 function cpuMs(pane: string): number {
   const pid = tmux("display", "-p", "-t", pane, "#{pane_pid}").trim();
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+    .replace(/^.*\) /, "")
+    .split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -88,7 +90,16 @@ export async function screenTerminal() {
       for (const p of [run.pane, plain.pane]) tmux("send-keys", "-t", p, "q");
       await Bun.sleep(1500); // stopped gracefully: the agent is ended by its loop
     }
-    return { first_frame_ms: median(first), stories_frame_ms: median(stories), version_floor_ms: median(floor), plain_first_line_ms: median(plainFirst), idle_cpu_pct: median(idle), idle_cpu_plain_pct: median(idlePlain), idle_seconds: IDLE_S, load: [load0, load()] };
+    return {
+      first_frame_ms: median(first),
+      stories_frame_ms: median(stories),
+      version_floor_ms: median(floor),
+      plain_first_line_ms: median(plainFirst),
+      idle_cpu_pct: median(idle),
+      idle_cpu_plain_pct: median(idlePlain),
+      idle_seconds: IDLE_S,
+      load: [load0, load()],
+    };
   } finally {
     tmux("kill-server");
   }
@@ -97,10 +108,16 @@ export async function screenTerminal() {
 export function printScreenTerminal(s: Awaited<ReturnType<typeof screenTerminal>>): Awaited<ReturnType<typeof screenTerminal>> {
   const above = s.first_frame_ms - s.version_floor_ms;
   console.log(`6. Loop screen in a terminal (tmux, compiled binary, median of ${RUNS}, load ${s.load.join(" → ")})`);
-  console.log(`   run → first frame   ${ms(s.first_frame_ms)}   floor (--version shown the same way: shell, binary start, tmux, polling) ${ms(s.version_floor_ms)}   run --plain → its first iteration line ${ms(s.plain_first_line_ms)}`);
-  console.log(`   first frame above the floor ${ms(above)}   target ≤ 150 ms  ${judge("run → first frame, above the floor", above <= 150, `${ms(above)} above the floor (${ms(s.first_frame_ms)} against ${ms(s.version_floor_ms)}), load ${s.load.join(" → ")}`)}`);
+  console.log(
+    `   run → first frame   ${ms(s.first_frame_ms)}   floor (--version shown the same way: shell, binary start, tmux, polling) ${ms(s.version_floor_ms)}   run --plain → its first iteration line ${ms(s.plain_first_line_ms)}`,
+  );
+  console.log(
+    `   first frame above the floor ${ms(above)}   target ≤ 150 ms  ${judge("run → first frame, above the floor", above <= 150, `${ms(above)} above the floor (${ms(s.first_frame_ms)} against ${ms(s.version_floor_ms)}), load ${s.load.join(" → ")}`)}`,
+  );
   console.log(`   run → the plan's stories on screen ${ms(s.stories_frame_ms)}`);
-  console.log(`   idle CPU            ${s.idle_cpu_pct.toFixed(2)} %   the line stream (--plain) ${s.idle_cpu_plain_pct.toFixed(2)} %   over ${s.idle_seconds} s, the clock ticking   target < 1 %  ${judge("runner idle CPU, loop screen", s.idle_cpu_pct < 1, `${s.idle_cpu_pct.toFixed(2)} %, load ${s.load.join(" → ")}`)}`);
+  console.log(
+    `   idle CPU            ${s.idle_cpu_pct.toFixed(2)} %   the line stream (--plain) ${s.idle_cpu_plain_pct.toFixed(2)} %   over ${s.idle_seconds} s, the clock ticking   target < 1 %  ${judge("runner idle CPU, loop screen", s.idle_cpu_pct < 1, `${s.idle_cpu_pct.toFixed(2)} %, load ${s.load.join(" → ")}`)}`,
+  );
   return s;
 }
 

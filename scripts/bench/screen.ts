@@ -17,19 +17,58 @@ export function bigStoryLog(mb: number): string {
   const ts = new Date().toISOString();
   const out: string[] = [];
   const ev = (e: object) => out.push(JSON.stringify({ ts, ...e }));
-  ev({ type: "LoopStarted", worktree: "bench", change: null, tasks_file: null, done_criteria: "tasks", checkpoint: "branch", max_iterations: 30, max_retries: 3, verify: null,
-    stories: [1, 2, 3].map((i) => ({ id: String(i), title: `Story ${i}`, tasks: 1, done: 0 })) });
+  ev({
+    type: "LoopStarted",
+    worktree: "bench",
+    change: null,
+    tasks_file: null,
+    done_criteria: "tasks",
+    checkpoint: "branch",
+    max_iterations: 30,
+    max_retries: 3,
+    verify: null,
+    stories: [1, 2, 3].map((i) => ({ id: String(i), title: `Story ${i}`, tasks: 1, done: 0 })),
+  });
   const message = (i: number) => Array.from({ length: 12 }, (_, l) => `message ${i} line ${l}: ${"lorem ipsum dolor sit amet ".repeat(3)}`).join("\n");
   let iteration = 0;
-  for (const [id, bytes] of [["1", 50_000], ["2", mb * (1 << 20)], ["3", 50_000]] as const) {
-    ev({ type: "StoryProgress", story_id: id, title: `Story ${id}`, index: Number(id), total: 3, completed: Number(id) - 1, iteration: ++iteration, max_iterations: 30, attempt: 1, max_retries: 3, worktree: "bench" });
+  for (const [id, bytes] of [
+    ["1", 50_000],
+    ["2", mb * (1 << 20)],
+    ["3", 50_000],
+  ] as const) {
+    ev({
+      type: "StoryProgress",
+      story_id: id,
+      title: `Story ${id}`,
+      index: Number(id),
+      total: 3,
+      completed: Number(id) - 1,
+      iteration: ++iteration,
+      max_iterations: 30,
+      attempt: 1,
+      max_retries: 3,
+      worktree: "bench",
+    });
     for (let i = 0, size = 0; size < bytes; i++) {
       const text = message(i);
       size += text.length;
       ev({ type: "StoryEvent", story_id: id, event: { type: "Message", text } });
       if (i % 4 === 0) ev({ type: "StoryEvent", story_id: id, event: { type: "ToolUse", name: "Bash", summary: `bun test ${i}` } });
     }
-    if (id !== "3") ev({ type: "IterationEnd", story_id: id, iteration, outcome: "complete", reason: null, duration_ms: 1000, turns: 3, tokens: TOKENS, cost_usd: 0.1, commits: [], files: [] });
+    if (id !== "3")
+      ev({
+        type: "IterationEnd",
+        story_id: id,
+        iteration,
+        outcome: "complete",
+        reason: null,
+        duration_ms: 1000,
+        turns: 3,
+        tokens: TOKENS,
+        cost_usd: 0.1,
+        commits: [],
+        files: [],
+      });
   }
   writeFileSync(file, out.join("\n") + "\n");
   return file;
@@ -74,10 +113,16 @@ export function screenModel() {
 export function printScreen(s: ReturnType<typeof screenModel>): ReturnType<typeof screenModel> {
   console.log(`5. Loop screen model: a story of ${s.story_mb} MB of messages (median of ${RUNS} processes, load ${load()})`);
   console.log(`   replay of the log   ${ms(s.replay_ms)}   floor (read + JSON.parse every line) ${ms(s.replay_floor_ms)}`);
-  console.log(`   key → frame p95     ${ms(s.key_frame_p95_ms)}   max ${ms(s.key_frame_max_ms)}   target p95 ≤ 50 ms  ${judge("screen model key → frame p95", s.key_frame_p95_ms <= 50, `${ms(s.key_frame_p95_ms)}, target ≤ 50 ms`)}`);
-  console.log(`   peak RSS            ${s.peak_rss_mb} MB   floor (model loaded, nothing read) ${s.bare_rss_mb} MB   (parsing the whole log at once: ${s.floor_rss_mb} MB)   target < 150 MB  ${judge("screen model peak RSS", s.peak_rss_mb < 150, `${s.peak_rss_mb} MB, target < 150 MB`)}`);
-  console.log(`   burst               ${Math.round(s.burst_rate)} events/s fed, ${s.burst_fps.toFixed(1)} frames/s, frame p95 ${ms(s.burst_frame_p95_ms)}, ` +
-    `at most ${s.burst_max_events_behind} events behind after a frame, CPU ${s.burst_cpu_pct.toFixed(0)} %   target 10,000/s at ≤ 30 fps without falling behind  ${judge("screen model burst", s.burst_rate >= 9_000 && s.burst_max_events_behind === 0, `${Math.round(s.burst_rate)}/s fed, ${s.burst_max_events_behind} behind`)}`);
+  console.log(
+    `   key → frame p95     ${ms(s.key_frame_p95_ms)}   max ${ms(s.key_frame_max_ms)}   target p95 ≤ 50 ms  ${judge("screen model key → frame p95", s.key_frame_p95_ms <= 50, `${ms(s.key_frame_p95_ms)}, target ≤ 50 ms`)}`,
+  );
+  console.log(
+    `   peak RSS            ${s.peak_rss_mb} MB   floor (model loaded, nothing read) ${s.bare_rss_mb} MB   (parsing the whole log at once: ${s.floor_rss_mb} MB)   target < 150 MB  ${judge("screen model peak RSS", s.peak_rss_mb < 150, `${s.peak_rss_mb} MB, target < 150 MB`)}`,
+  );
+  console.log(
+    `   burst               ${Math.round(s.burst_rate)} events/s fed, ${s.burst_fps.toFixed(1)} frames/s, frame p95 ${ms(s.burst_frame_p95_ms)}, ` +
+      `at most ${s.burst_max_events_behind} events behind after a frame, CPU ${s.burst_cpu_pct.toFixed(0)} %   target 10,000/s at ≤ 30 fps without falling behind  ${judge("screen model burst", s.burst_rate >= 9_000 && s.burst_max_events_behind === 0, `${Math.round(s.burst_rate)}/s fed, ${s.burst_max_events_behind} behind`)}`,
+  );
   return s;
 }
 

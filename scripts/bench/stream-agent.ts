@@ -21,5 +21,15 @@ while (written < target) {
   await out.flush();
 }
 for (; bigsLeft > 0; bigsLeft--) out.write(bigLine);
-out.write(JSON.stringify({ type: "result", subtype: "success", is_error: false, num_turns: 1, result: "<promise>COMPLETE</promise>", total_cost_usd: 0, usage: { input_tokens: 1, output_tokens: 1 } }) + "\n");
+out.write(
+  JSON.stringify({
+    type: "result",
+    subtype: "success",
+    is_error: false,
+    num_turns: 1,
+    result: "<promise>COMPLETE</promise>",
+    total_cost_usd: 0,
+    usage: { input_tokens: 1, output_tokens: 1 },
+  }) + "\n",
+);
 await out.end();

@@ -46,8 +46,20 @@ export async function compile(input: CompileInput, commit: string | null): Promi
   if (target.musl) define["process.env.OPENTUI_LIBC"] = JSON.stringify("musl");
   const r = await Bun.build({
     entrypoints: [join(ROOT, "src/cli.ts")],
-    compile: { target: target.bun as Bun.Build.CompileTarget, outfile: input.outfile, execArgv: ["--no-orphans"], autoloadDotenv: false, autoloadBunfig: false },
-    splitting: true, minify: true, bytecode: true, format: "esm", define, plugins: [natives], throw: false,
+    compile: {
+      target: target.bun as Bun.Build.CompileTarget,
+      outfile: input.outfile,
+      execArgv: ["--no-orphans"],
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+    },
+    splitting: true,
+    minify: true,
+    bytecode: true,
+    format: "esm",
+    define,
+    plugins: [natives],
+    throw: false,
   });
   const logs = r.logs.map(String).join("\n");
   // Bun reports this and still writes a binary, which crashes at start-up.

@@ -49,7 +49,9 @@ const commit = await currentCommit();
 const natives = await Promise.all(targets.map((t) => nativeFor(t)));
 const missing = natives.flatMap((n) => ("missing" in n ? [n.missing] : []));
 if (missing.length && !flag("--allow-missing-native"))
-  fail(`${missing.join("\n")}\nThe full screen of those targets needs it. Publish or mirror it, or build them without it (their loop is shown as lines): bun run release --allow-missing-native`);
+  fail(
+    `${missing.join("\n")}\nThe full screen of those targets needs it. Publish or mirror it, or build them without it (their loop is shown as lines): bun run release --allow-missing-native`,
+  );
 
 mkdirSync(out, { recursive: true });
 for (const f of readdirSync(out)) if (f.startsWith(`wt-loop-${version}-`) || f === "SHA256SUMS" || f === "release.json") rmSync(join(out, f));
@@ -70,12 +72,17 @@ for (const [i, target] of targets.entries()) {
   await archiveStage(stage, join(out, archive));
   const bytes = readFileSync(join(out, archive));
   entries.push({
-    target: target.name, archive, sha256: new Bun.CryptoHasher("sha256").update(bytes).digest("hex"),
-    binaryBytes: statSync(bin).size, archiveBytes: bytes.length,
-    native: nativeDir ? `${target.native}@${"version" in native ? native.version : ""}` : ("missing" in native ? native.missing : ""),
+    target: target.name,
+    archive,
+    sha256: new Bun.CryptoHasher("sha256").update(bytes).digest("hex"),
+    binaryBytes: statSync(bin).size,
+    archiveBytes: bytes.length,
+    native: nativeDir ? `${target.native}@${"version" in native ? native.version : ""}` : "missing" in native ? native.missing : "",
     screen: nativeDir !== null,
   });
-  console.log(`${archive}  binary ${mb(statSync(bin).size)}, archive ${mb(bytes.length)}${nativeDir ? "" : ", WITHOUT the full screen"} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `${archive}  binary ${mb(statSync(bin).size)}, archive ${mb(bytes.length)}${nativeDir ? "" : ", WITHOUT the full screen"} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
 }
 writeFileSync(join(out, "SHA256SUMS"), entries.map((e) => `${e.sha256}  ${e.archive}\n`).join(""));
 writeFileSync(join(out, "release.json"), `${JSON.stringify({ version, commit, entries }, null, 2)}\n`);

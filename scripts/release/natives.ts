@@ -35,7 +35,9 @@ export async function nativeFor(target: Target, cacheDir = join(ROOT, "dist/rele
   const packed = await $`npm pack ${spec} --json --pack-destination ${dir}`.cwd(dir).nothrow().quiet();
   if (packed.exitCode !== 0) {
     rmSync(dir, { recursive: true, force: true });
-    const why = /E404|ETARGET|notarget|Not Found/i.test(packed.stderr.toString()) ? "is not on the npm registry" : `could not be fetched (${lastLine(packed.stderr.toString())})`;
+    const why = /E404|ETARGET|notarget|Not Found/i.test(packed.stderr.toString())
+      ? "is not on the npm registry"
+      : `could not be fetched (${lastLine(packed.stderr.toString())})`;
     return { missing: `${spec} ${why}` };
   }
   const file = (JSON.parse(packed.stdout.toString()) as { filename: string }[])[0]!.filename;
@@ -45,4 +47,9 @@ export async function nativeFor(target: Target, cacheDir = join(ROOT, "dist/rele
   return { dir, version };
 }
 
-const lastLine = (s: string) => s.trim().split("\n").filter((l) => !/A complete log/.test(l)).pop() ?? "no output";
+const lastLine = (s: string) =>
+  s
+    .trim()
+    .split("\n")
+    .filter((l) => !/A complete log/.test(l))
+    .pop() ?? "no output";

@@ -60,7 +60,11 @@ check(`doctor, exit ${d.code} (${d.seconds.toFixed(1)} s)`, d.code === 0 && d.ou
 const demo = await arm64(scratch, "demo");
 const repo = /Demo repository: (\S+)/.exec(demo.out)?.[1];
 const branch = repo ? (await $`git -C ${repo} branch --show-current`.nothrow().quiet()).stdout.toString().trim() : "";
-check(`demo, exit ${demo.code}, branch ${branch || "none"} (${demo.seconds.toFixed(1)} s)`, demo.code === 0 && demo.out.includes("Loop done") && branch === "ralph/add-greeting", demo.out);
+check(
+  `demo, exit ${demo.code}, branch ${branch || "none"} (${demo.seconds.toFixed(1)} s)`,
+  demo.code === 0 && demo.out.includes("Loop done") && branch === "ralph/add-greeting",
+  demo.out,
+);
 
 if (failures.length) {
   console.error(failures.join("\n\n"));

@@ -80,7 +80,14 @@ export function claudeParser(): OutputParser {
       const retry = ApiRetry.safeParse(json);
       if (retry.success) {
         const r = retry.data;
-        const shown: StreamEvent = { type: "ApiRetry", attempt: r.attempt, max_retries: r.max_retries, delay_ms: r.retry_delay_ms, status: r.error_status, error: r.error };
+        const shown: StreamEvent = {
+          type: "ApiRetry",
+          attempt: r.attempt,
+          max_retries: r.max_retries,
+          delay_ms: r.retry_delay_ms,
+          status: r.error_status,
+          error: r.error,
+        };
         // The CLI would retry refused credentials for minutes: end the run on the first one.
         const auth = AUTH_ERRORS.has(r.error) || r.error_status === 401 || r.error_status === 403;
         return [shown, ...(auth ? judge(apiVerdict(r.error, r.error_status, `API Error: ${r.error_status ?? ""} ${r.error}`.replace("  ", " "), null)) : [])];
@@ -109,7 +116,9 @@ export function claudeParser(): OutputParser {
       const u = r.data.usage;
       const failedCall = r.data.is_error && (r.data.terminal_reason === "api_error" || refused !== null);
       return [
-        ...(failedCall ? judge(apiVerdict(refused?.kind, r.data.api_error_status ?? refused?.status, r.data.result ?? r.data.errors?.join("; ") ?? "", resetAt)) : []),
+        ...(failedCall
+          ? judge(apiVerdict(refused?.kind, r.data.api_error_status ?? refused?.status, r.data.result ?? r.data.errors?.join("; ") ?? "", resetAt))
+          : []),
         {
           type: "Done",
           final_text: r.data.result ?? "",
@@ -156,8 +165,17 @@ export const claude: AgentAdapter = {
       ...["settings.json", "CLAUDE.md", "agents", "commands", "skills", "hooks", "plugins", "output-styles"].map((f) => join(claudeDir(env, home), f)),
     ],
     env: [
-      "ANTHROPIC_*", "CLAUDE_*", "DISABLE_*", "IS_SANDBOX", "MAX_THINKING_TOKENS", "MAX_MCP_OUTPUT_TOKENS", "MCP_TIMEOUT", "MCP_TOOL_TIMEOUT",
-      "BASH_DEFAULT_TIMEOUT_MS", "BASH_MAX_TIMEOUT_MS", "BASH_MAX_OUTPUT_LENGTH",
+      "ANTHROPIC_*",
+      "CLAUDE_*",
+      "DISABLE_*",
+      "IS_SANDBOX",
+      "MAX_THINKING_TOKENS",
+      "MAX_MCP_OUTPUT_TOKENS",
+      "MCP_TIMEOUT",
+      "MCP_TOOL_TIMEOUT",
+      "BASH_DEFAULT_TIMEOUT_MS",
+      "BASH_MAX_TIMEOUT_MS",
+      "BASH_MAX_OUTPUT_LENGTH",
     ],
     api: (env) => env.ANTHROPIC_BASE_URL || "https://api.anthropic.com",
   },

@@ -19,7 +19,8 @@ import { ZERO_TOKENS } from "../state/schema.ts";
 const FORMS: ErrorForms = {
   agent: "Codex",
   auth: /\b(401|403) (Unauthorized|Forbidden)|Missing environment variable|not logged in|invalid.{0,10}api.?key|Quota exceeded\. Check your plan and billing/i,
-  unavailable: /usage limit|rate limit|\b429\b|Too Many Requests|high demand|overloaded|unexpected status 5\d\d|stream disconnected|error sending request|connection|timed? ?out|network/i,
+  unavailable:
+    /usage limit|rate limit|\b429\b|Too Many Requests|high demand|overloaded|unexpected status 5\d\d|stream disconnected|error sending request|connection|timed? ?out|network/i,
   login: "Log in again with `codex login` (or set the provider's API key), then run `wt-loop start` to continue.",
 };
 const RECONNECTING = /^Reconnecting\.\.\. (\d+)\/(\d+) \((.*)\)$/s;
@@ -104,8 +105,12 @@ export function codexParser(): OutputParser {
           if (!retry) return [];
           const why = retry[3]!;
           const shown: StreamEvent = {
-            type: "ApiRetry", attempt: Number(retry[1]), max_retries: Number(retry[2]), delay_ms: null,
-            status: Number(/\bstatus (\d{3})\b/.exec(why)?.[1] ?? NaN) || null, error: why,
+            type: "ApiRetry",
+            attempt: Number(retry[1]),
+            max_retries: Number(retry[2]),
+            delay_ms: null,
+            status: Number(/\bstatus (\d{3})\b/.exec(why)?.[1] ?? NaN) || null,
+            error: why,
           };
           // Refused credentials are retried five times over seconds: end the run on the first.
           return FORMS.auth.test(why) ? [shown, ...judge(why)] : [shown];

@@ -29,7 +29,8 @@ const Line = z.discriminatedUnion("type", [
 const FORMS: ErrorForms = {
   agent: "Gemini CLI",
   auth: /"code":\s*(401|403)\b|UNAUTHENTICATED|PERMISSION_DENIED|API key not valid|API_KEY_INVALID|GEMINI_API_KEY/,
-  unavailable: /"code":\s*(429|5\d\d)\b|RESOURCE_EXHAUSTED|quota|rate limit|UNAVAILABLE|overloaded|"status":\s*"INTERNAL"|ECONN|ETIMEDOUT|fetch failed|network/i,
+  unavailable:
+    /"code":\s*(429|5\d\d)\b|RESOURCE_EXHAUSTED|quota|rate limit|UNAVAILABLE|overloaded|"status":\s*"INTERNAL"|ECONN|ETIMEDOUT|fetch failed|network/i,
   login: "Log in again with `gemini` (then /auth), or set a valid GEMINI_API_KEY, then run `wt-loop start` to continue.",
 };
 const AUTH_EXIT = 41;
@@ -75,7 +76,9 @@ export function geminiParser(): OutputParser {
       }
     },
     end: (exitCode) =>
-      !sawResult && exitCode === AUTH_EXIT ? [authFailure(`Gemini CLI could not authenticate (it exited with code ${AUTH_EXIT}; its message is in the iteration's .stderr log). ${FORMS.login}`)] : [],
+      !sawResult && exitCode === AUTH_EXIT
+        ? [authFailure(`Gemini CLI could not authenticate (it exited with code ${AUTH_EXIT}; its message is in the iteration's .stderr log). ${FORMS.login}`)]
+        : [],
   };
 }
 

@@ -95,7 +95,18 @@ export class LongJsonLine implements LongLineSink {
   ) {}
 
   begin(start: number): void {
-    Object.assign(this, { offset: start, reduced: [], reducedBytes: 0, inString: false, escape: false, short: [], shortBytes: 0, long: null, spills: [], invalid: false });
+    Object.assign(this, {
+      offset: start,
+      reduced: [],
+      reducedBytes: 0,
+      inString: false,
+      escape: false,
+      short: [],
+      shortBytes: 0,
+      long: null,
+      spills: [],
+      invalid: false,
+    });
   }
 
   push(bytes: Uint8Array): void {
@@ -201,7 +212,10 @@ export class LongJsonLine implements LongLineSink {
 export class LongPlainLine implements LongLineSink {
   private head: Uint8Array[] = [];
   private bytes = 0;
-  constructor(private path: string, private onLine: (line: string) => void) {}
+  constructor(
+    private path: string,
+    private onLine: (line: string) => void,
+  ) {}
   begin(): void {
     this.head = [];
     this.bytes = 0;

@@ -32,10 +32,58 @@ export function adapterFor(name: AgentName): AgentAdapter {
  * `--agent-cmd true` runs even where PATH has no /usr/bin/true).
  */
 const SHELL_WORDS = new Set([
-  "exec", "cd", "export", "set", "unset", ".", "source", "eval", "command", "builtin", "time", "if", "for", "while", "until",
-  "case", "{", "(", "!", "[[", "alias", "ulimit", "umask", "trap", "readonly", "local", "declare", "typeset", "test", "[",
-  ":", "true", "false", "echo", "printf", "read", "pwd", "shift", "wait", "kill", "getopts", "hash", "type", "return", "exit",
-  "break", "continue", "times", "jobs", "fg", "bg", "unalias",
+  "exec",
+  "cd",
+  "export",
+  "set",
+  "unset",
+  ".",
+  "source",
+  "eval",
+  "command",
+  "builtin",
+  "time",
+  "if",
+  "for",
+  "while",
+  "until",
+  "case",
+  "{",
+  "(",
+  "!",
+  "[[",
+  "alias",
+  "ulimit",
+  "umask",
+  "trap",
+  "readonly",
+  "local",
+  "declare",
+  "typeset",
+  "test",
+  "[",
+  ":",
+  "true",
+  "false",
+  "echo",
+  "printf",
+  "read",
+  "pwd",
+  "shift",
+  "wait",
+  "kill",
+  "getopts",
+  "hash",
+  "type",
+  "return",
+  "exit",
+  "break",
+  "continue",
+  "times",
+  "jobs",
+  "fg",
+  "bg",
+  "unalias",
 ]);
 
 /**
@@ -90,7 +138,12 @@ export function reviewFlagMistake(review: AgentName | null | undefined, call: Pi
 }
 
 /** The reviewer's program, checked as the agent's is (its flags too). */
-export function checkReviewer(review: AgentName | undefined, call: Pick<AgentCall, "agentCmd" | "model">, pathEnv = process.env.PATH, cwd = process.cwd()): void {
+export function checkReviewer(
+  review: AgentName | undefined,
+  call: Pick<AgentCall, "agentCmd" | "model">,
+  pathEnv = process.env.PATH,
+  cwd = process.cwd(),
+): void {
   const mistake = reviewFlagMistake(review, call);
   if (mistake) throw new UserError(mistake);
   if (review) checkAgent(review, call, pathEnv, cwd, REVIEW_FLAGS);

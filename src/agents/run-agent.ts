@@ -113,9 +113,12 @@ export async function runAgent(adapter: AgentAdapter, call: AgentCall, opts: Age
     // A parser, the renderer or the event log failed: wt-loop's failure, not the agent's (whose
     // processes are all gone by now). Never a silent no_signal.
     if (err instanceof ConsumerError)
-      throw new HarnessError(thenSentence(`Processing the agent's output failed: ${err.message}`, `The agent was stopped; its raw output is in ${opts.logPath}.`), {
-        cause: err.error,
-      });
+      throw new HarnessError(
+        thenSentence(`Processing the agent's output failed: ${err.message}`, `The agent was stopped; its raw output is in ${opts.logPath}.`),
+        {
+          cause: err.error,
+        },
+      );
     throw err;
   } finally {
     result.durationMs = performance.now() - t0;

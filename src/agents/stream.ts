@@ -58,7 +58,9 @@ export const ApiRetryEvent = z.object({
  * credentials (`auth`: waiting will not help). `reset_at` is when the agent said the limit resets.
  */
 export const UnavailableEvent = z.object({
-  type: z.literal("Unavailable").describe("The adapter's verdict that the service refused the run (a limit, overload, the network, a 5xx; or the credentials)."),
+  type: z
+    .literal("Unavailable")
+    .describe("The adapter's verdict that the service refused the run (a limit, overload, the network, a 5xx; or the credentials)."),
   kind: z.enum(["unavailable", "auth"]).describe("`unavailable`: wait and try again; `auth`: waiting will not help"),
   reason: z.string().describe("the agent's words"),
   reset_at: z.iso.datetime({ offset: true }).nullable().describe("when the agent said the limit resets"),

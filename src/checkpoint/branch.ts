@@ -29,7 +29,14 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
       if (current === branch) {
         // Restart: continue on the branch, keep the original it recorded when it was created.
         const origin = await readOrigin(git, branch);
-        info = { branch, originalBranch: origin.branch, originalCommit: origin.commit ?? (origin.branch && (await git.resolve(`refs/heads/${origin.branch}`))) ?? head, sha: head, indexTree: origin.index ?? snap.index, stashes: [] };
+        info = {
+          branch,
+          originalBranch: origin.branch,
+          originalCommit: origin.commit ?? (origin.branch && (await git.resolve(`refs/heads/${origin.branch}`))) ?? head,
+          sha: head,
+          indexTree: origin.index ?? snap.index,
+          stashes: [],
+        };
         if (snap.full !== (await tree(head)) || snap.index !== snap.full) {
           info.sha = await q.commitTree(snap.full, [head], "initial state");
           await q.runRetryingLocks(["update-ref", "-m", "wt-loop: initial state", ref, info.sha, head]);
@@ -49,7 +56,11 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
       return info;
     },
 
-    ...attemptGuard(git, () => info.sha, () => keep),
+    ...attemptGuard(
+      git,
+      () => info.sha,
+      () => keep,
+    ),
 
     async accept(message, since) {
       info.sha = await git.uninterruptible().commitAll(message);

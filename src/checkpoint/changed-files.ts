@@ -78,7 +78,8 @@ export function composeChanges(first: Map<string, ChangedFile["status"]>, then: 
     const a = all.get(path);
     if (!a) all.set(path, b);
     else if (a === "added") b === "deleted" ? all.delete(path) : all.set(path, "added");
-    else if (a === "deleted") all.set(path, "modified"); // gone, then back
+    else if (a === "deleted")
+      all.set(path, "modified"); // gone, then back
     else all.set(path, b === "deleted" ? "deleted" : a === "type-changed" || b === "type-changed" ? "type-changed" : "modified");
   }
   return listed(all);

@@ -68,7 +68,8 @@ function locators(commonDir: string): Map<string, string | null> {
     // no linked worktree
   }
   for (const a of admins) files.set(join(commonDir, "worktrees", a, "commondir"), read(join(commonDir, "worktrees", a, "commondir")));
-  for (const p of allPinned()) if (real(p.commonDir) === real(commonDir) && p.gitDir !== p.commonDir) files.set(join(p.workTree, ".git"), read(join(p.workTree, ".git")));
+  for (const p of allPinned())
+    if (real(p.commonDir) === real(commonDir) && p.gitDir !== p.commonDir) files.set(join(p.workTree, ".git"), read(join(p.workTree, ".git")));
   return files;
 }
 

@@ -59,7 +59,10 @@ export class Git {
     let p = again ? undefined : located.get(cwd);
     if (!p) {
       located.set(cwd, (p = findDirs(cwd, this.ctx.timeoutMs)));
-      p.then((d) => d || located.delete(cwd), () => located.delete(cwd));
+      p.then(
+        (d) => d || located.delete(cwd),
+        () => located.delete(cwd),
+      );
     }
     return p;
   }
@@ -87,7 +90,9 @@ export class Git {
       const r = await this.run(args, { allowFailure: true });
       if (r.code === 0) return r;
       // A compare-and-swap that lost ("but expected", "already exists") is real, not contention.
-      const contended = /cannot lock ref|could not lock config file|Unable to create .*\.lock|File exists/i.test(r.stderr) && !/but expected|already exists|is missing|unable to resolve/.test(r.stderr);
+      const contended =
+        /cannot lock ref|could not lock config file|Unable to create .*\.lock|File exists/i.test(r.stderr) &&
+        !/but expected|already exists|is missing|unable to resolve/.test(r.stderr);
       if (!contended || Date.now() > deadline)
         throw new CommandError(`\`git ${args.slice(0, 3).join(" ")}\` failed (exit ${r.code}): ${r.stderr.trim()}`, ["git", ...args], "exit", r.code, r.stderr);
       await Bun.sleep(30 + Math.random() * 40);
@@ -119,7 +124,13 @@ export class Git {
     const tmp = `${index}.wt-loop-${randomHex(12)}`;
     try {
       // COPYFILE_EXCL: the copy is created new (O_EXCL), so a link already there is refused, not followed.
-      if (!opts.empty && (await copyFile(index, tmp, constants.COPYFILE_EXCL).then(() => true, (e) => (e.code === "ENOENT" ? false : Promise.reject(e))))) {
+      if (
+        !opts.empty &&
+        (await copyFile(index, tmp, constants.COPYFILE_EXCL).then(
+          () => true,
+          (e) => (e.code === "ENOENT" ? false : Promise.reject(e)),
+        ))
+      ) {
         // Racy git: an entry is compared by content, not stat data, only while it is not older than
         // the index file. A copy made a second later would hide a same-size edit made in the same
         // second the index recorded the file (a ticked box): the copy keeps the index's mtime.
@@ -167,10 +178,7 @@ export class Git {
   /** `git add -A` + a checkpoint commit (hooks and signing off, identity filled in when unset); returns the commit. */
   async commitAll(message: string): Promise<string> {
     await this.addAll();
-    await this.run(
-      ["-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "--allow-empty", "-m", message],
-      { env: await this.identity() },
-    );
+    await this.run(["-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "--allow-empty", "-m", message], { env: await this.identity() });
     return (await this.headFromFiles()) ?? (await this.head())!;
   }
 
@@ -180,7 +188,11 @@ export class Git {
    * this repository keeps refs (a reftable, a ref only packed): then git is asked.
    */
   private async headFromFiles(): Promise<string | null> {
-    const read = (path: string) => readFile(path, "utf8").then((t) => t.trim(), () => "");
+    const read = (path: string) =>
+      readFile(path, "utf8").then(
+        (t) => t.trim(),
+        () => "",
+      );
     const head = await read(await this.gitPath("HEAD"));
     const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
     const sha = ref ? await read(await this.gitPath(ref)) : head;

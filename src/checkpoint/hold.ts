@@ -24,8 +24,12 @@ export interface Held {
 }
 
 const sameRefs = (a: RefsAt, b: RefsAt) =>
-  a.head === b.head && a.symbolic === b.symbolic && a.heads.size === b.heads.size && [...a.heads].every(([r, s]) => b.heads.get(r) === s) &&
-  a.stashes.size === b.stashes.size && [...a.stashes.keys()].every((s) => b.stashes.has(s));
+  a.head === b.head &&
+  a.symbolic === b.symbolic &&
+  a.heads.size === b.heads.size &&
+  [...a.heads].every(([r, s]) => b.heads.get(r) === s) &&
+  a.stashes.size === b.stashes.size &&
+  [...a.stashes.keys()].every((s) => b.stashes.has(s));
 
 /**
  * `base`: the tree the diff starts from; `keep`: the paths marked --assume-unchanged; `protect`:
@@ -49,7 +53,11 @@ export async function holdTree(git: Git, base: string, keep: string[], protect: 
       if (!moved && !files.length && now.index === snap.index) return [];
       const { notes } = moved ? await restoreRefs(q, refs, refs.head) : { notes: [] };
       await restoreSnapshot(q, snap, keep, protect);
-      return [...files, ...(moved ? [`refs (HEAD or branches or stash entries)${notes.length ? `: ${notes.join("; ")}` : ""}`] : []), ...(files.length || moved ? [] : ["the index"])];
+      return [
+        ...files,
+        ...(moved ? [`refs (HEAD or branches or stash entries)${notes.length ? `: ${notes.join("; ")}` : ""}`] : []),
+        ...(files.length || moved ? [] : ["the index"]),
+      ];
     },
   };
 }

@@ -29,7 +29,10 @@ export async function resumeAfterDeadRunner(git: Git, previous: State | null): P
   const done = previous.completing === "cleanup" ? await finishCleanup(git, previous) : { note: null, finished: true };
   if (done.note) notes.push(done.note);
   // The record says what happened: the completion is done, or (a cleanup that had not begun) none took place.
-  Object.assign(previous, done.finished ? { completing: null, completion: previous.completing } : { completing: null, completion: null, completion_message: done.note });
+  Object.assign(
+    previous,
+    done.finished ? { completing: null, completion: previous.completing } : { completing: null, completion: null, completion_message: done.note },
+  );
   Object.assign(previous, { runner_pid: null, agent_pid: null, agent_started: null, completion_pending: false }); // its runner is dead (checked above)
   return notes;
 }
@@ -75,7 +78,10 @@ async function cleanUp(git: Git, s: State): Promise<string | { note: string; fin
   const onOriginal = s.original_branch ? current === s.original_branch : current === null && (await git.head()) === s.original_commit;
   // Interrupted before HEAD moved: nothing was changed yet; the work stays on the branch (a new loop continues there).
   if (current === branch)
-    return { note: `The previous loop's cleanup was interrupted before it began: nothing was changed, and its work is on ${branch} (checked out here).`, finished: false };
+    return {
+      note: `The previous loop's cleanup was interrupted before it began: nothing was changed, and its work is on ${branch} (checked out here).`,
+      finished: false,
+    };
   // HEAD was moved back: the tree holds the loop's work if it matches the branch's last commit.
   const holds = (await git.snapshot()) === (await git.treeOf(tip));
   if (!onOriginal || !holds)

@@ -63,10 +63,13 @@ export async function takeSnapshot(git: Git, head: string): Promise<Snapshot> {
     // The untracked tree from the entries just hashed (`ls-files -s` is what --index-info reads).
     const wanted = new Set(untrackedPaths);
     const entries = nul((await git.run(["ls-files", "-s", "-z"], { env })).stdout).filter((l) => wanted.has(l.slice(l.indexOf("\t") + 1)));
-    const untracked = await git.withTempIndex(async (uenv) => {
-      await git.run(["update-index", "-z", "--index-info"], { env: uenv, input: entries.join("\0") + "\0" });
-      return (await git.run(["write-tree"], { env: uenv })).stdout.trim();
-    }, { empty: true });
+    const untracked = await git.withTempIndex(
+      async (uenv) => {
+        await git.run(["update-index", "-z", "--index-info"], { env: uenv, input: entries.join("\0") + "\0" });
+        return (await git.run(["write-tree"], { env: uenv })).stdout.trim();
+      },
+      { empty: true },
+    );
     return { head, index, work, untracked, full };
   });
 }

@@ -51,7 +51,10 @@ export async function stashShas(git: Git): Promise<string[]> {
 export async function stashEntries(git: Git): Promise<{ sha: string; subject: string }[]> {
   const out = await git.run(["stash", "list", "--format=%H %gs"], { allowFailure: true });
   if (out.code !== 0) return [];
-  return out.stdout.split("\n").filter(Boolean).map((l) => ({ sha: l.slice(0, l.indexOf(" ")), subject: l.slice(l.indexOf(" ") + 1) }));
+  return out.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => ({ sha: l.slice(0, l.indexOf(" ")), subject: l.slice(l.indexOf(" ") + 1) }));
 }
 
 /** Adds the stash-shaped commit `sha` to `git stash list` with `message` as its reflog subject. */

@@ -112,13 +112,13 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
       const mine = i.stashes.filter((s) => listed.some((e) => e.sha === s));
       // Counted from the list as it is, so the message never says "none left" while some are.
       const older = listed.filter((e) => !i.stashes.includes(e.sha) && e.subject.includes(`: ${prefix}`)).length;
-      const others = older
-        ? ` ${older} checkpoint stash(es) of earlier loops stay (${prefix}… in git stash list): not this loop's, so not dropped.`
-        : "";
+      const others = older ? ` ${older} checkpoint stash(es) of earlier loops stay (${prefix}… in git stash list): not this loop's, so not dropped.` : "";
       if (choice === "keep")
         return mine.length
           ? `Kept ${mine.length} checkpoint stash(es) named ${prefix}… (git stash list); \`git stash apply ${mine.at(-1)}\` brings the last one back.${others}`
-          : older ? `No checkpoint stash of this loop left.${others}` : "No checkpoint stash left.";
+          : older
+            ? `No checkpoint stash of this loop left.${others}`
+            : "No checkpoint stash left.";
       for (const sha of mine) {
         await dropStash(q, sha);
         i.stashes = i.stashes.filter((s) => s !== sha);
@@ -132,7 +132,8 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
           `Your work as it was before story ${current.story} is in the stash entry ${current.stash} ` +
           `(\`git stash apply ${current.stash}\` brings it back; the working tree holds the last attempt's state).`
         );
-      if (current) return `Before story ${current.story} your tree was clean at ${current.snap.head.slice(0, 12)}; the working tree holds the last attempt's state.`;
+      if (current)
+        return `Before story ${current.story} your tree was clean at ${current.snap.head.slice(0, 12)}; the working tree holds the last attempt's state.`;
       return "The working tree was not changed by wt-loop: your work is in it.";
     },
 

@@ -155,6 +155,10 @@ async function refuseForeignBranch(git: Git, branch: string): Promise<void> {
 
 /** A branch-name-safe form of the change or worktree name. */
 export function loopBranchName(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9._/-]+/g, "-").replace(/\.\.+/g, ".").replace(/^[-./]+|[-./]+$/g, "").replace(/\.lock$/, "");
+  const safe = name
+    .replace(/[^A-Za-z0-9._/-]+/g, "-")
+    .replace(/\.\.+/g, ".")
+    .replace(/^[-./]+|[-./]+$/g, "")
+    .replace(/\.lock$/, "");
   return `ralph/${safe || "loop"}`;
 }

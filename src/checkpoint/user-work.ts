@@ -92,7 +92,10 @@ function refName(worktree: string, started: string): string {
 
 /** `<worktree>-<hash of its path>`: what names a loop's refs (and its lanes) apart from another worktree's of the same name. */
 export function worktreeKey(worktree: string): string {
-  const name = basename(worktree).replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "worktree";
+  const name =
+    basename(worktree)
+      .replace(/[^A-Za-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "worktree";
   const hash = createHash("sha256").update(worktree).digest("hex").slice(0, 8);
   return `${name}-${hash}`;
 }

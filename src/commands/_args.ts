@@ -9,7 +9,6 @@ import { camel } from "../text/format.ts";
 import { didYouMean } from "../text/suggest.ts";
 import { printError } from "../term/print.ts";
 
-
 /** `run`, `start` and `monitor` on a terminal draw the loop screen; this asks for the line stream instead. */
 export const plainArg = {
   plain: { type: "boolean", description: "Show the loop as a stream of lines, not the full screen (as when the output is not a terminal)" },
@@ -32,7 +31,9 @@ export function givenOptions(cmd: string, defs: ArgsDef, rawArgs: string[], args
     if (!token.startsWith("-") || token === "-" || /^-\d/.test(token)) continue;
     const name = token.replace(/^--?/, "").split("=")[0]!;
     if (!known.has(name) && !(name.startsWith("no-") && known.has(name.slice(3)))) {
-      const options = Object.entries(defs).filter(([, d]) => d.type !== "positional").map(([n]) => n);
+      const options = Object.entries(defs)
+        .filter(([, d]) => d.type !== "positional")
+        .map(([n]) => n);
       const hint = didYouMean(name, options, (o) => `--${o}`);
       throw new UserError(`Unknown option ${token.split("=")[0]}.${hint} Run \`wt-loop ${cmd} --help\` to see the options.`);
     }

@@ -28,7 +28,11 @@ const oneShot = () => import("../state/one-shot.ts");
 
 export const COMMANDS: CommandInfo[] = [
   {
-    name: "start", worktree: true, summary: "Start a loop in this worktree, in a new terminal window", usage: "wt-loop start [TASK] [options]", loopExitCodes: true,
+    name: "start",
+    worktree: true,
+    summary: "Start a loop in this worktree, in a new terminal window",
+    usage: "wt-loop start [TASK] [options]",
+    loopExitCodes: true,
     examples: [
       ["wt-loop start", "implement the OpenSpec change (or tasks.md) here"],
       ['wt-loop start "Add a --verbose flag" --done manual', "a task in words, no tasks.md"],
@@ -37,7 +41,11 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./start.ts").then((m) => m.default),
   },
   {
-    name: "run", worktree: true, summary: "Run the loop in this terminal (what `start` opens in the new window)", usage: "wt-loop run [TASK] [options]", loopExitCodes: true,
+    name: "run",
+    worktree: true,
+    summary: "Run the loop in this terminal (what `start` opens in the new window)",
+    usage: "wt-loop run [TASK] [options]",
+    loopExitCodes: true,
     examples: [
       ["wt-loop run", "the loop `start` prepared, or a new one, here"],
       ["wt-loop run --agent codex --dry-run", "print the plan with Codex as the agent"],
@@ -45,7 +53,10 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./run.ts").then((m) => m.default),
   },
   {
-    name: "stop", worktree: true, summary: "Stop the loop gracefully (or at once with --force)", usage: "wt-loop stop [options]",
+    name: "stop",
+    worktree: true,
+    summary: "Stop the loop gracefully (or at once with --force)",
+    usage: "wt-loop stop [options]",
     examples: [
       ["wt-loop stop", "stop after the agent is signalled; wait up to 60 s"],
       ["wt-loop stop --force", "kill the runner and its agent now"],
@@ -53,7 +64,11 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./stop.ts").then((m) => m.default),
   },
   {
-    name: "pause", worktree: true, plainOutput: true, summary: "Pause the running loop when its current iteration ends", usage: "wt-loop pause",
+    name: "pause",
+    worktree: true,
+    plainOutput: true,
+    summary: "Pause the running loop when its current iteration ends",
+    usage: "wt-loop pause",
     examples: [
       ["wt-loop pause", "the agent finishes its iteration, then the loop waits for `wt-loop resume`"],
       ["wt-loop status", "says `paused` once the iteration has ended"],
@@ -61,7 +76,11 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./pause.ts").then((m) => m.default),
   },
   {
-    name: "resume", worktree: true, plainOutput: true, summary: "Resume a paused loop (or call off a pause not yet reached)", usage: "wt-loop resume",
+    name: "resume",
+    worktree: true,
+    plainOutput: true,
+    summary: "Resume a paused loop (or call off a pause not yet reached)",
+    usage: "wt-loop resume",
     examples: [
       ["wt-loop resume", "the next iteration starts now"],
       ["wt-loop pause && wt-loop resume", "calls off a pause the loop has not reached yet"],
@@ -69,15 +88,23 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./resume.ts").then((m) => m.default),
   },
   {
-    name: "note", worktree: true, plainOutput: true, summary: "Leave a note for the agent: the running loop's next prompt carries it", usage: 'wt-loop note "TEXT"',
+    name: "note",
+    worktree: true,
+    plainOutput: true,
+    summary: "Leave a note for the agent: the running loop's next prompt carries it",
+    usage: 'wt-loop note "TEXT"',
     examples: [
-      ['wt-loop note "the API moved to /v2; do not touch the old client"', "the next iteration's prompt has it under \"Note from the user\""],
+      ['wt-loop note "the API moved to /v2; do not touch the old client"', 'the next iteration\'s prompt has it under "Note from the user"'],
       ['wt-loop note "run the e2e tests before you say COMPLETE"', "notes wait in order; the next prompt carries them all"],
     ],
     load: () => import("./note.ts").then((m) => m.default),
   },
   {
-    name: "max", worktree: true, plainOutput: true, summary: "Raise or lower the running loop's iteration limit", usage: "wt-loop max +N|-N|N",
+    name: "max",
+    worktree: true,
+    plainOutput: true,
+    summary: "Raise or lower the running loop's iteration limit",
+    usage: "wt-loop max +N|-N|N",
     examples: [
       ["wt-loop max +10", "ten more iterations"],
       ["wt-loop max -- -5", "five fewer (never below the iterations run, the running one included)"],
@@ -86,7 +113,11 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./max.ts").then((m) => m.default),
   },
   {
-    name: "status", worktree: true, plainOutput: true, summary: "Show the loop's status in this worktree", usage: "wt-loop status [--json]",
+    name: "status",
+    worktree: true,
+    plainOutput: true,
+    summary: "Show the loop's status in this worktree",
+    usage: "wt-loop status [--json]",
     examples: [
       ["wt-loop status", "where the loop is"],
       ["wt-loop status --json | jq .status", "the state file, for scripts"],
@@ -94,7 +125,10 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./status.ts").then((m) => m.default),
   },
   {
-    name: "config", worktree: true, plainOutput: true, summary: "Show each loop option's value here and where it comes from (flag, restart, config file, default)",
+    name: "config",
+    worktree: true,
+    plainOutput: true,
+    summary: "Show each loop option's value here and where it comes from (flag, restart, config file, default)",
     usage: "wt-loop config [options] [--json]",
     examples: [
       ["wt-loop config", "every option, its value, and the file (or flag, or default) it comes from"],
@@ -103,7 +137,10 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./config.ts").then((m) => m.default),
   },
   {
-    name: "trust", worktree: true, plainOutput: true, summary: "Trust this worktree's .wt-loop.json, so the commands it sets (verify, notify, agent-cmd) may run",
+    name: "trust",
+    worktree: true,
+    plainOutput: true,
+    summary: "Trust this worktree's .wt-loop.json, so the commands it sets (verify, notify, agent-cmd) may run",
     usage: "wt-loop trust [--show | --revoke]",
     examples: [
       ["wt-loop trust", "trust .wt-loop.json as it is now; a changed file needs trust again"],
@@ -113,7 +150,9 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./trust.ts").then((m) => m.default),
   },
   {
-    name: "doctor", summary: "Check what a loop here needs: git, the agent's CLI, a terminal, the loop's folder, disk space", usage: "wt-loop doctor [options] [--json]",
+    name: "doctor",
+    summary: "Check what a loop here needs: git, the agent's CLI, a terminal, the loop's folder, disk space",
+    usage: "wt-loop doctor [options] [--json]",
     examples: [
       ["wt-loop doctor", "one line per check, ✓ ! or ✗ with the fix; exit 0 when a loop can start"],
       ["wt-loop doctor --agent codex --terminal tmux", "what a start with these options would need"],
@@ -121,7 +160,11 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./doctor.ts").then((m) => m.default),
   },
   {
-    name: "history", worktree: true, plainOutput: true, summary: "One row per iteration of the loop, with totals", usage: "wt-loop history [options]",
+    name: "history",
+    worktree: true,
+    plainOutput: true,
+    summary: "One row per iteration of the loop, with totals",
+    usage: "wt-loop history [options]",
     examples: [
       ["wt-loop history", "every iteration of the current or last run"],
       ["wt-loop history --runs", "the archived runs of this worktree"],
@@ -130,16 +173,27 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./history.ts").then((m) => m.default),
   },
   {
-    name: "log", worktree: true, plainOutput: true, summary: "What the agent did, story by story: messages, tool calls, outcomes", usage: "wt-loop log [options]",
+    name: "log",
+    worktree: true,
+    plainOutput: true,
+    summary: "What the agent did, story by story: messages, tool calls, outcomes",
+    usage: "wt-loop log [options]",
     examples: [
       ["wt-loop log | less -R", "the current or last run, page by page"],
       ["wt-loop log --story 2", "only story 2's iterations"],
       ["wt-loop log --iteration 3 --json", "iteration 3's events as JSON lines"],
     ],
-    load: () => oneShot().then(() => import("./log.ts")).then((m) => m.default),
+    load: () =>
+      oneShot()
+        .then(() => import("./log.ts"))
+        .then((m) => m.default),
   },
   {
-    name: "monitor", worktree: true, summary: "Follow the loop live from any terminal (Ctrl-C leaves it running)", usage: "wt-loop monitor [--story ID]", loopExitCodes: true,
+    name: "monitor",
+    worktree: true,
+    summary: "Follow the loop live from any terminal (Ctrl-C leaves it running)",
+    usage: "wt-loop monitor [--story ID]",
+    loopExitCodes: true,
     examples: [
       ["wt-loop monitor", "follow the loop; exits with its exit code"],
       ["wt-loop monitor --story 2", "only story 2's messages"],
@@ -147,7 +201,9 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./monitor.ts").then((m) => m.default),
   },
   {
-    name: "list", summary: "Every worktree of this repository with its loop, one line each", usage: "wt-loop list [--json]",
+    name: "list",
+    summary: "Every worktree of this repository with its loop, one line each",
+    usage: "wt-loop list [--json]",
     examples: [
       ["wt-loop list", "every worktree: status, story, iteration, elapsed, cost, runner alive"],
       ["wt-loop list --json", "the same for programs"],
@@ -155,15 +211,20 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./list.ts").then((m) => m.default),
   },
   {
-    name: "statusline", plainOutput: true, summary: "One short line about this worktree's loop, for Claude Code's statusLine setting (its JSON on stdin)", usage: "wt-loop statusline",
+    name: "statusline",
+    plainOutput: true,
+    summary: "One short line about this worktree's loop, for Claude Code's statusLine setting (its JSON on stdin)",
+    usage: "wt-loop statusline",
     examples: [
       ['{"type":"command","command":"wt-loop statusline"}', "the statusLine entry of Claude Code's settings.json"],
-      ["echo '{\"workspace\":{\"current_dir\":\"'$PWD'\"}}' | wt-loop statusline", "what Claude Code shows for this worktree"],
+      ['echo \'{"workspace":{"current_dir":"\'$PWD\'"}}\' | wt-loop statusline', "what Claude Code shows for this worktree"],
     ],
     load: () => import("./statusline.ts").then((m) => m.default),
   },
   {
-    name: "mcp", summary: "Serve every loop of this repository to MCP clients over stdio", usage: "wt-loop mcp",
+    name: "mcp",
+    summary: "Serve every loop of this repository to MCP clients over stdio",
+    usage: "wt-loop mcp",
     examples: [
       ["claude mcp add wt-loop -- wt-loop mcp", "register it with Claude Code"],
       ["wt-loop mcp", "speak MCP on stdin/stdout (for a client to start)"],
@@ -171,7 +232,9 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./mcp.ts").then((m) => m.default),
   },
   {
-    name: "schema", summary: "Print the JSON Schema of the state file, the event log or the config file", usage: "wt-loop schema [state|events|config]",
+    name: "schema",
+    summary: "Print the JSON Schema of the state file, the event log or the config file",
+    usage: "wt-loop schema [state|events|config]",
     examples: [
       ["wt-loop schema", "the state file's JSON Schema"],
       ["wt-loop schema events > loop-event.schema.json", "one line of the event log"],
@@ -180,7 +243,10 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./schema.ts").then((m) => m.default),
   },
   {
-    name: "demo", summary: "See the whole tool work on a throwaway repository, inline", usage: "wt-loop demo", loopExitCodes: true,
+    name: "demo",
+    summary: "See the whole tool work on a throwaway repository, inline",
+    usage: "wt-loop demo",
+    loopExitCodes: true,
     examples: [
       ["wt-loop demo", "a two-story change, a scripted agent, no account needed"],
       ["wt-loop demo > demo.txt", "the same as plain text, to read later"],
@@ -188,7 +254,9 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("./demo.ts").then((m) => m.default),
   },
   {
-    name: "help", summary: "Show help for wt-loop or one of its commands", usage: "wt-loop help [COMMAND]",
+    name: "help",
+    summary: "Show help for wt-loop or one of its commands",
+    usage: "wt-loop help [COMMAND]",
     examples: [
       ["wt-loop help", "every command"],
       ["wt-loop help start", "the options of start"],
@@ -196,7 +264,21 @@ export const COMMANDS: CommandInfo[] = [
     load: () => Promise.resolve({ meta: { name: "help" }, args: { command: { type: "positional", required: false, description: "A command" } } }),
   },
   {
-    name: "demo-agent", summary: "The demo's scripted agent", usage: "wt-loop demo-agent", hidden: true, examples: [],
+    name: "completion",
+    summary: "Print the tab completion script of bash, zsh or fish",
+    usage: "wt-loop completion bash|zsh|fish",
+    examples: [
+      ["source <(wt-loop completion bash)", "in ~/.bashrc: commands, options, their values and change names complete"],
+      ["wt-loop completion fish > ~/.config/fish/completions/wt-loop.fish", "fish loads it by itself"],
+    ],
+    load: () => import("./completion.ts").then((m) => m.default),
+  },
+  {
+    name: "demo-agent",
+    summary: "The demo's scripted agent",
+    usage: "wt-loop demo-agent",
+    hidden: true,
+    examples: [],
     load: () => import("./demo-agent.ts").then((m) => m.default),
   },
 ];

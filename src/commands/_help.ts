@@ -51,13 +51,29 @@ export function rootHelp(version: string, s: HelpStyle): string {
     `${h("Usage:")} wt-loop <command> [options]`,
     "",
     h("Commands:"),
-    ...columns(visible.map((c) => [c.name, c.summary]), s.width),
+    ...columns(
+      visible.map((c) => [c.name, c.summary]),
+      s.width,
+    ),
     "",
     h("Options:"),
-    ...columns([["-h, --help", "Show help (also: wt-loop help <command>)"], ["-v, -V, --version", "Print the version"]], s.width),
+    ...columns(
+      [
+        ["-h, --help", "Show help (also: wt-loop help <command>)"],
+        ["-v, -V, --version", "Print the version"],
+      ],
+      s.width,
+    ),
     "",
     h("Examples:"),
-    ...columns([["wt-loop demo", "see a whole loop on a throwaway repository"], ["wt-loop start", "implement this worktree's change in a new terminal"], ["wt-loop log", "what the agent did, story by story"]], s.width),
+    ...columns(
+      [
+        ["wt-loop demo", "see a whole loop on a throwaway repository"],
+        ["wt-loop start", "implement this worktree's change in a new terminal"],
+        ["wt-loop log", "what the agent did, story by story"],
+      ],
+      s.width,
+    ),
     "",
     `Run 'wt-loop help <command>' for a command's options.`,
   ].join("\n");
@@ -71,7 +87,13 @@ export function commandHelp(info: CommandInfo, args: ArgsDef, s: HelpStyle): str
     const text = def.description ?? "";
     if (def.type === "positional") positional.push([name.toUpperCase(), text]);
     else {
-      const alias = "alias" in def && def.alias ? [def.alias].flat().map((a) => `-${a}, `).join("") : "";
+      const alias =
+        "alias" in def && def.alias
+          ? [def.alias]
+              .flat()
+              .map((a) => `-${a}, `)
+              .join("")
+          : "";
       const hint = def.type === "boolean" ? "" : ` <${("valueHint" in def && def.valueHint) || name}>`;
       options.push([`${alias}--${name}${hint}`, text]);
     }
@@ -81,6 +103,14 @@ export function commandHelp(info: CommandInfo, args: ArgsDef, s: HelpStyle): str
   if (positional.length) lines.push(h("Arguments:"), ...columns(positional, s.width), "");
   lines.push(h("Options:"), ...columns(options, s.width), "");
   if (info.examples.length) lines.push(h("Examples:"), ...columns(info.examples, s.width), "");
-  if (info.loopExitCodes) lines.push(h("Exit codes:"), ...columns(EXIT_CODES.map(([c, w]) => [String(c), w]), s.width), "");
+  if (info.loopExitCodes)
+    lines.push(
+      h("Exit codes:"),
+      ...columns(
+        EXIT_CODES.map(([c, w]) => [String(c), w]),
+        s.width,
+      ),
+      "",
+    );
   return lines.join("\n").trimEnd();
 }

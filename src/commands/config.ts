@@ -44,7 +44,9 @@ export default defineCommand({
     });
     const file = (f: { path: string; found: boolean }) => `${f.path}${f.found ? "" : " (none)"}`;
     print(table(rows));
-    print(`\nFiles: ${file(layered.files.project)}, ${file(layered.files.user)}. Flags win, then a restart's remembered options, then these files in this order.`);
+    print(
+      `\nFiles: ${file(layered.files.project)}, ${file(layered.files.user)}. Flags win, then a restart's remembered options, then these files in this order.`,
+    );
     const trust = trustLine(layered, untrusted);
     if (trust) print(trust);
     const remembered = untrusted.find((u) => u.why === "unsealed");
@@ -52,4 +54,5 @@ export default defineCommand({
   }),
 });
 
-const originJson = (o: Origin) => (o.from === "file" ? { origin: o.scope, file: o.file } : o.from === "remembered" ? { origin: "remembered", status: o.status } : { origin: o.from });
+const originJson = (o: Origin) =>
+  o.from === "file" ? { origin: o.scope, file: o.file } : o.from === "remembered" ? { origin: "remembered", status: o.status } : { origin: o.from };

@@ -22,7 +22,8 @@ export default defineCommand({
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("log", args, rawArgs, a);
-    if (a.iteration !== undefined && !/^[1-9]\d*$/.test(a.iteration)) throw new UserError(`--iteration must be an iteration number (1, 2, …), got '${a.iteration}'.`);
+    if (a.iteration !== undefined && !/^[1-9]\d*$/.test(a.iteration))
+      throw new UserError(`--iteration must be an iteration number (1, 2, …), got '${a.iteration}'.`);
     const wt = await resolveWorktree();
     const files = await findRun(loopPaths(wt.path), a.run);
     const sel = { story: a.story, iteration: a.iteration ? Number(a.iteration) : undefined };
@@ -35,7 +36,11 @@ export default defineCommand({
     print(runHeader(files.state).join("\n"));
     const shown = await streamRunLog(files, sel, iterationPrinter(print, useColor(stdoutInfo()), wt.path));
     if (!shown) {
-      const what = a.iteration ? `No iteration ${a.iteration}${a.story ? ` of story ${a.story}` : ""}` : a.story ? `No iteration of story ${a.story}` : "No iterations yet";
+      const what = a.iteration
+        ? `No iteration ${a.iteration}${a.story ? ` of story ${a.story}` : ""}`
+        : a.story
+          ? `No iteration of story ${a.story}`
+          : "No iterations yet";
       print(`\n${what} in this run.`);
       return a.story || a.iteration ? 1 : 0;
     }

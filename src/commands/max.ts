@@ -17,8 +17,7 @@ export default defineCommand({
     // Read from the raw words: a parser would take `-10` for flags.
     const words = rawArgs.filter((w) => w !== "--");
     const m = words.length === 1 ? /^([+-]?)(\d+)$/.exec(words[0]!) : null;
-    if (!m)
-      throw new UserError(`\`wt-loop max\` takes one value: +N raises the iteration limit by N, -N lowers it, N sets it (got '${words.join(" ")}').`);
+    if (!m) throw new UserError(`\`wt-loop max\` takes one value: +N raises the iteration limit by N, -N lowers it, N sets it (got '${words.join(" ")}').`);
     const paths = loopPaths((await resolveWorktree()).path);
     const n = Number(m[2]);
     print(await (m[1] ? changeMaxIterations(paths, m[1] === "-" ? -n : n) : setMaxIterations(paths, n)));

@@ -5,7 +5,12 @@ import { action, givenOptions } from "./_args.ts";
 import { write } from "../term/print.ts";
 
 const args = {
-  file: { type: "positional", required: false, valueHint: "state|events|config|doctor|receipt", description: "Which schema: the state file (default), a line of the event log, the config file, `doctor --json`, or the `receipt` of `status --json`" },
+  file: {
+    type: "positional",
+    required: false,
+    valueHint: "state|events|config|doctor|receipt",
+    description: "Which schema: the state file (default), a line of the event log, the config file, `doctor --json`, or the `receipt` of `status --json`",
+  },
 } as const;
 
 export default defineCommand({

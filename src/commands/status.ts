@@ -32,5 +32,8 @@ export default defineCommand({
 /** The tasks file as it is now, for the prerequisites of stories not started; none when it cannot be read. */
 async function storiesNow(state: State): Promise<Story[] | undefined> {
   if (state.done_criteria !== "tasks" || !state.tasks_file) return undefined;
-  return readFile(state.tasks_file, "utf8").then((text) => parseStories(text), () => undefined);
+  return readFile(state.tasks_file, "utf8").then(
+    (text) => parseStories(text),
+    () => undefined,
+  );
 }

@@ -21,7 +21,8 @@ export default defineCommand({
     givenOptions("stop", args, rawArgs, a);
     const waitSec = a.wait === undefined ? 60 : Number(a.wait);
     if (!Number.isFinite(waitSec) || waitSec <= 0) throw new UserError(`Invalid option: --wait must be a number of seconds greater than 0 (got '${a.wait}').`);
-    if (a.force && a.cleanup) throw new UserError("Invalid option: --force kills the loop without its completion step, so it cannot --cleanup. Use one of them.");
+    if (a.force && a.cleanup)
+      throw new UserError("Invalid option: --force kills the loop without its completion step, so it cannot --cleanup. Use one of them.");
     const { path, state } = await requireState();
     await stopLoop(path, state, { force: !!a.force, waitSec, answer: a.cleanup ? "cleanup" : "keep" }, (l) => print(l));
   }),

@@ -29,7 +29,10 @@ export function followLines(path: string, from: number, onLine: (line: string) =
     try {
       do {
         again = false;
-        const size = await stat(path).then((s) => s.size, () => -1);
+        const size = await stat(path).then(
+          (s) => s.size,
+          () => -1,
+        );
         if (size < offset) [offset, rest] = [0, ""]; // the log was replaced: start over
         if (size <= offset) continue;
         const fh = await open(path, "r");

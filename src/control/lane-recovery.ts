@@ -17,7 +17,10 @@ export async function recoverLanes(git: Git, previous: State | null): Promise<st
   const notes: string[] = [];
   if (await git.resolve(`refs/heads/${loopBranch}`)) {
     const r = await recoverIntegration(git, loopBranch);
-    if (r.kind === "undone") notes.push(`An integration cut by the previous runner's end was undone: the loop branch ${loopBranch} and this tree are back at ${r.head.slice(0, 12)}${r.notes.length ? ` (${r.notes.join("; ")})` : ""}.`);
+    if (r.kind === "undone")
+      notes.push(
+        `An integration cut by the previous runner's end was undone: the loop branch ${loopBranch} and this tree are back at ${r.head.slice(0, 12)}${r.notes.length ? ` (${r.notes.join("; ")})` : ""}.`,
+      );
   }
   const swept = await gitLanes(git, { commonDir: await git.commonDir(), loopBranch }).sweep(previous.lanes ?? []);
   if (swept.length) notes.push(`The previous run's lanes were closed: ${swept.join("; ")}. Stories not integrated go again.`);

@@ -3,7 +3,7 @@
  * state next (status, stop, monitor, list, the MCP server, start and run) corrects it, and ends the
  * processes its agent left behind.
  */
-import { statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { endRunLeftovers } from "../proc/contain.ts";
 import { isAlive, ownedBy } from "../proc/pid.ts";
@@ -73,7 +73,17 @@ export async function correctDeadRunner(path: string, state: State): Promise<str
   await endRunLeftovers(state.worktree_path, state.started_at);
   // A kill between a write and its rename leaves the write's temp file: the state's, a prompt's, a request's answer.
   const dir = dirname(path);
-  for (const d of [dir, join(dir, "logs"), join(dir, "loop-requests")]) removeDeadTemps(loopRoot(path), d, (pid) => !isAlive(pid));
+  const logs = join(dir, "logs"); // a run's prompts are in its own folder there (logs/<its start>/)
+  const runs = (() => {
+    try {
+      return readdirSync(logs, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => join(logs, e.name));
+    } catch {
+      return [];
+    }
+  })();
+  for (const d of [dir, logs, ...runs, join(dir, "loop-requests")]) removeDeadTemps(loopRoot(path), d, (pid) => !isAlive(pid));
   Object.assign(state, fix.corrected);
   await writeState(path, state);
   return fix.note;
@@ -94,6 +104,8 @@ export async function previousRun(path: string, dryRun: boolean, warn: (message:
   }
   const fix = deadRunnerFix(state, undefined, lastSignOfLife(path, state));
   if (!fix) return state;
-  warn(`${fix.note.replace(/ was corrected from (running|paused) to stopped\.$/, " would be corrected from $1 to stopped.")} (A dry run writes nothing: planned as if it were.)`);
+  warn(
+    `${fix.note.replace(/ was corrected from (running|paused) to stopped\.$/, " would be corrected from $1 to stopped.")} (A dry run writes nothing: planned as if it were.)`,
+  );
   return fix.corrected;
 }

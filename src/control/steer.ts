@@ -76,8 +76,12 @@ async function steer(paths: LoopFiles, body: SteerBody): Promise<string> {
     const gone = !now || now.started_at !== state.started_at || isFinal(now.status) || ownedBy(now).runner === null;
     if (!gone && Date.now() < deadline) continue;
     if (withdraw(request)) {
-      if (!gone) throw new UserError(`The loop's runner (pid ${state.runner_pid}) did not take the request within ${ANSWER_WITHIN_MS / 1000} s; it was withdrawn. Try again.`);
-      if (now && isFinal(now.status)) throw new UserError(`The loop in ${state.worktree_name} ended (${now.status}) before it took the request: nothing was changed.`);
+      if (!gone)
+        throw new UserError(
+          `The loop's runner (pid ${state.runner_pid}) did not take the request within ${ANSWER_WITHIN_MS / 1000} s; it was withdrawn. Try again.`,
+        );
+      if (now && isFinal(now.status))
+        throw new UserError(`The loop in ${state.worktree_name} ended (${now.status}) before it took the request: nothing was changed.`);
       const note = now ? await correctDeadRunner(paths.state, now) : null;
       throw new UserError(`The loop's runner (pid ${state.runner_pid}) ended before it took the request: nothing was changed.${note ? ` ${note}` : ""}`);
     }

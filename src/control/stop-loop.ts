@@ -61,14 +61,17 @@ export async function stopLoop(path: string, state: State, req: StopRequest, say
     // Our own runner and (when proven) its agent, which leads its own process group; what else its
     // agent started carries the run's tag and is ended by the dead-runner correction below.
     // The runner is ours (else the correction above answered): a foreign pid here is the agent's.
-    if (owned.foreign !== null) say(`The state names agent pid ${owned.foreign}, which is not this loop's agent (a stale or foreign state file): its group was not signalled.`);
+    if (owned.foreign !== null)
+      say(`The state names agent pid ${owned.foreign}, which is not this loop's agent (a stale or foreign state file): its group was not signalled.`);
     const agents = ownAgents(state); // its own agent and, under --parallel, every lane's
     for (const group of agents) signalQuietly(-group, "SIGKILL");
     signalQuietly(pid, "SIGKILL");
     // SIGKILL is delivered asynchronously: wait until the runner is really gone before recording it.
     for (let i = 0; i < 50 && alive(); i++) await Bun.sleep(100);
     await correctDeadRunner(path, (await readState(path)) ?? state);
-    return say(`Killed the loop (runner pid ${pid}${agents.length ? `, agent group${agents.length > 1 ? "s" : ""} ${agents.join(", ")}` : ""}). Its state is now ${(await readState(path))?.status ?? "stopped"}.`);
+    return say(
+      `Killed the loop (runner pid ${pid}${agents.length ? `, agent group${agents.length > 1 ? "s" : ""} ${agents.join(", ")}` : ""}). Its state is now ${(await readState(path))?.status ?? "stopped"}.`,
+    );
   }
   signalQuietly(pid, ANSWER_SIGNALS[req.answer]);
   say(

@@ -47,6 +47,24 @@ export interface AttemptResult {
   waits?: Iteration["unavailable"];
 }
 
+/** An attempt that has done nothing yet: no work, no spending; what it becomes is filled in as it runs. */
+export const blankAttempt = (result: AttemptResult["result"], model: string | null, durationMs = 0): AttemptResult => ({
+  result,
+  accepted: false,
+  done: false,
+  progress: false,
+  commits: [],
+  violation: null,
+  deletedIgnored: [],
+  files: [],
+  tokens: { ...ZERO_TOKENS },
+  cost: null,
+  turns: null,
+  exitCode: null,
+  durationMs,
+  model,
+});
+
 /** One agent run on one story, then the harness's verdict. Never throws for a failed attempt. */
 export async function attemptStory(
   state: State,
@@ -55,10 +73,7 @@ export async function attemptStory(
   at: { n: number; index: number; total: number; attempt: number; retryReason?: string },
 ): Promise<AttemptResult> {
   const { checkpoint } = deps;
-  const res: AttemptResult = {
-    result: { outcome: "no_signal", reason: "" }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [], files: [],
-    tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: 0, model: modelFor(state, story, at.attempt),
-  };
+  const res = blankAttempt({ outcome: "no_signal", reason: "" }, modelFor(state, story, at.attempt));
   const t0 = performance.now();
   let step = "taking the checkpoint"; // what the harness was doing, for the reason of a harness failure
   try {
@@ -72,32 +87,53 @@ export async function attemptStory(
     if (notes.length) deps.emit({ type: "NotesUsed", iteration: at.n, notes });
     await deps.save(state); // the checkpoint is in the state before the agent may touch anything
     const prompt = buildPrompt({
-      worktree: state.worktree_path, task: state.task, source: deps.source, story, index: at.index, total: at.total,
-      learningsFile: deps.paths.learnings, retryReason: at.retryReason, attempt: at.attempt, maxRetries: state.max_retries,
-      verify: state.verify, review: state.review, notes,
+      worktree: state.worktree_path,
+      task: state.task,
+      source: deps.source,
+      story,
+      index: at.index,
+      total: at.total,
+      learningsFile: deps.paths.learnings,
+      retryReason: at.retryReason,
+      attempt: at.attempt,
+      maxRetries: state.max_retries,
+      verify: state.verify,
+      review: state.review,
+      notes,
     });
     const logPath = deps.paths.iterLog(at.n);
     // Kept so a person can read what the agent was told (the screen's Prompt tab, `cat`).
     step = "recording the prompt";
     writeFileSafe(loopRoot(logPath), promptFileOf(logPath), prompt);
     step = "running the agent";
-    const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () => runAgent(
-      deps.adapter,
-      { prompt, model: res.model, agentCmd: state.agent_cmd },
-      {
-        cwd: state.worktree_path, env: deps.env, sandbox: deps.sandbox, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal,
-        logPath, runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at), onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
-        onStart: (pid) => {
-          state.agent_pid = pid;
-          state.agent_started = processStartTime(pid);
-          deps.save(state).catch(() => {});
+    const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () =>
+      runAgent(
+        deps.adapter,
+        { prompt, model: res.model, agentCmd: state.agent_cmd },
+        {
+          cwd: state.worktree_path,
+          env: deps.env,
+          sandbox: deps.sandbox,
+          timeoutMs: state.iteration_timeout_min * 60_000,
+          signal: deps.signal,
+          logPath,
+          runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
+          onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
+          onStart: (pid) => {
+            state.agent_pid = pid;
+            state.agent_started = processStartTime(pid);
+            deps.save(state).catch(() => {});
+          },
         },
-      },
-    ).finally(() => Object.assign(state, { agent_pid: null, agent_started: null })));
+      ).finally(() => Object.assign(state, { agent_pid: null, agent_started: null })),
+    );
     const run = avail.run;
     res.waits = avail.waits;
     Object.assign(res, {
-      exitCode: run.exitCode, tokens: run.done?.tokens ?? res.tokens, cost: run.done?.cost_usd ?? null, turns: run.done?.turns ?? null,
+      exitCode: run.exitCode,
+      tokens: run.done?.tokens ?? res.tokens,
+      cost: run.done?.cost_usd ?? null,
+      turns: run.done?.turns ?? null,
     });
     addRefusedSpending(res, avail.refusedSpent);
     res.result = avail.halt ? { outcome: "unavailable", reason: avail.halt } : classify(run, state.iteration_timeout_min);
@@ -172,7 +208,6 @@ function addRefusedSpending(res: AttemptResult, spent: Spent): void {
   if (spent.cost_usd !== null) res.cost = (res.cost ?? 0) + spent.cost_usd;
 }
 
-
 export function refreshCounts(state: State, stories: Story[]) {
   // A planned story that went missing still counts: `done 1/1` of a three-story plan is not true.
   state.stories_total = stories.length + missingFromPlan(state.planned_stories, stories).length;
@@ -183,12 +218,28 @@ export function refreshCounts(state: State, stories: Story[]) {
 export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult, at: { n: number; started: Date; story: Story; attempt: number }): Iteration {
   const n = at.n;
   const rec: Iteration = {
-    n, started: at.started.toISOString(), ended: new Date().toISOString(), done_check: it.done, commits: it.commits,
-    tokens_used: sumTokens(it.tokens), ...(it.result.outcome === "timeout" ? { timed_out: true as const } : {}),
-    story_id: at.story.id, story_title: at.story.title, attempt: at.attempt, outcome: it.result.outcome,
-    reason: "reason" in it.result ? it.result.reason : null, progress: it.progress, tokens: it.tokens,
-    cost_usd: it.cost, turns: it.turns, exit_code: it.exitCode, ...(it.model ? { model: it.model } : {}), log_file: deps.paths.iterLog(n), ...(it.verify ? { verify: it.verify } : {}),
-    ...(it.review ? { review: it.review } : {}), ...(it.waits ? { unavailable: it.waits } : {}),
+    n,
+    started: at.started.toISOString(),
+    ended: new Date().toISOString(),
+    done_check: it.done,
+    commits: it.commits,
+    tokens_used: sumTokens(it.tokens),
+    ...(it.result.outcome === "timeout" ? { timed_out: true as const } : {}),
+    story_id: at.story.id,
+    story_title: at.story.title,
+    attempt: at.attempt,
+    outcome: it.result.outcome,
+    reason: "reason" in it.result ? it.result.reason : null,
+    progress: it.progress,
+    tokens: it.tokens,
+    cost_usd: it.cost,
+    turns: it.turns,
+    exit_code: it.exitCode,
+    ...(it.model ? { model: it.model } : {}),
+    log_file: deps.paths.iterLog(n),
+    ...(it.verify ? { verify: it.verify } : {}),
+    ...(it.review ? { review: it.review } : {}),
+    ...(it.waits ? { unavailable: it.waits } : {}),
   };
   if (it.deletedIgnored.length) {
     const names = it.deletedIgnored.slice(0, 10).join(", ") + (it.deletedIgnored.length > 10 ? ` and ${it.deletedIgnored.length - 10} more` : "");
@@ -201,8 +252,18 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
   addTokens(state.tokens, it.tokens);
   state.total_cost_usd += it.cost ?? 0;
   deps.emit({
-    type: "IterationEnd", story_id: at.story.id, iteration: n, outcome: rec.outcome, reason: rec.reason, duration_ms: it.durationMs,
-    turns: it.turns, tokens: it.tokens, cost_usd: it.cost, ...(it.model ? { model: it.model } : {}), commits: it.commits, files: it.files,
+    type: "IterationEnd",
+    story_id: at.story.id,
+    iteration: n,
+    outcome: rec.outcome,
+    reason: rec.reason,
+    duration_ms: it.durationMs,
+    turns: it.turns,
+    tokens: it.tokens,
+    cost_usd: it.cost,
+    ...(it.model ? { model: it.model } : {}),
+    commits: it.commits,
+    files: it.files,
   });
   return rec;
 }

@@ -57,7 +57,10 @@ export async function auditRound(state: State, deps: LoopDeps, save: () => Promi
     ending = { status: "stuck", reason: `${reason}: every story is complete, but the change was not audited. \`wt-loop start\` audits it again.` };
   } else if (v.kind === "pass") {
     outcome = "complete";
-    ending = { status: "done", reason: `${stories.length === 1 ? "The 1 story is" : `All ${stories.length} stories are`} complete and the audit passed (round ${round})` };
+    ending = {
+      status: "done",
+      reason: `${stories.length === 1 ? "The 1 story is" : `All ${stories.length} stories are`} complete and the audit passed (round ${round})`,
+    };
   } else {
     outcome = "rejected";
     const again = v.gaps.find((g) => earlierGaps.some((e) => sameGap(e, g)));
@@ -80,10 +83,26 @@ export async function auditRound(state: State, deps: LoopDeps, save: () => Promi
   }
   const model = auditorOf(state).model;
   const rec: Iteration = {
-    n, started: started.toISOString(), ended: new Date().toISOString(), done_check: outcome === "complete", commits: [],
-    tokens_used: sumTokens(a.tokens), story_id: null, story_title: `Audit (round ${round})`, attempt: 1, outcome, reason, progress: false,
-    tokens: a.tokens, cost_usd: a.cost, turns: a.turns, exit_code: a.exitCode, ...(model ? { model } : {}),
-    log_file: a.logFile, kind: "audit", audit: a.run,
+    n,
+    started: started.toISOString(),
+    ended: new Date().toISOString(),
+    done_check: outcome === "complete",
+    commits: [],
+    tokens_used: sumTokens(a.tokens),
+    story_id: null,
+    story_title: `Audit (round ${round})`,
+    attempt: 1,
+    outcome,
+    reason,
+    progress: false,
+    tokens: a.tokens,
+    cost_usd: a.cost,
+    turns: a.turns,
+    exit_code: a.exitCode,
+    ...(model ? { model } : {}),
+    log_file: a.logFile,
+    kind: "audit",
+    audit: a.run,
   };
   state.iterations.push(rec);
   state.total_tokens += rec.tokens_used;

@@ -68,7 +68,8 @@ const UNCHECKED =
   "or the loop ended on it). Its boxes may be ticked already: make sure the work is really done and works, then report.";
 
 const allComplete = (stories: { id: string }[]): Ending => ({
-  status: "done", reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete`,
+  status: "done",
+  reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete`,
 });
 const withNote = (e: Ending, note: string | null): Ending => (note ? { ...e, reason: thenSentence(e.reason, note) } : e);
 
@@ -85,7 +86,10 @@ async function parallelThenAudit(state: State, deps: LoopDeps, save: () => Promi
     const overBudget = budgetReached(state);
     if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
     if (state.current_iteration >= state.max_iterations)
-      return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done (every story is complete; the audit did not run)` };
+      return {
+        status: "stuck",
+        reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done (every story is complete; the audit did not run)`,
+      };
     const after = await auditRound(state, deps, save, await loadStories(deps.source));
     if (after) return after;
   }
@@ -122,7 +126,10 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
       continue; // the tasks file may have changed meanwhile, and the limit too
     }
     if (state.current_iteration >= state.max_iterations)
-      return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done${allDone ? " (every story is complete; the audit did not run)" : ""}` };
+      return {
+        status: "stuck",
+        reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done${allDone ? " (every story is complete; the audit did not run)" : ""}`,
+      };
     if (allDone || !next) {
       const ending = await auditRound(state, deps, save, stories);
       if (ending) return ending;

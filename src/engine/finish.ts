@@ -100,13 +100,7 @@ async function settleUserWork(state: State, deps: LoopDeps): Promise<string | nu
 }
 
 /** The completion step (cleanup or keep); its failure is reported and recorded, never thrown. */
-async function complete(
-  state: State,
-  ending: Ending,
-  deps: LoopDeps,
-  save: () => Promise<void>,
-  choose: () => Promise<Completion>,
-): Promise<void> {
+async function complete(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>, choose: () => Promise<Completion>): Promise<void> {
   try {
     const choice = await choose();
     state.completing = choice; // a runner killed from here on leaves a state that says so (checkpoint/resume.ts)
@@ -155,10 +149,16 @@ export const notAmongTheChanges = (kept: { ref: string }[]) =>
 
 function emitComplete(state: State, ending: Ending, deps: LoopDeps): void {
   emitQuietly(deps, {
-    type: "Complete", status: ending.status, reason: state.reason ?? ending.reason,
-    stories_completed: state.stories_completed, stories_total: state.stories_total, iterations: state.iterations.length,
-    total_tokens: state.total_tokens, total_cost_usd: state.total_cost_usd,
-    duration_ms: Date.parse(state.ended_at!) - Date.parse(state.started_at), completion: state.completion,
+    type: "Complete",
+    status: ending.status,
+    reason: state.reason ?? ending.reason,
+    stories_completed: state.stories_completed,
+    stories_total: state.stories_total,
+    iterations: state.iterations.length,
+    total_tokens: state.total_tokens,
+    total_cost_usd: state.total_cost_usd,
+    duration_ms: Date.parse(state.ended_at!) - Date.parse(state.started_at),
+    completion: state.completion,
     branch: state.completion === "cleanup" ? state.original_branch : state.checkpoint_branch,
     stop_reason: state.stop_reason,
     sandbox: sandboxLabel(state),

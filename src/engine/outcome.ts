@@ -14,8 +14,7 @@ export type Classified =
 
 export function classify(run: AgentRun, timeoutMin: number): Classified {
   if (run.end === "aborted") return { outcome: "stopped", reason: "Stopped by the user during the agent run" };
-  if (run.end === "timeout")
-    return { outcome: "timeout", reason: `The agent run exceeded the iteration timeout of ${timeoutMin} min and was killed` };
+  if (run.end === "timeout") return { outcome: "timeout", reason: `The agent run exceeded the iteration timeout of ${timeoutMin} min and was killed` };
   const promise = run.promise;
   if (promise?.kind === "complete") return { outcome: "complete" };
   if (promise?.kind === "failed") return { outcome: "failed", reason: promise.reason };

@@ -77,7 +77,9 @@ export function buildPrompt(p: PromptInput): string {
       (p.verify
         ? `- After you report COMPLETE the harness runs this command in the worktree: \`${p.verify}\`. If it exits non-zero (or runs longer than its limit), your attempt is rejected and reverted. Run it yourself and make it pass before you claim COMPLETE.\n`
         : "") +
-      (p.review ? `- After you report COMPLETE (and its checks pass), a reviewer (another agent) reads the story and your diff; if it asks for changes, your attempt is rejected and reverted, and its reason is given to the next attempt.\n` : "") +
+      (p.review
+        ? `- After you report COMPLETE (and its checks pass), a reviewer (another agent) reads the story and your diff; if it asks for changes, your attempt is rejected and reverted, and its reason is given to the next attempt.\n`
+        : "") +
       `- End your final message with exactly one promise:\n` +
       `  - \`<promise>COMPLETE</promise>\` only when ${p.source.kind === "manual" ? "the task is done and verified" : "every task of this story is done, verified and ticked"};\n` +
       `  - \`<promise>FAILED: reason</promise>\` when you cannot proceed, with the reason (it is shown to the next attempt).\n` +

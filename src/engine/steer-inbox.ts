@@ -42,7 +42,9 @@ export function steerInbox(state: State, deps: Deps, save: () => Promise<void>):
     refuseLinks(root, dir); // a planted link would have readdir list, and us answer into, a folder the repository chose
     let names: string[];
     try {
-      names = readdirSync(dir).filter((n) => n.endsWith(REQUEST_SUFFIX) && !ignored.has(n)).sort();
+      names = readdirSync(dir)
+        .filter((n) => n.endsWith(REQUEST_SUFFIX) && !ignored.has(n))
+        .sort();
     } catch (err) {
       if ((err as { code?: string }).code === "ENOENT") return;
       throw err;
@@ -54,7 +56,10 @@ export function steerInbox(state: State, deps: Deps, save: () => Promise<void>):
       if (req === undefined) continue; // withdrawn meanwhile
       if (req === null || req.run !== state.started_at) {
         ignored.add(name);
-        deps.emit({ type: "Error", message: `Ignored ${path}: it is not a request wt-loop made for this run (a file the repository holds, or one an earlier run left). It was left as it is.` });
+        deps.emit({
+          type: "Error",
+          message: `Ignored ${path}: it is not a request wt-loop made for this run (a file the repository holds, or one an earlier run left). It was left as it is.`,
+        });
         continue;
       }
       const id = name.slice(0, -REQUEST_SUFFIX.length);

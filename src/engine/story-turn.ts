@@ -43,9 +43,15 @@ export function storyTurns(state: State, deps: LoopDeps): () => Promise<Turn> {
 /** The plan as the loop begins, for a view that lists every story before the agent gets to it. */
 export function loopStarted(state: State, stories: Story[]): LoopEvent {
   return {
-    type: "LoopStarted", worktree: state.worktree_name, change: state.change, tasks_file: state.tasks_file,
-    done_criteria: state.done_criteria, checkpoint: state.checkpoint, max_iterations: state.max_iterations,
-    max_retries: state.max_retries, verify: state.verify ?? null,
+    type: "LoopStarted",
+    worktree: state.worktree_name,
+    change: state.change,
+    tasks_file: state.tasks_file,
+    done_criteria: state.done_criteria,
+    checkpoint: state.checkpoint,
+    max_iterations: state.max_iterations,
+    max_retries: state.max_retries,
+    verify: state.verify ?? null,
     stories: stories.map((s) => ({ id: s.id, title: s.title, tasks: s.tasks.length, done: s.tasks.filter((t) => t.done).length })),
   };
 }
@@ -54,8 +60,17 @@ export function loopStarted(state: State, stories: Story[]): LoopEvent {
 export function storyBegins(state: State, deps: LoopDeps, story: Story, at: { n: number; index: number; total: number; attempt: number }): void {
   state.current_story = { id: story.id, title: story.title, index: at.index, attempt: at.attempt };
   deps.emit({
-    type: "StoryProgress", story_id: story.id, title: story.title, index: at.index, total: at.total, completed: state.stories_completed,
-    iteration: at.n, max_iterations: state.max_iterations, attempt: at.attempt, max_retries: state.max_retries, worktree: state.worktree_name,
+    type: "StoryProgress",
+    story_id: story.id,
+    title: story.title,
+    index: at.index,
+    total: at.total,
+    completed: state.stories_completed,
+    iteration: at.n,
+    max_iterations: state.max_iterations,
+    attempt: at.attempt,
+    max_retries: state.max_retries,
+    worktree: state.worktree_name,
     prompt_file: promptFileOf(deps.paths.iterLog(at.n)),
   });
 }

@@ -120,7 +120,15 @@ export function summarize(s: State, now = Date.now()): LoopSummary {
     stop_reason: s.stop_reason ?? null,
     sandbox: sandboxLabel(s),
     budget: s.max_cost_usd || s.max_tokens ? { ...spent(s), max_cost_usd: s.max_cost_usd ?? null, max_tokens: s.max_tokens ?? null } : null,
-    lanes: s.lanes.map(({ story_id, story_title, iteration, attempt, status, agent_pid, started }) => ({ story_id, story_title, iteration, attempt, status, agent_pid, started })),
+    lanes: s.lanes.map(({ story_id, story_title, iteration, attempt, status, agent_pid, started }) => ({
+      story_id,
+      story_title,
+      iteration,
+      attempt,
+      status,
+      agent_pid,
+      started,
+    })),
   };
 }
 
@@ -144,7 +152,10 @@ export async function loopOf(wt: GitWorktree, current: boolean): Promise<Worktre
 /** Every worktree of the repository containing `cwd`, with its loop. */
 export async function listLoops(cwd = process.cwd()): Promise<WorktreeLoop[]> {
   const wts = (await gitWorktrees(cwd)).filter((w) => !isLane(w));
-  const here = currentOf(cwd, wts.map((w) => w.path));
+  const here = currentOf(
+    cwd,
+    wts.map((w) => w.path),
+  );
   return Promise.all(wts.map((w) => loopOf(w, w.path === here)));
 }
 

@@ -6,7 +6,6 @@
 import { open } from "node:fs/promises";
 import { parseLoggedEvent, type Logged } from "../record/events.ts";
 
-
 const CHUNK = 1 << 20;
 
 /** Lines of a file from the last to the first. */
@@ -78,7 +77,7 @@ export async function recentEvents(path: string, o: { storyId?: string; since: s
   let clipped = false;
   const since = Date.parse(o.since);
   const take = (e: Logged) => {
-    if (picked.length >= o.limit) return (more = true), false;
+    if (picked.length >= o.limit) return ((more = true), false);
     const c = clip(e, o.maxChars); // before keeping it: a few huge messages must not add up
     clipped ||= c.clipped;
     picked.push(c.event);
@@ -95,8 +94,7 @@ export async function recentEvents(path: string, o: { storyId?: string; since: s
       // Before them: they are all read (a story's attempts follow each other), so stop here.
       if (picked.length) break;
       pending = [];
-    }
-    else if (![...pending, e].every(take)) break;
+    } else if (![...pending, e].every(take)) break;
     else pending = [];
   }
   return { story_id: story, events: picked.reverse(), more, clipped };

@@ -88,7 +88,11 @@ export function statusLine(s: StateLike): string {
       const lanes = s.lanes?.length ?? 0;
       // With lanes (`--parallel`) several stories are at work: the stories complete, and how many lanes.
       const story = lanes ? s.stories_completed : (s.current_story?.index ?? s.stories_completed);
-      const attempt = lanes ? ` · ${lanes === 1 ? "1 lane" : `${lanes} lanes`}` : (s.current_story?.attempt ?? 1) > 1 ? ` · attempt ${s.current_story!.attempt}/${s.max_retries}` : "";
+      const attempt = lanes
+        ? ` · ${lanes === 1 ? "1 lane" : `${lanes} lanes`}`
+        : (s.current_story?.attempt ?? 1) > 1
+          ? ` · attempt ${s.current_story!.attempt}/${s.max_retries}`
+          : "";
       const wait = s.waiting?.until ? ` · waiting until ${clockTime(Date.parse(s.waiting.until))}` : "";
       const pausing = s.pause_requested ? " · pausing" : "";
       return `Ralph ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}${wait}${pausing}${budgetPart(s)}`;

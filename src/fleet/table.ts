@@ -18,7 +18,9 @@ export function statusLabel(l: LoopSummary): string {
 export const storyLabel = (l: LoopSummary) =>
   l.lanes.length
     ? `${l.stories_completed}/${l.stories_total} · ${l.lanes.length === 1 ? "1 lane" : `${l.lanes.length} lanes`}`
-    : storiesKnown(l) || l.story ? `${l.story ? l.story.index : l.stories_completed}/${l.stories_total}` : "unknown";
+    : storiesKnown(l) || l.story
+      ? `${l.story ? l.story.index : l.stories_completed}/${l.stories_total}`
+      : "unknown";
 
 function runnerLabel(e: WorktreeLoop): string {
   const l = e.loop!;
@@ -37,8 +39,15 @@ export function renderList(worktrees: WorktreeLoop[]): string {
     const l = e.loop;
     if (!l) return [mark, e.name, branch, "no loop"];
     return [
-      mark, e.name, branch, statusLabel(l), storyLabel(l), `${l.iteration}/${l.max_iterations}`,
-      l.elapsed_ms === null ? "unknown" : formatDuration(l.elapsed_ms), formatCost(l.total_cost_usd), runnerLabel(e),
+      mark,
+      e.name,
+      branch,
+      statusLabel(l),
+      storyLabel(l),
+      `${l.iteration}/${l.max_iterations}`,
+      l.elapsed_ms === null ? "unknown" : formatDuration(l.elapsed_ms),
+      formatCost(l.total_cost_usd),
+      runnerLabel(e),
     ];
   });
   const lines = [table([head, ...rows])];

@@ -17,7 +17,10 @@ export async function findWorktree(cwd: string, wanted?: string): Promise<Target
   const wts = await gitWorktrees(cwd);
   const named = (w: { path: string }) => basename(w.path);
   if (wanted === undefined || wanted === "") {
-    const here = currentOf(cwd, wts.map((w) => w.path));
+    const here = currentOf(
+      cwd,
+      wts.map((w) => w.path),
+    );
     const w = wts.find((x) => x.path === here);
     if (!w) throw new UserError(`${cwd} is not inside a worktree of this repository; name one: ${wts.map(named).join(", ")}.`);
     return { ...w, name: named(w) };
@@ -26,7 +29,6 @@ export async function findWorktree(cwd: string, wanted?: string): Promise<Target
   if (byPath) return { ...byPath, name: named(byPath) };
   const byName = wts.filter((w) => named(w) === wanted);
   if (byName.length === 1) return { ...byName[0]!, name: wanted };
-  if (byName.length > 1)
-    throw new UserError(`Several worktrees are named ${wanted}: ${byName.map((w) => w.path).join(", ")}. Give the path instead.`);
+  if (byName.length > 1) throw new UserError(`Several worktrees are named ${wanted}: ${byName.map((w) => w.path).join(", ")}. Give the path instead.`);
   throw new UserError(`No worktree ${JSON.stringify(wanted)} in this repository. Its worktrees: ${wts.map((w) => `${named(w)} (${w.path})`).join(", ")}.`);
 }

@@ -24,8 +24,7 @@ export interface GhContext {
   signal?: AbortSignal;
 }
 
-export const INSTALL_GH =
-  "Install GitHub's CLI (https://cli.github.com; Debian and Ubuntu: `apt-get install gh`), log in with `gh auth login`, and try again.";
+export const INSTALL_GH = "Install GitHub's CLI (https://cli.github.com; Debian and Ubuntu: `apt-get install gh`), log in with `gh auth login`, and try again.";
 
 /** GitHub said its rate limit is used up: the caller may wait (as for an agent's usage limit) or give up. */
 export class GhRateLimited extends UserError {
@@ -36,7 +35,8 @@ export class GhRateLimited extends UserError {
 export function ghFailure(err: unknown, what: string, host: string, notFound?: string): Error {
   if (!(err instanceof CommandError)) return err instanceof Error ? err : new Error(String(err));
   if (err.reason === "missing") return new UserError(`GitHub's CLI \`gh\` is not installed, and ${what} needs it. ${INSTALL_GH}`);
-  if (err.reason === "timeout") return new UserError(`\`gh\` did not answer in time while it ${what} (${host}). Check the network (or raise --command-timeout) and try again.`);
+  if (err.reason === "timeout")
+    return new UserError(`\`gh\` did not answer in time while it ${what} (${host}). Check the network (or raise --command-timeout) and try again.`);
   if (err.reason === "aborted") return err;
   const said = redact(err.stderr.trim() || err.message);
   if (/rate limit/i.test(said))
@@ -45,7 +45,9 @@ export function ghFailure(err: unknown, what: string, host: string, notFound?: s
     return new UserError(`\`gh\` is not logged in to ${host} (${said}). Run \`gh auth login --hostname ${host}\` (or set GH_TOKEN), then try again.`);
   if (/HTTP 404/.test(said) && notFound) return new UserError(notFound);
   if (/HTTP 403/.test(said))
-    return new UserError(`GitHub refused while it ${what} (${said}): the login \`gh\` uses lacks the permission. See docs/github.md for the permissions a token needs.`);
+    return new UserError(
+      `GitHub refused while it ${what} (${said}): the login \`gh\` uses lacks the permission. See docs/github.md for the permissions a token needs.`,
+    );
   if (/dial tcp|connection refused|no such host|TLS handshake|i\/o timeout|network is unreachable|error connecting/i.test(said))
     return new UserError(`Could not reach ${host} while it ${what} (${said}). Check the network and try again.`);
   if (/no git remotes|none of the git remotes|unable to expand placeholder/i.test(said))
@@ -116,7 +118,12 @@ export async function ghApiText(ctx: GhContext, repo: RepoId | null, path: strin
 /** Refuses, naming the fix, when `gh` is missing or not logged in to `host` (`gh auth status`). */
 export async function requireGhLogin(ctx: GhContext, host: string): Promise<void> {
   try {
-    await exec(["gh", "auth", "status", "--hostname", host], { cwd: ctx.cwd, timeoutMs: ctx.timeoutMs, signal: ctx.signal, env: ghEnv(ctx.env ?? process.env, host) });
+    await exec(["gh", "auth", "status", "--hostname", host], {
+      cwd: ctx.cwd,
+      timeoutMs: ctx.timeoutMs,
+      signal: ctx.signal,
+      env: ghEnv(ctx.env ?? process.env, host),
+    });
   } catch (err) {
     const e = ghFailure(err, "checks its login", host);
     // `auth status` says little more than "failed": anything but a missing gh or an unreachable host is a login to make.

@@ -37,7 +37,9 @@ export async function issueWork(
     const repo = await resolveRepo(ctx, ref.repo);
     const issue = await fetchIssue(ctx, repo, ref.number);
     if (issue.state !== "open")
-      throw new UserError(`Issue #${issue.number} of ${repoLabel(repo)} is ${issue.state}. Reopen it first (\`gh issue reopen ${issue.number} --repo ${repoLabel(repo)}\`), or give another.`);
+      throw new UserError(
+        `Issue #${issue.number} of ${repoLabel(repo)} is ${issue.state}. Reopen it first (\`gh issue reopen ${issue.number} --repo ${repoLabel(repo)}\`), or give another.`,
+      );
     const tasksFile = join(worktree, ISSUE_FOLDER, `issue-${issue.number}`, "tasks.md");
     const github: GitHubLink = { host: repo.host, repo: repoName(repo), issues: [brief(issue)], search: null };
     const task = `GitHub issue #${issue.number} of ${repoLabel(repo)} (${issue.url}): ${issue.title}\n\n${quoted(issue.body)}`;
@@ -62,7 +64,8 @@ export async function issueWork(
     return { tasksFile, markdown: null, task, github };
   }
   const made = searchTasks(found, `Issues of ${repoLabel(repo)}: ${search}`);
-  for (const o of made.outside) warn(`Issue #${o.issue} says it comes after #${o.waitsFor}, which the search did not find (closed, or without the label): not waited for.`);
+  for (const o of made.outside)
+    warn(`Issue #${o.issue} says it comes after #${o.waitsFor}, which the search did not find (closed, or without the label): not waited for.`);
   return { tasksFile, markdown: made.markdown, task, github };
 }
 
@@ -72,11 +75,22 @@ export async function issueWork(
  */
 function quoted(body: string): string {
   const text = body.replace(/\r\n?/g, "\n").trim();
-  return text ? text.split("\n").map((l) => (l ? `> ${l}` : ">")).join("\n") : "(The issue has no description.)";
+  return text
+    ? text
+        .split("\n")
+        .map((l) => (l ? `> ${l}` : ">"))
+        .join("\n")
+    : "(The issue has no description.)";
 }
 
 const brief = (i: Issue) => ({ number: i.number, title: i.title, url: i.url });
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 60) || "search";
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
+      .slice(0, 60) || "search"
+  );
 }

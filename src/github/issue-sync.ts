@@ -32,11 +32,15 @@ export function issueSyncer(state: State, deps: { ctx: GhContext; warn(message: 
   };
   return {
     saw(s) {
-      const accepted = receiptOf(s).stories.filter((l) => l.complete && l.id !== null && !ticked.has(l.id)).map((l) => l.id!);
+      const accepted = receiptOf(s)
+        .stories.filter((l) => l.complete && l.id !== null && !ticked.has(l.id))
+        .map((l) => l.id!);
       if (accepted.length && s.tasks_file) {
         for (const id of accepted) ticked.add(id);
         const file = s.tasks_file;
-        later("tick the boxes of story " + accepted.join(", "), async () => tickAccepted(deps.ctx, repo, link, accepted, parseStories(await readFile(file, "utf8"))));
+        later("tick the boxes of story " + accepted.join(", "), async () =>
+          tickAccepted(deps.ctx, repo, link, accepted, parseStories(await readFile(file, "utf8"))),
+        );
       }
       if (isFinal(s.status) && !commented) {
         commented = true;
@@ -71,9 +75,17 @@ async function writeReceipt(ctx: GhContext, repo: RepoId, link: GitHubLink, s: S
   const body = receiptComment(s);
   for (const { number: n } of link.issues) {
     const comments = `repos/${repo.owner}/${repo.name}/issues/${n}/comments`;
-    const found = await ghApiText(ctx, repo, comments, { what: `reads the comments of issue #${n}`, jq: `.[] | select(.body | contains(${JSON.stringify(marker)})) | .id` });
+    const found = await ghApiText(ctx, repo, comments, {
+      what: `reads the comments of issue #${n}`,
+      jq: `.[] | select(.body | contains(${JSON.stringify(marker)})) | .id`,
+    });
     const id = found.split("\n").find((l) => /^\d+$/.test(l.trim()));
-    if (id) await ghApi(ctx, repo, `repos/${repo.owner}/${repo.name}/issues/comments/${id.trim()}`, { method: "PATCH", body: { body }, what: `edits its comment on issue #${n}` });
+    if (id)
+      await ghApi(ctx, repo, `repos/${repo.owner}/${repo.name}/issues/comments/${id.trim()}`, {
+        method: "PATCH",
+        body: { body },
+        what: `edits its comment on issue #${n}`,
+      });
     else await ghApi(ctx, repo, comments, { method: "POST", body: { body }, what: `comments on issue #${n}` });
   }
 }

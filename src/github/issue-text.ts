@@ -4,6 +4,7 @@
  */
 import { parseTaskLine } from "../stories/checkbox.ts";
 import { receiptOf, storyCost } from "../record/receipt.ts";
+import { auditText } from "../record/audit-text.ts";
 import type { State } from "../state/schema.ts";
 import { formatCost, formatDuration, formatTokens, plural } from "../text/format.ts";
 
@@ -41,8 +42,9 @@ export const cell = (text: string) => text.replace(/\s+/g, " ").replace(/\|/g, "
 /** The comment: the loop's ending and, per story, accepted or not, attempts, time, tokens and cost. */
 export function receiptComment(s: State): string {
   const r = receiptOf(s);
-  const rows = r.stories.map((l) =>
-    `| ${cell(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`)} | ${l.complete ? "✅ accepted" : "— not accepted"} | ${l.attempts} | ${formatDuration(l.duration_ms)} | ${formatTokens(l.agent.tokens + l.reviewer.tokens)} | ${formatCost(storyCost(l))} |`,
+  const rows = r.stories.map(
+    (l) =>
+      `| ${cell(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`)} | ${l.complete ? "✅ accepted" : "— not accepted"} | ${l.attempts} | ${formatDuration(l.duration_ms)} | ${formatTokens(l.agent.tokens + l.reviewer.tokens)} | ${formatCost(storyCost(l))} |`,
   );
   const cost = s.total_cost_usd > 0 ? ` · ${formatCost(s.total_cost_usd)}` : "";
   return [
@@ -53,6 +55,7 @@ export function receiptComment(s: State): string {
     "| story | result | attempts | time | tokens | cost |",
     "|---|---|---|---|---|---|",
     ...rows,
+    ...(r.audit ? ["", `Audit: ${cell(auditText(r.audit))}`] : []),
     "",
     `<sub>Written by wt-loop from its own records (branch \`${cell(s.checkpoint_branch ?? "none")}\`); edited in place by later runs of this loop.</sub>`,
   ].join("\n");

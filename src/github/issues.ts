@@ -96,7 +96,10 @@ export async function searchIssues(ctx: GhContext, repo: RepoId, search: string)
     what: `searches the issues of ${repoLabel(repo)} for '${search}'`,
   });
   const found = j.items.filter((i) => !i.pull_request).map(asIssue);
-  if (found.length === 0) throw new UserError(`No open issue of ${repoLabel(repo)} matches '${search}'. Check the search (\`gh issue list --repo ${repoLabel(repo)} --search '${search}'\`).`);
+  if (found.length === 0)
+    throw new UserError(
+      `No open issue of ${repoLabel(repo)} matches '${search}'. Check the search (\`gh issue list --repo ${repoLabel(repo)} --search '${search}'\`).`,
+    );
   if (j.total_count > j.items.length)
     throw new UserError(`'${search}' matches ${j.total_count} issues of ${repoLabel(repo)}; one loop takes at most ${j.items.length}. Narrow the search.`);
   return found.sort((a, b) => a.number - b.number);

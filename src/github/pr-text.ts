@@ -34,7 +34,11 @@ export function prTitle(s: State): string {
   if (gh && gh.search === null && gh.issues[0]) return gh.issues[0].title;
   if (gh && gh.search !== null) return `Issues: ${gh.search}`;
   if (s.change) return s.change;
-  const first = s.task.split("\n").find((l) => l.trim())?.trim() ?? s.worktree_name;
+  const first =
+    s.task
+      .split("\n")
+      .find((l) => l.trim())
+      ?.trim() ?? s.worktree_name;
   return first.length > 120 ? `${first.slice(0, 117)}…` : first;
 }
 
@@ -62,7 +66,9 @@ export function prSection(f: PrFacts): string {
     out.push("", "#### Left unfinished");
     for (const p of left) {
       const last = [...s.iterations].reverse().find((i) => i.story_id === p.id && i.kind !== "audit");
-      const why = last ? `${last.outcome} after ${plural(r.stories.find((x) => x.id === p.id)?.attempts ?? 0, "attempt")}${last.reason ? `: ${cell(last.reason)}` : ""}` : "not attempted";
+      const why = last
+        ? `${last.outcome} after ${plural(r.stories.find((x) => x.id === p.id)?.attempts ?? 0, "attempt")}${last.reason ? `: ${cell(last.reason)}` : ""}`
+        : "not attempted";
       out.push(`- ${cell(`${p.id}. ${p.title}`)} — ${why}`);
     }
     const fc = forecast({ stories_total: s.stories_total, stories_completed: s.stories_completed, parallel: s.parallel }, r.stories);
@@ -71,7 +77,10 @@ export function prSection(f: PrFacts): string {
         fc.time_ms ? `${formatDuration(fc.time_ms.low)}–${formatDuration(fc.time_ms.high)}` : null,
         fc.cost_usd ? `${formatCost(fc.cost_usd.low)}–${formatCost(fc.cost_usd.high)}` : null,
       ].filter(Boolean);
-      out.push("", `Forecast for the ${plural(fc.remaining_stories ?? left.length, "story", "stories")} left, from the ${plural(fc.finished_stories, "story", "stories")} finished: ${parts.join(", ")}.`);
+      out.push(
+        "",
+        `Forecast for the ${plural(fc.remaining_stories ?? left.length, "story", "stories")} left, from the ${plural(fc.finished_stories, "story", "stories")} finished: ${parts.join(", ")}.`,
+      );
     }
   }
   out.push("", `<sub>Written by wt-loop from its own records (branch \`${cell(s.checkpoint_branch ?? "none")}\`), not by the agent.</sub>`, BODY_END);
@@ -82,7 +91,11 @@ export function prSection(f: PrFacts): string {
 function closingLines(s: State): string[] {
   const gh = s.github;
   if (!gh) return [];
-  const accepted = new Set(receiptOf(s).stories.filter((l) => l.complete).map((l) => l.id));
+  const accepted = new Set(
+    receiptOf(s)
+      .stories.filter((l) => l.complete)
+      .map((l) => l.id),
+  );
   const lines = gh.issues.map((i) => {
     const done = gh.search === null ? s.status === "done" : accepted.has(String(i.number));
     return `${done ? "Closes" : "Part of"} #${i.number}`;

@@ -60,7 +60,10 @@ export async function prTarget(git: Git, ctx: GhContext, s: Pick<State, "checkpo
     await requireGhLogin(ctx, repo.host);
   } else repo = await resolveRepo(ctx, null);
   const path = `repos/${repo.owner}/${repo.name}`;
-  const j = await ghApi<RepoJson>(ctx, repo, path, { what: `looks up ${repoLabel(repo)}`, notFound: `The repository ${repoLabel(repo)} was not found (or your login cannot see it).` });
+  const j = await ghApi<RepoJson>(ctx, repo, path, {
+    what: `looks up ${repoLabel(repo)}`,
+    notFound: `The repository ${repoLabel(repo)} was not found (or your login cannot see it).`,
+  });
   if (j.permissions && j.permissions.push === false)
     throw new UserError(
       `Your GitHub login cannot push to ${repoLabel(repo)} (a fork you do not own, or read-only access), so wt-loop cannot open a pull request from the loop's branch there. ` +
@@ -71,13 +74,18 @@ export async function prTarget(git: Git, ctx: GhContext, s: Pick<State, "checkpo
 
 /** The remote of your branch's upstream, else `origin`, else the only remote. */
 async function pushRemote(git: Git, branch: string | null): Promise<string> {
-  const remotes = (await git.run(["remote"], { allowFailure: true })).stdout.split("\n").map((r) => r.trim()).filter(Boolean);
+  const remotes = (await git.run(["remote"], { allowFailure: true })).stdout
+    .split("\n")
+    .map((r) => r.trim())
+    .filter(Boolean);
   const upstream = branch ? (await git.run(["config", `branch.${branch}.remote`], { allowFailure: true })).stdout.trim() : "";
   const remote = remotes.includes(upstream) ? upstream : remotes.includes("origin") ? "origin" : remotes.length === 1 ? remotes[0] : undefined;
   if (remote) return remote;
   if (!remotes.length)
     throw new UserError("This repository has no git remote to push the loop's branch to. Add one (`git remote add origin <url>`), then try again.");
-  throw new UserError(`This repository has several git remotes (${remotes.join(", ")}) and none is \`origin\`: set your branch's upstream (\`git branch -u <remote>/<branch>\`), then try again.`);
+  throw new UserError(
+    `This repository has several git remotes (${remotes.join(", ")}) and none is \`origin\`: set your branch's upstream (\`git branch -u <remote>/<branch>\`), then try again.`,
+  );
 }
 
 export interface Published {
@@ -106,7 +114,9 @@ export async function publishPr(git: Git, ctx: GhContext, s: State, record: (r: 
   let said: string;
   if (existing) {
     pull = await ghApi<PullJson>(ctx, repo, `${api}/${existing.number}`, {
-      method: "PATCH", body: { body: prBody(existing.body ?? "", null, section) }, what: `updates pull request #${existing.number}`,
+      method: "PATCH",
+      body: { body: prBody(existing.body ?? "", null, section) },
+      what: `updates pull request #${existing.number}`,
     });
     said = `updated pull request #${pull.number}`;
   } else {
@@ -121,12 +131,18 @@ export async function publishPr(git: Git, ctx: GhContext, s: State, record: (r: 
   if (ready && pull.draft && pull.node_id) {
     await ghApi(ctx, repo, "graphql", {
       method: "POST",
-      body: { query: "mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }", variables: { id: pull.node_id } },
+      body: {
+        query: "mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }",
+        variables: { id: pull.node_id },
+      },
       what: `marks pull request #${pull.number} ready for review`,
     });
     said += ", ready for review now that every story is done";
   }
-  return { record: { number: pull.number, url: pull.html_url, repo: repoLabel(repo), remote, pushed: tip }, message: `${pushedWhat}; ${said}: ${pull.html_url}` };
+  return {
+    record: { number: pull.number, url: pull.html_url, repo: repoLabel(repo), remote, pushed: tip },
+    message: `${pushedWhat}; ${said}: ${pull.html_url}`,
+  };
 }
 
 async function remoteHead(git: Git, remote: string, branch: string | null): Promise<string | null> {
@@ -152,7 +168,9 @@ async function push(git: Git, remote: string, branch: string, tip: string, pushe
     );
   const r = await git.run([...PUSH_PROTOCOLS, ...args], { allowFailure: true });
   if (r.code !== 0)
-    throw new UserError(`\`git push\` of ${branch} to ${remote} failed: ${r.stderr.trim().split("\n").slice(-3).join(" ")}. Nothing was overwritten; fix that, then run \`wt-loop pr\`.`);
+    throw new UserError(
+      `\`git push\` of ${branch} to ${remote} failed: ${r.stderr.trim().split("\n").slice(-3).join(" ")}. Nothing was overwritten; fix that, then run \`wt-loop pr\`.`,
+    );
   return `pushed ${branch} to ${remote}`;
 }
 
@@ -168,7 +186,10 @@ async function findPull(ctx: GhContext, repo: RepoId, branch: string, known: Sta
         (p.merged_at ? "Its work is merged: start a new loop for more." : `Reopen it (\`gh pr reopen ${p.number}\`) and run \`wt-loop pr\` again.`),
     );
   }
-  const open = await ghApi<PullJson[]>(ctx, repo, api, { query: { head: `${repo.owner}:${branch}`, state: "open" }, what: `looks for a pull request from ${branch}` });
+  const open = await ghApi<PullJson[]>(ctx, repo, api, {
+    query: { head: `${repo.owner}:${branch}`, state: "open" },
+    what: `looks for a pull request from ${branch}`,
+  });
   return open[0] ?? null;
 }
 

@@ -22,10 +22,7 @@ import { stopTool } from "./stop.ts";
 import { steerTools } from "./steer.ts";
 import { capAnswer, Capped } from "./cap.ts";
 
-const worktreeArg = z
-  .string()
-  .optional()
-  .describe("The worktree: its path or its name (the folder's name). Default: the worktree the server runs in.");
+const worktreeArg = z.string().optional().describe("The worktree: its path or its name (the folder's name). Default: the worktree the server runs in.");
 
 const LoopStatus = z.object({
   worktree: z.string(),
@@ -39,7 +36,16 @@ const LoopStatus = z.object({
 const LoopHistory = z.object({
   worktree: z.string(),
   iterations: z.array(Iteration),
-  totals: z.object({ iterations: z.number(), duration_ms: z.number(), commits: z.number(), tokens: z.number(), cost_usd: z.number(), timed_out: z.number(), unavailable_runs: z.number(), waited_ms: z.number() }),
+  totals: z.object({
+    iterations: z.number(),
+    duration_ms: z.number(),
+    commits: z.number(),
+    tokens: z.number(),
+    cost_usd: z.number(),
+    timed_out: z.number(),
+    unavailable_runs: z.number(),
+    waited_ms: z.number(),
+  }),
   capped: Capped,
 });
 const LoopLog = z.object({
@@ -73,7 +79,8 @@ export function createServer(cwd: string): McpServer {
     "list_loops",
     {
       title: "List loops",
-      description: "Every worktree of the repository with its wt-loop loop: status, story k/n, iteration i/max, elapsed time, cost, runner alive. Same JSON as `wt-loop list --json`.",
+      description:
+        "Every worktree of the repository with its wt-loop loop: status, story k/n, iteration i/max, elapsed time, cost, runner alive. Same JSON as `wt-loop list --json`.",
       outputSchema: { loops: z.array(WorktreeLoop), capped: Capped },
       annotations: readOnly,
     },
@@ -102,7 +109,8 @@ export function createServer(cwd: string): McpServer {
     "loop_history",
     {
       title: "Loop history",
-      description: "One entry per iteration of one worktree's loop (story, attempt, outcome, reason, times, commits, tokens, cost) and totals, as `wt-loop history --json`.",
+      description:
+        "One entry per iteration of one worktree's loop (story, attempt, outcome, reason, times, commits, tokens, cost) and totals, as `wt-loop history --json`.",
       inputSchema: { worktree: worktreeArg },
       outputSchema: LoopHistory.shape,
       annotations: readOnly,
@@ -122,7 +130,7 @@ export function createServer(cwd: string): McpServer {
         "The recent events of one story of the current run (progress, the agent's messages and tool calls, iteration ends, errors), oldest first, bounded: at most `limit` events, each message clipped to `max_chars`.",
       inputSchema: {
         worktree: worktreeArg,
-        story: z.string().optional().describe("Story id (e.g. \"2\"). Default: the story of the latest event."),
+        story: z.string().optional().describe('Story id (e.g. "2"). Default: the story of the latest event.'),
         limit: z.number().int().min(1).max(500).default(50).describe("At most this many events (the most recent)."),
         max_chars: z.number().int().min(100).max(100_000).default(4000).describe("Clip each message to this many characters."),
       },
@@ -151,7 +159,9 @@ export function createServer(cwd: string): McpServer {
       const t = await findWorktree(cwd, worktree);
       const r = await stopTool(t, force);
       const after = await readState(loopPaths(t.path).state).catch(() => null);
-      return result(capAnswer({ worktree: t.path, exit_code: r.code, output: r.output, status: after?.status ?? null }, rest("status", loopPaths(t.path).state)));
+      return result(
+        capAnswer({ worktree: t.path, exit_code: r.code, output: r.output, status: after?.status ?? null }, rest("status", loopPaths(t.path).state)),
+      );
     },
   );
 

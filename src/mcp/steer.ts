@@ -11,10 +11,7 @@ import { addNote, changeMaxIterations, pauseLoop, resumeLoop, setMaxIterations }
 import { loopPaths, type LoopFiles } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 
-const worktreeArg = z
-  .string()
-  .optional()
-  .describe("The worktree: its path or its name (the folder's name). Default: the worktree the server runs in.");
+const worktreeArg = z.string().optional().describe("The worktree: its path or its name (the folder's name). Default: the worktree the server runs in.");
 
 const SteerResult = {
   worktree: z.string(),
@@ -46,7 +43,8 @@ export function steerTools(server: McpServer, cwd: string): void {
     "pause_loop",
     {
       title: "Pause loop",
-      description: "Pauses one worktree's running loop when its current iteration ends (the agent is not interrupted), as `wt-loop pause`. The loop then waits, status `paused`, until resume_loop or stop_loop.",
+      description:
+        "Pauses one worktree's running loop when its current iteration ends (the agent is not interrupted), as `wt-loop pause`. The loop then waits, status `paused`, until resume_loop or stop_loop.",
       inputSchema: { worktree: worktreeArg },
       outputSchema: SteerResult,
       annotations: { ...annotations, idempotentHint: false },
@@ -68,7 +66,8 @@ export function steerTools(server: McpServer, cwd: string): void {
     "add_note",
     {
       title: "Add a note",
-      description: "Leaves a note for the agent of one worktree's running loop, as `wt-loop note`: the next iteration's prompt carries it, in a \"Note from the user\" section.",
+      description:
+        "Leaves a note for the agent of one worktree's running loop, as `wt-loop note`: the next iteration's prompt carries it, in a \"Note from the user\" section.",
       inputSchema: { worktree: worktreeArg, text: z.string().min(1).describe("The note, as the agent should read it.") },
       outputSchema: SteerResult,
       annotations: { ...annotations, idempotentHint: false },
@@ -91,7 +90,8 @@ export function steerTools(server: McpServer, cwd: string): void {
     },
     ({ worktree, delta, value }) =>
       steer(worktree, (p) => {
-        if ((delta === undefined) === (value === undefined)) throw new UserError("Give either `delta` (e.g. 10 or -10) or `value` (the new limit), not both or neither.");
+        if ((delta === undefined) === (value === undefined))
+          throw new UserError("Give either `delta` (e.g. 10 or -10) or `value` (the new limit), not both or neither.");
         return delta !== undefined ? changeMaxIterations(p, delta) : setMaxIterations(p, value!);
       }),
   );

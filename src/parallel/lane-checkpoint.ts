@@ -18,7 +18,11 @@ export function laneCheckpoint(git: Git, plan: LanePlan, lanes: Lanes): Checkpoi
   };
   return {
     init: async () => info,
-    ...attemptGuard(git, () => info.sha, () => []),
+    ...attemptGuard(
+      git,
+      () => info.sha,
+      () => [],
+    ),
     async accept(message, since) {
       const head = await lanes.commit(plan, message);
       const made = head === info.sha || since.commits.includes(head) ? [] : [head];

@@ -26,8 +26,7 @@ export function laneWhere(commonDir: string, worktree: string): LaneWhere {
 }
 
 /** A story id as a path and ref component: `2.1` stays, anything git or a file system would refuse becomes `-`. */
-export const laneLeaf = (storyId: string, attempt: number) =>
-  `${storyId.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "story"}-${attempt}`;
+export const laneLeaf = (storyId: string, attempt: number) => `${storyId.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "story"}-${attempt}`;
 
 export const real = realOrSame;
 
@@ -48,7 +47,8 @@ export const listWorktrees = async (git: Git): Promise<ListedWorktree[]> =>
 export async function removeLaneWorktree(git: Git, where: LaneWhere, path: string): Promise<void> {
   if (!inside(path, where.dir)) throw new HarnessError(`Refused to remove ${path}: it is not under the loop's lanes folder ${where.dir}.`);
   const listed = (await listWorktrees(git)).some((w) => real(w.path) === real(path));
-  if (listed && existsSync(path)) await git.run(["worktree", "remove", "--force", "--force", path]); // twice: a locked lane too
+  if (listed && existsSync(path))
+    await git.run(["worktree", "remove", "--force", "--force", path]); // twice: a locked lane too
   else if (listed) await git.run(["worktree", "prune"]);
   if (existsSync(path)) rmSync(path, { recursive: true, force: true });
 }
@@ -58,7 +58,8 @@ export async function removeLaneWorktree(git: Git, where: LaneWhere, path: strin
  * Only a branch under the loop's `wt-loop/lane/<worktree>-<hash>/`: a state edited by hand names no other.
  */
 export async function deleteBranch(git: Git, where: LaneWhere, branch: string): Promise<void> {
-  if (!branch.startsWith(where.branchPrefix)) throw new HarnessError(`Refused to delete the branch ${branch}: it is not one of the loop's lane branches (${where.branchPrefix}…).`);
+  if (!branch.startsWith(where.branchPrefix))
+    throw new HarnessError(`Refused to delete the branch ${branch}: it is not one of the loop's lane branches (${where.branchPrefix}…).`);
   const sha = await git.resolve(`refs/heads/${branch}`);
   if (sha) await git.runRetryingLocks(["update-ref", "-m", "wt-loop: lane closed", "-d", `refs/heads/${branch}`, sha]);
 }

@@ -34,7 +34,10 @@ type LaneLike = Pick<Lane | LanePlan, "story_id" | "attempt" | "worktree" | "bra
 const turns = new Map<string, Promise<unknown>>();
 function inTurn<T>(commonDir: string, fn: () => Promise<T>): Promise<T> {
   const run = (turns.get(commonDir) ?? Promise.resolve()).then(fn, fn);
-  turns.set(commonDir, run.catch(() => {}));
+  turns.set(
+    commonDir,
+    run.catch(() => {}),
+  );
   return run;
 }
 
@@ -97,76 +100,83 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
       return { story_id: storyId, attempt, base, worktree: join(where.dir, leaf), branch: `${where.branchPrefix}${leaf}` };
     },
 
-    open: (plan) => inTurn(opts.commonDir, async () => {
-      // Whatever a killed runner left of this lane goes first (its work kept): then it is made whole again.
-      const listed = await listWorktrees(git);
-      if (listed.some((w) => real(w.path) === real(plan.worktree)) || existsSync(plan.worktree) || (await git.resolve(`refs/heads/${plan.branch}`)))
-        await closeNow(plan, { integrated: false });
-      await git.run(["worktree", "prune"]); // a lane folder removed by hand: its registration would block `add`
-      // No hooks (the user's post-checkout is not the loop's to run): no git of wt-loop's runs any (proc/git-hardening.ts).
-      await git.run(["worktree", "add", "--quiet", "-b", plan.branch, plan.worktree, plan.base]);
-      await inLane(plan).locate(true); // its folders pinned before its agent runs (a reused folder: found again)
-      await ensureExcluded(inLane(plan));
-    }),
+    open: (plan) =>
+      inTurn(opts.commonDir, async () => {
+        // Whatever a killed runner left of this lane goes first (its work kept): then it is made whole again.
+        const listed = await listWorktrees(git);
+        if (listed.some((w) => real(w.path) === real(plan.worktree)) || existsSync(plan.worktree) || (await git.resolve(`refs/heads/${plan.branch}`)))
+          await closeNow(plan, { integrated: false });
+        await git.run(["worktree", "prune"]); // a lane folder removed by hand: its registration would block `add`
+        // No hooks (the user's post-checkout is not the loop's to run): no git of wt-loop's runs any (proc/git-hardening.ts).
+        await git.run(["worktree", "add", "--quiet", "-b", plan.branch, plan.worktree, plan.base]);
+        await inLane(plan).locate(true); // its folders pinned before its agent runs (a reused folder: found again)
+        await ensureExcluded(inLane(plan));
+      }),
 
     async commit(lane, message) {
       const lg = inLane(lane);
       const on = await lg.branch();
       if (on !== lane.branch)
-        throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) is on ${on ?? "a detached HEAD"}, not on its branch ${lane.branch}: its work was not committed.`);
+        throw new HarnessError(
+          `The lane of story ${lane.story_id} (${lane.worktree}) is on ${on ?? "a detached HEAD"}, not on its branch ${lane.branch}: its work was not committed.`,
+        );
       const { head, dirty } = await lg.headAndDirty();
       return dirty ? lg.uninterruptible().commitAll(message) : head;
     },
 
     close,
 
-    sweep: (recorded) => inTurn(opts.commonDir, async () => {
-      const q = git.uninterruptible();
-      const loopHead = await q.resolve(`refs/heads/${opts.loopBranch}`);
-      const byLeaf = new Map<string, LaneLike>();
-      for (const l of recorded) byLeaf.set(laneLeaf(l.story_id, l.attempt), l);
-      for (const leaf of await lanesOnDisk(q, where)) {
-        if (byLeaf.has(leaf)) continue;
-        const m = /^(.*)-(\d+)$/.exec(leaf);
-        const branch = `${where.branchPrefix}${leaf}`;
-        const head = await q.resolve(`refs/heads/${branch}`);
-        // Not in the state: its base is where it left the loop branch.
-        const base = head && loopHead ? await q.out(["merge-base", head, loopHead]).catch(() => head) : (head ?? loopHead ?? "");
-        byLeaf.set(leaf, { story_id: m?.[1] ?? leaf, attempt: Number(m?.[2] ?? 0), worktree: join(where.dir, leaf), branch, base });
-      }
-      const notes: string[] = [];
-      for (const [leaf, lane] of byLeaf) {
-        const kept = lane.base ? await keep(lane, loopHead) : null; // (closeNow's steps, with "integrated" judged by content)
-        await removeLaneWorktree(q, where, join(where.dir, leaf));
-        // A recorded path elsewhere (a state edited by hand, another repository's) is not the loop's to remove.
-        if (real(lane.worktree) !== real(join(where.dir, leaf)) && inside(lane.worktree, where.dir)) await removeLaneWorktree(q, where, lane.worktree);
-        if (lane.branch.startsWith(where.branchPrefix)) await deleteBranch(q, where, lane.branch);
-        notes.push(`the lane of story ${lane.story_id} (attempt ${lane.attempt}) was closed` + (kept ? `; its work not on the loop branch is kept in ${kept}` : ""));
-      }
-      await q.run(["worktree", "prune"]);
-      dropIfEmpty(where.dir);
-      return notes;
-    }),
-
-    tidy: () => inTurn(opts.commonDir, async () => {
-      const q = git.uninterruptible();
-      const loopHead = await q.resolve(`refs/heads/${opts.loopBranch}`);
-      const refs = (await q.out(["for-each-ref", "--format=%(objectname) %(refname)", where.keptPrefix.replace(/lane-$/, "")])).split("\n");
-      const kept: KeptLane[] = [];
-      for (const line of refs) {
-        const [tip, ref] = line.split(" ");
-        if (!tip || !ref?.startsWith(where.keptPrefix)) continue;
-        // Deleted only when the loop branch holds its content (a newer git tells): else it is named, never guessed away.
-        if (loopHead && (await adds(q, loopHead, tip)) === false) {
-          await q.run(["update-ref", "-d", ref, tip], { allowFailure: true });
-          continue;
+    sweep: (recorded) =>
+      inTurn(opts.commonDir, async () => {
+        const q = git.uninterruptible();
+        const loopHead = await q.resolve(`refs/heads/${opts.loopBranch}`);
+        const byLeaf = new Map<string, LaneLike>();
+        for (const l of recorded) byLeaf.set(laneLeaf(l.story_id, l.attempt), l);
+        for (const leaf of await lanesOnDisk(q, where)) {
+          if (byLeaf.has(leaf)) continue;
+          const m = /^(.*)-(\d+)$/.exec(leaf);
+          const branch = `${where.branchPrefix}${leaf}`;
+          const head = await q.resolve(`refs/heads/${branch}`);
+          // Not in the state: its base is where it left the loop branch.
+          const base = head && loopHead ? await q.out(["merge-base", head, loopHead]).catch(() => head) : (head ?? loopHead ?? "");
+          byLeaf.set(leaf, { story_id: m?.[1] ?? leaf, attempt: Number(m?.[2] ?? 0), worktree: join(where.dir, leaf), branch, base });
         }
-        const m = /^(.*)-(\d+)$/.exec(ref.slice(where.keptPrefix.length));
-        kept.push({ ref, story_id: m?.[1] ?? ref, attempt: Number(m?.[2] ?? 0) });
-      }
-      dropIfEmpty(where.dir); // at the end no lane is open: its folder of lanes goes too
-      return kept;
-    }),
+        const notes: string[] = [];
+        for (const [leaf, lane] of byLeaf) {
+          const kept = lane.base ? await keep(lane, loopHead) : null; // (closeNow's steps, with "integrated" judged by content)
+          await removeLaneWorktree(q, where, join(where.dir, leaf));
+          // A recorded path elsewhere (a state edited by hand, another repository's) is not the loop's to remove.
+          if (real(lane.worktree) !== real(join(where.dir, leaf)) && inside(lane.worktree, where.dir)) await removeLaneWorktree(q, where, lane.worktree);
+          if (lane.branch.startsWith(where.branchPrefix)) await deleteBranch(q, where, lane.branch);
+          notes.push(
+            `the lane of story ${lane.story_id} (attempt ${lane.attempt}) was closed` + (kept ? `; its work not on the loop branch is kept in ${kept}` : ""),
+          );
+        }
+        await q.run(["worktree", "prune"]);
+        dropIfEmpty(where.dir);
+        return notes;
+      }),
+
+    tidy: () =>
+      inTurn(opts.commonDir, async () => {
+        const q = git.uninterruptible();
+        const loopHead = await q.resolve(`refs/heads/${opts.loopBranch}`);
+        const refs = (await q.out(["for-each-ref", "--format=%(objectname) %(refname)", where.keptPrefix.replace(/lane-$/, "")])).split("\n");
+        const kept: KeptLane[] = [];
+        for (const line of refs) {
+          const [tip, ref] = line.split(" ");
+          if (!tip || !ref?.startsWith(where.keptPrefix)) continue;
+          // Deleted only when the loop branch holds its content (a newer git tells): else it is named, never guessed away.
+          if (loopHead && (await adds(q, loopHead, tip)) === false) {
+            await q.run(["update-ref", "-d", ref, tip], { allowFailure: true });
+            continue;
+          }
+          const m = /^(.*)-(\d+)$/.exec(ref.slice(where.keptPrefix.length));
+          kept.push({ ref, story_id: m?.[1] ?? ref, attempt: Number(m?.[2] ?? 0) });
+        }
+        dropIfEmpty(where.dir); // at the end no lane is open: its folder of lanes goes too
+        return kept;
+      }),
   };
 }
 

@@ -29,8 +29,20 @@ type Verify = (() => Promise<{ ok: true } | { ok: false; reason: string }>) | nu
  * (hooks are off for every git of wt-loop's: proc/git-hardening.ts).
  */
 const REPLAY = [
-  "-c", "rerere.enabled=false", "-c", "rebase.autoStash=false", "-c", "rebase.autoSquash=false",
-  "-c", "rebase.updateRefs=false", "-c", "commit.gpgsign=false", "-c", "sequence.editor=:", "-c", "core.editor=:",
+  "-c",
+  "rerere.enabled=false",
+  "-c",
+  "rebase.autoStash=false",
+  "-c",
+  "rebase.autoSquash=false",
+  "-c",
+  "rebase.updateRefs=false",
+  "-c",
+  "commit.gpgsign=false",
+  "-c",
+  "sequence.editor=:",
+  "-c",
+  "core.editor=:",
 ];
 
 /** `git` is the main worktree's, on the loop branch `loopBranch` (no `refs/heads/`). */
@@ -66,7 +78,9 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     const moved = await q.run(["read-tree", "-u", "-m", j.old, j.new], { allowFailure: true });
     if (moved.code !== 0) {
       await undo(q, j);
-      throw new HarnessError(`Integrating story ${lane.story_id} could not update the main worktree ${q.ctx.cwd} (${moved.stderr.trim()}); the loop branch was put back. Its work stays on ${lane.branch}.`);
+      throw new HarnessError(
+        `Integrating story ${lane.story_id} could not update the main worktree ${q.ctx.cwd} (${moved.stderr.trim()}); the loop branch was put back. Its work stays on ${lane.branch}.`,
+      );
     }
     let verdict: Awaited<ReturnType<NonNullable<Verify>>>;
     try {
@@ -126,18 +140,28 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
  * Replays the lane's commits onto `onto` in the lane itself (its branch is rewritten: it is the loop's
  * own). On a conflict the lane is put back as it was and the conflicting paths are returned.
  */
-async function replayInLane(q: Git, lane: Lane | LanePlan, onto: string): Promise<{ kind: "replayed"; head: string } | Omit<Extract<Integration, { kind: "conflict" }>, "meanwhile">> {
+async function replayInLane(
+  q: Git,
+  lane: Lane | LanePlan,
+  onto: string,
+): Promise<{ kind: "replayed"; head: string } | Omit<Extract<Integration, { kind: "conflict" }>, "meanwhile">> {
   const lg = new Git({ cwd: lane.worktree, timeoutMs: q.ctx.timeoutMs });
   const env = { ...(await lg.identity()), GIT_EDITOR: ":" };
   // A lane folder that is not (or no longer) a worktree: git would find the repository around it (the lanes live in its
   // git dir). Its git is pinned to the lane's folders (proc/git-hardening.ts), so its `.git` is looked at too.
   const top = await lg.run(["rev-parse", "--show-toplevel"], { allowFailure: true });
   if (top.code !== 0 || real(top.stdout.trim()) !== real(lane.worktree) || !existsSync(join(lane.worktree, ".git")))
-    throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) is not a worktree any more: it was not integrated. Its work, if any, is on ${lane.branch}.`);
+    throw new HarnessError(
+      `The lane of story ${lane.story_id} (${lane.worktree}) is not a worktree any more: it was not integrated. Its work, if any, is on ${lane.branch}.`,
+    );
   // A replay a kill cut is still in progress there (HEAD detached meanwhile): it is undone and done again.
   if (await inRebase(lg)) await lg.run(["rebase", "--abort"], { allowFailure: true });
-  if ((await lg.branch()) !== lane.branch) throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) is not on its branch ${lane.branch}: it was not integrated.`);
-  if (await lg.isDirty()) throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) has uncommitted changes: its work must be committed (Lanes.commit) before it is integrated.`);
+  if ((await lg.branch()) !== lane.branch)
+    throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) is not on its branch ${lane.branch}: it was not integrated.`);
+  if (await lg.isDirty())
+    throw new HarnessError(
+      `The lane of story ${lane.story_id} (${lane.worktree}) has uncommitted changes: its work must be committed (Lanes.commit) before it is integrated.`,
+    );
   const r = await lg.run([...REPLAY, "rebase", "--quiet", onto], { allowFailure: true, env });
   if (r.code === 0) return { kind: "replayed", head: (await lg.head())! };
   const paths = (await lg.run(["diff", "--name-only", "--diff-filter=U", "-z"], { allowFailure: true })).stdout.split("\0").filter(Boolean);
@@ -152,7 +176,6 @@ async function replayInLane(q: Git, lane: Lane | LanePlan, onto: string): Promis
   };
 }
 
-
 /** The tree of the main worktree (untracked files included, ignored ones not) when verify changed it, else null. */
 async function verifyWrote(q: Git, j: Journal): Promise<string | null> {
   const now = await q.snapshot();
@@ -163,11 +186,16 @@ async function verifyWrote(q: Git, j: Journal): Promise<string | null> {
 async function assertMainReady(q: Git, loopBranch: string): Promise<void> {
   const on = await q.branch();
   if (on !== loopBranch)
-    throw new HarnessError(`The main worktree ${q.ctx.cwd} is on ${on ?? "a detached HEAD"}, not on the loop branch ${loopBranch}: lanes are integrated there. Switch back (git switch ${loopBranch}) and start the loop again.`);
+    throw new HarnessError(
+      `The main worktree ${q.ctx.cwd} is on ${on ?? "a detached HEAD"}, not on the loop branch ${loopBranch}: lanes are integrated there. Switch back (git switch ${loopBranch}) and start the loop again.`,
+    );
   const dirty = (await q.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"])).stdout.split("\0").filter(Boolean);
   if (dirty.length)
     throw new HarnessError(
-      `The main worktree ${q.ctx.cwd} has changes the loop did not make (${dirty.slice(0, 5).map((d) => d.slice(3)).join(", ")}${dirty.length > 5 ? ", …" : ""}): ` +
+      `The main worktree ${q.ctx.cwd} has changes the loop did not make (${dirty
+        .slice(0, 5)
+        .map((d) => d.slice(3))
+        .join(", ")}${dirty.length > 5 ? ", …" : ""}): ` +
         "the merge queue integrates lanes there and needs it clean (what --verify writes there is committed or undone by the queue itself). " +
         "Commit them or move them away (git stash -u), then start the loop again.",
     );

@@ -131,7 +131,9 @@ export async function moveTree(git: Git, from: string, to: string): Promise<stri
       gone = removeFileSafe(git.ctx.cwd, file);
     } catch (err) {
       if (!(err instanceof LinkRefused)) throw err;
-      notes.push(`${relative(git.ctx.cwd, err.link)} is a symbolic link: ${p} was not deleted through it (wt-loop never deletes through links it did not make)`);
+      notes.push(
+        `${relative(git.ctx.cwd, err.link)} is a symbolic link: ${p} was not deleted through it (wt-loop never deletes through links it did not make)`,
+      );
       continue;
     }
     if (gone === "folder") notes.push(`${p} is a folder now, not the file the integration wrote: it was left as it is, with what it holds`);

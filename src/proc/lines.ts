@@ -129,7 +129,10 @@ const YIELD_EVERY = 64; // reads of 64 KB: 4 MB
  */
 export async function tailLines(path: string, onLine: (line: string) => void, finished: Promise<unknown>, longLines?: LongLines): Promise<void> {
   let done = false;
-  finished.then(() => (done = true), () => (done = true));
+  finished.then(
+    () => (done = true),
+    () => (done = true),
+  );
   const fd = openSync(path, "r");
   const buf = new Uint8Array(1 << 16);
   const lines = new LineSplitter(onLine, longLines);

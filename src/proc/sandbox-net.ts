@@ -32,7 +32,11 @@ export function parseEndpoint(text: string, what = "--sandbox-allow"): Endpoint 
 
 /** A comma-separated list of `host[:port]`. */
 export const parseEndpoints = (list: string | null | undefined, what?: string): Endpoint[] =>
-  (list ?? "").split(",").map((s) => s.trim()).filter(Boolean).map((s) => parseEndpoint(s, what));
+  (list ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => parseEndpoint(s, what));
 
 /** The host and port of a base URL (`http://127.0.0.1:8080`, `https://api.anthropic.com`); null when it is not one. */
 export function endpointOfUrl(url: string): Endpoint | null {
@@ -79,8 +83,7 @@ export function hostsFile(forwards: Forward[]): string {
 export async function startForwards(forwards: Forward[]): Promise<Running[]> {
   const runs: Running[] = [];
   try {
-    for (const f of forwards)
-      runs.push(start(["socat", `UNIX-LISTEN:${f.socket},fork,unlink-early,mode=600`, `TCP:${f.host}:${f.port}`], { cwd: "/" }));
+    for (const f of forwards) runs.push(start(["socat", `UNIX-LISTEN:${f.socket},fork,unlink-early,mode=600`, `TCP:${f.host}:${f.port}`], { cwd: "/" }));
     const until = Date.now() + 10_000;
     while (!forwards.every((f) => existsSync(f.socket))) {
       if (Date.now() > until) throw new Error(`the sandbox's network forwards did not start (socat made no socket within 10 s)`);
@@ -100,7 +103,11 @@ export async function stopForwards(runs: Running[]): Promise<void> {
 
 /** `/proc/net/tcp`'s spelling of a listening address: `0100007F:1F90 00000000:0000 0A`. */
 const procListen = (f: Forward) => {
-  const ip = f.inside.split(".").map((n) => Number(n).toString(16).padStart(2, "0").toUpperCase()).reverse().join("");
+  const ip = f.inside
+    .split(".")
+    .map((n) => Number(n).toString(16).padStart(2, "0").toUpperCase())
+    .reverse()
+    .join("");
   return `${ip}:${f.port.toString(16).padStart(4, "0").toUpperCase()} 00000000:0000 0A`;
 };
 

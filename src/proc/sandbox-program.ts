@@ -44,7 +44,12 @@ function locate(word: string, cwd: string, env: Record<string, string | undefine
 /** The outermost node_modules folder `p` lies in, or else `p`'s folder. */
 function folderOf(p: string): string {
   const at = p.split(sep).indexOf("node_modules");
-  return at > 0 ? p.split(sep).slice(0, at + 1).join(sep) : dirname(p);
+  return at > 0
+    ? p
+        .split(sep)
+        .slice(0, at + 1)
+        .join(sep)
+    : dirname(p);
 }
 
 /** Folders (read-only) the command's program needs from under /tmp or a folder emptied inside (`hidden`). */

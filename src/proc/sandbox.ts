@@ -59,9 +59,32 @@ export const DENIED_HOME = [".ssh", ".aws", ".gnupg", ".config/gh", ".netrc"];
  * (tokens, TMUX, SSH_AUTH_SOCK, DBUS_*, a proxy with its password) stays out unless named.
  */
 export const BASE_ENV = [
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_*", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TZ",
-  "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
-  "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "WT_LOOP_*", "OPENSPEC_TELEMETRY",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "LC_*",
+  "TERM",
+  "COLORTERM",
+  "NO_COLOR",
+  "FORCE_COLOR",
+  "TZ",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_STATE_HOME",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "NODE_EXTRA_CA_CERTS",
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+  "WT_LOOP_*",
+  "OPENSPEC_TELEMETRY",
 ];
 
 /** Never passed in, whatever names them: each leads to a program outside (a terminal multiplexer, a key agent, a bus, a display). */
@@ -72,19 +95,23 @@ export function allowedEnv(env: Record<string, string | undefined>, names: strin
   const exact = new Set(names.filter((n) => !n.endsWith("*")));
   const prefixes = names.filter((n) => n.endsWith("*")).map((n) => n.slice(0, -1));
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env))
-    if (v !== undefined && !NEVER_ENV.test(k) && (exact.has(k) || prefixes.some((p) => k.startsWith(p)))) out[k] = v;
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !NEVER_ENV.test(k) && (exact.has(k) || prefixes.some((p) => k.startsWith(p)))) out[k] = v;
   return out;
 }
 
 /** `--sandbox-env`: names (or `PREFIX_*`), comma-separated. */
 export function parseEnvNames(list: string | null | undefined): string[] {
-  const names = (list ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const names = (list ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of names)
     if (!/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(n))
       throw new UserError(`--sandbox-env: '${n}' is not a variable name (letters, digits and _, or a prefix ending in *, like MY_TOOL_*).`);
     else if (NEVER_ENV.test(n))
-      throw new UserError(`--sandbox-env: ${n} is never passed into the sandbox: it leads to a program outside it (a terminal, a key agent, a bus or a display). Remove it.`);
+      throw new UserError(
+        `--sandbox-env: ${n} is never passed into the sandbox: it leads to a program outside it (a terminal, a key agent, a bus or a display). Remove it.`,
+      );
   return names;
 }
 
@@ -93,7 +120,11 @@ export interface Sandbox {
   /** The private folder: the command's /tmp is in it, and the forwards' sockets. */
   dir: string;
   /** `argv` as it runs inside the sandbox, its environment, and what to do once it has ended (Place.settle). */
-  wrap(argv: string[], cwd: string, env: Record<string, string | undefined>): { argv: string[]; env: Record<string, string | undefined>; settle?: () => string[] };
+  wrap(
+    argv: string[],
+    cwd: string,
+    env: Record<string, string | undefined>,
+  ): { argv: string[]; env: Record<string, string | undefined>; settle?: () => string[] };
   /** Ends the forwards and removes the private folder. */
   close(): Promise<void>;
 }
@@ -237,9 +268,23 @@ export async function openSandbox(rules: SandboxRules): Promise<Sandbox> {
       const script = `${insideScript(forwards)}\nexec bwrap ${drop.join(" ")} --dev-bind / / --die-with-parent --chdir "$PWD" -- "$@"`;
       return {
         argv: [
-          "bwrap", ...base, "--unshare-net", ...(etcHosts ? ["--ro-bind", hosts, "/etc/hosts"] : []),
-          "--unshare-user", "--uid", "0", "--gid", "0", "--cap-add", "ALL",
-          "--", "sh", "-c", script, "wt-loop-sandbox", ...argv,
+          "bwrap",
+          ...base,
+          "--unshare-net",
+          ...(etcHosts ? ["--ro-bind", hosts, "/etc/hosts"] : []),
+          "--unshare-user",
+          "--uid",
+          "0",
+          "--gid",
+          "0",
+          "--cap-add",
+          "ALL",
+          "--",
+          "sh",
+          "-c",
+          script,
+          "wt-loop-sandbox",
+          ...argv,
         ],
         env: inner,
         settle,

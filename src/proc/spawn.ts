@@ -80,7 +80,11 @@ export interface StartOptions extends SpawnOptions {
 /** What runs a command inside a sandbox: its argv and environment as they are given to the sandbox. */
 export interface Wrapper {
   /** `settle`: run once the command and everything it started are gone; its lines are added to the command's stderr. */
-  wrap(argv: string[], cwd: string, env: Record<string, string | undefined>): { argv: string[]; env: Record<string, string | undefined>; settle?: () => string[] };
+  wrap(
+    argv: string[],
+    cwd: string,
+    env: Record<string, string | undefined>,
+  ): { argv: string[]; env: Record<string, string | undefined>; settle?: () => string[] };
 }
 
 /** What runs now (and what is being ended): a process about to exit ends it all with SIGKILL. */
@@ -149,7 +153,12 @@ export function start(given: string[], opts: StartOptions): Running {
   if (opts.input !== undefined) {
     const stdin = proc.stdin as Bun.FileSink;
     // A child that exits without reading its stdin makes the write fail with EPIPE; that is its business.
-    Promise.resolve(stdin.write(opts.input)).then(() => stdin.end(), () => {}).catch(() => {});
+    Promise.resolve(stdin.write(opts.input))
+      .then(
+        () => stdin.end(),
+        () => {},
+      )
+      .catch(() => {});
   }
 
   let reason: EndReason = "exit";
@@ -196,8 +205,7 @@ export function start(given: string[], opts: StartOptions): Running {
         } finally {
           closeSync(fd);
         }
-      }
-      else for (const l of said) opts.onStderr?.(l);
+      } else for (const l of said) opts.onStderr?.(l);
     }
     return code;
   });
@@ -250,8 +258,7 @@ export async function exec(argv: string[], opts: SpawnOptions & Pick<StartOption
   const stdout = out.join("\n");
   const stderr = err.join("\n");
   const shown = argv.slice(0, 3).join(" ");
-  if (reason === "timeout")
-    throw new CommandError(`\`${shown}\` timed out after ${Math.round((opts.timeoutMs ?? 0) / 1000)}s`, argv, "timeout", null, stderr);
+  if (reason === "timeout") throw new CommandError(`\`${shown}\` timed out after ${Math.round((opts.timeoutMs ?? 0) / 1000)}s`, argv, "timeout", null, stderr);
   if (reason === "aborted") throw new CommandError(`\`${shown}\` was interrupted: stop requested`, argv, "aborted", null, stderr);
   if (code !== 0 && !opts.allowFailure)
     throw new CommandError(`\`${shown}\` failed (exit ${code})${stderr ? `: ${stderr.trim()}` : ""}`, argv, "exit", code, stderr);

@@ -25,7 +25,8 @@ export function refuseUnmeasurable(agent: AgentName, opts: { maxCost?: number; m
   if (opts.maxCost !== undefined && !r.cost)
     throw new UserError(
       `--max-cost needs an agent that reports its cost; ${agent} reports none, so the budget could never be reached. ` +
-        (r.tokens ? "Use --max-tokens instead. " : "") + "Nothing was written.",
+        (r.tokens ? "Use --max-tokens instead. " : "") +
+        "Nothing was written.",
     );
   if (opts.maxTokens !== undefined && !r.tokens)
     throw new UserError(`--max-tokens needs an agent that reports its tokens; ${agent} reports none. Nothing was written.`);

@@ -12,9 +12,16 @@ const Range = z.object({
 });
 
 export const Forecast = z.object({
-  remaining_stories: z.number().int().nonnegative().nullable().describe("stories not complete yet, the one under way included; null when the loop has no story plan (`--done manual`)"),
+  remaining_stories: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .describe("stories not complete yet, the one under way included; null when the loop has no story plan (`--done manual`)"),
   finished_stories: z.number().int().nonnegative().describe("the complete stories of this loop the range is made from"),
-  time_ms: Range.nullable().describe("agent time the remaining stories will likely take (waits for an unavailable agent left out; with `--parallel N` divided by the lanes that can run); null: no estimate yet"),
+  time_ms: Range.nullable().describe(
+    "agent time the remaining stories will likely take (waits for an unavailable agent left out; with `--parallel N` divided by the lanes that can run); null: no estimate yet",
+  ),
   cost_usd: Range.nullable().describe("what they will likely cost, agent and reviewer; null: no estimate yet, or no finished story reported a cost"),
 });
 export type Forecast = z.infer<typeof Forecast>;
@@ -23,7 +30,11 @@ export const Receipt = z
   .object({
     stories: z.array(StoryReceipt).describe("every story the loop worked on, in the order it first did, the earlier runs it continues included"),
     audit: AuditReceipt.nullable().describe("`--audit` in this run: its rounds, gaps and cost, apart from the stories'; null when no audit ran"),
-    forecast: Forecast.nullable().describe("while the loop runs (or is paused or starting): the remaining stories' time and cost as a range; null once it has ended"),
+    forecast: Forecast.nullable().describe(
+      "while the loop runs (or is paused or starting): the remaining stories' time and cost as a range; null once it has ended",
+    ),
   })
-  .describe("`wt-loop status --json` prints the state file with this added under `receipt`: what each story took and cost, and what the rest will likely take.");
+  .describe(
+    "`wt-loop status --json` prints the state file with this added under `receipt`: what each story took and cost, and what the rest will likely take.",
+  );
 export type Receipt = z.infer<typeof Receipt>;

@@ -50,11 +50,20 @@ export function storiesOf(s: Receiptable): StoryReceipt[] {
 }
 
 const empty = (it: Iteration): StoryReceipt => ({
-  id: it.story_id, title: it.story_title, complete: false, attempts: 0, duration_ms: 0, waited_ms: 0,
-  agent: { tokens: 0, cost_usd: null }, reviewer: { tokens: 0, cost_usd: null },
+  id: it.story_id,
+  title: it.story_title,
+  complete: false,
+  attempts: 0,
+  duration_ms: 0,
+  waited_ms: 0,
+  agent: { tokens: 0, cost_usd: null },
+  reviewer: { tokens: 0, cost_usd: null },
 });
 const clone = (e: StoryReceipt): StoryReceipt => ({
-  ...e, agent: { ...e.agent }, reviewer: { ...e.reviewer }, ...(e.models ? { models: e.models.map((m) => ({ ...m })) } : {}),
+  ...e,
+  agent: { ...e.agent },
+  reviewer: { ...e.reviewer },
+  ...(e.models ? { models: e.models.map((m) => ({ ...m })) } : {}),
 });
 const plus = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
 
@@ -98,7 +107,10 @@ export function forecast(s: Pick<Receiptable, "stories_total" | "stories_complet
   return {
     remaining_stories: remaining,
     finished_stories: finished.length,
-    time_ms: range(finished.map((l) => Math.max(0, l.duration_ms - l.waited_ms)), lanes),
+    time_ms: range(
+      finished.map((l) => Math.max(0, l.duration_ms - l.waited_ms)),
+      lanes,
+    ),
     cost_usd: range(finished.map(storyCost).filter((c): c is number => c !== null)),
   };
 }

@@ -48,7 +48,19 @@ interface Reading {
 }
 
 /** Events that name the iteration they belong to (a Paused's `iteration` is the one before it). */
-const OF_ITERATION = new Set(["StoryProgress", "IterationEnd", "AuditStart", "AuditEnd", "VerifyStart", "VerifyEnd", "ReviewStart", "ReviewEnd", "Waiting", "NotesUsed", "Lane"]);
+const OF_ITERATION = new Set([
+  "StoryProgress",
+  "IterationEnd",
+  "AuditStart",
+  "AuditEnd",
+  "VerifyStart",
+  "VerifyEnd",
+  "ReviewStart",
+  "ReviewEnd",
+  "Waiting",
+  "NotesUsed",
+  "Lane",
+]);
 
 /**
  * Reads the run's events and hands each selected iteration to `sink` as it is read: nothing is kept
@@ -110,7 +122,17 @@ export async function streamRunLog(files: FoundRun, sel: Selection, sink: RunLog
     while (pendingRecords.length && pendingRecords[0]!.n < n) {
       const r = pendingRecords.shift()!;
       if (announced.has(r.n)) continue;
-      close(begin({ n: r.n, story_id: r.story_id, story_title: r.story_title, attempt: r.audit ? r.audit.round : r.attempt, kind: r.kind ?? "story", record: r, announced: false }));
+      close(
+        begin({
+          n: r.n,
+          story_id: r.story_id,
+          story_title: r.story_title,
+          attempt: r.audit ? r.audit.round : r.attempt,
+          kind: r.kind ?? "story",
+          record: r,
+          announced: false,
+        }),
+      );
     }
   };
   /** Which open iteration an event is part of; null: none (between iterations). */
@@ -138,7 +160,18 @@ export async function streamRunLog(files: FoundRun, sel: Selection, sink: RunLog
         for (const r of [...reading.values()]) if (!lane || r.head.story_id === e.story_id) close(r);
         if (!lanes) recordsBefore(e.iteration);
         announced.add(e.iteration);
-        const r = begin({ n: e.iteration, story_id: e.story_id, story_title: e.title, attempt: e.attempt, kind: "story", record: records.get(e.iteration) ?? null, announced: true }, lane);
+        const r = begin(
+          {
+            n: e.iteration,
+            story_id: e.story_id,
+            story_title: e.title,
+            attempt: e.attempt,
+            kind: "story",
+            record: records.get(e.iteration) ?? null,
+            announced: true,
+          },
+          lane,
+        );
         deliver(r, e); // the iteration's heading first, then its lane's step that came before it
         for (const before of early.get(e.iteration) ?? []) deliver(r, before);
         early.delete(e.iteration);
@@ -150,7 +183,18 @@ export async function streamRunLog(files: FoundRun, sel: Selection, sink: RunLog
         if (!lanes) recordsBefore(e.iteration);
         announced.add(e.iteration);
         const title = `Audit (round ${e.round})`;
-        deliver(begin({ n: e.iteration, story_id: null, story_title: title, attempt: e.round, kind: "audit", record: records.get(e.iteration) ?? null, announced: true }), e);
+        deliver(
+          begin({
+            n: e.iteration,
+            story_id: null,
+            story_title: title,
+            attempt: e.round,
+            kind: "audit",
+            record: records.get(e.iteration) ?? null,
+            announced: true,
+          }),
+          e,
+        );
         return;
       }
       if (e.type === "Complete") return; // the run's end, which the state's summary says
@@ -182,8 +226,15 @@ export async function archivedRunSummaries(paths: LoopFiles) {
   const runs = [];
   for (const r of archivedRuns(paths)) {
     const { state: s } = await findRun(paths, r.key).catch(() => ({ state: null }));
-    runs.push({ run: r.key, file: r.file, started_at: s?.started_at ?? null, status: s?.status ?? null, iterations: s?.iterations.length ?? null,
-      stories: s ? `${s.stories_completed}/${s.stories_total}` : null, reason: s?.reason ?? null });
+    runs.push({
+      run: r.key,
+      file: r.file,
+      started_at: s?.started_at ?? null,
+      status: s?.status ?? null,
+      iterations: s?.iterations.length ?? null,
+      stories: s ? `${s.stories_completed}/${s.stories_total}` : null,
+      reason: s?.reason ?? null,
+    });
   }
   return runs;
 }

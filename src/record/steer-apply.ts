@@ -82,7 +82,11 @@ export function applySteer(state: State, req: SteerBody, now = Date.now()): Stee
       }
       const pausedMs = state.paused_since ? Math.max(0, now - Date.parse(state.paused_since)) : 0;
       Object.assign(state, { status: "running", pause_requested: false, paused_since: null, paused_ms: state.paused_ms + pausedMs });
-      return { ok: true, events: [{ type: "Resumed", paused_ms: pausedMs }], message: `Resumed the loop in ${name}: iteration ${state.current_iteration + 1} starts now.` };
+      return {
+        ok: true,
+        events: [{ type: "Resumed", paused_ms: pausedMs }],
+        message: `Resumed the loop in ${name}: iteration ${state.current_iteration + 1} starts now.`,
+      };
     }
     case "max": {
       const from = state.max_iterations;
@@ -105,7 +109,7 @@ export function applySteer(state: State, req: SteerBody, now = Date.now()): Stee
     }
     case "note": {
       const text = req.text.trim();
-      if (!text) return fail("The note is empty: write what the agent should know, e.g. `wt-loop note \"use the v2 API\"`.");
+      if (!text) return fail('The note is empty: write what the agent should know, e.g. `wt-loop note "use the v2 API"`.');
       if (text.length > MAX_NOTE_CHARS)
         return fail(`The note has ${text.length} characters; at most ${MAX_NOTE_CHARS} go into a prompt. Put longer guidance in the tasks file.`);
       state.notes.push({ text, added_at: new Date(now).toISOString() });

@@ -110,7 +110,7 @@ export async function runOnScreen(renderer: CliRenderer, state: State, source: S
 }
 
 /**
- * Follows the loop of `worktree` on `renderer`: q leaves (the loop goes on; exit 0), s y stops it;
+ * Follows the loop of `worktree` on `renderer`: q leaves (the loop goes on; exit 0; Ctrl-C 130), s y stops it;
  * after its end, the result view (exit: the loop's code). SIGINT or SIGTERM leave too, with 130 or 143
  * as the line stream's monitor exits (the loop goes on).
  */
@@ -129,11 +129,14 @@ export async function monitorOnScreen(renderer: CliRenderer, worktree: string): 
     mode: "monitor",
     statePath: paths.state,
     worktree,
-    onLeave: () => leave(0),
+    onLeave: (code) => leave(code),
     onEvent: (e) => complete.see(e),
     onStopLoop: async () => {
       const s = await readState(paths.state);
-      if (s) await stopLoop(paths.state, s, { force: false, waitSec: STOP_WAIT_SEC, answer: "keep" }, (l) => view.say(l)).catch((err) => view.say(String(err?.message ?? err)));
+      if (s)
+        await stopLoop(paths.state, s, { force: false, waitSec: STOP_WAIT_SEC, answer: "keep" }, (l) => view.say(l)).catch((err) =>
+          view.say(String(err?.message ?? err)),
+        );
     },
   });
   // Ctrl-C outside raw mode and `kill` end the view, never the loop.
@@ -144,7 +147,8 @@ export async function monitorOnScreen(renderer: CliRenderer, worktree: string): 
   try {
     for await (const e of follow) view.event(e);
     const end = await follow.ending;
-    if (left !== null) return { code: left, after: ["Stopped following. The loop keeps running: `wt-loop monitor` follows it again, `wt-loop stop` stops it."], box: null };
+    if (left !== null)
+      return { code: left, after: ["Stopped following. The loop keeps running: `wt-loop monitor` follows it again, `wt-loop stop` stops it."], box: null };
     process.off("SIGINT", onInt); // from here on the end view's wait answers them, with the loop's code
     process.off("SIGTERM", onTerm);
     if (end.note) view.say(end.note);

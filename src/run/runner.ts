@@ -77,7 +77,9 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   } catch (err) {
     await sandbox?.close();
     // Nothing ran yet; a state left `starting` would block the next start for a minute.
-    await writeState(paths.state, endedState(state, { status: "stuck", reason: `Fatal error: ${errorMessage(err)}`, error: errorMessage(err) })).catch(() => {});
+    await writeState(paths.state, endedState(state, { status: "stuck", reason: `Fatal error: ${errorMessage(err)}`, error: errorMessage(err) })).catch(
+      () => {},
+    );
     throw err;
   }
   notice = (message) => {
@@ -161,7 +163,9 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
               notifier.question(live); // after the final status was written (and notified)
               const asking = new AbortController();
               const here = view.ask(status, asking.signal).then((choice) => ({ choice, why: null }));
-              const remote = stop.answered().then((choice) => ({ choice, why: `Answered ${choice} from outside this window (\`wt-loop stop\`, or a signal: SIGTERM, SIGINT).` }));
+              const remote = stop
+                .answered()
+                .then((choice) => ({ choice, why: `Answered ${choice} from outside this window (\`wt-loop stop\`, or a signal: SIGTERM, SIGINT).` }));
               // The last client detaches while it asks: nobody is left to answer.
               const polling = new AbortController();
               const nobody = nobodyAttached(polling.signal).then(() => ({ choice: "keep" as const, why: NOBODY_ANSWERED }));
@@ -197,7 +201,15 @@ function forceQuit(statePath: string, s: State): void {
     writeStateSync(
       statePath,
       isFinal(s.status)
-        ? { ...s, runner_pid: null, agent_pid: null, agent_started: null, completion_pending: false, updated_at: now, error: s.error ?? "Force-quit during the completion step" }
+        ? {
+            ...s,
+            runner_pid: null,
+            agent_pid: null,
+            agent_started: null,
+            completion_pending: false,
+            updated_at: now,
+            error: s.error ?? "Force-quit during the completion step",
+          }
         : endedState(s, { status: "stopped", reason: "Force-quit by the user", error: s.error }),
     );
   } catch {

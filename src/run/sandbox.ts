@@ -33,7 +33,10 @@ export function allowedHosts(s: Pick<State, "sandbox_allow">, adapter: AgentAdap
   const api = adapter.sandbox?.api(env);
   if (api) {
     const e = endpointOfUrl(api);
-    if (!e) throw new UserError(`--sandbox: the ${adapter.name} agent's API base URL '${api}' is not an http(s) URL, so its host cannot be allowed. Fix the variable, or run without --sandbox.`);
+    if (!e)
+      throw new UserError(
+        `--sandbox: the ${adapter.name} agent's API base URL '${api}' is not an http(s) URL, so its host cannot be allowed. Fix the variable, or run without --sandbox.`,
+      );
     out.push(e);
   }
   return [...out, ...parseEndpoints(s.sandbox_allow)];
@@ -56,7 +59,10 @@ function makeEmpty(path: string): void {
 export async function sandboxRules(s: SandboxState, agents: AgentAdapter[], env: Env): Promise<SandboxRules> {
   const home = env.HOME || homedir();
   const wt = s.worktree_path;
-  const denied = (s.sandbox_deny_read ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  const denied = (s.sandbox_deny_read ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   const write = agents.flatMap((a) => a.sandbox?.state(env, home) ?? []);
   for (const w of write) if (!existsHere(w) && !/\.json$/.test(w)) mkdirSync(w, { recursive: true });
   const config = agents.flatMap((a) => a.sandbox?.config(env, home) ?? []);

@@ -71,12 +71,23 @@ function drawLine(buf: OptimizedBuffer, line: Line, x: number, y: number, max: n
 
 function drawList(buf: OptimizedBuffer, f: Frame, box: Box, p: Paint): void {
   if (box.height < 2 || box.width < 4) return;
-  buf.drawBox({ ...box, border: true, borderStyle: "single", borderColor: fg("dim", p), backgroundColor: CLEAR, title: clip(` ${f.list.title} `, box.width - 4), titleColor: fg("accent", p) });
+  buf.drawBox({
+    ...box,
+    border: true,
+    borderStyle: "single",
+    borderColor: fg("dim", p),
+    backgroundColor: CLEAR,
+    title: clip(` ${f.list.title} `, box.width - 4),
+    titleColor: fg("accent", p),
+  });
   const inner = { x: box.x + 1, y: box.y + 1, width: box.width - 2, height: box.height - 2 };
   const gaugeRows = f.list.gauge && inner.height > 2 ? 1 : 0;
   const visible = inner.height - gaugeRows;
   // Keep the selected row in view: a long plan scrolls under it.
-  const sel = Math.max(0, f.list.rows.findIndex((r) => r.selected));
+  const sel = Math.max(
+    0,
+    f.list.rows.findIndex((r) => r.selected),
+  );
   const first = Math.max(0, Math.min(sel - visible + 1, f.list.rows.length - visible));
   f.list.rows.slice(first, first + visible).forEach((r, i) => drawRow(buf, r, inner.x, inner.y + i, inner.width, p));
   if (f.list.gauge) drawGauge(buf, f.list.gauge, inner.x, inner.y + inner.height - 1, inner.width, p);
@@ -109,7 +120,19 @@ function drawSummary(buf: OptimizedBuffer, f: Frame, box: Box, p: Paint): void {
   if (!box.height) return;
   const r = f.list.rows.find((row) => row.selected) ?? f.list.rows[0];
   const gauge = f.list.gauge ? ` ${f.list.gauge.done}/${f.list.gauge.total}` : "";
-  const used = r ? drawLine(buf, [{ text: r.glyph, tone: r.tone }, { text: ` ${r.title}`, bold: true }], box.x, box.y, box.width - gauge.length, p) : 0;
+  const used = r
+    ? drawLine(
+        buf,
+        [
+          { text: r.glyph, tone: r.tone },
+          { text: ` ${r.title}`, bold: true },
+        ],
+        box.x,
+        box.y,
+        box.width - gauge.length,
+        p,
+      )
+    : 0;
   if (gauge && used + gauge.length <= box.width) buf.drawText(gauge, box.x + box.width - gauge.length, box.y, fg("dim", p), CLEAR);
 }
 
@@ -144,6 +167,17 @@ function drawOverlay(buf: OptimizedBuffer, o: NonNullable<Frame["overlay"]>, col
   const y = Math.floor((rows - height) / 2);
   const back = p.color ? RGBA.fromHex("#1c1c1c") : RGBA.fromValues(0, 0, 0, 1);
   buf.fillRect(x, y, width, height, back);
-  buf.drawBox({ x, y, width, height, border: true, borderStyle: "rounded", borderColor: fg("accent", p), backgroundColor: back, title: clip(` ${o.title} `, width - 4), titleColor: fg("accent", p) });
+  buf.drawBox({
+    x,
+    y,
+    width,
+    height,
+    border: true,
+    borderStyle: "rounded",
+    borderColor: fg("accent", p),
+    backgroundColor: back,
+    title: clip(` ${o.title} `, width - 4),
+    titleColor: fg("accent", p),
+  });
   o.lines.slice(0, height - 2).forEach((line, i) => drawLine(buf, line, x + 2, y + 1 + i, width - 4, p, back));
 }

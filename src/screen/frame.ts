@@ -55,7 +55,7 @@ export type Action =
   /** run: q or Ctrl-C — one press, counted by control/stop-presses.ts (q q q force-quits). */
   | { kind: "stop"; key: string }
   /** monitor: stop following, the loop goes on. */
-  | { kind: "leave" }
+  | { kind: "leave"; code: number }
   /** monitor: `s`, answered `y` — stop the loop being followed. */
   | { kind: "stop-loop" }
   /** `p`: pause after the current iteration, or resume. */

@@ -5,13 +5,13 @@
  */
 import { issueShort } from "../github/label.ts";
 import { isFinal, type State } from "../state/schema.ts";
-import { formatCost, formatDuration, formatTokens } from "../text/format.ts";
+import { formatCost, formatTotalCost, formatDuration, formatTokens } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
 import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import { overlayFrame } from "./loop-overlays.ts";
 import { tabTitle, TABS } from "./loop-tabs.ts";
-import type { StoryEntry, StoryStatus } from "./story-record.ts";
+import { AUDIT_ENTRY, type StoryEntry, type StoryStatus } from "./story-record.ts";
 import { listWidth } from "./geometry.ts";
 import { fit, wrap } from "./text.ts";
 
@@ -43,15 +43,17 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
   const lanes = new Map(!m.st || isFinal(m.st.status) ? [] : m.st.lanes.map((l) => [l.story_id, l.status]));
   const rows: ListRow[] = m.record.stories.map((s) => {
     const step = lanes.get(s.id);
-    const title = inertLine(`${s.id}. ${s.title}`);
+    const title = inertLine(s.id === AUDIT_ENTRY ? s.title : `${s.id}. ${s.title}`);
     return { ...GLYPH[step ? "running" : s.status], title, detail: figures(s, title, room, step && step !== "running" ? step : ""), selected: s === sel };
   });
-  const done = m.record.stories.filter((s) => s.status === "done").length;
+  // The gauge counts stories; the audit's entry is not one.
+  const stories = m.record.stories.filter((s) => s.id !== AUDIT_ENTRY);
+  const done = stories.filter((s) => s.status === "done").length;
   const header = [...headerLines(m, now, layout === "compact"), ...bannerLines(m)];
   return {
     layout,
     header,
-    list: { title: m.chosen ? "Stories" : "Stories (following)", rows, gauge: rows.length ? { done, total: rows.length } : null },
+    list: { title: m.chosen ? "Stories" : "Stories (following)", rows, gauge: stories.length ? { done, total: stories.length } : null },
     tabs: TABS.map((t, i) => ({ title: i === m.tab ? tabTitle(t, sel, m.pick) : t, active: i === m.tab })),
     body: { lines: content.window(width, m.top, size.rows), top: m.top, total, following: m.follow },
     footer: footer(m, now),
@@ -94,7 +96,11 @@ function status(m: LoopScreen, now: number): Span[] {
   const r = m.record.loop;
   const st: string = m.st?.status ?? r.complete?.status ?? (r.iteration ? "running" : "starting");
   const waiting = r.complete ? null : (r.waiting ?? (m.st?.waiting ? { until: Date.parse(m.st.waiting.until), reason: "" } : null));
-  if (waiting && waiting.until > now) return [{ text: `waiting ${formatDuration(waiting.until - now)}`, tone: "warn", bold: true }, ...(waiting.reason ? [{ text: ` (${waiting.reason.slice(0, 60)})`, tone: "dim" as Tone }] : [])];
+  if (waiting && waiting.until > now)
+    return [
+      { text: `waiting ${formatDuration(waiting.until - now)}`, tone: "warn", bold: true },
+      ...(waiting.reason ? [{ text: ` (${waiting.reason.slice(0, 60)})`, tone: "dim" as Tone }] : []),
+    ];
   return [{ text: st, tone: STATUS_TONE[st] ?? "normal", bold: true }];
 }
 
@@ -105,7 +111,7 @@ function headerLines(m: LoopScreen, now: number, compact: boolean): Line[] {
   const change = st?.change ?? r.change ?? (st?.github ? issueShort(st.github) : null);
   const maxIt = st?.max_iterations ?? r.maxIterations;
   const current = r.current ? m.record.stories.find((s) => s.id === r.current) : null;
-  const attempt = current?.attempts.at(-1)?.attempt;
+  const attempt = current?.id === AUDIT_ENTRY ? undefined : current?.attempts.at(-1)?.attempt; // an audit's rounds are not attempts
   const started = st ? Date.parse(st.started_at) : r.since;
   const ended = st?.ended_at ? Date.parse(st.ended_at) : r.complete && "ts" in r.complete ? Date.parse(String(r.complete.ts)) : null;
   const elapsed = started !== null ? formatDuration(Math.max(0, (ended ?? now) - started)) : "-";
@@ -132,8 +138,11 @@ function spending(m: LoopScreen, st: State | null): Span[] {
   const tokens = Math.max(m.record.loop.tokens, st?.total_tokens ?? 0);
   const cost = Math.max(m.record.loop.cost, st?.total_cost_usd ?? 0);
   const before = st?.spent_before;
-  const out: Span[] = [{ text: `${formatTokens(tokens)} tokens` }, { text: " · ", tone: "dim" }, { text: formatCost(cost) }];
-  if (st?.max_cost_usd) out.push({ text: ` of ${formatCost(st.max_cost_usd)}${before?.cost_usd ? ` (${formatCost(before.cost_usd)} before)` : ""}`, tone: "dim" });
+  // No cost reported (Codex, Gemini, a command) reads '-', as in every other view; against a budget, $0.00 of it.
+  const shown = st?.max_cost_usd ? formatCost(cost) : formatTotalCost(cost);
+  const out: Span[] = [{ text: `${formatTokens(tokens)} tokens` }, { text: " · ", tone: "dim" }, { text: shown }];
+  if (st?.max_cost_usd)
+    out.push({ text: ` of ${formatCost(st.max_cost_usd)}${before?.cost_usd ? ` (${formatCost(before.cost_usd)} before)` : ""}`, tone: "dim" });
   if (st?.max_tokens) out.push({ text: ` · budget ${formatTokens(st.max_tokens)} tokens`, tone: "dim" });
   return out;
 }
@@ -166,6 +175,17 @@ function footer(m: LoopScreen, now: number): Line {
     return [{ text: hints.filter(Boolean).join(" · "), tone: "dim" }];
   }
   const quit = m.o.mode === "run" ? "q stop" : "q leave · s stop";
-  const hints = ["↑/↓ story", m.chosen ? "f follow" : null, "Tab tab", "PgUp/PgDn scroll", m.tabName === "Files" ? "Enter diff" : null, m.st?.status === "paused" ? "p resume" : "p pause", "+/- max", "n note", quit, "? keys"];
+  const hints = [
+    "↑/↓ story",
+    m.chosen ? "f follow" : null,
+    "Tab tab",
+    "PgUp/PgDn scroll",
+    m.tabName === "Files" ? "Enter diff" : null,
+    m.st?.status === "paused" ? "p resume" : "p pause",
+    "+/- max",
+    "n note",
+    quit,
+    "? keys",
+  ];
   return [{ text: hints.filter(Boolean).join(" · "), tone: "dim" }];
 }

@@ -102,8 +102,11 @@ export class LoopModel implements ScreenModel, LoopScreen {
   }
 
   key(k: Key): Action | null {
+    // The completion question is answered by Ctrl-C too (keep): the loop is over, there is nothing to stop.
+    if (k === "ctrl-c" && this.overlay?.kind === "ask") return overlayKey(this, k);
     if (this.end && (k === "ctrl-c" || (!this.overlay && (k === "q" || k === "escape")))) return { kind: "quit", code: this.end.code };
-    if (k === "ctrl-c") return this.o.mode === "run" ? { kind: "stop", key: k } : { kind: "leave" };
+    // monitor: Ctrl-C leaves with 130, as the line stream's monitor and a shell report an interrupt.
+    if (k === "ctrl-c") return this.o.mode === "run" ? { kind: "stop", key: k } : { kind: "leave", code: 130 };
     if (this.overlay) return overlayKey(this, k);
     // Over: nothing left to steer or stop.
     if (this.end && "ps+=-n".includes(k) && k.length === 1) return null;
@@ -111,7 +114,7 @@ export class LoopModel implements ScreenModel, LoopScreen {
     const size = this.bodySize();
     switch (k) {
       case "q":
-        return this.o.mode === "run" ? { kind: "stop", key: k } : { kind: "leave" };
+        return this.o.mode === "run" ? { kind: "stop", key: k } : { kind: "leave", code: 0 };
       case "s":
         if (this.o.mode === "monitor") this.overlay = { kind: "confirm-stop" };
         return null;

@@ -5,10 +5,11 @@
  */
 import { formatTotalCost, plural } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
-import { receiptRows } from "../term/receipt-view.ts";
-import { storiesOf } from "../record/receipt.ts";
+import { auditText, receiptRows } from "../term/receipt-view.ts";
+import { auditOf, storiesOf } from "../record/receipt.ts";
 import type { Action, Frame, Key, Line } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
+import type { StoryReceipt } from "../state/schema.ts";
 import { wrapRows } from "./text-blocks.ts";
 
 const CHOICES = [
@@ -35,12 +36,14 @@ export function helpLines(mode: "run" | "monitor", ended = false): Line[] {
           ["+  -", "raise / lower the iteration limit by 10"],
           ["n", "write a note the next prompt carries"],
         ] as [string, string][])),
-    ...(ended ? [] : mode === "run"
-      ? ([["q  Ctrl-C", "stop the loop (completed work is kept; q q q within 3 s force-quits)"]] as [string, string][])
-      : ([
-          ["q  Ctrl-C", "leave; the loop goes on"],
-          ["s", "stop the loop (asks first)"],
-        ] as [string, string][])),
+    ...(ended
+      ? []
+      : mode === "run"
+        ? ([["q  Ctrl-C", "stop the loop (completed work is kept; q q q within 3 s force-quits)"]] as [string, string][])
+        : ([
+            ["q  Ctrl-C", "leave; the loop goes on"],
+            ["s", "stop the loop (asks first)"],
+          ] as [string, string][])),
     ["?", "this help (any key closes it)"],
   ];
   return rows.map(([k, what]) => [{ text: k.padEnd(26), tone: "accent", bold: true }, { text: what }]);
@@ -58,8 +61,9 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
       return k === "y" || k === "Y" ? { kind: "stop-loop" } : null;
     case "ask": {
       if (k === "up" || k === "k" || k === "down" || k === "j" || k === "tab") o.choice = 1 - o.choice;
-      // Esc keeps, as the line prompt's cancel does.
-      const answer = k === "enter" ? CHOICES[o.choice]!.completion : k === "escape" || k === "K" ? "keep" : k === "c" || k === "C" ? "cleanup" : null;
+      // Esc and Ctrl-C keep, as the line prompt's cancel does: whoever wants out is not asking for a cleanup.
+      const keeps = k === "escape" || k === "ctrl-c" || k === "K";
+      const answer = k === "enter" ? CHOICES[o.choice]!.completion : keeps ? "keep" : k === "c" || k === "C" ? "cleanup" : null;
       if (!answer) return null;
       close(); // the completion step runs now; the result view follows
       return { kind: "answer", completion: answer };
@@ -67,7 +71,18 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
     case "text": {
       const rows = Math.max(1, m.rows - 6);
       const total = o.text.split("\n").length;
-      const by: Record<string, number> = { up: -1, k: -1, down: 1, j: 1, pageup: -rows, pagedown: rows, wheelup: -3, wheeldown: 3, home: -Infinity, end: Infinity };
+      const by: Record<string, number> = {
+        up: -1,
+        k: -1,
+        down: 1,
+        j: 1,
+        pageup: -rows,
+        pagedown: rows,
+        wheelup: -3,
+        wheeldown: 3,
+        home: -Infinity,
+        end: Infinity,
+      };
       if (k in by) o.top = Math.max(0, Math.min(Math.max(0, total - rows), o.top + by[k]!));
       else if (k === "escape" || k === "q" || k === "enter") close();
       return null;
@@ -115,34 +130,64 @@ function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
     case "help":
       return { title: "Keys", lines: helpLines(m.o.mode, m.end !== null) };
     case "confirm-stop":
-      return { title: "Stop this loop?", lines: [[{ text: "The agent is signalled; completed work is kept. " }, { text: "y", bold: true, tone: "accent" }, { text: " stops it, any other key goes back." }]] };
+      return {
+        title: "Stop this loop?",
+        lines: [
+          [
+            { text: "The agent is signalled; completed work is kept. " },
+            { text: "y", bold: true, tone: "accent" },
+            { text: " stops it, any other key goes back." },
+          ],
+        ],
+      };
     case "ask":
       return {
         title: `Loop ${o.status}: what should happen to the loop's branch?`,
         lines: [
           ...summary(m),
           [],
-          ...CHOICES.map((c, i): Line => [{ text: `${i === o.choice ? "› " : "  "}${c.completion.padEnd(9)}`, bold: i === o.choice, tone: i === o.choice ? "accent" : "normal" }, { text: c.hint, tone: "dim" }]),
+          ...CHOICES.map(
+            (c, i): Line => [
+              { text: `${i === o.choice ? "› " : "  "}${c.completion.padEnd(9)}`, bold: i === o.choice, tone: i === o.choice ? "accent" : "normal" },
+              { text: c.hint, tone: "dim" },
+            ],
+          ),
           [],
-          [{ text: "↑/↓ choose · Enter confirms · Esc keeps", tone: "dim" }],
+          [{ text: "↑/↓ choose · Enter confirms · Esc or Ctrl-C keeps", tone: "dim" }],
         ],
       };
     case "text": {
       const lines = o.text.split("\n");
       const fit = Math.max(1, rows - 6);
-      const shownLines = lines.slice(o.top, o.top + fit).map((l): Line => [{ text: l, tone: l.startsWith("+") ? "good" : l.startsWith("-") ? "bad" : l.startsWith("@@") ? "accent" : "normal" }]);
+      const shownLines = lines
+        .slice(o.top, o.top + fit)
+        .map((l): Line => [{ text: l, tone: l.startsWith("+") ? "good" : l.startsWith("-") ? "bad" : l.startsWith("@@") ? "accent" : "normal" }]);
       const where = lines.length > fit ? ` · lines ${o.top + 1}–${Math.min(lines.length, o.top + fit)} of ${lines.length}` : "";
       return { title: o.title, lines: [...shownLines, [{ text: `↑/↓ PgUp/PgDn scroll · Esc closes${where}`, tone: "dim" }]] };
     }
     case "input":
-      return { title: "A note for the next prompt", lines: [[{ text: `> ${o.text}` }, { text: "█", tone: "accent" }], [{ text: "Enter saves · Esc cancels", tone: "dim" }]] };
+      return {
+        title: "A note for the next prompt",
+        lines: [[{ text: `> ${o.text}` }, { text: "█", tone: "accent" }], [{ text: "Enter saves · Esc cancels", tone: "dim" }]],
+      };
     case "pick":
       return {
         title: "The diff of which file?",
-        lines: [...o.paths.map((p, i): Line => [{ text: `${i === o.at ? "› " : "  "}${p}`, bold: i === o.at, tone: i === o.at ? "accent" : "normal" }]), [{ text: "↑/↓ choose · Enter shows · Esc back", tone: "dim" }]],
+        lines: [
+          ...o.paths.map((p, i): Line => [{ text: `${i === o.at ? "› " : "  "}${p}`, bold: i === o.at, tone: i === o.at ? "accent" : "normal" }]),
+          [{ text: "↑/↓ choose · Enter shows · Esc back", tone: "dim" }],
+        ],
       };
     case "result":
-      return { title: "The loop is over", lines: [...(m.end ? m.end.message.split("\n").map((t): Line => [{ text: t }]) : []), ...summary(m), [], [{ text: "any key closes this · q leaves the screen", tone: "dim" }]] };
+      return {
+        title: "The loop is over",
+        lines: [
+          ...(m.end ? m.end.message.split("\n").map((t): Line => [{ text: t }]) : []),
+          ...summary(m),
+          [],
+          [{ text: "any key closes this · q leaves the screen", tone: "dim" }],
+        ],
+      };
   }
 }
 
@@ -158,14 +203,23 @@ function summary(m: LoopScreen): Line[] {
   // After the completion step the state says where the work is (a cleanup deleted the loop's branch);
   // a Complete written before the question was answered does not know yet.
   const answered = st?.completion ?? c?.completion ?? null;
-  const branch = answered === "cleanup" ? null : (st?.completion ? st.checkpoint_branch : (c?.branch ?? st?.checkpoint_branch ?? null));
+  const branch = answered === "cleanup" ? null : st?.completion ? st.checkpoint_branch : (c?.branch ?? st?.checkpoint_branch ?? null);
   const reason = st?.completion ? st.reason : (c?.reason ?? null);
   const lines: Line[] = [
-    [{ text: `${done}/${plural(total, "story", "stories")} complete · ${plural(iterations, "iteration")} · ${plural(tokens, "token")} · ${formatTotalCost(cost)}` }],
+    [
+      {
+        text: `${done}/${plural(total, "story", "stories")} complete · ${plural(iterations, "iteration")} · ${plural(tokens, "token")} · ${formatTotalCost(cost)}`,
+      },
+    ],
   ];
   // The receipt (docs/receipt.md): each story's attempts, time, tokens and cost.
   const stories = c?.stories ?? (st ? storiesOf(st) : []);
-  for (const row of receiptRows(stories, m.cols - 4)) lines.push([{ text: row }]); // cut to fit, not wrapped: a table
+  // A story out of attempts is marked as the list marks it (‼), not as one merely not done yet (·).
+  const stuck = new Set(m.record.stories.filter((s) => s.status === "stuck").map((s) => s.id));
+  const mark = (l: StoryReceipt) => (l.complete ? "✓" : stuck.has(l.id ?? "") ? "‼" : "·");
+  for (const row of receiptRows(stories, m.cols - 4, mark)) lines.push([{ text: row }]); // cut to fit, not wrapped: a table
+  const audit = c?.audit ?? (st ? auditOf(st) : null);
+  if (audit) lines.push([{ text: `Audit: ${auditText(audit)}` }]);
   if (branch) lines.push([{ text: `branch ${inertLine(branch)}`, tone: "dim" }]);
   if (reason) lines.push([{ text: inertLine(reason).slice(0, 500), tone: "dim" }]);
   return lines;

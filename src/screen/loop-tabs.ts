@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { parseStories } from "../stories/story.ts";
 import { inertLine } from "../term/inert.ts";
 import { readTail } from "./log-tail.ts";
-import type { AttemptRecord, StoryEntry } from "./story-record.ts";
+import { AUDIT_ENTRY, type AttemptRecord, type StoryEntry } from "./story-record.ts";
 import { block, BlockList, shown } from "./text-blocks.ts";
 
 export const TABS = ["Agent", "Tasks", "Files", "Verify", "Prompt"] as const;
@@ -26,8 +26,7 @@ const stamp = (path: string | null) => {
   }
 };
 
-const attemptTitle = (a: AttemptRecord) =>
-  `── attempt ${a.attempt} · iteration ${a.iteration}${a.outcome ? ` · ${a.outcome}` : " · running"} ──`;
+const attemptTitle = (a: AttemptRecord) => `── attempt ${a.attempt} · iteration ${a.iteration}${a.outcome ? ` · ${a.outcome}` : " · running"} ──`;
 
 /** What a tab's content depends on beyond the record: the files it reads, by time and size. */
 export function tabStamp(tab: TabName, s: StoryEntry | null, tasksFile: string | null): string {
@@ -63,7 +62,11 @@ export function tabTitle(tab: TabName, s: StoryEntry | null, pick: number | null
   return `${tab} · attempt ${list[at]!.attempt} (${at + 1}/${list.length})`;
 }
 
-export function buildTab(tab: Exclude<TabName, "Agent">, s: StoryEntry | null, o: { tasksFile: string | null; note: string | null; pick: number | null }): BlockList {
+export function buildTab(
+  tab: Exclude<TabName, "Agent">,
+  s: StoryEntry | null,
+  o: { tasksFile: string | null; note: string | null; pick: number | null },
+): BlockList {
   const out = new BlockList();
   if (!s) {
     out.push(block("No story yet: the loop has not read its plan.", "dim"));
@@ -91,6 +94,10 @@ function tasks(out: BlockList, s: StoryEntry, tasksFile: string | null): BlockLi
     text = readFileSync(tasksFile, "utf8");
   } catch {
     out.push(block(shown(`The tasks file ${tasksFile} cannot be read now.`), "bad"));
+    return out;
+  }
+  if (s.id === AUDIT_ENTRY) {
+    out.push(block("The audit is not a story: its verdicts and the gaps it found are in the Agent tab; gaps become a story of the tasks file.", "dim"));
     return out;
   }
   const story = parseStories(text).find((x) => x.id === s.id);

@@ -48,22 +48,55 @@ export class PreviewModel extends TextScreen implements ScreenModel {
       this.tops[this.tab] = Math.max(0, this.tops[this.tab]! + by);
     };
     switch (k) {
-      case "tab": this.tab = (this.tab + 1) % PREVIEW_TABS.length; return null;
-      case "shift-tab": this.tab = (this.tab + PREVIEW_TABS.length - 1) % PREVIEW_TABS.length; return null;
-      case "1": case "2": case "3": this.tab = Number(k) - 1; return null;
-      case "up": case "k": scroll(-1); return null;
-      case "down": case "j": scroll(1); return null;
-      case "wheelup": scroll(-3); return null;
-      case "wheeldown": scroll(3); return null;
-      case "pageup": scroll(-page); return null;
-      case "pagedown": case " ": scroll(page); return null;
-      case "home": this.tops[this.tab] = 0; return null;
-      case "end": this.tops[this.tab] = Number.MAX_SAFE_INTEGER; return null;
-      case "?": return this.showKeys(PREVIEW_KEYS, 16);
-      case "R": return { kind: "run", id: this.id };
-      case "S": return { kind: "start", id: this.id };
-      case "escape": return { kind: "back" };
-      case "q": case "ctrl-c": return { kind: "quit", code: 0 };
+      case "tab":
+        this.tab = (this.tab + 1) % PREVIEW_TABS.length;
+        return null;
+      case "shift-tab":
+        this.tab = (this.tab + PREVIEW_TABS.length - 1) % PREVIEW_TABS.length;
+        return null;
+      case "1":
+      case "2":
+      case "3":
+        this.tab = Number(k) - 1;
+        return null;
+      case "up":
+      case "k":
+        scroll(-1);
+        return null;
+      case "down":
+      case "j":
+        scroll(1);
+        return null;
+      case "wheelup":
+        scroll(-3);
+        return null;
+      case "wheeldown":
+        scroll(3);
+        return null;
+      case "pageup":
+        scroll(-page);
+        return null;
+      case "pagedown":
+      case " ":
+        scroll(page);
+        return null;
+      case "home":
+        this.tops[this.tab] = 0;
+        return null;
+      case "end":
+        this.tops[this.tab] = Number.MAX_SAFE_INTEGER;
+        return null;
+      case "?":
+        return this.showKeys(PREVIEW_KEYS, 16);
+      case "R":
+        return { kind: "run", id: this.id };
+      case "S":
+        return { kind: "start", id: this.id };
+      case "escape":
+        return { kind: "back" };
+      case "q":
+      case "ctrl-c":
+        return { kind: "quit", code: 0 };
     }
     return null;
   }
@@ -93,7 +126,11 @@ export class PreviewModel extends TextScreen implements ScreenModel {
       layout: this.layout(),
       header: [
         [span(item.kind === "change" ? "Change " : "Tasks file ", "dim"), span(item.name, "accent", true)],
-        [span(`tasks ${t.done}/${t.total} · stories ${s.done}/${s.total}${item.kind === "change" ? ` · ${scenarios} ${scenarios === 1 ? "scenario" : "scenarios"}` : ""}`)],
+        [
+          span(
+            `tasks ${t.done}/${t.total} · stories ${s.done}/${s.total}${item.kind === "change" ? ` · ${scenarios} ${scenarios === 1 ? "scenario" : "scenarios"}` : ""}`,
+          ),
+        ],
       ],
       // The compact layout shows the list's selected row: what is previewed.
       list: { title: "Preview", rows: [{ glyph: "◆", tone: "accent", title: item.name, detail: `${t.done}/${t.total}`, selected: true }], gauge: t },
@@ -106,9 +143,12 @@ export class PreviewModel extends TextScreen implements ScreenModel {
 
   private tabLines(): Line[] {
     switch (PREVIEW_TABS[this.tab]) {
-      case "Tasks": return this.tasks();
-      case "Scenarios": return this.scenarios();
-      default: return this.prompt();
+      case "Tasks":
+        return this.tasks();
+      case "Scenarios":
+        return this.scenarios();
+      default:
+        return this.prompt();
     }
   }
 
@@ -123,16 +163,20 @@ export class PreviewModel extends TextScreen implements ScreenModel {
       const after = afterLabel(story);
       if (lines.length) lines.push([]);
       lines.push([
-        span(done ? "✓ " : "· ", done ? "good" : "dim"), span(`${story.id}. ${story.title}`, "normal", true), span(`  ${n}/${story.tasks.length}`, "dim"),
+        span(done ? "✓ " : "· ", done ? "good" : "dim"),
+        span(`${story.id}. ${story.title}`, "normal", true),
+        span(`  ${n}/${story.tasks.length}`, "dim"),
         ...(after ? [span(`  ${after}`, "accent")] : []),
       ]);
-      for (const task of story.tasks) lines.push([span(task.done ? "  [x] " : "  [ ] ", task.done ? "good" : "normal"), span(task.text, task.done ? "dim" : "normal")]);
+      for (const task of story.tasks)
+        lines.push([span(task.done ? "  [x] " : "  [ ] ", task.done ? "good" : "normal"), span(task.text, task.done ? "dim" : "normal")]);
     }
     return lines.length ? lines : [[span("No stories yet: its tasks.md has no `- [ ]` boxes under `## ` headings.", "warn")]];
   }
 
   private scenarios(): Line[] {
-    if (this.data.item.kind !== "change") return [[span("A plain tasks.md has no scenarios: requirements and scenarios come with an OpenSpec change's spec deltas.", "dim")]];
+    if (this.data.item.kind !== "change")
+      return [[span("A plain tasks.md has no scenarios: requirements and scenarios come with an OpenSpec change's spec deltas.", "dim")]];
     if (!this.data.requirements.length)
       return [[span(`This change has no spec deltas yet (openspec/changes/${this.data.item.name}/specs/<capability>/spec.md).`, "dim")]];
     return this.data.requirements.flatMap((r, i) => [...(i ? [[]] : []), ...requirementLines(r)]);

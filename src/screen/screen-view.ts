@@ -36,7 +36,7 @@ export interface ScreenViewOptions {
   worktree: string;
   env?: Record<string, string | undefined>;
   /** monitor: `q` — stop following. */
-  onLeave?: () => void;
+  onLeave?: (code: number) => void;
   /** monitor: `s`, `y` — stop the followed loop. */
   onStopLoop?: () => void;
   /** Each message said: the launcher prints the last ones once the screen is gone. */
@@ -80,7 +80,7 @@ export class ScreenView implements View {
       this.gone = true;
       clearInterval(this.poll);
       if (o.mode === "run") reportHangUp("the screen was closed");
-      else o.onLeave?.();
+      else o.onLeave?.(128 + 1); // SIGHUP's code: nobody is left to read it
       this.quitWith?.(null);
     });
     this.poll = setInterval(() => void this.reread(), STATE_MS);
@@ -161,7 +161,10 @@ export class ScreenView implements View {
   private async reread(): Promise<void> {
     // Read and checked only when written since: most seconds of a long agent run change nothing.
     // (A write is a rename onto the path: a new inode each time, even within one millisecond.)
-    const at = await stat(this.o.statePath).then((st) => `${st.ino}:${st.mtimeMs}`, () => "");
+    const at = await stat(this.o.statePath).then(
+      (st) => `${st.ino}:${st.mtimeMs}`,
+      () => "",
+    );
     if (at === this.stateAt) return;
     this.stateAt = at;
     const s = await readState(this.o.statePath).catch(() => null);
@@ -179,7 +182,7 @@ export class ScreenView implements View {
         return this.intents?.({ kind: "stop", key: a.key });
       case "leave":
         this.quitWith?.(null);
-        return this.o.onLeave?.();
+        return this.o.onLeave?.(a.code);
       case "stop-loop":
         return this.o.onStopLoop?.();
       case "answer": {

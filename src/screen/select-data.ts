@@ -112,17 +112,36 @@ export async function loadPreview(wt: Worktree, item: WorkItem, env: Env = proce
   try {
     const layered = layerOptions(wt.path, item.kind === "change" ? { change: item.name } : {}, null);
     const parsed = LoopOptions.safeParse(layered.options);
-    if (!parsed.success) return { item: fresh, requirements, prompt: null, promptNote: "No prompt: a config file sets an option that is not valid; `wt-loop config` shows which." };
+    if (!parsed.success)
+      return {
+        item: fresh,
+        requirements,
+        prompt: null,
+        promptNote: "No prompt: a config file sets an option that is not valid; `wt-loop config` shows which.",
+      };
     const opts = parsed.data;
-    const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout, () => {}, undefined, env));
+    const plan = await makePlan(
+      wt.path,
+      opts,
+      openSpecOptions(wt.path, opts.commandTimeout, () => {}, undefined, env),
+    );
     const first = plan.stories.find((s) => !isComplete(s));
     if (!first) return { item: fresh, requirements, prompt: null, promptNote: "Every story is complete: a run would have nothing to do." };
     const prompt = buildPrompt({
-      worktree: wt.path, task: plan.task, source: plan.source, story: first, index: plan.stories.indexOf(first) + 1, total: plan.stories.length,
-      learningsFile: loopPaths(wt.path).learnings, attempt: 1, maxRetries: opts.maxRetries, verify: opts.verify ?? null,
+      worktree: wt.path,
+      task: plan.task,
+      source: plan.source,
+      story: first,
+      index: plan.stories.indexOf(first) + 1,
+      total: plan.stories.length,
+      learningsFile: loopPaths(wt.path).learnings,
+      attempt: 1,
+      maxRetries: opts.maxRetries,
+      verify: opts.verify ?? null,
     });
     // A plain tasks.md beside an OpenSpec change with unfinished tasks: a run takes the change.
-    const other = plan.tasksFile && plan.tasksFile !== item.tasksFile ? `A run here takes ${relative(wt.path, plan.tasksFile)} first; this is its prompt.` : null;
+    const other =
+      plan.tasksFile && plan.tasksFile !== item.tasksFile ? `A run here takes ${relative(wt.path, plan.tasksFile)} first; this is its prompt.` : null;
     return { item: fresh, requirements, prompt, promptNote: other };
   } catch (err) {
     return { item: fresh, requirements, prompt: null, promptNote: `No prompt: ${errorMessage(err)}` };

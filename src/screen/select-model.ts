@@ -31,7 +31,13 @@ export const SELECT_KEYS: [string, string][] = [
 ];
 
 const LOOP_GLYPH: Record<LoopSummary["status"], [string, Tone]> = {
-  starting: ["▶", "accent"], running: ["▶", "accent"], paused: ["⏸", "warn"], done: ["✓", "good"], stuck: ["‼", "bad"], stalled: ["‼", "warn"], stopped: ["■", "dim"],
+  starting: ["▶", "accent"],
+  running: ["▶", "accent"],
+  paused: ["⏸", "warn"],
+  done: ["✓", "good"],
+  stuck: ["‼", "bad"],
+  stalled: ["‼", "warn"],
+  stopped: ["■", "dim"],
 };
 
 export class SelectModel extends TextScreen implements ScreenModel {
@@ -73,15 +79,35 @@ export class SelectModel extends TextScreen implements ScreenModel {
       this.top = 0;
     };
     switch (k) {
-      case "up": case "k": move(this.selected - 1); return null;
-      case "down": case "j": move(this.selected + 1); return null;
-      case "home": move(0); return null;
-      case "end": move(n - 1); return null;
-      case "pageup": case "wheelup": this.top = Math.max(0, this.top - (k === "pageup" ? this.bodyRows() - 1 : 3)); return null;
-      case "pagedown": case "wheeldown": this.top += k === "pagedown" ? this.bodyRows() - 1 : 3; return null;
-      case "?": return this.showKeys(SELECT_KEYS, 12);
-      case "q": case "ctrl-c": return { kind: "quit", code: 0 };
-      case "enter": return this.open();
+      case "up":
+      case "k":
+        move(this.selected - 1);
+        return null;
+      case "down":
+      case "j":
+        move(this.selected + 1);
+        return null;
+      case "home":
+        move(0);
+        return null;
+      case "end":
+        move(n - 1);
+        return null;
+      case "pageup":
+      case "wheelup":
+        this.top = Math.max(0, this.top - (k === "pageup" ? this.bodyRows() - 1 : 3));
+        return null;
+      case "pagedown":
+      case "wheeldown":
+        this.top += k === "pagedown" ? this.bodyRows() - 1 : 3;
+        return null;
+      case "?":
+        return this.showKeys(SELECT_KEYS, 12);
+      case "q":
+      case "ctrl-c":
+        return { kind: "quit", code: 0 };
+      case "enter":
+        return this.open();
     }
     return null;
   }
@@ -124,7 +150,12 @@ export class SelectModel extends TextScreen implements ScreenModel {
         [span("wt-loop", "accent", true), span(`  ${this.data.worktree.name}`, "normal", true), span(`  ${this.data.worktree.path}`, "dim")],
         work === 0
           ? [span(EMPTY_SHORT, "warn")]
-          : [span(`${work === 1 ? "1 piece" : `${work} pieces`} of work here · ${this.data.loops.length} ${this.data.loops.length === 1 ? "loop" : "loops"} in this repository${running ? ` (${running} running)` : ""}`, "dim")],
+          : [
+              span(
+                `${work === 1 ? "1 piece" : `${work} pieces`} of work here · ${this.data.loops.length} ${this.data.loops.length === 1 ? "loop" : "loops"} in this repository${running ? ` (${running} running)` : ""}`,
+                "dim",
+              ),
+            ],
       ],
       list: { title: "Work and loops", rows, gauge: null },
       tabs: [{ title: e?.kind === "loop" ? "Loop" : "Details", active: true }],
@@ -168,7 +199,11 @@ function workDetails(item: WorkItem): Line[] {
   ];
   for (const story of item.stories) {
     const done = story.tasks.filter((x) => x.done).length;
-    lines.push([span(isComplete(story) ? "✓ " : "· ", isComplete(story) ? "good" : "dim"), span(`${story.id}. ${story.title}`), span(`  ${done}/${story.tasks.length}`, "dim")]);
+    lines.push([
+      span(isComplete(story) ? "✓ " : "· ", isComplete(story) ? "good" : "dim"),
+      span(`${story.id}. ${story.title}`),
+      span(`  ${done}/${story.tasks.length}`, "dim"),
+    ]);
   }
   if (!item.stories.length) lines.push([span("No stories: no `- [ ]` boxes in its tasks.md yet.", "warn")]);
   lines.push([], [span("Enter: preview its tasks, scenarios and first prompt; R there runs it here, S in a new window.", "dim")]);
@@ -176,7 +211,12 @@ function workDetails(item: WorkItem): Line[] {
 }
 
 function loopDetails(e: WorktreeLoop, now: number): Line[] {
-  const head: Line = [span("Loop in ", "dim"), span(e.name, "normal", true), span(e.branch ? `  on ${e.branch}` : "  (detached)", "dim"), span(e.current ? "  (this worktree)" : "", "dim")];
+  const head: Line = [
+    span("Loop in ", "dim"),
+    span(e.name, "normal", true),
+    span(e.branch ? `  on ${e.branch}` : "  (detached)", "dim"),
+    span(e.current ? "  (this worktree)" : "", "dim"),
+  ];
   if (!e.loop) return [head, [span(e.worktree, "dim")], [], [span(`Its state cannot be read: ${e.problem ?? "unknown"}`, "warn")]];
   const l = e.loop;
   const elapsed = runTimeMs({ status: l.status, started_at: l.started_at, ended_at: l.ended_at }, now);
@@ -186,7 +226,10 @@ function loopDetails(e: WorktreeLoop, now: number): Line[] {
     [span(e.worktree, "dim")],
     [],
     row("Status", statusLabel(l), l.runner_alive ? "accent" : l.status === "done" ? "good" : l.status === "stuck" ? "bad" : "normal"),
-    row("Story", `${storyLabel(l)}${l.lanes.length ? `  ${l.lanes.map((x) => `${x.story_id}. ${x.story_title}`).join(" · ")}` : l.story ? `  ${l.story.id}. ${l.story.title} (attempt ${l.story.attempt})` : ""}`),
+    row(
+      "Story",
+      `${storyLabel(l)}${l.lanes.length ? `  ${l.lanes.map((x) => `${x.story_id}. ${x.story_title}`).join(" · ")}` : l.story ? `  ${l.story.id}. ${l.story.title} (attempt ${l.story.attempt})` : ""}`,
+    ),
     row("Iteration", `${l.iteration}/${l.max_iterations}`),
     row("Elapsed", elapsed === null ? "unknown" : formatDuration(elapsed)),
     row("Cost", formatCost(l.total_cost_usd)),
@@ -195,7 +238,17 @@ function loopDetails(e: WorktreeLoop, now: number): Line[] {
   if (l.change) lines.push(row("Change", l.change));
   if (l.reason) lines.push(row("Reason", l.reason));
   if (e.note) lines.push([], [span(e.note, "warn")]);
-  lines.push([], [span(l.runner_alive ? "Enter: follow it here, as `wt-loop monitor` (q there leaves; the loop goes on)." : "Enter: look through its stories, as `wt-loop monitor`.", "dim")]);
+  lines.push(
+    [],
+    [
+      span(
+        l.runner_alive
+          ? "Enter: follow it here, as `wt-loop monitor` (q there leaves; the loop goes on)."
+          : "Enter: look through its stories, as `wt-loop monitor`.",
+        "dim",
+      ),
+    ],
+  );
   return lines;
 }
 

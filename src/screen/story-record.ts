@@ -60,7 +60,13 @@ export interface LoopFacts {
 export const AUDIT_ENTRY = "(audit)";
 
 const FAILED: Record<Outcome, boolean> = {
-  complete: false, stopped: false, rejected: true, failed: true, no_signal: true, timeout: true, unavailable: true,
+  complete: false,
+  stopped: false,
+  rejected: true,
+  failed: true,
+  no_signal: true,
+  timeout: true,
+  unavailable: true,
 };
 
 export class StoryRecord {
@@ -79,7 +85,20 @@ export class StoryRecord {
 
   private reset(): void {
     [this.stories, this.byId] = [[], new Map()];
-    this.loop = { worktree: null, change: null, tasksFile: null, maxIterations: null, maxRetries: null, iteration: 0, current: null, waiting: null, tokens: 0, cost: 0, complete: null, since: null };
+    this.loop = {
+      worktree: null,
+      change: null,
+      tasksFile: null,
+      maxIterations: null,
+      maxRetries: null,
+      iteration: 0,
+      current: null,
+      waiting: null,
+      tokens: 0,
+      cost: 0,
+      complete: null,
+      since: null,
+    };
     this.version++;
   }
 
@@ -104,7 +123,10 @@ export class StoryRecord {
     if (!s) {
       s = { id, title: "", status: "pending", attempts: [], tokens: 0, cost: null, agent: new BlockList() };
       this.byId.set(id, s);
-      this.stories.push(s);
+      // The audit's entry stays last: a story its gaps became comes after it in time, but before it in the list.
+      const audit = this.stories.findIndex((x) => x.id === AUDIT_ENTRY);
+      if (audit >= 0 && id !== AUDIT_ENTRY) this.stories.splice(audit, 0, s);
+      else this.stories.push(s);
     }
     return s;
   }
@@ -130,9 +152,27 @@ export class StoryRecord {
       case "StoryProgress": {
         const s = this.story(e.story_id);
         s.title = inertLine(e.title);
-        Object.assign(L, { worktree: e.worktree, iteration: e.iteration, maxIterations: e.max_iterations, maxRetries: e.max_retries, current: e.story_id, waiting: null });
+        Object.assign(L, {
+          worktree: e.worktree,
+          iteration: e.iteration,
+          maxIterations: e.max_iterations,
+          maxRetries: e.max_retries,
+          current: e.story_id,
+          waiting: null,
+        });
         s.status = "running";
-        s.attempts.push({ iteration: e.iteration, attempt: e.attempt, outcome: null, reason: null, files: [], verifyLog: null, verify: null, promptFile: e.prompt_file ?? null, tokens: 0, cost: null });
+        s.attempts.push({
+          iteration: e.iteration,
+          attempt: e.attempt,
+          outcome: null,
+          reason: null,
+          files: [],
+          verifyLog: null,
+          verify: null,
+          promptFile: e.prompt_file ?? null,
+          tokens: 0,
+          cost: null,
+        });
         s.agent.push(block(`── attempt ${e.attempt}/${e.max_retries} · iteration ${e.iteration}/${e.max_iterations} ──`, "accent", { bold: true }));
         return;
       }
@@ -149,7 +189,12 @@ export class StoryRecord {
         L.cost += e.cost_usd ?? 0;
         const outOfAttempts = a !== null && L.maxRetries !== null && a.attempt >= L.maxRetries;
         s.status = e.outcome === "complete" ? "done" : e.outcome === "stopped" ? "pending" : outOfAttempts ? "stuck" : "failed";
-        const facts = [e.turns !== null ? plural(e.turns, "turn") : null, `${formatTokens(tokens)} tokens`, e.cost_usd !== null ? formatCost(e.cost_usd) : null, formatDuration(e.duration_ms)];
+        const facts = [
+          e.turns !== null ? plural(e.turns, "turn") : null,
+          `${formatTokens(tokens)} tokens`,
+          e.cost_usd !== null ? formatCost(e.cost_usd) : null,
+          formatDuration(e.duration_ms),
+        ];
         const tone = e.outcome === "complete" ? "good" : FAILED[e.outcome] ? "bad" : "dim";
         s.agent.push(block(`◆ ${e.outcome} · ${facts.filter(Boolean).join(" · ")}`, tone, { bold: true }));
         if (e.reason) s.agent.push(block(shown(`  reason: ${e.reason}`), tone));
@@ -176,7 +221,8 @@ export class StoryRecord {
       case "ReviewEvent":
         return; // the reviewer's own doings are in its log (`wt-loop log`), not in the agent's pane
       case "ReviewEnd": {
-        const said = e.verdict === "approve" ? "approved" : e.verdict === "changes" ? "asked for changes" : e.verdict === "missing" ? "gave no verdict" : e.verdict;
+        const said =
+          e.verdict === "approve" ? "approved" : e.verdict === "changes" ? "asked for changes" : e.verdict === "missing" ? "gave no verdict" : e.verdict;
         const s = this.story(e.story_id);
         s.agent.push(block(`◆ review ${said} · ${formatDuration(e.duration_ms)}`, e.verdict === "approve" ? "good" : "bad"));
         if (e.reason) s.agent.push(block(shown(`  ${e.verdict === "changes" ? "changes" : "reason"}: ${e.reason}`), "bad"));
@@ -189,8 +235,21 @@ export class StoryRecord {
         Object.assign(L, { iteration: e.iteration, current: AUDIT_ENTRY, waiting: null });
         s.status = "running";
         if (e.run === 1) {
-          s.attempts.push({ iteration: e.iteration, attempt: e.round, outcome: null, reason: null, files: [], verifyLog: null, verify: null, promptFile: null, tokens: 0, cost: null });
-          s.agent.push(block(`── audit round ${e.round} · iteration ${e.iteration}${L.maxIterations ? `/${L.maxIterations}` : ""} ──`, "accent", { bold: true }));
+          s.attempts.push({
+            iteration: e.iteration,
+            attempt: e.round,
+            outcome: null,
+            reason: null,
+            files: [],
+            verifyLog: null,
+            verify: null,
+            promptFile: null,
+            tokens: 0,
+            cost: null,
+          });
+          s.agent.push(
+            block(`── audit round ${e.round} · iteration ${e.iteration}${L.maxIterations ? `/${L.maxIterations}` : ""} ──`, "accent", { bold: true }),
+          );
         } else s.agent.push(block(`▸ audit run ${e.run} (the first gave no verdict)`, "accent"));
         return;
       }
@@ -198,7 +257,14 @@ export class StoryRecord {
         return this.agentEvent(this.story(AUDIT_ENTRY), e.event, at);
       case "AuditEnd": {
         const s = this.story(AUDIT_ENTRY);
-        const said = e.verdict === "pass" ? "passed" : e.verdict === "gaps" ? `found ${plural(e.gaps.length, "gap")}` : e.verdict === "missing" ? "gave no verdict" : e.verdict;
+        const said =
+          e.verdict === "pass"
+            ? "passed"
+            : e.verdict === "gaps"
+              ? `found ${plural(e.gaps.length, "gap")}`
+              : e.verdict === "missing"
+                ? "gave no verdict"
+                : e.verdict;
         const tone = e.verdict === "pass" ? "good" : e.verdict === "stopped" ? "dim" : "bad";
         s.agent.push(block(`◆ audit ${said} · ${formatDuration(e.duration_ms)}`, tone, { bold: true }));
         for (const g of e.gaps) s.agent.push(block(shown(`  gap: ${g}`), "bad"));
@@ -211,7 +277,16 @@ export class StoryRecord {
         if (e.cost_usd !== null) s.cost = (s.cost ?? 0) + e.cost_usd;
         L.tokens += tokens;
         L.cost += e.cost_usd ?? 0;
-        const outcome: Outcome = e.verdict === "pass" ? "complete" : e.verdict === "gaps" ? "rejected" : e.verdict === "stopped" ? "stopped" : e.verdict === "unavailable" ? "unavailable" : "no_signal";
+        const outcome: Outcome =
+          e.verdict === "pass"
+            ? "complete"
+            : e.verdict === "gaps"
+              ? "rejected"
+              : e.verdict === "stopped"
+                ? "stopped"
+                : e.verdict === "unavailable"
+                  ? "unavailable"
+                  : "no_signal";
         if (a) Object.assign(a, { outcome, reason: e.gaps.length ? e.gaps.join("; ") : e.reason });
         s.status = e.verdict === "pass" ? "done" : e.verdict === "stopped" ? "pending" : "failed";
         return;
@@ -231,9 +306,15 @@ export class StoryRecord {
       case "NotesUsed":
         if (L.current) this.story(L.current).agent.push(block(shown(steerLine(e)), e.type === "NotesUsed" ? "dim" : "accent"));
         return;
-      case "Lane": { // --parallel: said in the lane's own story
+      case "Lane": {
+        // --parallel: said in the lane's own story
         const s = this.story(e.story_id);
-        s.agent.push(block(shown(`⑂ lane ${e.step.replace("_", " ")}${e.reason ? `: ${e.reason}` : ""}`), e.step === "conflict" || e.step === "verify_failed" ? "bad" : "dim"));
+        s.agent.push(
+          block(
+            shown(`⑂ lane ${e.step.replace("_", " ")}${e.reason ? `: ${e.reason}` : ""}`),
+            e.step === "conflict" || e.step === "verify_failed" ? "bad" : "dim",
+          ),
+        );
         s.status = laneStatus(e, s.status, L.maxRetries);
         return;
       }

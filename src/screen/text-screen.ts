@@ -19,7 +19,13 @@ export abstract class TextScreen {
 
   /** Text over the screen until the next key (what `start` printed, why a run did not begin). */
   inform(title: string, text: string): void {
-    this.overlay = { title, lines: text.trimEnd().split("\n").map((l) => [span(l)]) };
+    this.overlay = {
+      title,
+      lines: text
+        .trimEnd()
+        .split("\n")
+        .map((l) => [span(l)]),
+    };
   }
 
   resize(cols: number, rows: number): void {

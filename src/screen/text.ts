@@ -47,7 +47,8 @@ export function wrap(line: Line, cols: number): Line[] {
     for (const token of s.text.match(/\S+|\s+/g) ?? []) {
       const w = width(token);
       if (used + w <= cols) push(token, s);
-      else if (/^\s+$/.test(token)) newRow(); // the break falls on the space
+      else if (/^\s+$/.test(token))
+        newRow(); // the break falls on the space
       else if (w <= cols - indent.length) {
         newRow();
         push(token, s);

@@ -47,8 +47,7 @@ export function readConfigFile(path: string, scope: ConfigScope): ConfigFile | n
     throw new UserError(`Cannot read the config file ${path}: ${(err as Error).message}. Nothing was written.`);
   }
   const at = jsonErrorAt(text);
-  if (at)
-    throw new UserError(`${path}:${at.line}:${at.column}: not valid JSON: expected ${at.expected}, found ${at.found}. Nothing was written.`);
+  if (at) throw new UserError(`${path}:${at.line}:${at.column}: not valid JSON: expected ${at.expected}, found ${at.found}. Nothing was written.`);
   const json: unknown = JSON.parse(text);
   if (typeof json !== "object" || json === null || Array.isArray(json))
     throw new UserError(`${path} must hold a JSON object of options, like {"max-retries": 5, "verify": "bun test"}. Nothing was written.`);
@@ -70,7 +69,8 @@ export function readConfigFile(path: string, scope: ConfigScope): ConfigFile | n
 }
 
 function keyProblem(key: string, o: OptionInfo | undefined, scope: ConfigScope): string {
-  if (o?.meta.file === "user") return `"${key}" can only be set in your user file (${configPaths("", process.env).user}), not the project's: it is a personal choice`;
+  if (o?.meta.file === "user")
+    return `"${key}" can only be set in your user file (${configPaths("", process.env).user}), not the project's: it is a personal choice`;
   if (o) return `"${key}" cannot be set in a config file: give --${key} on the command line`;
   const keys = settable(scope).map((x) => x.flag);
   return `unknown key "${key}".${didYouMean(key, keys, (k) => `"${k}"`)} The keys are the long option names (\`wt-loop config\` lists them)`;

@@ -14,8 +14,8 @@ const FILES: Record<string, string> = {
     "# Add a greeting\n\n## Why\nUsers want to be greeted by name.\n\n## What changes\n- a `greet(name)` function\n- a command line that prints the greeting\n",
   [`openspec/changes/${CHANGE}/specs/greeting/spec.md`]:
     "## ADDED Requirements\n\n### Requirement: Greeting\nThe system SHALL greet a person by name.\n\n" +
-    "#### Scenario: Greet by name\n- **WHEN** greet is called with \"Ada\"\n- **THEN** it returns \"Hello, Ada!\"\n\n" +
-    "#### Scenario: Command line\n- **WHEN** `node cli.js Ada` runs\n- **THEN** it prints \"Hello, Ada!\"\n",
+    '#### Scenario: Greet by name\n- **WHEN** greet is called with "Ada"\n- **THEN** it returns "Hello, Ada!"\n\n' +
+    '#### Scenario: Command line\n- **WHEN** `node cli.js Ada` runs\n- **THEN** it prints "Hello, Ada!"\n',
   [`openspec/changes/${CHANGE}/tasks.md`]:
     "# Tasks\n\n## 1. Greeting function\n- [ ] 1.1 Create greet.js exporting greet(name)\n- [ ] 1.2 Add greet.test.js\n\n" +
     "## 2. Command line\n- [ ] 2.1 Create cli.js that prints greet(argv[2])\n- [ ] 2.2 Document the usage in README.md\n",

@@ -25,14 +25,29 @@ const AGENT_INSTALL: Record<string, string> = {
   gemini: "npm install -g @google/gemini-cli",
 };
 const OPENSPEC_INSTALL = "npm install -g @fission-ai/openspec";
-const systemInstall = (pkg: string) => (process.platform === "darwin" ? `brew install ${pkg}` : `sudo apt-get install ${pkg} (or your system's package manager)`);
+const systemInstall = (pkg: string) =>
+  process.platform === "darwin" ? `brew install ${pkg}` : `sudo apt-get install ${pkg} (or your system's package manager)`;
 
 /**
  * The git commands a loop runs; `git <cmd> -h` answers 129 when git has it, 1 ("not a git command") when not.
  * `--parallel` adds worktree, rebase (a lane is replayed in itself) and checkout-index (an undone integration);
  * no minimum version: its one newer step, `merge-tree --write-tree` (2.38), keeps a lane's work when it fails.
  */
-const GIT_COMMANDS = ["rev-parse", "status", "stash", "update-ref", "symbolic-ref", "write-tree", "read-tree", "update-index", "ls-files", "commit-tree", "worktree", "rebase", "checkout-index"];
+const GIT_COMMANDS = [
+  "rev-parse",
+  "status",
+  "stash",
+  "update-ref",
+  "symbolic-ref",
+  "write-tree",
+  "read-tree",
+  "update-index",
+  "ls-files",
+  "commit-tree",
+  "worktree",
+  "rebase",
+  "checkout-index",
+];
 
 export const CHECKS: Check[] = [
   { id: "git", run: checkGit },
@@ -66,14 +81,20 @@ async function checkGit(input: DoctorInput): Promise<Found> {
   try {
     version = (await exec(["git", "--version"], { cwd: input.cwd, env: input.env, timeoutMs: 10_000 })).stdout.trim();
   } catch (err) {
-    if (err instanceof CommandError && err.reason === "missing") return { mark: "fail", text: "git is not installed (not found on PATH).", fix: systemInstall("git") };
+    if (err instanceof CommandError && err.reason === "missing")
+      return { mark: "fail", text: "git is not installed (not found on PATH).", fix: systemInstall("git") };
     return { mark: "fail", text: `\`git --version\` failed: ${(err as Error).message}`, fix: `reinstall git: ${systemInstall("git")}` };
   }
   // Only `doctor` probes each subcommand: ten processes on every start cost ~40 ms (docs/performance.md), for a
   // git so old or stripped that it lacks one, which its first call would name anyway.
   if (input.purpose !== "doctor") return ok(version);
   const answers = await Promise.all(
-    GIT_COMMANDS.map((c) => exec(["git", c, "-h"], { cwd: input.cwd, env: input.env, timeoutMs: 10_000, allowFailure: true }).then((r) => r.code, () => -1)),
+    GIT_COMMANDS.map((c) =>
+      exec(["git", c, "-h"], { cwd: input.cwd, env: input.env, timeoutMs: 10_000, allowFailure: true }).then(
+        (r) => r.code,
+        () => -1,
+      ),
+    ),
   );
   const missing = GIT_COMMANDS.filter((_, i) => answers[i] !== 129 && answers[i] !== 0);
   if (missing.length)
@@ -108,7 +129,11 @@ async function checkRole(input: DoctorInput, role: "agent" | "reviewer" | "audit
   if (input.purpose !== "doctor") return ok(`${name}: ${bin}`);
   const version = await versionOf([bin, "--version"], input);
   if (version === null)
-    return { mark: "warn", text: `${name}: ${bin} is on PATH but \`${bin} --version\` failed; the loop's runs may fail the same way.`, fix: AGENT_INSTALL[name] ?? null };
+    return {
+      mark: "warn",
+      text: `${name}: ${bin} is on PATH but \`${bin} --version\` failed; the loop's runs may fail the same way.`,
+      fix: AGENT_INSTALL[name] ?? null,
+    };
   return ok(`${name}: ${bin} ${version}`);
 }
 
@@ -118,7 +143,11 @@ function checkSandbox(input: DoctorInput): Found | null {
   const PATH = input.env.PATH ?? "";
   const problem = sandboxProblem(process.platform, PATH);
   if (problem) return { mark: "fail", text: problem, fix: process.platform === "linux" ? systemInstall("bubblewrap socat ripgrep") : "run without --sandbox" };
-  return ok(sandboxTools(PATH).map((t) => t.path).join(", "));
+  return ok(
+    sandboxTools(PATH)
+      .map((t) => t.path)
+      .join(", "),
+  );
 }
 
 async function checkOpenSpec(input: DoctorInput): Promise<Found | null> {
@@ -139,7 +168,11 @@ async function checkGh(input: DoctorInput): Promise<Found | null> {
   const uses = input.opts?.issue ? "--issue" : input.opts?.issues ? "--issues" : null;
   if (!Bun.which("gh", { PATH: input.env.PATH ?? "" })) {
     if (!uses) return null;
-    return { mark: "fail", text: `GitHub's CLI \`gh\` is not installed, and ${uses} needs it`, fix: `${systemInstall("gh")}, or https://cli.github.com; then gh auth login` };
+    return {
+      mark: "fail",
+      text: `GitHub's CLI \`gh\` is not installed, and ${uses} needs it`,
+      fix: `${systemInstall("gh")}, or https://cli.github.com; then gh auth login`,
+    };
   }
   if (input.purpose !== "doctor") return ok("gh");
   return ok(`${(await versionOf(["gh", "--version"], input)) ?? "gh (version unknown)"} (GitHub: --issue, --issues; docs/github.md)`);
@@ -181,7 +214,8 @@ function checkLoopFolder(input: DoctorInput): Found | null {
   } catch {
     // not there
   }
-  if (isDir === false) return { mark: "fail", text: `${dir} is not a folder: the loop keeps its state and logs there.`, fix: `move it away: mv ${dir} ${dir}.bak` };
+  if (isDir === false)
+    return { mark: "fail", text: `${dir} is not a folder: the loop keeps its state and logs there.`, fix: `move it away: mv ${dir} ${dir}.bak` };
   const where = isDir ? dir : wt;
   try {
     accessSync(where, constants.W_OK);

@@ -50,10 +50,12 @@ export interface Check {
 
 export async function diagnose(input: DoctorInput, checks: Check[]): Promise<CheckLine[]> {
   // Independent of each other: asked at once (each may start a process: git, the agent's --version).
-  const lines = await Promise.all(checks.map(async (c) => {
-    const r = await c.run(input);
-    return r ? { id: c.id, ...r } : null;
-  }));
+  const lines = await Promise.all(
+    checks.map(async (c) => {
+      const r = await c.run(input);
+      return r ? { id: c.id, ...r } : null;
+    }),
+  );
   return lines.filter((l): l is CheckLine => l !== null);
 }
 

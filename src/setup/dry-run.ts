@@ -2,6 +2,7 @@
 import { sandboxLabel } from "../record/sandbox-label.ts";
 import { budgetLabel } from "../record/budget.ts";
 import { relative } from "node:path";
+import { auditorOf } from "../agents/auditor.ts";
 import { adapterFor } from "../agents/registry.ts";
 import { loopBranchName } from "../checkpoint/strategy.ts";
 import { loopPaths } from "../state/paths.ts";
@@ -51,6 +52,13 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
       `Review:    ${commandLine(state.review, state.review_model, state.review_cmd, "review prompt")} ` +
         `(--review ${state.review}: after each COMPLETE that passes the box check${state.verify ? " and --verify" : ""}, shown the story and the attempt's diff; limit ${state.review_timeout_min} min)`,
     );
+  if (state.audit) {
+    const a = auditorOf(state);
+    out.push(
+      `Audit:     ${commandLine(a.name, a.model, a.cmd, "audit prompt")} ` +
+        `(--audit: once every story is accepted, shown the goal, the whole diff and the stories; its gaps become stories; at most ${plural(state.audit_rounds, "round")})`,
+    );
+  }
   const sandbox = sandboxLabel(state);
   if (sandbox) out.push(`Sandbox:   ${sandbox} (the agent, --verify and --notify; writes only the worktree, its git dirs and the agent's own state)`);
   const budget = budgetLabel(state);
@@ -60,8 +68,15 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
   const first = plan.stories.find((s) => !isComplete(s));
   if (first) {
     const prompt = buildPrompt({
-      worktree: state.worktree_path, task: state.task, source: plan.source, story: first, index: plan.stories.indexOf(first) + 1,
-      total: plan.stories.length, learningsFile: loopPaths(state.worktree_path).learnings, attempt: 1, maxRetries: state.max_retries,
+      worktree: state.worktree_path,
+      task: state.task,
+      source: plan.source,
+      story: first,
+      index: plan.stories.indexOf(first) + 1,
+      total: plan.stories.length,
+      learningsFile: loopPaths(state.worktree_path).learnings,
+      attempt: 1,
+      maxRetries: state.max_retries,
       verify: state.verify,
     });
     out.push("", "First prompt:", "─".repeat(60), prompt.trimEnd(), "─".repeat(60));

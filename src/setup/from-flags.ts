@@ -6,14 +6,15 @@
 import { describePlan } from "./dry-run.ts";
 import { layerOptions, setBy, withOrigins } from "./config.ts";
 import { CHECKS } from "./doctor-checks.ts";
-import { diagnose, refuseUnready } from "./doctor.ts";
+import { diagnose, lineText, refuseUnready } from "./doctor.ts";
 import { LoopOptions } from "./options.ts";
 import { refuseOptionMistakes } from "./option-mistakes.ts";
 import { prepareLoop, type Prepared } from "./prepare.ts";
 import { sealCommands, trustLine, untrustedCommands } from "./trust.ts";
 import { loopPaths } from "../state/paths.ts";
 import type { State } from "../state/schema.ts";
-import { print, warn } from "../term/print.ts";
+import { print, printError, warn } from "../term/print.ts";
+import { ExitCode, UserError } from "../errors.ts";
 import type { Worktree } from "../worktree/worktree.ts";
 import { validate } from "./validate.ts";
 import { requireTrust } from "./ask-trust.ts";
@@ -21,7 +22,12 @@ import { requireTrust } from "./ask-trust.ts";
 /** Before the previous run is read from the loop's folder: refused with doctor's `.claude` line when it cannot be used. */
 export async function refuseUnusableLoopFolder(wt: Worktree, purpose: "start" | "run"): Promise<void> {
   const input = { purpose, cwd: wt.path, env: process.env, worktree: wt, opts: null, layered: null, previous: null };
-  refuseUnready(await diagnose(input, CHECKS.filter((c) => c.id === ".claude")));
+  refuseUnready(
+    await diagnose(
+      input,
+      CHECKS.filter((c) => c.id === ".claude"),
+    ),
+  );
 }
 
 /** Where the preparation speaks: `run` holds it while its screen is already open (_screen-first.ts). */
@@ -62,11 +68,13 @@ export async function prepareFromFlags(
   if (!untrusted.length && !opts.dryRun) out.trusted();
   // What `doctor` checks, refused with the line it shows: before the trust question and the plan.
   const ready = await diagnose({ purpose, cwd: wt.path, env: process.env, worktree: wt, opts, layered, previous: previous ?? null }, CHECKS);
-  try {
-    refuseUnready(ready);
-  } catch (err) {
-    throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
-  }
+  // A dry run shows the plan even so (a newcomer sees it before installing the agent), then the refusals.
+  if (!opts.dryRun)
+    try {
+      refuseUnready(ready);
+    } catch (err) {
+      throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
+    }
   if (!opts.dryRun) await requireTrust(untrusted, layered);
   out.trusted();
   const prepared = await prepareLoop(wt, opts, out.warn, previous).catch((err) => {
@@ -75,7 +83,12 @@ export async function prepareFromFlags(
   if (layered.note) out.print(layered.note);
   if (opts.dryRun) {
     print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
-    return 0;
+    const refusals = ready.filter((l) => l.mark === "fail");
+    if (!refusals.length) return 0;
+    // Each as a start says it: with where a remembered or configured option came from.
+    const said = refusals.map((l) => `  ✗ ${l.id}: ${(withOrigins(new UserError(lineText(l)), layered) as Error).message}`);
+    printError(["A real start would refuse:", ...said].join("\n"));
+    return ExitCode.usage;
   }
   if (prepared.finishedPlanNote) {
     out.print(prepared.finishedPlanNote);

@@ -10,7 +10,10 @@ export interface JsonError {
 }
 
 class Stop {
-  constructor(readonly offset: number, readonly expected: string) {}
+  constructor(
+    readonly offset: number,
+    readonly expected: string,
+  ) {}
 }
 
 /** Null when `text` is valid JSON; else the first place where it is not, 1-based. */

@@ -32,11 +32,13 @@ const META: Record<SchemaKind, { title: string; description: string }> = {
   },
   events: {
     title: "wt-loop event log line (.claude/loop-events.jsonl)",
-    description: "One line of the append-only event log: an event discriminated on `type`, with `ts` (when it was written). Objects are open, as in the state file.",
+    description:
+      "One line of the append-only event log: an event discriminated on `type`, with `ts` (when it was written). Objects are open, as in the state file.",
   },
   config: {
     title: "wt-loop config file (.wt-loop.json, ~/.config/wt-loop/config.json)",
-    description: "Loop options, keyed by their long flag names. Flags, then a restart's remembered options, then .wt-loop.json, then the user's file win (docs/config.md).",
+    description:
+      "Loop options, keyed by their long flag names. Flags, then a restart's remembered options, then .wt-loop.json, then the user's file win (docs/config.md).",
   },
   doctor: {
     title: "wt-loop doctor --json",
@@ -44,7 +46,8 @@ const META: Record<SchemaKind, { title: string; description: string }> = {
   },
   receipt: {
     title: "wt-loop status --json: its `receipt`",
-    description: "What `wt-loop status --json` adds to the state file under `receipt`: each story's attempts, time, tokens and cost, and a running loop's forecast (docs/receipt.md). Objects are open.",
+    description:
+      "What `wt-loop status --json` adds to the state file under `receipt`: each story's attempts, time, tokens and cost, and a running loop's forecast (docs/receipt.md). Objects are open.",
   },
 };
 

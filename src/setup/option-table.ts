@@ -40,9 +40,14 @@ function info(key: OptionKey, schema: z.ZodType): OptionInfo {
   const kind = c instanceof z.ZodNumber ? (c.isInt ? "integer" : "number") : c instanceof z.ZodBoolean ? "boolean" : "string";
   const none = schema.safeParse(NONE);
   return {
-    key, flag: kebab(key), meta: schema.meta() as unknown as OptionMeta, schema,
+    key,
+    flag: kebab(key),
+    meta: schema.meta() as unknown as OptionMeta,
+    schema,
     default: schema instanceof z.ZodDefault ? schema.def.defaultValue : undefined,
-    kind, choices, removable: none.success && none.data === undefined,
+    kind,
+    choices,
+    removable: none.success && none.data === undefined,
   };
 }
 

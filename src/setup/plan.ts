@@ -54,8 +54,7 @@ async function workPlan(worktree: string, opts: LoopOptions, os: OpenSpecOptions
   }
   const change = found.kind === "openspec" ? found.change.name : null;
   const task =
-    opts.task?.trim() ||
-    (change ? `Implement the OpenSpec change '${change}' (${rel(found.tasksFile)}).` : `Complete the tasks in ${rel(found.tasksFile)}.`);
+    opts.task?.trim() || (change ? `Implement the OpenSpec change '${change}' (${rel(found.tasksFile)}).` : `Complete the tasks in ${rel(found.tasksFile)}.`);
   if (opts.done === "manual") {
     const source: StorySource = { kind: "manual", task };
     return { source, doneCriteria: "manual", task, change, tasksFile: found.tasksFile, stories: await loadStories(source), write: null, github: null };
@@ -171,6 +170,20 @@ export function finishedPlanNote(plan: Plan, worktree: string, unchecked: string
   return `Nothing to do: every story of ${of} is complete (${n}/${n}). Nothing was started or written; untick a story's boxes to have it done again.`;
 }
 
+/**
+ * Said before a loop starts that cannot finish: each story left takes at least one iteration, so with more
+ * of them than `--max` allows the loop ends `stuck` at the limit, hours later, with work left.
+ */
+export function maxTooSmallNote(plan: Plan, max: number): string | null {
+  if (plan.doneCriteria !== "tasks") return null;
+  const left = plan.stories.filter((s) => !isComplete(s)).length;
+  if (left <= max) return null;
+  return (
+    `${left} stories are left and --max allows ${max} iterations (at least one each): the loop cannot finish. ` +
+    `Start it with --max ${left} or more (a retry takes an iteration too), or raise the limit while it runs with \`wt-loop max +N\`.`
+  );
+}
+
 /** The state a new loop starts from (status `starting`, nothing run yet). */
 export function initialState(wt: { path: string; name: string }, opts: LoopOptions, plan: Plan): State {
   const now = new Date().toISOString();
@@ -215,7 +228,11 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     earlier_stories: [],
     pull_request: null,
     stop_reason: null,
-    waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [], lanes: [],
+    waiting: null,
+    pause_requested: false,
+    paused_since: null,
+    paused_ms: 0,
+    notes: [],
+    lanes: [],
   } as State; // the option fields are typed by the table; test/setup/option-table.test.ts parses the whole state
 }
-

@@ -23,7 +23,7 @@ import { checkpointPreflight } from "../checkpoint/strategy.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree/worktree.ts";
 import type { LoopOptions } from "./options.ts";
-import { initialState, makePlan, finishedPlanNote, type Plan } from "./plan.ts";
+import { initialState, makePlan, finishedPlanNote, maxTooSmallNote, type Plan } from "./plan.ts";
 import { carriedFrom, refuseSpent } from "../record/budget.ts";
 import { refuseOptionMistakes } from "./option-mistakes.ts";
 import { rememberedOptions } from "./restart.ts";
@@ -43,7 +43,13 @@ export interface Prepared {
   finishedPlanNote: string | null;
 }
 
-export const openSpecOptions = (cwd: string, commandTimeoutSec: number, warn: (message: string) => void, signal?: AbortSignal, env?: Record<string, string | undefined>) => ({
+export const openSpecOptions = (
+  cwd: string,
+  commandTimeoutSec: number,
+  warn: (message: string) => void,
+  signal?: AbortSignal,
+  env?: Record<string, string | undefined>,
+) => ({
   cwd,
   timeoutMs: commandTimeoutSec * 1000,
   signal,
@@ -95,6 +101,8 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   // A loop that continues with --audit and every story complete has its audit still to run (a kill during it, a stop).
   const auditLeft = continues && state.audit && previous?.status !== "done";
   const idle = auditLeft ? null : finishedPlanNote(plan, wt.path, state.unchecked_story);
+  const tooFew = idle ? null : maxTooSmallNote(plan, state.max_iterations);
+  if (tooFew) warn(tooFew);
   if (!opts.dryRun && !idle) {
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);

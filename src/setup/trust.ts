@@ -47,7 +47,9 @@ export function readTrusted(env: Env = process.env): TrustEntry[] {
   }
   const r = Store.safeParse(json);
   if (!r.success)
-    throw new UserError(`${trustStorePath(env)} is not wt-loop's list of trusted files (broken JSON or another format). Fix it, or remove it and trust your project files again.`);
+    throw new UserError(
+      `${trustStorePath(env)} is not wt-loop's list of trusted files (broken JSON or another format). Fix it, or remove it and trust your project files again.`,
+    );
   return r.data.files;
 }
 
@@ -101,7 +103,8 @@ export function trustFile(path: string, sha256: string, env: Env = process.env):
 
 const linkRefusal = (path: string, to: string) =>
   `${path} is a symbolic link (to ${to}): wt-loop never trusts a project file through a link, whose target can be another checkout's trusted file.`;
-const linkAdvice = (path: string, to: string) => `If you mean its content, put a copy in its place (cp --remove-destination ${resolve(dirname(path), to)} ${path}), read it, then run \`wt-loop trust\`.`;
+const linkAdvice = (path: string, to: string) =>
+  `If you mean its content, put a copy in its place (cp --remove-destination ${resolve(dirname(path), to)} ${path}), read it, then run \`wt-loop trust\`.`;
 
 /** Forgets `path`; false when it was not trusted. */
 export function revokeFile(path: string, env: Env = process.env): boolean {
@@ -150,7 +153,10 @@ export function trustLine(layered: Layered, untrusted: Untrusted[], env: Env = p
   if (!p.sha256) return null;
   const refused = untrusted.flatMap((u) => u.commands.map((c) => `${c.flag}: ${c.value}`));
   const state = fileTrust(p.path, p.sha256, env);
-  const head = state === "trusted" ? `${PROJECT_FILE} is trusted` : `${PROJECT_FILE} is not trusted${state === "changed" ? " (changed since you trusted it)" : state === "link" ? " (a symbolic link: never trusted)" : ""}`;
+  const head =
+    state === "trusted"
+      ? `${PROJECT_FILE} is trusted`
+      : `${PROJECT_FILE} is not trusted${state === "changed" ? " (changed since you trusted it)" : state === "link" ? " (a symbolic link: never trusted)" : ""}`;
   if (!refused.length) return `${head}${state === "trusted" ? "" : "; it sets no command, so nothing is refused"}.`;
   return `${head}; start would refuse ${refused.join(" · ")} (\`wt-loop trust\` trusts the file).`;
 }
@@ -177,7 +183,8 @@ export function untrustedAdvice(untrusted: Untrusted[]): string {
   const out = ["Nothing was run or written."];
   const link = untrusted.find((u) => u.why === "link");
   if (link) out.push(linkAdvice(link.source, linkTarget(link.source) ?? "?"));
-  else if (untrusted.some((u) => u.why !== "unsealed")) out.push(`Read ${PROJECT_FILE}, then trust it with \`wt-loop trust\` (or give these options as flags).`);
+  else if (untrusted.some((u) => u.why !== "unsealed"))
+    out.push(`Read ${PROJECT_FILE}, then trust it with \`wt-loop trust\` (or give these options as flags).`);
   const remembered = untrusted.find((u) => u.why === "unsealed");
   if (remembered)
     out.push(

@@ -82,7 +82,7 @@ class Generator {
       "",
       "export type Checked<T> = { ok: true; value: T } | { ok: false; path: string; expected: string };",
       "class Invalid { constructor(readonly path: string, readonly expected: string) {} }",
-      "const fail = (path: string, expected: string): never => { throw new Invalid(path.replace(/^\\./, \"\") || \"(the whole file)\", expected); };",
+      'const fail = (path: string, expected: string): never => { throw new Invalid(path.replace(/^\\./, "") || "(the whole file)", expected); };',
       ...this.regexes.map((re, i) => `const RE${i} = ${re};`),
       ...this.fns,
       "",

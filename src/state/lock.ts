@@ -31,8 +31,7 @@ const TAKEOVER_STALE_MS = 10_000;
 
 /** Held: its holder is provably a wt-loop runner of `worktree` (or this process), or it is being handed over. */
 export const isHeld = (l: LockInfo, worktree: string, now = Date.now()) =>
-  hasOwnRunner({ runner_pid: l.pid, runner_started: l.started, worktree_path: worktree }) ||
-  (l.handover_until !== null && Date.parse(l.handover_until) > now);
+  hasOwnRunner({ runner_pid: l.pid, runner_started: l.started, worktree_path: worktree }) || (l.handover_until !== null && Date.parse(l.handover_until) > now);
 
 export function readLock(path: string): LockInfo | null {
   let text: string;

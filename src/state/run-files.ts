@@ -52,7 +52,11 @@ export async function findRun(paths: LoopFiles, run?: string): Promise<FoundRun>
 /** An archived state: its own worktree check does not apply (the file is not at `.claude/loop-state.json`). */
 async function readArchived(file: string): Promise<State> {
   const { checkState } = await import("./state-check.gen.ts");
-  const r = checkState(await Bun.file(file).json().catch(() => null));
+  const r = checkState(
+    await Bun.file(file)
+      .json()
+      .catch(() => null),
+  );
   if (!r.ok) throw new UserError(`The archived run ${file} is not a loop state wt-loop can read.`);
   return r.value;
 }

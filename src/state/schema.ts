@@ -55,7 +55,9 @@ export const ReviewRun = z.object({
   reviewer: ReviewerName.describe("`--review`"),
   verdict: z
     .enum(["approve", "changes", "missing", "stopped", "unavailable"])
-    .describe("`approve`: the COMPLETE stands; `changes`: rejected with the reviewer's reason; `missing`: no verdict in two runs (the story was accepted without one); `stopped`: cut short by a stop; `unavailable`: the reviewer's service refused it past `--max-wait`"),
+    .describe(
+      "`approve`: the COMPLETE stands; `changes`: rejected with the reviewer's reason; `missing`: no verdict in two runs (the story was accepted without one); `stopped`: cut short by a stop; `unavailable`: the reviewer's service refused it past `--max-wait`",
+    ),
   reason: z.string().nullable().describe("the reviewer's reason (`changes`), or why no verdict came (`missing`)"),
   runs: z.number().int().positive().describe("reviewer runs: 2 when the first gave no verdict"),
   tokens: Tokens.describe("the reviewer's tokens (also counted in the iteration's)"),
@@ -124,7 +126,9 @@ export const Iteration = z.object({
       waited_ms: Count.describe("the time waited for the agent in this iteration"),
     })
     .optional()
-    .describe("present only when the agent's service refused runs of this iteration; each refused run's output is kept as `iter-NNN.unavailable-K.jsonl` / `.stderr`"),
+    .describe(
+      "present only when the agent's service refused runs of this iteration; each refused run's output is kept as `iter-NNN.unavailable-K.jsonl` / `.stderr`",
+    ),
 });
 export type Iteration = z.infer<typeof Iteration>;
 
@@ -146,7 +150,13 @@ export const GitHubLink = z.object({
   host: z.string().describe("`github.com`, or the Enterprise host (`host[:port]`)"),
   repo: z.string().describe("`owner/name`"),
   issues: z
-    .array(z.object({ number: z.number().int().positive().describe("the issue's number"), title: z.string().describe("its title"), url: z.string().describe("its address") }))
+    .array(
+      z.object({
+        number: z.number().int().positive().describe("the issue's number"),
+        title: z.string().describe("its title"),
+        url: z.string().describe("its address"),
+      }),
+    )
     .describe("the issues the stories came from (one for `--issue`; those the search found for `--issues`)"),
   search: z.string().nullable().describe("`--issues`: the search, as given; null for `--issue`"),
 });
@@ -169,10 +179,11 @@ export const UserWork = z.object({
   lost: z
     .array(z.string())
     .nullable()
-    .describe("of those, the ones the loop's work deleted or changed, measured at its end (null before: a run that follows a killed runner takes the snapshot over); `git restore --source=<ref> -- <path>` brings one back"),
+    .describe(
+      "of those, the ones the loop's work deleted or changed, measured at its end (null before: a run that follows a killed runner takes the snapshot over); `git restore --source=<ref> -- <path>` brings one back",
+    ),
 });
 export type UserWork = z.infer<typeof UserWork>;
-
 
 /** What a story cost, over every attempt: a line of the receipt (record/receipt.ts) and of `earlier_stories`. */
 const Spend = z.object({
@@ -184,12 +195,21 @@ export const StoryReceipt = z.object({
   title: z.string().nullable().describe("story title"),
   complete: z.boolean().describe("an attempt at it was accepted"),
   attempts: Count.describe("attempts made at it (iterations), the earlier runs of this loop included"),
-  duration_ms: z.number().nonnegative().describe("the time its iterations took, each from its start to its end (summed, so iterations of lanes that overlap each count in full)"),
+  duration_ms: z
+    .number()
+    .nonnegative()
+    .describe("the time its iterations took, each from its start to its end (summed, so iterations of lanes that overlap each count in full)"),
   waited_ms: z.number().nonnegative().describe("of that, the time waited for an unavailable agent"),
   agent: Spend.describe("what the agent spent on it"),
   reviewer: Spend.describe("what the `--review` reviewer spent on it (zero when none ran)"),
   models: z
-    .array(z.object({ model: z.string().describe("the model asked for"), attempts: Count.describe("attempts with it"), cost_usd: z.number().nonnegative().nullable().describe("what the agent spent in them (the reviewer's share apart); null when it reports no cost") }))
+    .array(
+      z.object({
+        model: z.string().describe("the model asked for"),
+        attempts: Count.describe("attempts with it"),
+        cost_usd: z.number().nonnegative().nullable().describe("what the agent spent in them (the reviewer's share apart); null when it reports no cost"),
+      }),
+    )
     .optional()
     .describe("per model asked for, in the order first used: its attempts and what the agent spent in them; absent when no attempt named a model"),
 });
@@ -261,7 +281,12 @@ export const State = z.object({
   tasks_file: z.string().nullable().describe("absolute path of the tasks file"),
   github: GitHubLink.nullable().default(null).describe("the GitHub issues the stories came from (`--issue`, `--issues`); null otherwise"),
   issue: z.string().nullable().default(null).describe("`--issue`, as given (`123`, `owner/repo#123` or the issue's URL)"),
-  issue_sync: z.boolean().default(false).describe("`--issue-sync`: the issue's boxes are ticked as stories are accepted, and one comment with the receipt is written (edited by later runs) when the loop ends"),
+  issue_sync: z
+    .boolean()
+    .default(false)
+    .describe(
+      "`--issue-sync`: the issue's boxes are ticked as stories are accepted, and one comment with the receipt is written (edited by later runs) when the loop ends",
+    ),
   pull_request: z
     .object({
       number: z.number().int().positive().describe("the pull request's number"),
@@ -290,7 +315,10 @@ export const State = z.object({
     .nullable()
     .describe("the story being worked on"),
   runner_pid: z.number().int().positive().nullable().describe("pid of the `run` (or inline `start`) process while it runs"),
-  runner_started: z.string().nullable().describe("that process's start time (Linux `/proc/PID/stat` field 22), to tell it from a reused pid; without it the state names no live runner"),
+  runner_started: z
+    .string()
+    .nullable()
+    .describe("that process's start time (Linux `/proc/PID/stat` field 22), to tell it from a reused pid; without it the state names no live runner"),
   agent_pid: z.number().int().positive().nullable().describe("pid (= process group) of the running agent"),
   agent_started: z
     .string()
@@ -304,7 +332,9 @@ export const State = z.object({
   checkpoint_stashes: z
     .array(z.string())
     .optional()
-    .describe("stash mode: the stash entries (object ids) this loop holds — made by it (each recorded before it is stored), or taken over from a run whose runner died before its completion; cleanup drops these and no others"),
+    .describe(
+      "stash mode: the stash entries (object ids) this loop holds — made by it (each recorded before it is stored), or taken over from a run whose runner died before its completion; cleanup drops these and no others",
+    ),
   user_work: UserWork.nullable()
     .optional()
     .describe(
@@ -322,7 +352,9 @@ export const State = z.object({
   completion_pending: z
     .boolean()
     .default(false)
-    .describe("the loop has ended (final status, `ended_at` set, `Complete` written) and its completion question waits for an answer; `wt-loop stop [--cleanup]` answers it"),
+    .describe(
+      "the loop has ended (final status, `ended_at` set, `Complete` written) and its completion question waits for an answer; `wt-loop stop [--cleanup]` answers it",
+    ),
   reason: z.string().nullable().describe("why the loop ended (and what the completion did)"),
   error: z
     .string()
@@ -334,23 +366,42 @@ export const State = z.object({
   review: ReviewerName.nullable().default(null).describe("`--review`: the second agent that reviews each COMPLETE after `--verify`; null: none"),
   review_cmd: z.string().nullable().default(null).describe("`--review-cmd`: the program run by `--review command`"),
   review_model: z.string().nullable().default(null).describe("`--review-model`: the model passed to the reviewer; null: its own"),
-  audit: z.boolean().default(false).describe("`--audit`: once every story is accepted, a fresh agent checks the whole change against its goal; its gaps become stories"),
+  audit: z
+    .boolean()
+    .default(false)
+    .describe("`--audit`: once every story is accepted, a fresh agent checks the whole change against its goal; its gaps become stories"),
   audit_agent: ReviewerName.nullable().default(null).describe("`--audit-agent`: the auditor; null: the `--review` agent, else the loop's agent"),
   audit_cmd: z.string().nullable().default(null).describe("`--audit-cmd`: the program run by `--audit-agent command`"),
-  audit_model: z.string().nullable().default(null).describe("`--audit-model`: the model passed to the auditor; null: the chosen agent's model (`--review-model`, `--model`) or its own"),
+  audit_model: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe("`--audit-model`: the model passed to the auditor; null: the chosen agent's model (`--review-model`, `--model`) or its own"),
   audit_rounds: z.number().int().positive().default(2).describe("`--audit-rounds`: audit rounds at most in a run (2 in a state written before it existed)"),
-  escalate: z.string().nullable().optional().describe("`--escalate`: models (comma-separated) a story's attempts climb, one step per rejected attempt; null: `model` for every attempt"),
+  escalate: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("`--escalate`: models (comma-separated) a story's attempts climb, one step per rejected attempt; null: `model` for every attempt"),
   review_timeout_min: z.number().positive().default(15).describe("`--review-timeout`, in minutes (15 in a state written before it existed)"),
-  max_cost_usd: z.number().positive().nullable().optional().describe("`--max-cost`: the whole loop's budget in US dollars, the earlier runs it continues included"),
+  max_cost_usd: z
+    .number()
+    .positive()
+    .nullable()
+    .optional()
+    .describe("`--max-cost`: the whole loop's budget in US dollars, the earlier runs it continues included"),
   max_tokens: z.number().int().positive().nullable().optional().describe("`--max-tokens`: the whole loop's budget in tokens"),
   spent_before: z
     .object({ cost_usd: z.number().nonnegative().describe("cost in US dollars"), tokens: Count.describe("tokens, all categories") })
     .optional()
-    .describe("what the earlier runs of this loop spent (a restart after `stuck`, `stalled` or `stopped` carries it); the budget counts it plus `total_cost_usd`/`total_tokens`"),
-  stop_reason: StopReason
-    .nullable()
+    .describe(
+      "what the earlier runs of this loop spent (a restart after `stuck`, `stalled` or `stopped` carries it); the budget counts it plus `total_cost_usd`/`total_tokens`",
+    ),
+  stop_reason: StopReason.nullable()
     .optional()
-    .describe("why a `stopped` loop stopped: `user` (a stop or Ctrl-C) or `budget` (`--max-cost` or `--max-tokens` reached); null for other statuses and for a loop whose runner died or was force-quit"),
+    .describe(
+      "why a `stopped` loop stopped: `user` (a stop or Ctrl-C) or `budget` (`--max-cost` or `--max-tokens` reached); null for other statuses and for a loop whose runner died or was force-quit",
+    ),
   unchecked_story: z
     .string()
     .nullable()
@@ -365,15 +416,28 @@ export const State = z.object({
     .describe(
       "an HMAC, under a key in the user's config folder, of this worktree and the commands the loop runs (`agent_cmd`, `verify`, `notify`): a restart takes those commands only from a state whose seal is right, i.e. that this user's own run wrote; absent or null: none recorded",
     ),
-  max_wait_hours: z.number().positive().default(8).describe("`--max-wait`: hours one iteration may wait in all for an unavailable agent (8 in a state written before it existed)"),
-  sandbox: z.boolean().optional().describe("`--sandbox`: the agent, `--verify` and `--notify` run in an OS sandbox (absent in a state written before it existed: off)"),
+  max_wait_hours: z
+    .number()
+    .positive()
+    .default(8)
+    .describe("`--max-wait`: hours one iteration may wait in all for an unavailable agent (8 in a state written before it existed)"),
+  sandbox: z
+    .boolean()
+    .optional()
+    .describe("`--sandbox`: the agent, `--verify` and `--notify` run in an OS sandbox (absent in a state written before it existed: off)"),
   sandbox_network: SandboxNetwork.nullable().optional().describe("`--sandbox-network`: `filtered` (only the agent's API host and `sandbox_allow`) or `open`"),
   sandbox_allow: z.string().nullable().optional().describe("`--sandbox-allow`: more hosts the sandbox may reach, `host[:port]` comma-separated"),
   sandbox_deny_read: z.string().nullable().optional().describe("`--sandbox-deny-read`: more paths the sandbox may not read, comma-separated"),
-  sandbox_env: z.string().nullable().optional().describe("`--sandbox-env`: more environment variables passed into the sandbox, comma-separated names (or `PREFIX_*`)"),
+  sandbox_env: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("`--sandbox-env`: more environment variables passed into the sandbox, comma-separated names (or `PREFIX_*`)"),
   waiting: Waiting.nullable()
     .default(null)
-    .describe("set while the loop waits for an unavailable agent (`status` stays `running` meanwhile); null otherwise, and always null once the loop has ended"),
+    .describe(
+      "set while the loop waits for an unavailable agent (`status` stays `running` meanwhile); null otherwise, and always null once the loop has ended",
+    ),
   pause_requested: z
     .boolean()
     .default(false)
@@ -387,8 +451,15 @@ export const State = z.object({
   earlier_stories: z
     .array(StoryReceipt)
     .default([])
-    .describe("what the earlier runs this run continues spent on each story (a restart after `stuck`, `stalled` or `stopped` carries it, as `spent_before`): the receipt's attempts and costs count it; empty otherwise"),
-  parallel: z.number().int().positive().default(1).describe("`--parallel`: stories run at the same time, each in its own lane (1: one after another in this worktree, as before)"),
+    .describe(
+      "what the earlier runs this run continues spent on each story (a restart after `stuck`, `stalled` or `stopped` carries it, as `spent_before`): the receipt's attempts and costs count it; empty otherwise",
+    ),
+  parallel: z
+    .number()
+    .int()
+    .positive()
+    .default(1)
+    .describe("`--parallel`: stories run at the same time, each in its own lane (1: one after another in this worktree, as before)"),
   lanes: z.array(Lane).default([]).describe("`--parallel` above 1: the lanes open now (empty otherwise, and once the loop has ended)"),
 });
 export type State = z.infer<typeof State>;

@@ -69,9 +69,19 @@ function readIteration(v: unknown): SeedIteration | null {
   if (!isObject(v) || !positiveInt(v.n)) return null;
   const commits = Array.isArray(v.commits) && v.commits.every((c) => typeof c === "string") ? (v.commits as string[]) : [];
   return {
-    ...v, n: v.n, started: str(v.started, ""), ended: str(v.ended, ""), done_check: bool(v.done_check), commits, tokens_used: num(v.tokens_used),
-    input_tokens: optionalNum(v.input_tokens), output_tokens: optionalNum(v.output_tokens), cache_read_tokens: optionalNum(v.cache_read_tokens),
-    cache_create_tokens: optionalNum(v.cache_create_tokens), timed_out: bool(v.timed_out), log_file: str(v.log_file, ""),
+    ...v,
+    n: v.n,
+    started: str(v.started, ""),
+    ended: str(v.ended, ""),
+    done_check: bool(v.done_check),
+    commits,
+    tokens_used: num(v.tokens_used),
+    input_tokens: optionalNum(v.input_tokens),
+    output_tokens: optionalNum(v.output_tokens),
+    cache_read_tokens: optionalNum(v.cache_read_tokens),
+    cache_create_tokens: optionalNum(v.cache_create_tokens),
+    timed_out: bool(v.timed_out),
+    log_file: str(v.log_file, ""),
   };
 }
 
@@ -91,11 +101,21 @@ export function readSeed(json: unknown): Seed | null {
     }
   }
   return {
-    ...json, worktree_name: json.worktree_name, status: json.status, current_iteration: num(json.current_iteration), max_iterations: num(json.max_iterations),
-    started_at: json.started_at, task: str(json.task, ""), iterations, done_criteria: str(json.done_criteria, "tasks"), stall_threshold: num(json.stall_threshold),
-    iteration_timeout_min: num(json.iteration_timeout_min), total_tokens: num(json.total_tokens),
+    ...json,
+    worktree_name: json.worktree_name,
+    status: json.status,
+    current_iteration: num(json.current_iteration),
+    max_iterations: num(json.max_iterations),
+    started_at: json.started_at,
+    task: str(json.task, ""),
+    iterations,
+    done_criteria: str(json.done_criteria, "tasks"),
+    stall_threshold: num(json.stall_threshold),
+    iteration_timeout_min: num(json.iteration_timeout_min),
+    total_tokens: num(json.total_tokens),
     terminal_pid: json.terminal_pid === null || positiveInt(json.terminal_pid) ? (json.terminal_pid as number | null) : null,
-    model: strOrNull(json.model), change: strOrNull(json.change),
+    model: strOrNull(json.model),
+    change: strOrNull(json.change),
   };
 }
 
@@ -119,7 +139,13 @@ function seedStories(worktree: string, change: string | null) {
     if (!existsSync(file)) continue;
     try {
       const stories = parseStories(readFileSync(file, "utf8"));
-      if (stories.length) return { source: change && i === 0 ? ("openspec" as const) : ("tasks-file" as const), tasksFile: file, total: stories.length, completed: stories.filter(isComplete).length };
+      if (stories.length)
+        return {
+          source: change && i === 0 ? ("openspec" as const) : ("tasks-file" as const),
+          tasksFile: file,
+          total: stories.length,
+          completed: stories.filter(isComplete).length,
+        };
     } catch {
       // unreadable: the stories stay unknown rather than keep the state from being read
     }
@@ -135,12 +161,31 @@ export function fromSeed(json: unknown, worktreePath: string): State {
   const known = STATUSES.includes(s.status);
   const status = known ? (s.status as State["status"]) : "stopped";
   const iterations: Iteration[] = s.iterations.map((i) => {
-    const tokens = { input: count(i.input_tokens), output: count(i.output_tokens), cache_read: count(i.cache_read_tokens), cache_creation: count(i.cache_create_tokens) };
+    const tokens = {
+      input: count(i.input_tokens),
+      output: count(i.output_tokens),
+      cache_read: count(i.cache_read_tokens),
+      cache_creation: count(i.cache_create_tokens),
+    };
     return {
-      n: i.n, started: iso(i.started, started), ended: iso(i.ended, iso(i.started, started)), done_check: i.done_check, commits: i.commits,
-      tokens_used: count(i.tokens_used), ...(i.timed_out ? { timed_out: true as const } : {}), story_id: null, story_title: null, attempt: 1,
-      outcome: i.timed_out ? "timeout" : i.done_check ? "complete" : "no_signal", reason: null, progress: i.commits.length > 0, tokens,
-      cost_usd: null, turns: null, exit_code: null, log_file: i.log_file,
+      n: i.n,
+      started: iso(i.started, started),
+      ended: iso(i.ended, iso(i.started, started)),
+      done_check: i.done_check,
+      commits: i.commits,
+      tokens_used: count(i.tokens_used),
+      ...(i.timed_out ? { timed_out: true as const } : {}),
+      story_id: null,
+      story_title: null,
+      attempt: 1,
+      outcome: i.timed_out ? "timeout" : i.done_check ? "complete" : "no_signal",
+      reason: null,
+      progress: i.commits.length > 0,
+      tokens,
+      cost_usd: null,
+      turns: null,
+      exit_code: null,
+      log_file: i.log_file,
     };
   });
   // wt-tools kept no end time: an ended loop ran until its last iteration ended, as far as anyone knows.
@@ -149,21 +194,58 @@ export function fromSeed(json: unknown, worktreePath: string): State {
   const sum = (k: keyof Tokens) => iterations.reduce((a, i) => a + i.tokens[k], 0);
   // Checked (the generated State.parse: state/codegen.ts), so that the fields wt-tools never had take the state schema's defaults.
   const checked = checkState({
-    schema_version: SCHEMA_VERSION, worktree_name: s.worktree_name, worktree_path: worktreePath, status,
-    current_iteration: count(s.current_iteration), max_iterations: atLeast1(s.max_iterations, Math.max(1, iterations.length)),
-    started_at: started, updated_at: iterations.at(-1)?.ended ?? started, ended_at: endedAt, task: s.task, iterations,
-    done_criteria: s.done_criteria === "manual" ? "manual" : "tasks", stall_threshold: atLeast1(s.stall_threshold, 2),
-    iteration_timeout_min: s.iteration_timeout_min > 0 ? s.iteration_timeout_min : 45, total_tokens: count(s.total_tokens),
+    schema_version: SCHEMA_VERSION,
+    worktree_name: s.worktree_name,
+    worktree_path: worktreePath,
+    status,
+    current_iteration: count(s.current_iteration),
+    max_iterations: atLeast1(s.max_iterations, Math.max(1, iterations.length)),
+    started_at: started,
+    updated_at: iterations.at(-1)?.ended ?? started,
+    ended_at: endedAt,
+    task: s.task,
+    iterations,
+    done_criteria: s.done_criteria === "manual" ? "manual" : "tasks",
+    stall_threshold: atLeast1(s.stall_threshold, 2),
+    iteration_timeout_min: s.iteration_timeout_min > 0 ? s.iteration_timeout_min : 45,
+    total_tokens: count(s.total_tokens),
     tokens: { input: sum("input"), output: sum("output"), cache_read: sum("cache_read"), cache_creation: sum("cache_creation") },
-    total_cost_usd: 0, max_retries: 3, command_timeout_sec: 30, agent: "claude", agent_cmd: null, model: s.model, checkpoint: "branch",
-    on_complete: "keep", terminal: "auto", source: stories?.source ?? "manual", change: s.change, tasks_file: stories?.tasksFile ?? null,
-    stories_total: stories?.total ?? 0, stories_completed: stories?.completed ?? 0, planned_stories: [],
-    current_story: null, runner_pid: status === "running" || status === "starting" ? s.terminal_pid : null, runner_started: null, agent_pid: null,
-    checkpoint_branch: null, original_branch: null, original_commit: null, checkpoint_sha: null, completion: null, completion_message: null, completion_pending: false,
+    total_cost_usd: 0,
+    max_retries: 3,
+    command_timeout_sec: 30,
+    agent: "claude",
+    agent_cmd: null,
+    model: s.model,
+    checkpoint: "branch",
+    on_complete: "keep",
+    terminal: "auto",
+    source: stories?.source ?? "manual",
+    change: s.change,
+    tasks_file: stories?.tasksFile ?? null,
+    stories_total: stories?.total ?? 0,
+    stories_completed: stories?.completed ?? 0,
+    planned_stories: [],
+    current_story: null,
+    runner_pid: status === "running" || status === "starting" ? s.terminal_pid : null,
+    runner_started: null,
+    agent_pid: null,
+    checkpoint_branch: null,
+    original_branch: null,
+    original_commit: null,
+    checkpoint_sha: null,
+    completion: null,
+    completion_message: null,
+    completion_pending: false,
     reason: known ? "Written by wt-tools' wt-loop (a state file without schema_version)" : `Written by wt-tools' wt-loop with status '${s.status}'`,
     error: null,
     notify: null,
-    waiting: null, pause_requested: false, paused_since: null, paused_ms: 0, notes: [], parallel: 1, lanes: [],
+    waiting: null,
+    pause_requested: false,
+    paused_since: null,
+    paused_ms: 0,
+    notes: [],
+    parallel: 1,
+    lanes: [],
   } satisfies z.input<typeof import("./schema.ts").State>);
   if (!checked.ok) throw new Error(`wt-loop read a state in the seed's format into an invalid state: ${checked.path} is not ${checked.expected}`);
   return checked.value;

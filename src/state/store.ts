@@ -43,8 +43,7 @@ export async function readState(path: string): Promise<State | null> {
     json = JSON.parse(text);
   } catch (err) {
     throw new UserError(
-      `The loop state ${path} is not valid JSON (${(err as Error).message}). ` +
-        `It was left untouched: fix it, or move it away to start a new loop.`,
+      `The loop state ${path} is not valid JSON (${(err as Error).message}). ` + `It was left untouched: fix it, or move it away to start a new loop.`,
     );
   }
   if (typeof json === "object" && json !== null && !("schema_version" in json)) {

@@ -18,7 +18,9 @@ export const sameGap = (a: string, b: string) => oneLine(a).toLowerCase() === on
 
 export async function appendGapStory(worktree: string, tasksFile: string, gaps: string[], round: number): Promise<PlannedStory> {
   const text = await readFile(tasksFile, "utf8");
-  const numbers = parseStories(text).map((s) => Number.parseInt(s.id, 10)).filter(Number.isFinite);
+  const numbers = parseStories(text)
+    .map((s) => Number.parseInt(s.id, 10))
+    .filter(Number.isFinite);
   const id = String(Math.max(0, ...numbers) + 1);
   const title = `${GAPS_TITLE} (round ${round})`;
   const tasks = gaps.map((g, i) => `- [ ] ${id}.${i + 1} ${oneLine(g)}`).join("\n");

@@ -80,7 +80,15 @@ const provenance = (url: string) =>
 
 /** `after #12` in an issue's body: the issues it waits for. */
 export function prerequisites(body: string): number[] {
-  return [...new Set([...workLines(body).join("\n").matchAll(/\bafter\s+#(\d+)\b/gi)].map((m) => Number(m[1])))];
+  return [
+    ...new Set(
+      [
+        ...workLines(body)
+          .join("\n")
+          .matchAll(/\bafter\s+#(\d+)\b/gi),
+      ].map((m) => Number(m[1])),
+    ),
+  ];
 }
 
 /**

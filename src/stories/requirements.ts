@@ -56,6 +56,13 @@ export async function changeRequirements(dir: string): Promise<Requirement[]> {
   const specsDir = join(dir, "specs");
   const caps = (await readdir(specsDir, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => e.name);
   caps.sort();
-  const all = await Promise.all(caps.map((c) => readFile(join(specsDir, c, "spec.md"), "utf8").then((t) => parseRequirements(t, c), () => [])));
+  const all = await Promise.all(
+    caps.map((c) =>
+      readFile(join(specsDir, c, "spec.md"), "utf8").then(
+        (t) => parseRequirements(t, c),
+        () => [],
+      ),
+    ),
+  );
   return all.flat();
 }

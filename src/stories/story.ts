@@ -31,8 +31,7 @@ export interface PlannedStory {
  * The planned stories the file no longer has: removed, renamed, or stripped of every checkbox (a
  * section without checkboxes makes no story). Such a story is not complete, whatever the rest says.
  */
-export const missingFromPlan = (planned: PlannedStory[], stories: Story[]): PlannedStory[] =>
-  planned.filter((p) => !stories.some((s) => s.id === p.id));
+export const missingFromPlan = (planned: PlannedStory[], stories: Story[]): PlannedStory[] => planned.filter((p) => !stories.some((s) => s.id === p.id));
 
 export const describeStories = (stories: PlannedStory[]) => stories.map((s) => `${s.id} "${s.title}"`).join(", ");
 
@@ -103,7 +102,10 @@ function splitHeading(heading: string): Heading {
 }
 
 function slug(text: string, ordinal: number): string {
-  const s = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  const s = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
   return s || `section-${ordinal}`;
 }
 

@@ -16,11 +16,15 @@ export const fieldWidth = () => Math.max(40, Math.min(outputWidth(), 300));
 
 /** `--verify`'s column: how the command ended and how long it took ("-" where it did not run). */
 const verifyCell = (v: Iteration["verify"]) =>
-  !v ? "-" : `${v.timed_out ? "timed out" : v.exit_code === 0 ? "passed" : v.exit_code === null ? "stopped" : `exit ${v.exit_code}`} ${formatDuration(v.duration_ms)}`;
+  !v
+    ? "-"
+    : `${v.timed_out ? "timed out" : v.exit_code === 0 ? "passed" : v.exit_code === null ? "stopped" : `exit ${v.exit_code}`} ${formatDuration(v.duration_ms)}`;
 
 /** `--review`'s column: the verdict ("-" where no review ran); the reasons are in `--json` and `log`. */
 const reviewCell = (r: Iteration["review"]) =>
-  !r ? "-" : `${r.verdict === "approve" ? "approved" : r.verdict === "changes" ? "changes" : r.verdict === "missing" ? "no verdict" : r.verdict}${r.runs > 1 ? ` (${r.runs} runs)` : ""}${r.put_back.length ? " · tree put back" : ""}`;
+  !r
+    ? "-"
+    : `${r.verdict === "approve" ? "approved" : r.verdict === "changes" ? "changes" : r.verdict === "missing" ? "no verdict" : r.verdict}${r.runs > 1 ? ` (${r.runs} runs)` : ""}${r.put_back.length ? " · tree put back" : ""}`;
 
 const auditVerdict = (a: NonNullable<Iteration["audit"]>) =>
   `${a.verdict === "missing" ? "no verdict" : a.verdict === "gaps" ? `gaps (${a.gaps.length})` : a.verdict}${a.runs > 1 ? ` (${a.runs} runs)` : ""}`;
@@ -35,7 +39,22 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
   const reviewed = its.some((i) => i.review);
   const waited = its.some((i) => i.unavailable);
   const reasonWidth = fieldWidth(); // once: each call asks the terminal
-  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out", ...(verified ? ["verify"] : []), ...(reviewed ? ["review"] : []), ...(waited ? ["unavailable"] : []), "reason"];
+  const head = [
+    "#",
+    "story",
+    "attempt",
+    "outcome",
+    "started (UTC)",
+    "duration",
+    "commits",
+    "tokens",
+    "cost",
+    "timed out",
+    ...(verified ? ["verify"] : []),
+    ...(reviewed ? ["review"] : []),
+    ...(waited ? ["unavailable"] : []),
+    "reason",
+  ];
   const rows = its.map((i) => [
     String(i.n),
     // An audit round (`--audit`) is its own kind of iteration: "audit", its round, its verdict.
@@ -54,7 +73,9 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
     ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
     i.outcome === "complete" ? "" : field(i.reason ?? "", reasonWidth),
   ]);
-  return table([head, ...rows]).split("\n").map((l) => truncate(l, width));
+  return table([head, ...rows])
+    .split("\n")
+    .map((l) => truncate(l, width));
 }
 
 /** `wall`: with lanes (`--parallel`), the time the iterations took once (record/totals.ts `wallMs`), said before their sum. */
@@ -63,10 +84,27 @@ export const totalsLine = (t: Totals, wall: number | null = null) =>
   `${formatTokens(t.tokens)} tokens · ${formatTotalCost(t.cost_usd)} · ${t.timed_out} timed out` +
   (t.unavailable_runs ? ` · ${plural(t.unavailable_runs, "run")} refused by the agent's service` : "");
 
-interface RunRow { run: string; started_at: string | null; status: string | null; iterations: number | null; stories: string | null; reason: string | null }
+interface RunRow {
+  run: string;
+  started_at: string | null;
+  status: string | null;
+  iterations: number | null;
+  stories: string | null;
+  reason: string | null;
+}
 
 /** The archived runs, one row each, cut to `width`. */
 export function runsTable(runs: RunRow[], width: number): string {
-  const rows = inertDeep(runs).map((r) => [r.run, r.started_at ? utcDateTime(r.started_at) : "-", r.status ?? "unreadable", String(r.iterations ?? "-"), r.stories ?? "-", field(r.reason ?? "", fieldWidth())]);
-  return table([["run", "started", "status", "iterations", "stories", "reason"], ...rows]).split("\n").map((l) => truncate(l, width)).join("\n");
+  const rows = inertDeep(runs).map((r) => [
+    r.run,
+    r.started_at ? utcDateTime(r.started_at) : "-",
+    r.status ?? "unreadable",
+    String(r.iterations ?? "-"),
+    r.stories ?? "-",
+    field(r.reason ?? "", fieldWidth()),
+  ]);
+  return table([["run", "started", "status", "iterations", "stories", "reason"], ...rows])
+    .split("\n")
+    .map((l) => truncate(l, width))
+    .join("\n");
 }

@@ -21,7 +21,9 @@ export function laneRows(s: State, now: number, width: number): string[] {
     formatDuration(now - Date.parse(l.started)),
     l.agent_pid ? String(l.agent_pid) : "-",
   ]);
-  return table([["#", "story", "attempt", "step", "open for", "agent pid"], ...rows]).split("\n").map((l) => `  ${l}`);
+  return table([["#", "story", "attempt", "step", "open for", "agent pid"], ...rows])
+    .split("\n")
+    .map((l) => `  ${l}`);
 }
 
 /**

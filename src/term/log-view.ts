@@ -32,7 +32,10 @@ export function iterationPrinter(out: (text: string) => void, color: boolean, wo
       seen = { end: false, agent: false };
       const h = inertDeep(head);
       if (!h.announced && h.kind === "audit") out(["", `━━ iteration ${h.n} · audit · round ${h.attempt ?? "-"}`].join("\n"));
-      else if (!h.announced) out(["", `━━ iteration ${h.n} · story ${field(h.story_id ?? "-", width)}. ${field(h.story_title ?? "", width)} · attempt ${h.attempt ?? "-"}`].join("\n"));
+      else if (!h.announced)
+        out(
+          ["", `━━ iteration ${h.n} · story ${field(h.story_id ?? "-", width)}. ${field(h.story_title ?? "", width)} · attempt ${h.attempt ?? "-"}`].join("\n"),
+        );
     },
     event(e) {
       seen.end ||= e.type === "IterationEnd" || (e.type === "AuditEnd" && e.final);
@@ -44,7 +47,10 @@ export function iterationPrinter(out: (text: string) => void, color: boolean, wo
       const r = inertDeep(head.record);
       const lines: string[] = [];
       if (r && !seen.end)
-        lines.push(`  ◆ iteration ${head.n}: outcome ${r.outcome} · ${formatDuration(between(r.started, r.ended))}`, ...(r.reason ? [`    reason: ${field(r.reason, width)}`] : []));
+        lines.push(
+          `  ◆ iteration ${head.n}: outcome ${r.outcome} · ${formatDuration(between(r.started, r.ended))}`,
+          ...(r.reason ? [`    reason: ${field(r.reason, width)}`] : []),
+        );
       if (!seen.agent) lines.push("  (no agent events in the event log)");
       if (!r) lines.push("  (still running)");
       if (r?.log_file) lines.push(`  raw agent output: ${relative(worktree, r.log_file) || r.log_file}`);
@@ -70,11 +76,23 @@ export function iterationJsonPrinter(out: (text: string) => void, run: object): 
   return {
     begin(head) {
       const r = head.record;
-      const fields = { n: head.n, kind: head.kind, story_id: head.story_id, story_title: head.story_title, attempt: head.attempt, outcome: r?.outcome ?? null,
-        reason: r?.reason ?? null, started: r?.started ?? null, ended: r?.ended ?? null, log_file: r?.log_file ?? null };
+      const fields = {
+        n: head.n,
+        kind: head.kind,
+        story_id: head.story_id,
+        story_title: head.story_title,
+        attempt: head.attempt,
+        outcome: r?.outcome ?? null,
+        reason: r?.reason ?? null,
+        started: r?.started ?? null,
+        ended: r?.ended ?? null,
+        log_file: r?.log_file ?? null,
+      };
       open();
       if (iterations++) out("    },");
-      opening = `    {\n${Object.entries(fields).map(([k, v]) => `      ${JSON.stringify(k)}: ${json(v, 6)},`).join("\n")}\n      "events": `;
+      opening = `    {\n${Object.entries(fields)
+        .map(([k, v]) => `      ${JSON.stringify(k)}: ${json(v, 6)},`)
+        .join("\n")}\n      "events": `;
     },
     event(e) {
       open();

@@ -100,7 +100,14 @@ export async function notify(n: Notice, d: NotifyDeps): Promise<void> {
   // The user's command is contained like an agent run: what it leaves behind (a `setsid` child) is
   // ended when it exits, and neither holds the finished loop (and its lock) nor outlives it.
   const tag = d.runTag ? { [RUN_TAG_VAR]: d.runTag } : {};
-  if (d.command) run(`The --notify command (${d.command})`, ["sh", "-c", d.command], { ...d.env, ...notifyEnv(n), ...tag }, d.runTag ? { tag: d.runTag } : undefined, d.sandbox ?? undefined);
+  if (d.command)
+    run(
+      `The --notify command (${d.command})`,
+      ["sh", "-c", d.command],
+      { ...d.env, ...notifyEnv(n), ...tag },
+      d.runTag ? { tag: d.runTag } : undefined,
+      d.sandbox ?? undefined,
+    );
   await Promise.all(runs);
 }
 
@@ -137,7 +144,8 @@ export function loopNotifier(
   return {
     saw(s: Seen) {
       // The start of each wait on an unavailable agent (a state with `waiting` after one without).
-      if (s.waiting && !waiting) send("waiting", { status: s.status, reason: `The agent is unavailable (${s.waiting.reason}); the loop waits until ${s.waiting.until}.` });
+      if (s.waiting && !waiting)
+        send("waiting", { status: s.status, reason: `The agent is unavailable (${s.waiting.reason}); the loop waits until ${s.waiting.until}.` });
       waiting = Boolean(s.waiting);
       if (final || !isFinal(s.status)) return;
       final = true;

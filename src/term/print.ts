@@ -21,8 +21,7 @@ export const write = (text: string) => process.stdout.write(forTerminal(text));
 export const printJson = (value: unknown) => printJsonText(JSON.stringify(value, null, 2));
 
 /** Lines of a JSON document written piece by piece (`log --json`), escaped as `printJson` escapes. */
-export const printJsonText = (text: string) =>
-  console.log(text.replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+export const printJsonText = (text: string) => console.log(text.replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
 
 /** A warning on stderr: something the user should know that does not stop the command. */
 export const warn = (message: string) => printError(`warning: ${message}`);

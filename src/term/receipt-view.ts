@@ -1,25 +1,30 @@
 /** The receipt as text: `status` and the end box (`Complete`) show it the same way (docs/receipt.md). */
 import { storyCost } from "../record/receipt.ts";
 import type { Forecast } from "../record/receipt-schema.ts";
-import type { AuditReceipt, StoryReceipt } from "../state/schema.ts";
+import type { StoryReceipt } from "../state/schema.ts";
+
+export { auditText } from "../record/audit-text.ts";
 import { inertLine } from "./inert.ts";
 import { truncate, formatCost, formatDuration, formatTokens, plural, table } from "../text/format.ts";
 
 /** One row per story: mark, id and title, attempts, time, tokens and cost (the reviewer's apart when one ran); under it the models asked for, when any was. */
-export function receiptRows(stories: StoryReceipt[], width = 80): string[] {
+export function receiptRows(stories: StoryReceipt[], width = 80, mark: (l: StoryReceipt) => string = (l) => (l.complete ? "✓" : "·")): string[] {
   const titles = Math.max(12, Math.min(60, width - 62)); // the figures keep their room
   return table(
     stories.map((l) => [
-      `${l.complete ? "✓" : "·"} ${label(l, titles)}`,
+      `${mark(l)} ${label(l, titles)}`,
       plural(l.attempts, "attempt"),
       formatDuration(l.duration_ms),
       `${formatTokens(l.agent.tokens + l.reviewer.tokens)} tokens`,
       formatCost(storyCost(l)) + reviewPart(l),
     ]),
-  ).split("\n").filter((r) => r !== "").flatMap((row, i) => {
-    const models = stories[i]?.models;
-    return models?.length ? [row, `    ${models.map(modelPart).join(" · ")}`] : [row];
-  });
+  )
+    .split("\n")
+    .filter((r) => r !== "")
+    .flatMap((row, i) => {
+      const models = stories[i]?.models;
+      return models?.length ? [row, `    ${models.map(modelPart).join(" · ")}`] : [row];
+    });
 }
 
 /** "opus ×2 $0.40": a model the story's attempts asked for, how many attempts, what the agent spent in them. */
@@ -45,13 +50,4 @@ export function forecastText(f: Forecast): string {
   if (!f.time_ms) return `${left}: no estimate yet (no story has finished)`;
   const cost = f.cost_usd ? `, ${span(f.cost_usd, formatCost)}` : " (no cost reported)";
   return `${left}: ${span(f.time_ms, formatDuration)}${cost} (from ${plural(f.finished_stories, "finished story", "finished stories")})`;
-}
-
-/** "Audit: 2 rounds · 2 gaps · 1m 20s · 12.3k tokens · $0.40 · last: pass" — the audit's share, apart from the stories'. */
-export function auditText(a: AuditReceipt): string {
-  const said = a.last === "pass" ? "passed" : a.last === "gaps" ? "found gaps" : a.last === "missing" ? "no verdict" : a.last ?? "none";
-  return [
-    plural(a.rounds, "round"), plural(a.gaps, "gap"), ...(a.runs > a.rounds ? [plural(a.runs, "run")] : []), formatDuration(a.duration_ms),
-    `${formatTokens(a.tokens)} tokens`, formatCost(a.cost_usd), `last: ${said}`,
-  ].join(" · ");
 }

@@ -104,7 +104,8 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
       // The reviewer's own doings, drawn as the agent's are, marked so they are not taken for the agent's.
       return renderEvent({ type: "StoryEvent", story_id: e.story_id, event: e.event }, o).map((l) => `  ${dim("review")}${l}`);
     case "ReviewEnd": {
-      const said = e.verdict === "approve" ? "approved" : e.verdict === "changes" ? "asked for changes" : e.verdict === "missing" ? "gave no verdict" : e.verdict;
+      const said =
+        e.verdict === "approve" ? "approved" : e.verdict === "changes" ? "asked for changes" : e.verdict === "missing" ? "gave no verdict" : e.verdict;
       const lines = [(e.verdict === "approve" ? green : e.verdict === "stopped" ? dim : red)(`  ◆ review ${said} · ${formatDuration(e.duration_ms)}`)];
       if (e.reason) lines.push(dim(`    ${e.verdict === "changes" ? "changes" : "reason"}: ${bounded(e.reason)}`));
       if (e.put_back.length) lines.push(red(`    the reviewer changed the worktree; put back: ${bounded(e.put_back.join(", "))}`));
@@ -118,7 +119,14 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
       // The auditor's doings, drawn as the agent's are, marked so they are not taken for the agent's.
       return renderEvent({ type: "StoryEvent", story_id: "", event: e.event }, { ...o, story: undefined }).map((l) => `  ${dim("audit")}${l}`);
     case "AuditEnd": {
-      const said = e.verdict === "pass" ? "passed" : e.verdict === "gaps" ? `found ${plural(e.gaps.length, "gap")}` : e.verdict === "missing" ? "gave no verdict" : e.verdict;
+      const said =
+        e.verdict === "pass"
+          ? "passed"
+          : e.verdict === "gaps"
+            ? `found ${plural(e.gaps.length, "gap")}`
+            : e.verdict === "missing"
+              ? "gave no verdict"
+              : e.verdict;
       const lines = [(e.verdict === "pass" ? green : e.verdict === "stopped" ? dim : red)(`  ◆ audit ${said} · ${formatDuration(e.duration_ms)}`)];
       for (const g of e.gaps) lines.push(dim(`    gap: ${bounded(g)}`));
       if (e.reason) lines.push(dim(`    reason: ${bounded(e.reason)}`));
@@ -131,7 +139,9 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
       const until = Date.parse(e.until);
       return [
         red(`⏸ The agent is unavailable: ${bounded(e.reason)}`),
-        dim(`   Waiting ${formatDuration(until - Date.parse(e.since))}, until ${clockTime(until, Date.parse(e.since))}; then story ${e.story_id}, attempt ${e.attempt} again (not counted as an attempt). \`wt-loop stop\` ends the wait.`),
+        dim(
+          `   Waiting ${formatDuration(until - Date.parse(e.since))}, until ${clockTime(until, Date.parse(e.since))}; then story ${e.story_id}, attempt ${e.attempt} again (not counted as an attempt). \`wt-loop stop\` ends the wait.`,
+        ),
       ];
     }
     case "Paused":
@@ -145,21 +155,29 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
     case "Lane":
       return [laneLine(e, { dim, red, green })];
     case "NotesUsed":
-      return [dim(`   iteration ${e.iteration}'s prompt carries ${e.notes.length === 1 ? "your note" : plural(e.notes.length, "note")}: ${bounded(e.notes.join(" · "))}`)];
+      return [
+        dim(
+          `   iteration ${e.iteration}'s prompt carries ${e.notes.length === 1 ? "your note" : plural(e.notes.length, "note")}: ${bounded(e.notes.join(" · "))}`,
+        ),
+      ];
     case "Complete": {
       const tint = e.status === "done" ? green : e.status === "stopped" ? cyan : red;
-      const box = drawBox(`Loop ${e.status}${e.stop_reason === "budget" ? " (budget)" : ""}`, [
-        bounded(e.reason, 2000, false),
-        "",
-        `${e.stories_completed}/${plural(e.stories_total, "story", "stories")} complete · ${plural(e.iterations, "iteration")} · ` +
-          `${plural(e.total_tokens, "token")} · ${formatTotalCost(e.total_cost_usd)} · ${formatDuration(e.duration_ms)}`,
-        ...(e.sandbox ? [`Sandbox: ${e.sandbox}`] : []),
-        // The receipt: what each story took (docs/receipt.md). Rows are not wrapped at spaces: they are cut.
-        ...(e.stories?.length ? ["", ...receiptRows(e.stories, (o.width ?? boxWidth()) - 4)] : []),
-        ...(e.audit ? [`Audit: ${auditText(e.audit)}`] : []),
-        "",
-        ...nextSteps(e),
-      ], (o.width ?? boxWidth()) - 4);
+      const box = drawBox(
+        `Loop ${e.status}${e.stop_reason === "budget" ? " (budget)" : ""}`,
+        [
+          bounded(e.reason, 2000, false),
+          "",
+          `${e.stories_completed}/${plural(e.stories_total, "story", "stories")} complete · ${plural(e.iterations, "iteration")} · ` +
+            `${plural(e.total_tokens, "token")} · ${formatTotalCost(e.total_cost_usd)} · ${formatDuration(e.duration_ms)}`,
+          ...(e.sandbox ? [`Sandbox: ${e.sandbox}`] : []),
+          // The receipt: what each story took (docs/receipt.md). Rows are not wrapped at spaces: they are cut.
+          ...(e.stories?.length ? ["", ...receiptRows(e.stories, (o.width ?? boxWidth()) - 4)] : []),
+          ...(e.audit ? [`Audit: ${auditText(e.audit)}`] : []),
+          "",
+          ...nextSteps(e),
+        ],
+        (o.width ?? boxWidth()) - 4,
+      );
       return ["", ...box.map((l, i) => (i === 0 || i === box.length - 1 ? tint(l) : l))];
     }
     default:
@@ -182,7 +200,10 @@ function nextSteps(e: CompleteEvent): string[] {
     case "stalled":
       return [where, "See what the agent did: `wt-loop log` (story by story) and `wt-loop history`. Fix the cause, then `wt-loop start` continues."];
     case "stopped":
-      return [where, e.stop_reason === "budget" ? "`wt-loop start` with a higher --max-cost or --max-tokens continues from here." : "`wt-loop start` continues from here."];
+      return [
+        where,
+        e.stop_reason === "budget" ? "`wt-loop start` with a higher --max-cost or --max-tokens continues from here." : "`wt-loop start` continues from here.",
+      ];
     default:
       return assertNever(e.status);
   }

@@ -5,7 +5,7 @@ import { sandboxLabel } from "../record/sandbox-label.ts";
 import { runTimeMs, storiesKnown } from "../state/run-time.ts";
 import type { State } from "../state/schema.ts";
 import { clockTime, field, formatDuration, formatTokens, formatTotalCost, plural, table } from "../text/format.ts";
-import { auditorOf } from "../agents/auditor.ts";
+import { auditorOf } from "../agents/auditor-role.ts";
 import { fieldWidth, historyRows } from "./history-view.ts";
 import { inertDeep } from "./inert.ts";
 import { laneRows, notStartedLine, storiesInLanes } from "./lanes-view.ts";
@@ -26,10 +26,10 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
   const story = s.lanes.length
     ? storiesInLanes(s)
     : s.current_story
-    ? `${s.current_story.index}/${s.stories_total} ${f(s.current_story.id)}. ${f(s.current_story.title)} (attempt ${s.current_story.attempt}/${s.max_retries})`
-    : storiesKnown(s)
-      ? `${s.stories_completed}/${s.stories_total} complete`
-      : "unknown (no tasks file was found)";
+      ? `${s.current_story.index}/${s.stories_total} ${f(s.current_story.id)}. ${f(s.current_story.title)} (attempt ${s.current_story.attempt}/${s.max_retries})`
+      : storiesKnown(s)
+        ? `${s.stories_completed}/${s.stories_total} complete`
+        : "unknown (no tasks file was found)";
   const ran = runTimeMs(s, now);
   const receipt = receiptOf(state);
   const lines = [
@@ -39,13 +39,25 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
       ...(s.github ? [["Issue:", f(issueLine(s.github))]] : []),
       ["Iteration:", `${s.current_iteration}/${s.max_iterations}`],
       ["Story:", story],
-      ["Elapsed:", ran === null ? "unknown (the state does not say when it ended)" : formatDuration(ran) + (s.paused_ms || s.paused_since ? " (time paused left out)" : "")],
+      [
+        "Elapsed:",
+        ran === null
+          ? "unknown (the state does not say when it ended)"
+          : formatDuration(ran) + (s.paused_ms || s.paused_since ? " (time paused left out)" : ""),
+      ],
       ["Tokens:", formatTokens(s.total_tokens)],
       ["Cost:", formatTotalCost(s.total_cost_usd)],
       ...(receipt.forecast ? [["Forecast:", forecastText(receipt.forecast)]] : []),
       ...(budgetLabel(s) ? [["Budget:", `${budgetLabel(s)} (all runs of this loop)`]] : []),
       ...(s.verify ? [["Verify:", `${f(s.verify)} (limit ${s.verify_timeout_min} min)`]] : []),
-      ...(s.review ? [["Review:", `${s.review}${s.review_cmd ? ` (${f(s.review_cmd)})` : ""}${s.review_model ? ` · model ${f(s.review_model)}` : ""} (limit ${s.review_timeout_min} min)`]] : []),
+      ...(s.review
+        ? [
+            [
+              "Review:",
+              `${s.review}${s.review_cmd ? ` (${f(s.review_cmd)})` : ""}${s.review_model ? ` · model ${f(s.review_model)}` : ""} (limit ${s.review_timeout_min} min)`,
+            ],
+          ]
+        : []),
       ...(s.audit ? [["Audit:", auditSetting(s, f)]] : []),
       ...(sandboxLabel(s) ? [["Sandbox:", f(sandboxLabel(s)!)]] : []),
       ["Agent:", `${s.agent}${s.model ? ` (${f(s.model)})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
@@ -54,13 +66,16 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
   const notStarted = notStartedLine(s, stories, width);
   if (notStarted) lines.push(notStarted);
   if (s.status === "paused" && s.paused_since)
-    lines.push(`Paused: since ${clockTime(Date.parse(s.paused_since), now)}, after iteration ${s.current_iteration}. \`wt-loop resume\` goes on, \`wt-loop stop\` ends it.`);
+    lines.push(
+      `Paused: since ${clockTime(Date.parse(s.paused_since), now)}, after iteration ${s.current_iteration}. \`wt-loop resume\` goes on, \`wt-loop stop\` ends it.`,
+    );
   if (s.pause_requested) lines.push(`Pausing: when iteration ${s.current_iteration} ends (\`wt-loop resume\` calls it off).`);
   if (s.notes.length) lines.push(`Notes: ${s.notes.length === 1 ? "1 note waits" : `${s.notes.length} notes wait`} for the next prompt.`);
-  if (s.completion_pending)
-    lines.push("Answer it in the loop's window, or here: `wt-loop stop` (keep the loop's branch) or `wt-loop stop --cleanup`.");
+  if (s.completion_pending) lines.push("Answer it in the loop's window, or here: `wt-loop stop` (keep the loop's branch) or `wt-loop stop --cleanup`.");
   if (s.waiting)
-    lines.push(`Waiting: until ${clockTime(Date.parse(s.waiting.until), now)} (${formatDuration(Date.parse(s.waiting.until) - now)} left) for the agent: ${f(s.waiting.reason)}`);
+    lines.push(
+      `Waiting: until ${clockTime(Date.parse(s.waiting.until), now)} (${formatDuration(Date.parse(s.waiting.until) - now)} left) for the agent: ${f(s.waiting.reason)}`,
+    );
   if (s.reason) lines.push(`Reason: ${f(s.reason)}`);
   if (s.error) lines.push(`Error: ${f(s.error)}`);
   if (s.user_work?.lost?.length) lines.push(`Your work: ${lostMessage(s.user_work)}`);
@@ -75,7 +90,14 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
   if (receipt.stories.length) lines.push("", "Stories:", ...receiptRows(receipt.stories, width).map((l) => `  ${l}`));
   if (receipt.audit) lines.push("", `Audit: ${auditText(receipt.audit)}`);
   const last = s.iterations;
-  if (last.length) lines.push("", "Last iterations:", historyRows(last).map((l) => `  ${l}`).join("\n"));
+  if (last.length)
+    lines.push(
+      "",
+      "Last iterations:",
+      historyRows(last)
+        .map((l) => `  ${l}`)
+        .join("\n"),
+    );
   return lines.join("\n");
 }
 

@@ -43,19 +43,32 @@ function launcherFor(name: string, e: LaunchEnv): Launch | null {
       return { terminal: name, background: false, argv: ["tmux", "new-window", "-n", tmuxLiteral(e.name), "-c", tmuxLiteral(cwd), ...cmd] };
     case "tmux-detached":
       return {
-        terminal: name, background: false, argv: ["tmux", "new-session", "-d", "-s", tmuxLiteral(e.name), "-c", tmuxLiteral(cwd), ...cmd],
+        terminal: name,
+        background: false,
+        argv: ["tmux", "new-session", "-d", "-s", tmuxLiteral(e.name), "-c", tmuxLiteral(cwd), ...cmd],
         // A target (-t) is not expanded: the name as it is, quoted for the shell when it needs it.
         hint: `No display: the loop runs in a detached tmux session. Attach with: tmux attach -t ${/^[\w.@%+=,:\/-]+$/.test(e.name) ? e.name : sq(e.name)}`,
       };
     case "iterm2":
       return {
-        terminal: name, background: false,
-        argv: ["osascript", "-e", 'tell application "iTerm2"', "-e", "set w to (create window with default profile)",
-          "-e", `tell current session of w to write text ${applescript(shellLine)}`, "-e", "end tell"],
+        terminal: name,
+        background: false,
+        argv: [
+          "osascript",
+          "-e",
+          'tell application "iTerm2"',
+          "-e",
+          "set w to (create window with default profile)",
+          "-e",
+          `tell current session of w to write text ${applescript(shellLine)}`,
+          "-e",
+          "end tell",
+        ],
       };
     case "terminal-app":
       return {
-        terminal: name, background: false,
+        terminal: name,
+        background: false,
         argv: ["osascript", "-e", 'tell application "Terminal"', "-e", "activate", "-e", `do script ${applescript(shellLine)}`, "-e", "end tell"],
       };
     // No --title for kitty/alacritty: it would pin the title and hide the progress we set with OSC.
@@ -104,8 +117,18 @@ export function chooseLauncher(e: LaunchEnv): Launch | null {
     (env.VTE_VERSION && "gnome-terminal") ||
     (env.TERM?.startsWith("foot") && "foot") ||
     null;
-  const probe = [current, env.TERMINAL, "x-terminal-emulator", "gnome-terminal", "konsole", "kitty", "wezterm", "alacritty",
-    env.WAYLAND_DISPLAY ? "foot" : null, "xterm"];
+  const probe = [
+    current,
+    env.TERMINAL,
+    "x-terminal-emulator",
+    "gnome-terminal",
+    "konsole",
+    "kitty",
+    "wezterm",
+    "alacritty",
+    env.WAYLAND_DISPLAY ? "foot" : null,
+    "xterm",
+  ];
   for (const name of probe) {
     const l = name ? pick(name) : null;
     if (l) return l;
@@ -122,9 +145,7 @@ export async function openWindow(launch: Launch, cwd: string): Promise<void> {
   try {
     await exec(argv, { cwd, timeoutMs: 15_000, keepGroup: launch.background });
   } catch (err) {
-    throw new UserError(
-      `Could not open a ${launch.terminal} window: ${(err as Error).message}. Use --terminal inline to run the loop in this terminal.`,
-    );
+    throw new UserError(`Could not open a ${launch.terminal} window: ${(err as Error).message}. Use --terminal inline to run the loop in this terminal.`);
   }
 }
 

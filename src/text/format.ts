@@ -11,8 +11,7 @@ export function formatDuration(ms: number): string {
 }
 
 /** "1,234,567". Not toLocaleString: its first call loads ICU, ~1.5 ms of every `status` (docs/performance.md). */
-export const formatTokens = (n: number) =>
-  Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ",") : n.toLocaleString("en-US");
+export const formatTokens = (n: number) => (Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ",") : n.toLocaleString("en-US"));
 
 export function formatCost(usd: number | null | undefined): string {
   if (usd === null || usd === undefined) return "-";
@@ -22,13 +21,19 @@ export function formatCost(usd: number | null | undefined): string {
 /** A loop's total: "-" when nothing was reported (agents without a cost, like Codex and Gemini, report none). */
 export const formatTotalCost = (usd: number) => (usd > 0 ? formatCost(usd) : "-");
 
-export const between = (a: string, b: string | null | undefined, now = Date.now()) =>
-  (b ? Date.parse(b) : now) - Date.parse(a);
+export const between = (a: string, b: string | null | undefined, now = Date.now()) => (b ? Date.parse(b) : now) - Date.parse(a);
 
 /** Plain fixed-width columns; the last column is not padded. */
 export function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 /** "1 iteration", "2 iterations": a count with its noun. */

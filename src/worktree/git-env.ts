@@ -38,7 +38,12 @@ export async function dropGitLocators(worktree: boolean, env: Record<string, str
   const { exec } = await import("../proc/spawn.ts"); // loaded only in this rare case: start-up stays lean
   const where = async (extra: Record<string, string>) => {
     try {
-      const r = await exec(["git", "rev-parse", "--absolute-git-dir", "--show-toplevel"], { cwd, env: { ...env, ...extra }, timeoutMs: 30_000, allowFailure: true });
+      const r = await exec(["git", "rev-parse", "--absolute-git-dir", "--show-toplevel"], {
+        cwd,
+        env: { ...env, ...extra },
+        timeoutMs: 30_000,
+        allowFailure: true,
+      });
       const [dir, top] = r.stdout.split("\n");
       return r.code === 0 && dir && top ? { dir: real(dir), top: real(top) } : null;
     } catch {
@@ -48,7 +53,9 @@ export async function dropGitLocators(worktree: boolean, env: Record<string, str
   const named = Object.fromEntries(["GIT_DIR", "GIT_WORK_TREE"].filter((k) => given[k] !== undefined).map((k) => [k, given[k]!]));
   const [own, theirs] = await Promise.all([where({}), where(named)]);
   if (own && theirs && own.dir === theirs.dir && (given.GIT_WORK_TREE === undefined || own.top === theirs.top)) return;
-  const set = Object.entries(named).map(([k, v]) => `${k}=${v}`).join(" and ");
+  const set = Object.entries(named)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" and ");
   throw new UserError(
     `${set} ${Object.keys(named).length > 1 ? "are" : "is"} set` +
       (own ? `, naming another repository or worktree than the one this folder is in (${own.top}). ` : `, but this folder is not in a git worktree. `) +

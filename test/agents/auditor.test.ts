@@ -14,7 +14,11 @@ test("the auditor: --audit-agent, else the --review agent as it reviews, else th
   const reviewed = { ...base, review: "codex" as const, review_model: "m-review" };
   expect(auditorOf(reviewed)).toEqual({ name: "codex", cmd: null, model: "m-review" });
   expect(auditorOf({ ...reviewed, audit_agent: "gemini" as const })).toEqual({ name: "gemini", cmd: null, model: null });
-  expect(auditorOf({ ...reviewed, audit_agent: "command" as const, audit_cmd: "./audit.sh", audit_model: "m-audit" })).toEqual({ name: "command", cmd: "./audit.sh", model: "m-audit" });
+  expect(auditorOf({ ...reviewed, audit_agent: "command" as const, audit_cmd: "./audit.sh", audit_model: "m-audit" })).toEqual({
+    name: "command",
+    cmd: "./audit.sh",
+    model: "m-audit",
+  });
   expect(auditorOf({ ...base, audit_model: "m-audit" }).model).toBe("m-audit");
 });
 

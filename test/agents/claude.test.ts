@@ -11,7 +11,9 @@ const parseAll = (lines: string[]) => {
 
 describe("claude adapter", () => {
   test("the real capture becomes Message/ToolUse/Done with tokens and cost", () => {
-    const lines = readFileSync(join(import.meta.dir, "../fixtures/claude-real-stream.jsonl"), "utf8").trim().split("\n");
+    const lines = readFileSync(join(import.meta.dir, "../fixtures/claude-real-stream.jsonl"), "utf8")
+      .trim()
+      .split("\n");
     const events = parseAll(lines);
     const done = events.find((e) => e.type === "Done") as Extract<StreamEvent, { type: "Done" }>;
     expect(done).toMatchObject({ final_text: "Wrote file. <promise>COMPLETE</promise>", turns: 2, cost_usd: 0.00144, is_error: false });
@@ -21,11 +23,25 @@ describe("claude adapter", () => {
 
   test("cache tokens, error results and is_error with subtype success", () => {
     const [a] = parseAll([
-      JSON.stringify({ type: "result", subtype: "error_max_turns", is_error: true, num_turns: 31, total_cost_usd: 1.92,
-        usage: { input_tokens: 5, output_tokens: 6, cache_read_input_tokens: 7, cache_creation_input_tokens: 8 }, errors: ["Reached maximum number of turns (30)"] }),
+      JSON.stringify({
+        type: "result",
+        subtype: "error_max_turns",
+        is_error: true,
+        num_turns: 31,
+        total_cost_usd: 1.92,
+        usage: { input_tokens: 5, output_tokens: 6, cache_read_input_tokens: 7, cache_creation_input_tokens: 8 },
+        errors: ["Reached maximum number of turns (30)"],
+      }),
     ]);
-    expect(a).toEqual({ type: "Done", final_text: "", turns: 31, cost_usd: 1.92, is_error: true, errors: ["Reached maximum number of turns (30)"],
-      tokens: { input: 5, output: 6, cache_read: 7, cache_creation: 8 } });
+    expect(a).toEqual({
+      type: "Done",
+      final_text: "",
+      turns: 31,
+      cost_usd: 1.92,
+      is_error: true,
+      errors: ["Reached maximum number of turns (30)"],
+      tokens: { input: 5, output: 6, cache_read: 7, cache_creation: 8 },
+    });
     const [b] = parseAll([JSON.stringify({ type: "result", subtype: "success", is_error: true, result: "x" })]);
     expect(b).toMatchObject({ type: "Done", is_error: true, final_text: "x" });
   });
@@ -35,9 +51,21 @@ describe("claude adapter", () => {
       "plain text",
       "{broken json",
       JSON.stringify({ type: "stream_event", event: {} }),
-      JSON.stringify({ type: "assistant", message: { content: [{ type: "thinking", thinking: "hm" }, { type: "text", text: "hi" }, { type: "tool_use", name: "Bash", input: { command: "ls -la\nmore" } }] } }),
+      JSON.stringify({
+        type: "assistant",
+        message: {
+          content: [
+            { type: "thinking", thinking: "hm" },
+            { type: "text", text: "hi" },
+            { type: "tool_use", name: "Bash", input: { command: "ls -la\nmore" } },
+          ],
+        },
+      }),
     ]);
-    expect(events).toEqual([{ type: "Message", text: "hi" }, { type: "ToolUse", name: "Bash", summary: "ls -la" }]);
+    expect(events).toEqual([
+      { type: "Message", text: "hi" },
+      { type: "ToolUse", name: "Bash", summary: "ls -la" },
+    ]);
   });
 
   test("a message of 10 MB is kept whole", () => {
@@ -48,7 +76,14 @@ describe("claude adapter", () => {
 
   test("command line and environment: stream-json, verbose, no permission prompts, CLAUDECODE removed", () => {
     expect(claude.argv({ prompt: "p", model: "opus", agentCmd: null })).toEqual([
-      "claude", "-p", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", "--model", "opus",
+      "claude",
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--dangerously-skip-permissions",
+      "--model",
+      "opus",
     ]);
     expect(claude.promptInArgv).toBeFalsy();
     expect(claude.env!({ CLAUDECODE: "1", PATH: "/bin" })).toEqual({ PATH: "/bin" });

@@ -10,10 +10,16 @@ const CODEX = [
   { type: "thread.started", thread_id: "t1" },
   { type: "turn.started" },
   { type: "item.started", item: { id: "item_1", type: "command_execution", command: "bash -lc 'bun test'", status: "in_progress" } },
-  { type: "item.completed", item: { id: "item_1", type: "command_execution", command: "bash -lc 'bun test'", aggregated_output: " 3 pass\n", exit_code: 0, status: "completed" } },
+  {
+    type: "item.completed",
+    item: { id: "item_1", type: "command_execution", command: "bash -lc 'bun test'", aggregated_output: " 3 pass\n", exit_code: 0, status: "completed" },
+  },
   { type: "item.completed", item: { id: "item_2", type: "file_change", changes: [{ path: "src/greet.ts", kind: "update" }], status: "completed" } },
   { type: "item.completed", item: { id: "item_3", type: "agent_message", text: "Implemented.\n<promise>COMPLETE</promise>" } },
-  { type: "turn.completed", usage: { input_tokens: 24763, cached_input_tokens: 24448, cache_write_input_tokens: 0, output_tokens: 122, reasoning_output_tokens: 64 } },
+  {
+    type: "turn.completed",
+    usage: { input_tokens: 24763, cached_input_tokens: 24448, cache_write_input_tokens: 0, output_tokens: 122, reasoning_output_tokens: 64 },
+  },
 ].map((o) => JSON.stringify(o));
 
 describe("codex adapter", () => {
@@ -25,7 +31,12 @@ describe("codex adapter", () => {
       { type: "Message", text: "Implemented.\n<promise>COMPLETE</promise>" },
     ]);
     expect(events.at(-1)).toEqual({
-      type: "Done", final_text: "Implemented.\n<promise>COMPLETE</promise>", turns: 1, cost_usd: null, is_error: false, errors: [],
+      type: "Done",
+      final_text: "Implemented.\n<promise>COMPLETE</promise>",
+      turns: 1,
+      cost_usd: null,
+      is_error: false,
+      errors: [],
       tokens: { input: 315, cache_read: 24448, cache_creation: 0, output: 122 },
     });
   });
@@ -55,7 +66,12 @@ const GEMINI = [
   { type: "tool_use", timestamp: "t", tool_name: "run_shell_command", tool_id: "x", parameters: { command: "bun test" } },
   { type: "tool_result", timestamp: "t", tool_id: "x", status: "success", output: "ok <promise>COMPLETE</promise>" },
   { type: "message", timestamp: "t", role: "assistant", content: "Done. <promise>COMPLETE</promise>", delta: true },
-  { type: "result", timestamp: "t", status: "success", stats: { total_tokens: 12345, input_tokens: 12000, output_tokens: 345, cached: 8000, input: 4000, duration_ms: 9000, tool_calls: 1 } },
+  {
+    type: "result",
+    timestamp: "t",
+    status: "success",
+    stats: { total_tokens: 12345, input_tokens: 12000, output_tokens: 345, cached: 8000, input: 4000, duration_ms: 9000, tool_calls: 1 },
+  },
 ].map((o) => JSON.stringify(o));
 
 describe("gemini adapter", () => {
@@ -67,7 +83,10 @@ describe("gemini adapter", () => {
       { type: "Message", text: "Done. <promise>COMPLETE</promise>" },
     ]);
     expect(events.at(-1)).toMatchObject({
-      type: "Done", final_text: "Done. <promise>COMPLETE</promise>", cost_usd: null, is_error: false,
+      type: "Done",
+      final_text: "Done. <promise>COMPLETE</promise>",
+      cost_usd: null,
+      is_error: false,
       tokens: { input: 4000, output: 345, cache_read: 8000, cache_creation: 0 },
     });
   });
@@ -78,6 +97,14 @@ describe("gemini adapter", () => {
   });
 
   test("command line", () => {
-    expect(gemini.argv({ prompt: "P", model: null, agentCmd: null })).toEqual(["gemini", "--output-format", "stream-json", "--yolo", "--skip-trust", "-p", "P"]);
+    expect(gemini.argv({ prompt: "P", model: null, agentCmd: null })).toEqual([
+      "gemini",
+      "--output-format",
+      "stream-json",
+      "--yolo",
+      "--skip-trust",
+      "-p",
+      "P",
+    ]);
   });
 });

@@ -10,7 +10,13 @@ import { tempDir } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const opts = (d: string, over: Partial<AgentRunOptions> = {}): AgentRunOptions => ({
-  cwd: d, env: process.env, timeoutMs: 60_000, logPath: join(d, "iter-001.jsonl"), runTag: `${d}#test`, onEvent: () => {}, ...over,
+  cwd: d,
+  env: process.env,
+  timeoutMs: 60_000,
+  logPath: join(d, "iter-001.jsonl"),
+  runTag: `${d}#test`,
+  onEvent: () => {},
+  ...over,
 });
 const agent = (cmd: string) => ({ prompt: "", model: null, agentCmd: cmd });
 
@@ -37,7 +43,11 @@ describe("containment: nothing an agent started outlives its run", () => {
   test("a grandchild that cleared its environment and left the group is still found (subreaper)", async () => {
     const d = tempDir();
     // env -i: no run tag; setsid: another group; its parent exits, so it is orphaned to the runner.
-    const run = await runAgent(command, agent(`env -i setsid sh -c 'echo $$ > ${d}/pid; exec sleep 300' & while [ ! -s ${d}/pid ]; do sleep 0.05; done`), opts(d));
+    const run = await runAgent(
+      command,
+      agent(`env -i setsid sh -c 'echo $$ > ${d}/pid; exec sleep 300' & while [ ! -s ${d}/pid ]; do sleep 0.05; done`),
+      opts(d),
+    );
     expect(run.end).toBe("exit");
     expect(isAlive(Number(readFileSync(join(d, "pid"), "utf8")))).toBe(false);
   });
@@ -47,11 +57,15 @@ describe("a failing consumer of the agent's output", () => {
   test("is a HarnessError naming the failure, and the agent is ended at once", async () => {
     const d = tempDir();
     const t0 = Date.now();
-    const err = await runAgent(command, agent(`echo first; echo $$ > ${d}/pid; sleep 300`), opts(d, {
-      onEvent: () => {
-        throw new Error("renderer exploded");
-      },
-    })).catch((e) => e);
+    const err = await runAgent(
+      command,
+      agent(`echo first; echo $$ > ${d}/pid; sleep 300`),
+      opts(d, {
+        onEvent: () => {
+          throw new Error("renderer exploded");
+        },
+      }),
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(HarnessError);
     expect(err.message).toContain("renderer exploded");
     expect(err.message).toContain(join(d, "iter-001.jsonl"));

@@ -10,11 +10,14 @@ const setups: [string, (repo: string) => string][] = [
   ["on a branch", (repo) => repo],
   ["on a branch whose ref is only packed", (repo) => (git(repo, "pack-refs", "--all"), repo)],
   ["on a detached HEAD", (repo) => (git(repo, "checkout", "-q", "--detach"), repo)],
-  ["in a linked worktree, on its own branch", (repo) => {
-    const wt = join(repo, "..", "linked");
-    git(repo, "worktree", "add", "-q", "-b", "ralph/linked", wt);
-    return wt;
-  }],
+  [
+    "in a linked worktree, on its own branch",
+    (repo) => {
+      const wt = join(repo, "..", "linked");
+      git(repo, "worktree", "add", "-q", "-b", "ralph/linked", wt);
+      return wt;
+    },
+  ],
 ];
 
 describe.each(setups)("commitAll %s", (_, setup) => {

@@ -9,18 +9,45 @@ import { git, makeRepo } from "../helpers/repo.ts";
 
 type Mess = (repo: string) => void;
 const CASES: [string, Mess, (repo: string) => void][] = [
-  ["a file replaced by a folder", (r) => { rmSync(join(r, "a.txt")); mkdirSync(join(r, "a.txt")); writeFileSync(join(r, "a.txt/inner"), "x"); },
-    (r) => expect(readFileSync(join(r, "a.txt"), "utf8")).toBe("a\n")],
-  ["a folder replaced by a file", (r) => { rmSync(join(r, "dir"), { recursive: true }); writeFileSync(join(r, "dir"), "x"); },
-    (r) => expect(readFileSync(join(r, "dir/b.txt"), "utf8")).toBe("b\n")],
-  ["an executable bit dropped", (r) => chmodSync(join(r, "run.sh"), 0o644),
-    (r) => expect(statSync(join(r, "run.sh")).mode & 0o111).not.toBe(0)],
-  ["a symlink retargeted", (r) => { rmSync(join(r, "link")); symlinkSync("dir", join(r, "link")); },
-    (r) => expect(readlinkSync(join(r, "link"))).toBe("a.txt")],
-  ["an untracked file of the user's deleted", (r) => rmSync(join(r, "mine.txt")),
-    (r) => expect(readFileSync(join(r, "mine.txt"), "utf8")).toBe("mine\n")],
-  ["new files in new and existing folders", (r) => { mkdirSync(join(r, "new/deep"), { recursive: true }); writeFileSync(join(r, "new/deep/x"), "x"); writeFileSync(join(r, "dir/y"), "y"); },
-    (r) => { expect(existsSync(join(r, "new/deep/x"))).toBe(false); expect(existsSync(join(r, "dir/y"))).toBe(false); }],
+  [
+    "a file replaced by a folder",
+    (r) => {
+      rmSync(join(r, "a.txt"));
+      mkdirSync(join(r, "a.txt"));
+      writeFileSync(join(r, "a.txt/inner"), "x");
+    },
+    (r) => expect(readFileSync(join(r, "a.txt"), "utf8")).toBe("a\n"),
+  ],
+  [
+    "a folder replaced by a file",
+    (r) => {
+      rmSync(join(r, "dir"), { recursive: true });
+      writeFileSync(join(r, "dir"), "x");
+    },
+    (r) => expect(readFileSync(join(r, "dir/b.txt"), "utf8")).toBe("b\n"),
+  ],
+  ["an executable bit dropped", (r) => chmodSync(join(r, "run.sh"), 0o644), (r) => expect(statSync(join(r, "run.sh")).mode & 0o111).not.toBe(0)],
+  [
+    "a symlink retargeted",
+    (r) => {
+      rmSync(join(r, "link"));
+      symlinkSync("dir", join(r, "link"));
+    },
+    (r) => expect(readlinkSync(join(r, "link"))).toBe("a.txt"),
+  ],
+  ["an untracked file of the user's deleted", (r) => rmSync(join(r, "mine.txt")), (r) => expect(readFileSync(join(r, "mine.txt"), "utf8")).toBe("mine\n")],
+  [
+    "new files in new and existing folders",
+    (r) => {
+      mkdirSync(join(r, "new/deep"), { recursive: true });
+      writeFileSync(join(r, "new/deep/x"), "x");
+      writeFileSync(join(r, "dir/y"), "y");
+    },
+    (r) => {
+      expect(existsSync(join(r, "new/deep/x"))).toBe(false);
+      expect(existsSync(join(r, "dir/y"))).toBe(false);
+    },
+  ],
 ];
 
 describe("restoreSnapshot", () => {

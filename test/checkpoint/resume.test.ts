@@ -13,8 +13,18 @@ import { sampleState } from "../helpers/state.ts";
 const dead = () => Bun.spawnSync(["true"]).pid;
 const cleanupState = (repo: string, over = {}) =>
   sampleState({
-    worktree_path: repo, status: "done", completion: null, completing: "cleanup", runner_pid: dead(), runner_started: "1",
-    checkpoint: "branch", checkpoint_branch: "feature", original_branch: "main", original_commit: git(repo, "rev-parse", "HEAD"), index_tree: null, ...over,
+    worktree_path: repo,
+    status: "done",
+    completion: null,
+    completing: "cleanup",
+    runner_pid: dead(),
+    runner_started: "1",
+    checkpoint: "branch",
+    checkpoint_branch: "feature",
+    original_branch: "main",
+    original_commit: git(repo, "rev-parse", "HEAD"),
+    index_tree: null,
+    ...over,
   });
 
 describe("resuming a dead runner's completion", () => {

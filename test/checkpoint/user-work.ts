@@ -15,7 +15,8 @@ import { git, makeRepo } from "../helpers/repo.ts";
 export const AGENT_FILE = "agent-owned.txt";
 
 export function userWorkRepo(tasks = ONE_STORY, dir?: string): string {
-  const repo = dir ?? makeRepo({ "tasks.md": tasks, "app.txt": "v1\n", "part.txt": "p1\n", "config.txt": "c1\n", ".gitignore": "*.log\n", [AGENT_FILE]: "a0\n" });
+  const repo =
+    dir ?? makeRepo({ "tasks.md": tasks, "app.txt": "v1\n", "part.txt": "p1\n", "config.txt": "c1\n", ".gitignore": "*.log\n", [AGENT_FILE]: "a0\n" });
   git(repo, "branch", "feature");
   writeFileSync(join(repo, "stashed.txt"), "in the user's stash\n");
   git(repo, "stash", "push", "-q", "-u", "-m", "user's own stash");
@@ -54,16 +55,24 @@ export interface UserWork {
 }
 
 const userStashes = (repo: string) =>
-  git(repo, "stash", "list", "--format=%H %gs").split("\n").filter((l) => l && !l.includes("ralph:"));
+  git(repo, "stash", "list", "--format=%H %gs")
+    .split("\n")
+    .filter((l) => l && !l.includes("ralph:"));
 
 export function record(repo: string): UserWork {
   return {
     files: Object.fromEntries(USER_FILES.map((f) => [f, readFileSync(join(repo, f), "utf8")])),
     index: git(repo, "ls-files", "-s"),
-    assumeUnchanged: git(repo, "ls-files", "-v").split("\n").filter((l) => /^[a-z] /.test(l)).join("\n"),
+    assumeUnchanged: git(repo, "ls-files", "-v")
+      .split("\n")
+      .filter((l) => /^[a-z] /.test(l))
+      .join("\n"),
     emptyDir: existsSync(join(repo, "empty-dir")) && statSync(join(repo, "empty-dir")).isDirectory() && readdirSync(join(repo, "empty-dir")).length === 0,
     stashes: userStashes(repo),
-    branches: git(repo, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads").split("\n").filter((l) => !l.startsWith("refs/heads/ralph/")).join("\n"),
+    branches: git(repo, "for-each-ref", "--format=%(refname) %(objectname)", "refs/heads")
+      .split("\n")
+      .filter((l) => !l.startsWith("refs/heads/ralph/"))
+      .join("\n"),
   };
 }
 
@@ -84,7 +93,10 @@ export function expectIntact(repo: string, before: UserWork, opts: { staged?: bo
 }
 
 export const ralphStashes = (repo: string) =>
-  git(repo, "stash", "list", "--format=%H %gs").split("\n").filter((l) => l.includes("ralph:")).map((l) => l.split(" ")[0]!);
+  git(repo, "stash", "list", "--format=%H %gs")
+    .split("\n")
+    .filter((l) => l.includes("ralph:"))
+    .map((l) => l.split(" ")[0]!);
 
 /** PATH with the git that hangs on `on` while `flag` exists (test/fixtures/git-hang). */
 export function hangEnv(flag: string, on: string) {

@@ -51,10 +51,11 @@ describe("correctDeadRunner", () => {
     await writeState(path, s);
     const left = `${path}.${dead}.0123456789ab.tmp`;
     const live = `${path}.${process.pid}.ba9876543210.tmp`;
-    const prompt = join(d, `.claude/logs/iter-001.prompt.md.${dead}.00aa11bb22cc.tmp`);
-    writeFileSync(left, "{\"half");
-    writeFileSync(live, "{\"being written");
-    mkdirSync(join(d, ".claude/logs"));
+    // The kill soak (seed 31, --parallel 2, round 102): a prompt cut mid-write, in its run's folder of logs.
+    const prompt = join(d, `.claude/logs/2026-11-28T22-47-52.544Z/iter-001.prompt.md.${dead}.00aa11bb22cc.tmp`);
+    writeFileSync(left, '{"half');
+    writeFileSync(live, '{"being written');
+    mkdirSync(join(d, ".claude/logs/2026-11-28T22-47-52.544Z"), { recursive: true });
     writeFileSync(prompt, "half a prompt");
     expect(await correctDeadRunner(path, s)).toContain(`pid ${dead}`);
     expect(existsSync(left)).toBe(false);
@@ -70,8 +71,13 @@ describe("correctDeadRunner", () => {
     const dead = Bun.spawnSync(["true"]).pid;
     const started = Date.now() - 3 * 86_400_000;
     const s = sampleState({
-      worktree_path: d, status: "running", runner_pid: dead, runner_started: "1", ended_at: null,
-      started_at: new Date(started).toISOString(), updated_at: new Date(started + 60_000).toISOString(),
+      worktree_path: d,
+      status: "running",
+      runner_pid: dead,
+      runner_started: "1",
+      ended_at: null,
+      started_at: new Date(started).toISOString(),
+      updated_at: new Date(started + 60_000).toISOString(),
     });
     await writeState(path, s);
     const lastEvent = new Date(started + 120_000);

@@ -5,11 +5,22 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { ROOT } from "../helpers/cli.ts";
 
-const pages = ["README.md", "CONTRIBUTING.md", ...readdirSync(join(ROOT, "docs"), { recursive: true }).map((f) => `docs/${f}`).filter((f) => f.endsWith(".md"))];
+const pages = [
+  "README.md",
+  "CONTRIBUTING.md",
+  ...readdirSync(join(ROOT, "docs"), { recursive: true })
+    .map((f) => `docs/${f}`)
+    .filter((f) => f.endsWith(".md")),
+];
 const withoutCode = (md: string) => md.replace(/```[\s\S]*?```/g, "");
 
 /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens. */
-const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\- _]/gu, "").replace(/ /g, "-");
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\- _]/gu, "")
+    .replace(/ /g, "-");
 const anchors = (page: string) => new Set([...readFileSync(join(ROOT, page), "utf8").matchAll(/^#+ (.*)$/gm)].map((m) => slug(m[1]!)));
 
 describe("links in the docs", () => {

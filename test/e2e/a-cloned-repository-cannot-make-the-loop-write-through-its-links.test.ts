@@ -37,7 +37,9 @@ for (const [rel, kind] of [
     const r = await wtLoop(["start", "Greeting $(touch /tmp/pwned)", ...START, "--agent-cmd", "echo done"], { cwd: repo });
     untouched(bait, kind);
     expect(r.code).toBe(1);
-    expect(r.stdout + r.stderr).toContain(`.claude/${rel} is a symbolic link (to ${bait}); wt-loop never writes through links it did not make. Remove it: rm .claude/${rel}`);
+    expect(r.stdout + r.stderr).toContain(
+      `.claude/${rel} is a symbolic link (to ${bait}); wt-loop never writes through links it did not make. Remove it: rm .claude/${rel}`,
+    );
   });
 }
 
@@ -49,7 +51,9 @@ test("a .claude/loop-runs link put in after a run: the previous run is not archi
   symlinkSync(bait, join(repo, ".claude/loop-runs"));
   const r = await wtLoop(["start", "Write the thing", ...START, "--agent-cmd", "echo done"], { cwd: repo });
   expect(r.code).toBe(1);
-  expect(r.stdout + r.stderr).toContain(`.claude/loop-runs is a symbolic link (to ${bait}); wt-loop never writes through links it did not make. Remove it: rm .claude/loop-runs`);
+  expect(r.stdout + r.stderr).toContain(
+    `.claude/loop-runs is a symbolic link (to ${bait}); wt-loop never writes through links it did not make. Remove it: rm .claude/loop-runs`,
+  );
   expect(readdirSync(bait)).toEqual([]);
 });
 

@@ -157,7 +157,10 @@ describe("a cloned repository's commands run only once trusted", () => {
   test("a restart of this user's own run keeps its remembered commands", async () => {
     const { repo, env } = clonedRepo();
     expect((await wtLoop(["trust"], { cwd: repo, env })).code).toBe(0);
-    const stuck = await wtLoop(["start", "Write", "--done", "manual", "--on-complete", "keep", "--terminal", "inline", "--verify", "exit 1", "--max-retries", "1"], { cwd: repo, env });
+    const stuck = await wtLoop(
+      ["start", "Write", "--done", "manual", "--on-complete", "keep", "--terminal", "inline", "--verify", "exit 1", "--max-retries", "1"],
+      { cwd: repo, env },
+    );
     expect(stuck.code).toBe(2);
     // The file changes afterwards; the continued loop takes its commands from the state it wrote.
     writeFileSync(join(repo, ".wt-loop.json"), JSON.stringify({ "max-retries": 1 }));

@@ -21,7 +21,9 @@ describe("a file touched in your worktree while lanes run", () => {
     const agent = laneAgent({}, `: > "$D/running-$S"; i=0; while [ -f "${hold}" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done\n${TICK_AND_WRITE}`);
     const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"];
     const proc = spawnWtLoop(args, { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
-    await waitFor("both lanes' agents", () => existsSync(join(agent.dir, "running-1")) && existsSync(join(agent.dir, "running-2")), 90_000, { whileRunning: proc });
+    await waitFor("both lanes' agents", () => existsSync(join(agent.dir, "running-1")) && existsSync(join(agent.dir, "running-2")), 90_000, {
+      whileRunning: proc,
+    });
     const tasks = join(repo, "tasks.md");
     writeFileSync(tasks, readFileSync(tasks)); // the same bytes, a new mtime and ctime
     const later = new Date(Date.now() + 5000);

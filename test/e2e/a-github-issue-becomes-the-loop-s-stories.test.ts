@@ -47,7 +47,9 @@ describe("start --issue", () => {
     expect(s.source).toBe("issue");
     expect(s.stories_completed).toBe(3);
     expect(s.github).toEqual({
-      host: gh.host, repo: "acme/widgets", search: null,
+      host: gh.host,
+      repo: "acme/widgets",
+      search: null,
       issues: [{ number: 7, title: "Add a login page", url: `https://${gh.host}/acme/widgets/issues/7` }],
     });
     // The agent was given the issue itself as the task.

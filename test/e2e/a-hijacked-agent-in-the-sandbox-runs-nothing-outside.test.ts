@@ -79,7 +79,11 @@ function startLoop(repo: string, agent: string, more: string[], env: Record<stri
   if (uid === undefined) return wtLoop(args, { cwd: repo, env, timeoutMs: 240_000 });
   return (async () => {
     const p = Bun.spawn(["setpriv", "--reuid", String(uid), "--regid", String(uid), "--clear-groups", process.execPath, CLI, ...args], {
-      cwd: repo, env: baseEnv(env), stdin: "ignore", stdout: "pipe", stderr: "pipe",
+      cwd: repo,
+      env: baseEnv(env),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
     });
     const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     return { code, stdout, stderr };
@@ -108,7 +112,14 @@ describe("a hijacked agent under --sandbox", () => {
       const docker = unixServer(join(sockets, "docker.sock"));
       // Another loop's sandbox, allowed a service this one was not: its forward's socket is under the temp folder.
       const other = tcpServer();
-      const otherBox: Sandbox = await openSandbox({ write: [], readOnly: [], denyRead: [], env: [], network: "filtered", allow: [{ host: "127.0.0.1", port: other.port }] });
+      const otherBox: Sandbox = await openSandbox({
+        write: [],
+        readOnly: [],
+        denyRead: [],
+        env: [],
+        network: "filtered",
+        allow: [{ host: "127.0.0.1", port: other.port }],
+      });
       cleanups.push(() => otherBox.close());
       const agent = agentScript(`${PLANT(mark)}
 tmux run-shell "touch ${mark}/tmux-env"
@@ -125,10 +136,21 @@ ${TICK}`);
         giveTo(uid, join(repo, ".."), home, mark, sshDir, sockets, baseEnv().XDG_CONFIG_HOME!);
         for (const s of [join(sshDir, "agent.1"), join(sockets, "docker.sock")]) chmodSync(s, 0o666);
       }
-      const r = await startLoop(repo, agent, ["--parallel", "1", "--sandbox-env", "PASSED_ON"], {
-        HOME: home, TMUX: `${tmuxSock},1,0`, SSH_AUTH_SOCK: join(sshDir, "agent.1"), DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(sockets, "docker.sock")}`,
-        GITHUB_TOKEN: "ghp_secret", AWS_SECRET_ACCESS_KEY: "aws-secret", PASSED_ON: "yes",
-      }, uid);
+      const r = await startLoop(
+        repo,
+        agent,
+        ["--parallel", "1", "--sandbox-env", "PASSED_ON"],
+        {
+          HOME: home,
+          TMUX: `${tmuxSock},1,0`,
+          SSH_AUTH_SOCK: join(sshDir, "agent.1"),
+          DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(sockets, "docker.sock")}`,
+          GITHUB_TOKEN: "ghp_secret",
+          AWS_SECRET_ACCESS_KEY: "aws-secret",
+          PASSED_ON: "yes",
+        },
+        uid,
+      );
       userGitStatus(repo);
       const state = readJson(join(repo, ".claude/loop-state.json"));
       expect(readdirSync(mark)).toEqual([]);

@@ -19,9 +19,14 @@ describe("a lane never overwrites a file you keep ignored", () => {
     const agent = laneAgent({
       "1": `if [ "$K" = 1 ]; then echo "SECRET=agent" > .env; git add -f .env; git commit -qm "agent .env"; fi\n${TICK_AND_WRITE}`,
     });
-    const r = await wtLoop(["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"], {
-      cwd: repo, env: agent.env, timeoutMs: 180_000,
-    });
+    const r = await wtLoop(
+      ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"],
+      {
+        cwd: repo,
+        env: agent.env,
+        timeoutMs: 180_000,
+      },
+    );
     expect(readFileSync(join(repo, ".env"), "utf8")).toBe("SECRET=yours\n");
     const state = readJson<State>(join(repo, ".claude/loop-state.json"));
     expect([r.code, state.status]).toEqual([0, "done"]);

@@ -19,9 +19,14 @@ describe("a lane removed by another agent", () => {
       "1": `i=0; while [ ! -f "$D/where-2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; git worktree remove --force "$(cat "$D/where-2")"; : > "$D/removed"\n${TICK_AND_WRITE}`,
       "2": `if [ "$K" = 1 ]; then pwd > "$D/where-2"; i=0; while [ ! -f "$D/removed" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; fi\n${TICK_AND_WRITE}`,
     });
-    const r = await wtLoop(["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"], {
-      cwd: repo, env: agent.env, timeoutMs: 180_000,
-    });
+    const r = await wtLoop(
+      ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"],
+      {
+        cwd: repo,
+        env: agent.env,
+        timeoutMs: 180_000,
+      },
+    );
     const state = readJson<State>(join(repo, ".claude/loop-state.json"));
     expect([state.status, state.reason, r.code]).toEqual(["done", state.reason, 0]);
     const twos = state.iterations.filter((it) => it.story_id === "2");

@@ -93,7 +93,11 @@ describe.skipIf(!HAS_TMUX)("a loop nobody watches still ends", () => {
   test("stuck: no runner, session or lock; a second start begins", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const { env, pid } = await startUnwatched(repo, [{ promise: "FAILED: no" }], ["--max-retries", "1"]);
-    await waitFor("the loop to be stuck, its question answered keep", () => readState(repo).status === "stuck" && readState(repo).completion === "keep", 60_000);
+    await waitFor(
+      "the loop to be stuck, its question answered keep",
+      () => readState(repo).status === "stuck" && readState(repo).completion === "keep",
+      60_000,
+    );
     await expectReleased(repo, pid, env);
   }, 120_000);
 

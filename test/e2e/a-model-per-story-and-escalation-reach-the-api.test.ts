@@ -29,7 +29,11 @@ describe("a model per story and --escalate", () => {
       done(repo, "bye.txt", "2.1 Write bye.txt"),
     ]);
     const env = { ...claudeEnv(server.url, tempDir("claude-home-")), PATH: `${NODE_BIN}:${testPath()}` };
-    const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--escalate", "claude-sonnet-4-5,claude-opus-4-5"], { cwd: repo, env, timeoutMs: 300_000 });
+    const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--escalate", "claude-sonnet-4-5,claude-opus-4-5"], {
+      cwd: repo,
+      env,
+      timeoutMs: 300_000,
+    });
     expect({ code: r.code, out: r.stdout.slice(-1500), err: r.stderr }).toMatchObject({ code: 0 });
     const state = readJson(join(repo, ".claude/loop-state.json"));
     expect(state.iterations.map((i: any) => [i.story_id, i.outcome, i.model])).toEqual([
@@ -41,10 +45,17 @@ describe("a model per story and --escalate", () => {
     const asked = [...new Set(server.requests.map((b: any) => b.model))];
     expect(asked).toEqual(["claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5"]);
     // The events carry it too.
-    expect(readEvents(repo).filter((e) => e.type === "IterationEnd").map((e) => e.model)).toEqual(["claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5"]);
+    expect(
+      readEvents(repo)
+        .filter((e) => e.type === "IterationEnd")
+        .map((e) => e.model),
+    ).toEqual(["claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5"]);
     // The receipt: per story, per model, attempts and the cost the result lines reported.
     const cost = (n: number) =>
-      readFileSync(state.iterations[n].log_file, "utf8").split("\n").filter((l) => l.includes('"type":"result"')).map((l) => JSON.parse(l).total_cost_usd)[0];
+      readFileSync(state.iterations[n].log_file, "utf8")
+        .split("\n")
+        .filter((l) => l.includes('"type":"result"'))
+        .map((l) => JSON.parse(l).total_cost_usd)[0];
     const status = await wtLoop(["status", "--json"], { cwd: repo, env });
     const receipt = JSON.parse(status.stdout).receipt;
     expect(receipt.stories[0].models).toEqual([{ model: "claude-haiku-4-5", attempts: 1, cost_usd: cost(0) }]);

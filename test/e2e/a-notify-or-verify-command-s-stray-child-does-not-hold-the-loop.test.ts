@@ -19,10 +19,15 @@ async function loopWith(flag: "--notify" | "--verify", command: (pidFile: string
   const side = tempDir("stray-");
   const pidFile = join(side, "sleep.pid");
   const agent = fakeAgent([{ promise: "COMPLETE" }], tempDir("fake-agent-"));
-  const p = spawnWtLoop(["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", flag, command(pidFile), "a task"], { cwd: repo, env: agent.env });
+  const p = spawnWtLoop(["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", flag, command(pidFile), "a task"], {
+    cwd: repo,
+    env: agent.env,
+  });
   const out = collect(p.stdout);
   const err = collect(p.stderr);
-  const sleeper = Number(await waitFor("the command's detached sleep to write its pid", () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim(), 60_000));
+  const sleeper = Number(
+    await waitFor("the command's detached sleep to write its pid", () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim(), 60_000),
+  );
   // Far less than the sleep's 60 s: before the fix the runner waited for the sleep to end.
   const code = await Promise.race([p.exited, Bun.sleep(40_000).then(() => "still running" as const)]);
   if (code === "still running") {
@@ -39,7 +44,10 @@ describe("a stray child of --notify or --verify does not hold the loop", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(join(r.repo, ".claude/loop-state.json"), "utf8")).status).toBe("done");
     await waitGone("the --notify command's detached sleep", r.sleeper);
-    const again = await wtLoop(["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "another task"], { cwd: r.repo, env: r.agent.env });
+    const again = await wtLoop(["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "another task"], {
+      cwd: r.repo,
+      env: r.agent.env,
+    });
     expect(again.stderr).not.toContain("Another loop");
     expect(again.code).toBe(0);
   }, 120_000);

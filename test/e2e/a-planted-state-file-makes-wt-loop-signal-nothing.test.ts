@@ -39,16 +39,24 @@ async function inNamespace(repo: string, state: object): Promise<{ name: string;
     ]),
   ].join("\n");
   const p = Bun.spawn(["unshare", "--pid", "--fork", "--mount-proc", "sh", "-c", script], {
-    cwd: repo, env: baseEnv({ BUN: process.execPath, CLI, MCP_STOP, REPO: repo }), stdout: "pipe", stderr: "pipe",
+    cwd: repo,
+    env: baseEnv({ BUN: process.execPath, CLI, MCP_STOP, REPO: repo }),
+    stdout: "pipe",
+    stderr: "pipe",
   });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   if (!out.includes("=== stop --force"))
-    throw new Error(`These tests need \`unshare --pid --fork --mount-proc\` (util-linux, run as root or with user namespaces); it failed (exit ${code}): ${err}`);
-  return out.split("=== ").slice(1).map((block) => {
-    const [head, ...rest] = block.split("\n");
-    const text = rest.join("\n");
-    return { name: head!, output: text.split("--- alive:")[0]!, alive: (text.split("--- alive:")[1] ?? "").trim() };
-  });
+    throw new Error(
+      `These tests need \`unshare --pid --fork --mount-proc\` (util-linux, run as root or with user namespaces); it failed (exit ${code}): ${err}`,
+    );
+  return out
+    .split("=== ")
+    .slice(1)
+    .map((block) => {
+      const [head, ...rest] = block.split("\n");
+      const text = rest.join("\n");
+      return { name: head!, output: text.split("--- alive:")[0]!, alive: (text.split("--- alive:")[1] ?? "").trim() };
+    });
 }
 
 function expectNothingSignalled(results: Awaited<ReturnType<typeof inNamespace>>, pidNamed: RegExp) {
@@ -91,8 +99,18 @@ describe("a planted state file: stop, stop --force and the MCP stop tool signal 
   test("(e) a wt-tools state naming pid 1", async () => {
     const repo = makeRepo();
     const seed = {
-      worktree_name: "repo", task: "Implement auth", done_criteria: "tasks", max_iterations: 10, current_iteration: 1, status: "running",
-      terminal_pid: 1, started_at: "2026-11-01T10:00:00+01:00", stall_threshold: 2, iteration_timeout_min: 45, total_tokens: 0, iterations: [],
+      worktree_name: "repo",
+      task: "Implement auth",
+      done_criteria: "tasks",
+      max_iterations: 10,
+      current_iteration: 1,
+      status: "running",
+      terminal_pid: 1,
+      started_at: "2026-11-01T10:00:00+01:00",
+      stall_threshold: 2,
+      iteration_timeout_min: 45,
+      total_tokens: 0,
+      iterations: [],
     };
     expectNothingSignalled(await inNamespace(repo, seed), /pid 1\b/);
   }, 180_000);

@@ -99,7 +99,7 @@ describe("a mistake in a config file", () => {
     ["a wrong choice", { checkpoint: "brnch" }, '"checkpoint" must be branch or stash, got "brnch" (did you mean "branch"?)'],
     ["an unknown key", { "max-retry": 5 }, 'unknown key "max-retry". Did you mean "max-retries"?'],
     ["a flag that is not for files", { "dry-run": true }, '"dry-run" cannot be set in a config file'],
-    ["broken JSON", '{\n  "max": 3,\n  "verify": "x",\n}\n', '.wt-loop.json:4:1: not valid JSON: expected another key'],
+    ["broken JSON", '{\n  "max": 3,\n  "verify": "x",\n}\n', ".wt-loop.json:4:1: not valid JSON: expected another key"],
     ["not an object", "[1]", ".wt-loop.json must hold a JSON object of options"],
   ])("%s: exit 1, the file, the key and the value named, nothing written", async (_, config, message) => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });

@@ -26,10 +26,14 @@ async function startWaiting() {
   // PATH as testPath() gives it: an earlier test file may have put node_modules/.bin (the real `claude`) first on this process's PATH.
   const env = { ...agent.env, PATH: testPath(), TERM: "xterm-256color" };
   const home = tmux.start(repo, env, `${process.execPath} ${CLI} start; sleep 600`);
-  const s = await waitFor("the question to wait", () => {
-    const s = readState(repo);
-    return s.completion_pending && s;
-  }, 45_000);
+  const s = await waitFor(
+    "the question to wait",
+    () => {
+      const s = readState(repo);
+      return s.completion_pending && s;
+    },
+    45_000,
+  );
   expect(tmux.capture(home)).toContain("Started a loop in repo (tmux)");
   return { tmux, repo, env, s };
 }
@@ -50,7 +54,11 @@ describe("a question nobody answers in its window is answered by stop", () => {
     const status = await wtLoop(["status"], { cwd: repo, env });
     expect(status.stdout).toContain("done · waiting for the completion question");
     expect(status.stdout).toContain("wt-loop stop --cleanup");
-    await waitFor("the title to ask", () => tmux.panes().some((p) => p.window === "Ralph: repo [done · keep or cleanup?]" || p.title === "Ralph: repo [done · keep or cleanup?]"), 45_000);
+    await waitFor(
+      "the title to ask",
+      () => tmux.panes().some((p) => p.window === "Ralph: repo [done · keep or cleanup?]" || p.title === "Ralph: repo [done · keep or cleanup?]"),
+      45_000,
+    );
 
     const again = await wtLoop(["start", "--terminal", "inline"], { cwd: repo, env });
     expect(again.code).toBe(1);
@@ -88,7 +96,7 @@ describe("a question nobody answers in its window is answered by stop", () => {
     expect(readState(repo)).toMatchObject({ status: "done", completion_pending: false, runner_pid: null, ended_at: s.ended_at });
   }, 120_000);
 
-  test("q in the window: the question follows the stop, with no \"Still stopping\" under it; stop from elsewhere answers it", async () => {
+  test('q in the window: the question follows the stop, with no "Still stopping" under it; stop from elsewhere answers it', async () => {
     const tmux = new Tmux();
     try {
       const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });

@@ -42,8 +42,14 @@ test("the cost and tokens of a run refused mid-story count in the iteration, the
     { text: "Done. <promise>COMPLETE</promise>" },
   ];
   // The first run's third request is refused: two turns were made (and paid for) before it.
-  server = startModelServer([refusedRun, takenRun], refuseTimes(1, (at) => at.conversation === 0 && at.round === 2, () =>
-    apiError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit", { "x-should-retry": "false" })));
+  server = startModelServer(
+    [refusedRun, takenRun],
+    refuseTimes(
+      1,
+      (at) => at.conversation === 0 && at.round === 2,
+      () => apiError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit", { "x-should-retry": "false" }),
+    ),
+  );
   const env = { ...claudeEnv(server.url, tempDir("claude-home-")), PATH: `${NODE_BIN}:${testPath()}`, WT_LOOP_WAIT_SCALE: "0.001" };
   const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--max-cost", "100"], { cwd: repo, env, timeoutMs: 120_000 });
   expect(r.code).toBe(0);

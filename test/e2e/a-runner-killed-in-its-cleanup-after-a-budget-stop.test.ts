@@ -20,7 +20,10 @@ async function killedInCleanup(hangOn: string) {
   const flag = join(tempDir("hang-"), "hang.flag");
   const agent = fakeAgent([COMPLETE({ cost: 0.5, write: { [flag]: "" } })], tempDir("fake-agent-"));
   const proc = spawnWtLoop(["start", "--terminal", "inline", "--max-cost", "0.5", "--on-complete", "cleanup"], {
-    cwd: repo, env: { ...agent.env, ...hangEnv(flag, hangOn) }, stdout: "ignore", stderr: "ignore",
+    cwd: repo,
+    env: { ...agent.env, ...hangEnv(flag, hangOn) },
+    stdout: "ignore",
+    stderr: "ignore",
   });
   await waitFor(`git to hang on ${hangOn} in the cleanup`, () => existsSync(`${flag}.hanging`), 30_000, { whileRunning: proc });
   proc.kill("SIGKILL");

@@ -163,6 +163,8 @@ describeWithTmux("a follower whose terminal goes away", () => {
 
 /** The one child of `pid` (the shell of a pane runs wt-loop as its child). */
 function childOf(pid: number): number | null {
-  const text = Bun.spawnSync(["ps", "-o", "pid=", "--ppid", String(pid)]).stdout.toString().trim();
+  const text = Bun.spawnSync(["ps", "-o", "pid=", "--ppid", String(pid)])
+    .stdout.toString()
+    .trim();
   return text ? Number(text.split("\n")[0]) : null;
 }

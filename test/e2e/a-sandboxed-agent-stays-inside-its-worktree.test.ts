@@ -74,13 +74,32 @@ describe("--sandbox", () => {
     const denied = listener();
     const allowed = listener();
     const r = await wtLoop(
-      ["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent,
-        "--sandbox", "--sandbox-allow", `127.0.0.1:${allowed.port}`, "--sandbox-env", "BESIDE,DENIED_PORT,ALLOWED_PORT",
+      [
+        "start",
+        "--terminal",
+        "inline",
+        "--done",
+        "manual",
+        "--on-complete",
+        "keep",
+        "--agent",
+        "command",
+        "--agent-cmd",
+        agent,
+        "--sandbox",
+        "--sandbox-allow",
+        `127.0.0.1:${allowed.port}`,
+        "--sandbox-env",
+        "BESIDE,DENIED_PORT,ALLOWED_PORT",
         // --verify and --notify run in the same sandbox: their writes outside must not arrive (checked below). A
         // write may succeed inside when the home folder lies under /tmp (a clone made there): it lands in the
         // loop's private /tmp, which is why the check is made outside.
-        "--verify", 'echo v > "$HOME/verify-x" 2>/dev/null; true', "--notify", 'echo n > "$HOME/notify-x" 2>/dev/null; echo ran > notify-ran.txt',
-        "try to escape"],
+        "--verify",
+        'echo v > "$HOME/verify-x" 2>/dev/null; true',
+        "--notify",
+        'echo n > "$HOME/notify-x" 2>/dev/null; echo ran > notify-ran.txt',
+        "try to escape",
+      ],
       { cwd: repo, env: { HOME: home, BESIDE: beside, DENIED_PORT: String(denied.port), ALLOWED_PORT: String(allowed.port) } },
     );
     expect(r.stderr).toBe("");
@@ -150,15 +169,19 @@ describe("--sandbox", () => {
       const mark = `${process.pid}${Date.now() % 100000}`;
       writeFileSync(agent, `#!/bin/sh\n(setsid sleep ${mark}1 &)\necho started > started.txt\nexec sleep ${mark}2\n`);
       chmodSync(agent, 0o755);
-      const p = spawnWtLoop(["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent, "--sandbox", "hang"], { cwd: repo });
+      const p = spawnWtLoop(
+        ["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent, "--sandbox", "hang"],
+        { cwd: repo },
+      );
       await waitFor("the sandboxed agent to start", () => existsSync(join(repo, "started.txt")) && readState(repo).agent_pid, 60_000, { whileRunning: p });
-      const sleepers = () => [...new Bun.Glob("*/cmdline").scanSync("/proc")].filter((f) => {
-        try {
-          return readFileSync(join("/proc", f), "utf8").includes(`sleep\0${mark}`);
-        } catch {
-          return false; // gone while we looked
-        }
-      });
+      const sleepers = () =>
+        [...new Bun.Glob("*/cmdline").scanSync("/proc")].filter((f) => {
+          try {
+            return readFileSync(join("/proc", f), "utf8").includes(`sleep\0${mark}`);
+          } catch {
+            return false; // gone while we looked
+          }
+        });
       await waitFor("both sleeps to run", () => sleepers().length === 2 || null, 30_000, { whileRunning: p });
       expect((await wtLoop(how, { cwd: repo })).code).toBe(0);
       expect(await p.exited).toBe(how.length === 1 ? 4 : 137);

@@ -8,9 +8,20 @@ import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { makeRepo } from "../helpers/repo.ts";
 
 const SEED = {
-  worktree_name: "repo", task: "Implement auth", done_criteria: "tasks", max_iterations: 10, current_iteration: 1, status: "stuck",
-  terminal_pid: null, started_at: "2026-11-01T10:00:00+01:00", stall_threshold: 2, iteration_timeout_min: 45, total_tokens: 1000,
-  iterations: [{ n: 1, started: "2026-11-01T10:00:05+01:00", ended: "2026-11-01T10:10:00+01:00", done_check: false, commits: [], tokens_used: 1000, timed_out: false }],
+  worktree_name: "repo",
+  task: "Implement auth",
+  done_criteria: "tasks",
+  max_iterations: 10,
+  current_iteration: 1,
+  status: "stuck",
+  terminal_pid: null,
+  started_at: "2026-11-01T10:00:00+01:00",
+  stall_threshold: 2,
+  iteration_timeout_min: 45,
+  total_tokens: 1000,
+  iterations: [
+    { n: 1, started: "2026-11-01T10:00:05+01:00", ended: "2026-11-01T10:10:00+01:00", done_check: false, commits: [], tokens_used: 1000, timed_out: false },
+  ],
 };
 
 test("a wt-tools state file: status and history read it; start archives it as it was", async () => {
@@ -41,8 +52,12 @@ test("a wt-tools loop stopped days ago: status and list show its run time and it
   const repo = makeRepo({ "tasks.md": "## 1. First\n- [x] 1.1 a\n\n## 2. Second\n- [ ] 2.1 b\n" });
   mkdirSync(join(repo, ".claude"));
   const seed = {
-    ...SEED, status: "stopped", started_at: ago(5 * DAY),
-    iterations: [{ n: 1, started: ago(5 * DAY - 5_000), ended: ago(5 * DAY - 12 * 60_000), done_check: false, commits: [], tokens_used: 1000, timed_out: false }],
+    ...SEED,
+    status: "stopped",
+    started_at: ago(5 * DAY),
+    iterations: [
+      { n: 1, started: ago(5 * DAY - 5_000), ended: ago(5 * DAY - 12 * 60_000), done_check: false, commits: [], tokens_used: 1000, timed_out: false },
+    ],
   };
   writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(seed));
 

@@ -12,7 +12,6 @@ import { git, tempDir } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { AGENT_FILE, expectIntact, HANG_ON, hangEnv, ralphStashes, record, userWorkRepo, type Mode, type Point } from "../checkpoint/user-work.ts";
 
-
 function script(point: Point, repo: string, flag: string): object[] {
   const mine = { [join(repo, AGENT_FILE)]: "agent's attempt\n", [flag]: "" };
   if (point === "checkpoint") return [COMPLETE()];
@@ -22,37 +21,52 @@ function script(point: Point, repo: string, flag: string): object[] {
 
 describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
   describe.each(["SIGTERM", "SIGKILL"] as const)("%s", (signal) => {
-    test.each(["checkpoint", "revert", "accept", "cleanup"] as const)(`the runner gets ${signal} during the %s, then wt-loop start: nothing is lost`, async (point) => {
-      const repo = userWorkRepo();
-      const before = record(repo);
-      const flag = join(tempDir("hang-"), "hang.flag");
-      if (point === "checkpoint") writeFileSync(flag, "");
-      const agent = fakeAgent(script(point, repo, flag), tempDir("fake-agent-"));
-      const args = ["--checkpoint", mode, "--command-timeout", "4", "--on-complete", "cleanup", ...(point === "cleanup" || point === "revert" ? ["--max-retries", point === "cleanup" ? "1" : "2"] : [])];
-      const proc = spawnWtLoop(["start", "--terminal", "inline", ...args], {
-        cwd: repo, env: { ...agent.env, ...hangEnv(flag, HANG_ON[point][mode]) }, stdout: "ignore", stderr: "ignore",
-      });
-      await waitFor(`git to hang in the ${point}`, () => existsSync(`${flag}.hanging`), 30_000, { whileRunning: proc });
-      proc.kill(signal);
-      const code = await proc.exited;
-      const sleeper = Number(readFileSync(`${flag}.hanging`, "utf8"));
-      if (isAlive(sleeper)) process.kill(sleeper, "SIGKILL"); // the hung git's sleep, orphaned by SIGKILL
-      rmSync(flag);
-      if (signal === "SIGTERM") expect(code).toBe(point === "cleanup" ? 2 : 4); // cleanup runs after the loop ended stuck
-      const first = readState(repo);
-      // The harness failed under the stop: keep. At "checkpoint" the first commit-tree is now the snapshot of the user's
-      // pre-loop work (refs/wt-loop/…/before-…), taken before the first checkpoint: a stop there ends the loop with no error.
-      if (signal === "SIGTERM" && point !== "cleanup") {
-        expect(first.completion === "cleanup").toBe(false);
-        if (point !== "checkpoint" || first.error !== null) expect(first.error).toContain("timed out");
-      }
+    test.each(["checkpoint", "revert", "accept", "cleanup"] as const)(
+      `the runner gets ${signal} during the %s, then wt-loop start: nothing is lost`,
+      async (point) => {
+        const repo = userWorkRepo();
+        const before = record(repo);
+        const flag = join(tempDir("hang-"), "hang.flag");
+        if (point === "checkpoint") writeFileSync(flag, "");
+        const agent = fakeAgent(script(point, repo, flag), tempDir("fake-agent-"));
+        const args = [
+          "--checkpoint",
+          mode,
+          "--command-timeout",
+          "4",
+          "--on-complete",
+          "cleanup",
+          ...(point === "cleanup" || point === "revert" ? ["--max-retries", point === "cleanup" ? "1" : "2"] : []),
+        ];
+        const proc = spawnWtLoop(["start", "--terminal", "inline", ...args], {
+          cwd: repo,
+          env: { ...agent.env, ...hangEnv(flag, HANG_ON[point][mode]) },
+          stdout: "ignore",
+          stderr: "ignore",
+        });
+        await waitFor(`git to hang in the ${point}`, () => existsSync(`${flag}.hanging`), 30_000, { whileRunning: proc });
+        proc.kill(signal);
+        const code = await proc.exited;
+        const sleeper = Number(readFileSync(`${flag}.hanging`, "utf8"));
+        if (isAlive(sleeper)) process.kill(sleeper, "SIGKILL"); // the hung git's sleep, orphaned by SIGKILL
+        rmSync(flag);
+        if (signal === "SIGTERM") expect(code).toBe(point === "cleanup" ? 2 : 4); // cleanup runs after the loop ended stuck
+        const first = readState(repo);
+        // The harness failed under the stop: keep. At "checkpoint" the first commit-tree is now the snapshot of the user's
+        // pre-loop work (refs/wt-loop/…/before-…), taken before the first checkpoint: a stop there ends the loop with no error.
+        if (signal === "SIGTERM" && point !== "cleanup") {
+          expect(first.completion === "cleanup").toBe(false);
+          if (point !== "checkpoint" || first.error !== null) expect(first.error).toContain("timed out");
+        }
 
-      const again = await runLoop(repo, [COMPLETE()], ["--checkpoint", mode, "--on-complete", "cleanup"]);
-      expect([again.code, again.state.reason]).toEqual([0, expect.any(String)]);
-      expect(git(repo, "branch", "--show-current")).toBe("main");
-      expectIntact(repo, before);
-      expect(git(repo, "branch", "--list", "ralph/*")).toBe("");
-    }, 60_000);
+        const again = await runLoop(repo, [COMPLETE()], ["--checkpoint", mode, "--on-complete", "cleanup"]);
+        expect([again.code, again.state.reason]).toEqual([0, expect.any(String)]);
+        expect(git(repo, "branch", "--show-current")).toBe("main");
+        expectIntact(repo, before);
+        expect(git(repo, "branch", "--list", "ralph/*")).toBe("");
+      },
+      60_000,
+    );
   });
 });
 
@@ -73,7 +87,12 @@ test("status says when a completion was interrupted, and wt-loop stop finishes i
   const repo = userWorkRepo();
   const before = record(repo);
   const flag = join(tempDir("hang-"), "hang.flag");
-  const r = await runLoop(repo, [{ promise: "FAILED: no", write: { [flag]: "" } }], ["--checkpoint", "stash", "--max-retries", "1", "--on-complete", "cleanup", "--command-timeout", "2"], hangEnv(flag, "drop"));
+  const r = await runLoop(
+    repo,
+    [{ promise: "FAILED: no", write: { [flag]: "" } }],
+    ["--checkpoint", "stash", "--max-retries", "1", "--on-complete", "cleanup", "--command-timeout", "2"],
+    hangEnv(flag, "drop"),
+  );
   expect(r.code).toBe(2);
   expect(r.state.completing).toBe("cleanup");
   const s = await wtLoop(["status"], { cwd: repo });
@@ -92,7 +111,10 @@ test("while a live runner is in its cleanup, status says so and stop waits for i
   const flag = join(tempDir("hang-"), "hang.flag");
   const agent = fakeAgent([{ promise: "FAILED: no", write: { [flag]: "" } }], tempDir("fake-agent-"));
   const proc = spawnWtLoop(["start", "--terminal", "inline", "--checkpoint", "stash", "--max-retries", "1", "--on-complete", "cleanup"], {
-    cwd: repo, env: { ...agent.env, ...hangEnv(flag, "drop") }, stdout: "ignore", stderr: "ignore",
+    cwd: repo,
+    env: { ...agent.env, ...hangEnv(flag, "drop") },
+    stdout: "ignore",
+    stderr: "ignore",
   });
   await waitFor("git to hang in the cleanup", () => existsSync(`${flag}.hanging`), 30_000, { whileRunning: proc });
   const s = await wtLoop(["status"], { cwd: repo });

@@ -20,7 +20,9 @@ describe("a stopped parallel run", () => {
     const agent = laneAgent({}, `: > "$D/running-$S"; i=0; while [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done\n`);
     const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"];
     const proc = spawnWtLoop(args, { cwd: repo, env: agent.env, stdout: "pipe", stderr: "pipe" });
-    await waitFor("both lanes' agents", () => existsSync(join(agent.dir, "running-1")) && existsSync(join(agent.dir, "running-2")), 90_000, { whileRunning: proc });
+    await waitFor("both lanes' agents", () => existsSync(join(agent.dir, "running-1")) && existsSync(join(agent.dir, "running-2")), 90_000, {
+      whileRunning: proc,
+    });
     const r = await wtLoop(["stop"], { cwd: repo });
     await proc.exited;
     const state = readJson<State>(join(repo, ".claude/loop-state.json"));

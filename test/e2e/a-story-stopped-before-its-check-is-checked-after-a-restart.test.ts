@@ -45,7 +45,10 @@ describe("a story stopped before its check", () => {
     expect(again.stderr).not.toContain("    at ");
     expect(again.code).toBe(0);
     const s = state(repo);
-    expect(s.iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([["1", "complete"], ["2", "complete"]]);
+    expect(s.iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([
+      ["1", "complete"],
+      ["2", "complete"],
+    ]);
     expect(s.iterations[0].verify.exit_code).toBe(0); // story 1 went through the gate this time
     expect(readFileSync(join(dir, "prompt-2.txt"), "utf8")).toContain("was not accepted");
     expect(s.unchecked_story ?? null).toBeNull();
@@ -56,10 +59,24 @@ describe("a story stopped before its check", () => {
     const dir = tempDir("agent-");
     const agent = tickingAgent(dir);
     // The first run ticks its box, then hangs; the runner is killed meanwhile.
-    const first = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd",
-      `if [ ! -f ${dir}/hung ]; then touch ${dir}/hung; sed -i 's/- \\[ \\] 1\\./- [x] 1./' tasks.md; touch ${dir}/ticked; exec sleep 300; fi; ${agent}`], {
-      cwd: repo, stdout: "ignore", stderr: "ignore",
-    });
+    const first = spawnWtLoop(
+      [
+        "start",
+        "--terminal",
+        "inline",
+        "--on-complete",
+        "keep",
+        "--agent",
+        "command",
+        "--agent-cmd",
+        `if [ ! -f ${dir}/hung ]; then touch ${dir}/hung; sed -i 's/- \\[ \\] 1\\./- [x] 1./' tasks.md; touch ${dir}/ticked; exec sleep 300; fi; ${agent}`,
+      ],
+      {
+        cwd: repo,
+        stdout: "ignore",
+        stderr: "ignore",
+      },
+    );
     await waitFor("the agent to tick its box", () => existsSync(join(dir, "ticked")), 30_000, { whileRunning: first });
     first.kill("SIGKILL");
     await first.exited;
@@ -67,7 +84,10 @@ describe("a story stopped before its check", () => {
     expect(again.stderr).not.toContain("    at ");
     expect(again.code).toBe(0);
     const s = state(repo);
-    expect(s.iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([["1", "complete"], ["2", "complete"]]);
+    expect(s.iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([
+      ["1", "complete"],
+      ["2", "complete"],
+    ]);
     expect(readFileSync(join(dir, "prompt-1.txt"), "utf8")).toContain("was not accepted");
   }, 60_000);
 
@@ -79,13 +99,19 @@ describe("a story stopped before its check", () => {
     const dir = tempDir("agent-");
     const failing = join(dir, "failing.sh");
     writeFileSync(failing, `cat >/dev/null\nsed -i 's/- \\[ \\] 1\\./- [x] 1./' tasks.md\necho '<promise>FAILED: the tests do not pass</promise>'\n`);
-    const first = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", `sh ${failing}`, "--max-retries", "1"], { cwd: repo });
+    const first = await wtLoop(
+      ["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", `sh ${failing}`, "--max-retries", "1"],
+      { cwd: repo },
+    );
     expect(first.code).toBe(2);
     expect(readFileSync(join(repo, "tasks.md"), "utf8")).toContain("- [x] 1.1 a"); // left for inspection
     const again = await wtLoop(["start", "--terminal", "inline", "--agent-cmd", tickingAgent(dir)], { cwd: repo });
     expect(again.stderr).not.toContain("    at ");
     expect(again.code).toBe(0);
-    expect(state(repo).iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([["1", "complete"], ["2", "complete"]]);
+    expect(state(repo).iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([
+      ["1", "complete"],
+      ["2", "complete"],
+    ]);
     expect(readFileSync(join(dir, "prompt-1.txt"), "utf8")).toContain("was not accepted");
   }, 60_000);
 
@@ -96,17 +122,31 @@ describe("a story stopped before its check", () => {
     const dir = tempDir("agent-");
     const failing = join(dir, "failing.sh");
     writeFileSync(failing, `cat >/dev/null\nsed -i 's/- \\[ \\] 1\\./- [x] 1./' tasks.md\necho '<promise>FAILED: no</promise>'\n`);
-    expect((await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", `sh ${failing}`, "--max-retries", "1"], { cwd: repo })).code).toBe(2);
+    expect(
+      (
+        await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", `sh ${failing}`, "--max-retries", "1"], {
+          cwd: repo,
+        })
+      ).code,
+    ).toBe(2);
     const flag = join(dir, "hang.flag");
     writeFileSync(flag, "");
     const hanging = hangEnv(flag, "write-tree"); // the first checkpoint's write-tree hangs
-    const second = spawnWtLoop(["start", "--terminal", "inline", "--agent-cmd", tickingAgent(dir)], { cwd: repo, env: hanging, stdout: "ignore", stderr: "ignore" });
+    const second = spawnWtLoop(["start", "--terminal", "inline", "--agent-cmd", tickingAgent(dir)], {
+      cwd: repo,
+      env: hanging,
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     await waitFor("the first checkpoint's write-tree to hang", () => existsSync(`${flag}.hanging`), 30_000, { whileRunning: second });
     expect((await wtLoop(["stop"], { cwd: repo })).code).toBe(0);
     await second.exited;
     expect(state(repo)).toMatchObject({ status: "stopped", iterations: [], unchecked_story: "1" });
     const third = await wtLoop(["start", "--terminal", "inline"], { cwd: repo });
     expect(third.code).toBe(0);
-    expect(state(repo).iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([["1", "complete"], ["2", "complete"]]);
+    expect(state(repo).iterations.map((i: { story_id: string; outcome: string }) => [i.story_id, i.outcome])).toEqual([
+      ["1", "complete"],
+      ["2", "complete"],
+    ]);
   }, 60_000);
 });

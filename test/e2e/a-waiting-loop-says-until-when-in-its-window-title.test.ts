@@ -30,30 +30,47 @@ describe("the window title of a waiting loop", () => {
     // waited out by backoff, with no reset time to show.
     let reset = 0;
     server = startModelServer(
-      [[
-        { tool: "Write", input: { file_path: join(repo, "greet.txt"), content: "hi\n" } },
-        { tool: "Edit", input: { file_path: join(repo, "tasks.md"), old_string: "- [ ] 1.1", new_string: "- [x] 1.1" } },
-        { text: "Done. <promise>COMPLETE</promise>" },
-      ]],
-      refuseTimes(1, () => true, () => {
-        reset = Math.floor(Date.now() / 1000) + 6;
-        return apiError(429, "rate_limit_error", `Claude AI usage limit reached|${reset}`, { "x-should-retry": "false" });
-      }),
+      [
+        [
+          { tool: "Write", input: { file_path: join(repo, "greet.txt"), content: "hi\n" } },
+          { tool: "Edit", input: { file_path: join(repo, "tasks.md"), old_string: "- [ ] 1.1", new_string: "- [x] 1.1" } },
+          { text: "Done. <promise>COMPLETE</promise>" },
+        ],
+      ],
+      refuseTimes(
+        1,
+        () => true,
+        () => {
+          reset = Math.floor(Date.now() / 1000) + 6;
+          return apiError(429, "rate_limit_error", `Claude AI usage limit reached|${reset}`, { "x-should-retry": "false" });
+        },
+      ),
     );
     const env = {
-      ...claudeEnv(server.url, tempDir("claude-home-")), PATH: `${NODE_BIN}:${testPath()}`, WT_LOOP_WAIT_SCALE: "0.001",
-      TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined,
+      ...claudeEnv(server.url, tempDir("claude-home-")),
+      PATH: `${NODE_BIN}:${testPath()}`,
+      WT_LOOP_WAIT_SCALE: "0.001",
+      TMUX_TMPDIR: socketDir,
+      DISPLAY: undefined,
+      WAYLAND_DISPLAY: undefined,
     };
     const r = await wtLoop(["start", "--on-complete", "keep"], { cwd: repo, env });
     expect(r.stdout).toContain("(tmux-detached)");
     // The reset plus the scaled margin (15 ms): the title names the minute of the reset.
     const seen: string[] = []; // each title of the loop's pane, in order, once
     const state = () => readState(repo);
-    await waitFor("the loop to be done", () => {
-      const t = titles().split("\n").find((l) => l.startsWith("Ralph: repo"));
-      if (t && seen.at(-1) !== t) seen.push(t);
-      return state().status === "done";
-    }, 60_000, { every: 25 });
+    await waitFor(
+      "the loop to be done",
+      () => {
+        const t = titles()
+          .split("\n")
+          .find((l) => l.startsWith("Ralph: repo"));
+        if (t && seen.at(-1) !== t) seen.push(t);
+        return state().status === "done";
+      },
+      60_000,
+      { every: 25 },
+    );
     const until = `[waiting until ${clockTime(reset * 1000 + 15)}]`;
     const waiting = seen.indexOf(`Ralph: repo ${until}`);
     expect(waiting).toBeGreaterThanOrEqual(0);

@@ -16,7 +16,12 @@ async function startHanging(repo: string, bin?: string, step: object = {}) {
   const agent = fakeAgent([{ hangSec: 300, setsidGrandchild: true, ...step }], tempDir("fake-agent-"));
   const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep"], { cwd: repo, bin, env: agent.env, stdout: "ignore", stderr: "ignore" });
   const pidFile = join(agent.dir, "setsid.pid");
-  const agentPid = await waitFor("the agent to start and leave its setsid grandchild", () => readFileSync(pidFile, "utf8").trim() && (readState(repo).agent_pid as number), 30_000, { whileRunning: proc }).catch((e) => {
+  const agentPid = await waitFor(
+    "the agent to start and leave its setsid grandchild",
+    () => readFileSync(pidFile, "utf8").trim() && (readState(repo).agent_pid as number),
+    30_000,
+    { whileRunning: proc },
+  ).catch((e) => {
     proc.kill("SIGKILL");
     throw e;
   });
@@ -38,7 +43,12 @@ describe("no agent process outlives the loop", () => {
   test("an iteration timeout: the attempt's setsid grandchild is gone before the next attempt starts", async () => {
     const repo = makeRepo({ "tasks.md": TASKS });
     const agent = fakeAgent([{ hangSec: 300, setsidGrandchild: true }, { hangSec: 300 }], tempDir("fake-agent-"));
-    const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--iteration-timeout", "0.02"], { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
+    const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--iteration-timeout", "0.02"], {
+      cwd: repo,
+      env: agent.env,
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     const count = join(agent.dir, "count");
     await waitFor("the second attempt to start", () => readFileSync(count, "utf8") === "2", 30_000, { whileRunning: proc });
     const grandchild = Number(readFileSync(join(agent.dir, "setsid.pid"), "utf8"));
@@ -64,7 +74,12 @@ describe("no agent process outlives the loop", () => {
     const pidFile = join(dir, "verify.pid");
     const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
     const verify = `setsid -f sh -c 'echo $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}; exec sleep 300'; sleep 300`;
-    const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--verify", verify], { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
+    const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--verify", verify], {
+      cwd: repo,
+      env: agent.env,
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     await waitFor("the verify command's setsid grandchild", () => existsSync(pidFile), 30_000, { whileRunning: proc });
     const grandchild = Number(readFileSync(pidFile, "utf8"));
     expect(isAlive(grandchild)).toBe(true);

@@ -20,12 +20,18 @@ describe("an agent in a lane that moves the loop branch back", () => {
     git(repo, "commit", "-qm", "second");
     // Story 2's agent moves the loop branch one commit back, once story 1 is integrated (its commit on the branch).
     const agent = laneAgent({
-      "2": `if [ "$K" = 1 ]; then i=0; while [ ! -f "${repo}/s1.txt" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; ` +
+      "2":
+        `if [ "$K" = 1 ]; then i=0; while [ ! -f "${repo}/s1.txt" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; ` +
         `git update-ref refs/heads/ralph/repo "$(git rev-parse ralph/repo~1)"; fi\n${TICK_AND_WRITE}`,
     });
-    const r = await wtLoop(["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"], {
-      cwd: repo, env: agent.env, timeoutMs: 180_000,
-    });
+    const r = await wtLoop(
+      ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"],
+      {
+        cwd: repo,
+        env: agent.env,
+        timeoutMs: 180_000,
+      },
+    );
     const state = readJson<State>(join(repo, ".claude/loop-state.json"));
     expect([r.code, state.status, state.reason]).toEqual([0, "done", state.reason]);
     for (const s of ["1", "2"]) expect(readFileSync(join(repo, `s${s}.txt`), "utf8")).toBe(`story ${s}\n`);

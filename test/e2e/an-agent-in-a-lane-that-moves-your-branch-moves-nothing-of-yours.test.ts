@@ -19,9 +19,14 @@ describe("an agent in a lane that moves your branch", () => {
     const agent = laneAgent({
       "1": `if [ "$K" = 1 ]; then git checkout -q main && echo agent > agent.txt && git add agent.txt && git commit -qm "agent on main"; fi\n${TICK_AND_WRITE}`,
     });
-    const r = await wtLoop(["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"], {
-      cwd: repo, env: agent.env, timeoutMs: 180_000,
-    });
+    const r = await wtLoop(
+      ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"],
+      {
+        cwd: repo,
+        env: agent.env,
+        timeoutMs: 180_000,
+      },
+    );
     const state = readJson<State>(join(repo, ".claude/loop-state.json"));
     expect([r.code, state.status, state.reason]).toEqual([0, "done", state.reason]);
     expect(readFileSync(join(agent.dir, "prompt-1-2.txt"), "utf8")).toContain("main");

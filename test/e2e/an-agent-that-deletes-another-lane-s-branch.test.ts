@@ -21,9 +21,14 @@ describe("an agent that deletes another lane's branch", () => {
       "1": `i=0; while [ ! -f "$D/branch-2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; git update-ref -d "$(cat "$D/branch-2")"; : > "$D/deleted"\n${TICK_AND_WRITE}`,
       "2": `if [ "$K" = 1 ]; then git symbolic-ref HEAD > "$D/branch-2"; i=0; while [ ! -f "$D/deleted" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; fi\n${TICK_AND_WRITE}`,
     });
-    const r = await wtLoop(["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"], {
-      cwd: repo, env: agent.env, timeoutMs: 180_000,
-    });
+    const r = await wtLoop(
+      ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"],
+      {
+        cwd: repo,
+        env: agent.env,
+        timeoutMs: 180_000,
+      },
+    );
     const state = readJson<State>(join(repo, ".claude/loop-state.json"));
     expect([r.code, state.status, state.reason]).toEqual([0, "done", state.reason]);
     expect(state.iterations.filter((i) => i.story_id === "2").map((i) => i.outcome)).toEqual(["rejected", "complete"]);

@@ -27,7 +27,10 @@ sed -i 's/- \\[ \\]/- [x]/' tasks.md
 echo '<promise>COMPLETE</promise>'
 `,
     );
-    const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", `sh ${script}`], { cwd: repo });
+    const r = await wtLoop(
+      ["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", `sh ${script}`],
+      { cwd: repo },
+    );
     expect(r.stderr).not.toContain("    at ");
     expect(r.code).toBe(0);
     const state = readState(repo);
@@ -35,7 +38,9 @@ echo '<promise>COMPLETE</promise>'
     expect(state.iterations.map((i: { outcome: string }) => i.outcome)).toEqual(["failed", "complete"]);
     for (const it of state.iterations) expect(existsSync(it.log_file)).toBe(true);
     expect(readFileSync(seen, "utf8").trim().split("\n")).toEqual([".claude/loop-state.json", ".claude/loop-events.jsonl"]);
-    const ends = readEvents(repo).filter((e) => e.type === "IterationEnd" || e.type === "Complete").map((e) => e.type === "Complete" ? "Complete" : e.iteration);
+    const ends = readEvents(repo)
+      .filter((e) => e.type === "IterationEnd" || e.type === "Complete")
+      .map((e) => (e.type === "Complete" ? "Complete" : e.iteration));
     expect(ends).toEqual([1, 2, "Complete"]);
     // What the agent deleted and nothing can bring back is said, in the record and as it happens.
     const lost = "The agent deleted files git ignores, which no checkpoint holds and wt-loop cannot bring back: .env";
@@ -53,12 +58,19 @@ echo '<promise>COMPLETE</promise>'
     // It keeps running until the test says so (the file "go"), or 30 s at most.
     const waitGo = `for i in $(seq 600); do [ -e ${dir}/go ] && break; sleep 0.05; done`;
     writeFileSync(script, `cat >/dev/null\ngit clean -fdxq\ntouch ${dir}/cleaned\n${waitGo}\necho '<promise>FAILED: slow</promise>'\n`);
-    const first = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", `sh ${script}`, "--max", "1"], {
-      cwd: repo, stdout: "ignore", stderr: "ignore",
-    });
+    const first = spawnWtLoop(
+      ["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", `sh ${script}`, "--max", "1"],
+      {
+        cwd: repo,
+        stdout: "ignore",
+        stderr: "ignore",
+      },
+    );
     await waitFor("the agent's git clean", () => existsSync(join(dir, "cleaned")), 30_000, { whileRunning: first });
     expect(existsSync(join(repo, ".claude/loop-state.json"))).toBe(false); // the clean took it
-    const second = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", "true"], { cwd: repo });
+    const second = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", "true"], {
+      cwd: repo,
+    });
     expect(second.code).toBe(1);
     expect(second.stderr).toContain("one loop runs per worktree");
     writeFileSync(join(dir, "go"), "");

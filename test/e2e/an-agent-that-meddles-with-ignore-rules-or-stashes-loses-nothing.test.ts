@@ -8,17 +8,32 @@ import { wtLoop } from "../helpers/cli.ts";
 import { ONE_STORY, readState as state } from "../helpers/fixtures.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
-
 /** Runs a loop whose `command` agent runs `body` and then reports FAILED (one attempt: --max-retries 1 keeps its changes; 2 reverts it). */
 async function run(repo: string, mode: string, body: string, extra: string[] = []) {
   const script = join(tempDir("meddling-agent-"), "agent.sh");
   writeFileSync(script, `cat >/dev/null\n${body}\necho '<promise>FAILED: meddled</promise>'\n`);
   return wtLoop(
-    ["start", "--terminal", "inline", "--on-complete", "keep", "--checkpoint", mode, "--agent", "command", "--agent-cmd", `sh ${script}`, "--max", "2", "--max-retries", "3", ...extra],
+    [
+      "start",
+      "--terminal",
+      "inline",
+      "--on-complete",
+      "keep",
+      "--checkpoint",
+      mode,
+      "--agent",
+      "command",
+      "--agent-cmd",
+      `sh ${script}`,
+      "--max",
+      "2",
+      "--max-retries",
+      "3",
+      ...extra,
+    ],
     { cwd: repo },
   );
 }
-
 
 describe.each([["branch"], ["stash"]])("%s checkpoints", (mode) => {
   test("an emptied info/exclude: the user's file it ignored and the loop's own files survive the revert", async () => {

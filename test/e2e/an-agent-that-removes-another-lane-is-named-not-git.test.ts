@@ -20,9 +20,14 @@ describe("an agent that removes another lane", () => {
       "1": `i=0; while [ ! -f "$D/where-2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; git worktree remove --force "$(cat "$D/where-2")"; : > "$D/removed"\n${TICK_AND_WRITE}`,
       "2": `pwd > "$D/where-2"; i=0; while [ ! -f "$D/removed" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\n${TICK_AND_WRITE}`,
     });
-    const r = await wtLoop(["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"], {
-      cwd: repo, env: agent.env, timeoutMs: 180_000,
-    });
+    const r = await wtLoop(
+      ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"],
+      {
+        cwd: repo,
+        env: agent.env,
+        timeoutMs: 180_000,
+      },
+    );
     const state = readJson<State>(join(repo, ".claude/loop-state.json"));
     const said = `${r.stdout}\n${r.stderr}\n${state.reason}`;
     expect(said).not.toContain("not installed");

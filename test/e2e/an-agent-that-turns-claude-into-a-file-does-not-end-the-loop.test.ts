@@ -24,7 +24,10 @@ echo 'done here'
 echo '<promise>COMPLETE</promise>'
 `,
   );
-  const r = await wtLoop(["start", "Write the thing", "--done", "manual", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", `sh ${script}`], { cwd: repo });
+  const r = await wtLoop(
+    ["start", "Write the thing", "--done", "manual", "--terminal", "inline", "--on-complete", "keep", "--agent", "command", "--agent-cmd", `sh ${script}`],
+    { cwd: repo },
+  );
   const said = r.stdout + r.stderr;
   expect(said).not.toMatch(/ENOTDIR|EBADF|not a directory/);
   expect([r.code, readState(repo).status]).toEqual([0, "done"]);

@@ -20,13 +20,21 @@ describe("an attempt that conflicts on integration", () => {
       "1": `printf 'one\\nS1\\nthree\\n' > shared.txt\n${TICK_AND_WRITE}`,
       "2": `if [ "$K" = 1 ]; then i=0; while ! grep -q S1 "${repo}/shared.txt" && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; printf 'one\\nS2\\nthree\\n' > shared.txt; fi\n${TICK_AND_WRITE}`,
     });
-    const r = await wtLoop(["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"], {
-      cwd: repo, env: agent.env, timeoutMs: 180_000,
-    });
+    const r = await wtLoop(
+      ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"],
+      {
+        cwd: repo,
+        env: agent.env,
+        timeoutMs: 180_000,
+      },
+    );
     const state = readJson<State>(join(repo, ".claude/loop-state.json"));
     expect([r.code, state.status]).toEqual([0, "done"]);
     const of2 = state.iterations.filter((i) => i.story_id === "2").map((i) => [i.attempt, i.outcome]);
-    expect(of2).toEqual([[1, "rejected"], [1, "complete"]]);
+    expect(of2).toEqual([
+      [1, "rejected"],
+      [1, "complete"],
+    ]);
     const rejected = state.iterations.find((i) => i.story_id === "2" && i.outcome === "rejected");
     expect(rejected?.reason).toContain("shared.txt");
     expect(rejected?.reason).toContain("Not counted as an attempt");

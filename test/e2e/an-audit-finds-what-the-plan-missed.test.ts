@@ -38,12 +38,19 @@ test("the audit finds the scenario the tasks forgot; its gap becomes a story, im
     [{ text: "Both scenarios hold. <audit>PASS</audit>" }],
   ]);
   const env = { ...claudeEnv(server.url, tempDir("claude-home-")), PATH: `${NODE_BIN}:${testPath({ openspec: true })}` };
-  const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--audit", "--audit-model", "claude-haiku-4-5"], { cwd: repo, env, timeoutMs: 300_000 });
+  const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--audit", "--audit-model", "claude-haiku-4-5"], {
+    cwd: repo,
+    env,
+    timeoutMs: 300_000,
+  });
   expect({ code: r.code, out: r.stdout.slice(-2000), err: r.stderr }).toMatchObject({ code: 0 });
   const state = readJson(join(repo, ".claude/loop-state.json"));
   expect(state.status).toBe("done");
   expect(state.iterations.map((i: any) => [i.kind ?? "story", i.story_id, i.outcome])).toEqual([
-    ["story", "1", "complete"], ["audit", null, "rejected"], ["story", "2", "complete"], ["audit", null, "complete"],
+    ["story", "1", "complete"],
+    ["audit", null, "rejected"],
+    ["story", "2", "complete"],
+    ["audit", null, "complete"],
   ]);
   expect(readFileSync(tasks, "utf8")).toContain(`## 2. Gaps found by the audit (round 1)\n\n- [x] 2.1 ${GAP}\n`);
   expect(readFileSync(join(repo, "bye.txt"), "utf8")).toBe("bye\n");
@@ -51,7 +58,8 @@ test("the audit finds the scenario the tasks forgot; its gap becomes a story, im
   const prompts = server.prompts();
   expect(prompts).toHaveLength(4);
   const audit = prompts[1]!;
-  for (const said of ["Requirement: Farewell", "**THEN** bye.txt says bye", "Add a thing.", "- [x] 1.1 Write hello.txt", "+hello"]) expect(audit).toContain(said);
+  for (const said of ["Requirement: Farewell", "**THEN** bye.txt says bye", "Add a thing.", "- [x] 1.1 Write hello.txt", "+hello"])
+    expect(audit).toContain(said);
   expect(audit.indexOf("Requirement: Farewell")).toBeLessThan(audit.indexOf("## The implementer's claim"));
   expect(audit.indexOf("## The implementer's claim")).toBeLessThan(audit.indexOf("+hello"));
   expect(prompts[3]).toContain("+bye");
@@ -74,5 +82,9 @@ test("the audit finds the scenario the tasks forgot; its gap becomes a story, im
   expect(log).toContain("audit found 1 gap");
   expect(log).toContain("audit passed");
   expect(r.stdout).toMatch(/Audit: 2 rounds/); // the end box
-  expect(readEvents(repo).filter((e) => e.type === "AuditEnd").map((e) => e.verdict)).toEqual(["gaps", "pass"]);
+  expect(
+    readEvents(repo)
+      .filter((e) => e.type === "AuditEnd")
+      .map((e) => e.verdict),
+  ).toEqual(["gaps", "pass"]);
 }, 300_000);

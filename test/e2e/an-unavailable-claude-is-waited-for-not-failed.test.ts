@@ -22,8 +22,10 @@ const story = (repo: string, file: string, task: string): Turn[] => [
   { tool: "Edit", input: { file_path: join(repo, "tasks.md"), old_string: `- [ ] ${task}`, new_string: `- [x] ${task}` } },
   { text: "Done. <promise>COMPLETE</promise>" },
 ];
-const hard429 = (message = "Number of request tokens has exceeded your per-minute rate limit") => () =>
-  apiError(429, "rate_limit_error", message, { "x-should-retry": "false" });
+const hard429 =
+  (message = "Number of request tokens has exceeded your per-minute rate limit") =>
+  () =>
+    apiError(429, "rate_limit_error", message, { "x-should-retry": "false" });
 const always = () => true;
 
 function env(extra: Record<string, string> = {}) {
@@ -44,20 +46,31 @@ describe("an unavailable Claude Code is waited for, not failed", () => {
     // Run 2 writes partial.txt, then its next request is refused: the limit hit in the middle of story 2.
     const r = await loop(
       repo,
-      [story(repo, "greet.txt", "1.1 Write greet.txt"), [{ tool: "Write", input: { file_path: join(repo, "partial.txt"), content: "half\n" } }], story(repo, "bye.txt", "2.1 Write bye.txt")],
+      [
+        story(repo, "greet.txt", "1.1 Write greet.txt"),
+        [{ tool: "Write", input: { file_path: join(repo, "partial.txt"), content: "half\n" } }],
+        story(repo, "bye.txt", "2.1 Write bye.txt"),
+      ],
       refuseTimes(1, (at) => at.conversation === 1 && at.round === 1, hard429()),
       ["--notify", `echo "$WT_LOOP_EVENT" >> ${notes}`],
     );
     expect(r.code).toBe(0);
     expect(r.state.status).toBe("done");
-    expect(r.state.iterations.map((i: any) => [i.story_id, i.attempt, i.outcome])).toEqual([["1", 1, "complete"], ["2", 1, "complete"]]);
+    expect(r.state.iterations.map((i: any) => [i.story_id, i.attempt, i.outcome])).toEqual([
+      ["1", 1, "complete"],
+      ["2", 1, "complete"],
+    ]);
     expect(r.state.iterations[0].unavailable).toBeUndefined();
     expect(r.state.iterations[1].unavailable).toMatchObject({ runs: 1 });
     expect(r.state.iterations[1].unavailable.waited_ms).toBeGreaterThanOrEqual(30 * Number(SCALE) * 1000 - 5);
     expect(r.state.waiting).toBeNull();
     expect(existsSync(join(repo, "partial.txt"))).toBe(false); // the refused run's work was reverted
     // Story 1's checkpoint (a good state) was not reverted; story 2's attempt followed it.
-    expect(git(repo, "log", "--format=%s", "main..HEAD").split("\n")).toEqual(["checkpoint: story 2 — Farewell", "checkpoint: story 1 — Greeting", "initial state"]);
+    expect(git(repo, "log", "--format=%s", "main..HEAD").split("\n")).toEqual([
+      "checkpoint: story 2 — Farewell",
+      "checkpoint: story 1 — Greeting",
+      "initial state",
+    ]);
     expect(readFileSync(join(repo, "greet.txt"), "utf8")).toBe("greet.txt\n");
     // Not an attempt: the retried run is told nothing failed.
     expect(server!.prompts()[2]).toContain("## Your story: 2. Farewell");
@@ -103,7 +116,12 @@ describe("an unavailable Claude Code is waited for, not failed", () => {
     // reset" when the test ran in the ten minutes after it).
     const hour = (new Date().getUTCHours() + 8 + 2) % 24;
     const said = `${hour % 12 || 12}${hour < 12 ? "am" : "pm"}`;
-    const r = await loop(repo, [story(repo, "greet.txt", "1.1 Write greet.txt")], refuseTimes(Infinity, always, hard429(`You've hit your limit · resets ${said} (Asia/Shanghai)`)), ["--max-wait", "0.01"]);
+    const r = await loop(
+      repo,
+      [story(repo, "greet.txt", "1.1 Write greet.txt")],
+      refuseTimes(Infinity, always, hard429(`You've hit your limit · resets ${said} (Asia/Shanghai)`)),
+      ["--max-wait", "0.01"],
+    );
     expect(r.code).toBe(2);
     expect(r.state.status).toBe("stuck");
     // The reason shows it on this machine's clock, plus the (scaled) margin.
@@ -136,7 +154,11 @@ describe("an unavailable Claude Code is waited for, not failed", () => {
 
   test("401: stuck at once with the login command, the CLI's own retries cut short", async () => {
     const repo = makeRepo({ "tasks.md": "## 1. Greeting\n- [ ] 1.1 Write greet.txt\n" });
-    const r = await loop(repo, [story(repo, "greet.txt", "1.1 Write greet.txt")], refuseTimes(Infinity, always, () => apiError(401, "authentication_error", "invalid x-api-key")));
+    const r = await loop(
+      repo,
+      [story(repo, "greet.txt", "1.1 Write greet.txt")],
+      refuseTimes(Infinity, always, () => apiError(401, "authentication_error", "invalid x-api-key")),
+    );
     expect(r.code).toBe(2);
     expect(r.state.status).toBe("stuck");
     expect(r.state.reason).toContain("Claude Code could not authenticate");
@@ -149,7 +171,11 @@ describe("an unavailable Claude Code is waited for, not failed", () => {
 
   test("529 twice: the CLI's own retries are shown and the loop is unaffected", async () => {
     const repo = makeRepo({ "tasks.md": "## 1. Greeting\n- [ ] 1.1 Write greet.txt\n" });
-    const r = await loop(repo, [story(repo, "greet.txt", "1.1 Write greet.txt")], refuseTimes(2, always, () => apiError(529, "overloaded_error", "Overloaded")));
+    const r = await loop(
+      repo,
+      [story(repo, "greet.txt", "1.1 Write greet.txt")],
+      refuseTimes(2, always, () => apiError(529, "overloaded_error", "Overloaded")),
+    );
     expect(r.code).toBe(0);
     expect(r.log.filter((l) => l.refused)).toHaveLength(2);
     expect(r.stdout).toMatch(/↻ API 529 overloaded: the agent retries \(1\/10\) in \d+s/);

@@ -34,7 +34,10 @@ describe("help", () => {
     expect(shownExamples).toBeGreaterThanOrEqual(2);
     expect(shownExamples).toBeLessThanOrEqual(3);
     // Options start in one column: every description after a short option begins at the same place.
-    const opts = (r.stdout.split("Options:\n")[1] ?? "").split("\n\n")[0]!.split("\n").filter((l) => /^  -/.test(l) && /\S {2,}\S/.test(l));
+    const opts = (r.stdout.split("Options:\n")[1] ?? "")
+      .split("\n\n")[0]!
+      .split("\n")
+      .filter((l) => /^  -/.test(l) && /\S {2,}\S/.test(l));
     const columns = new Set(opts.map((l) => l.search(/(?<=\S {2,})\S/)));
     expect(columns.size).toBe(1);
   });

@@ -85,7 +85,11 @@ describe("options are validated", () => {
   test.each([["FOO=1 ./agent.sh"], ["exec ./agent.sh"], ["cd sub && ../agent.sh"], ["'./agent.sh'"]])(
     "--agent-cmd %p: what sh -c runs is not refused (only a plain first word is looked up)",
     async (cmd) => {
-      const repo = makeRepo({ "tasks.md": "## 1. Only\n- [ ] 1.1 Do it\n", "agent.sh": "#!/bin/sh\ncat >/dev/null\nsed -i 's/- \\[ \\]/- [x]/' \"$(git rev-parse --show-toplevel)/tasks.md\"\necho '<promise>COMPLETE</promise>'\n" });
+      const repo = makeRepo({
+        "tasks.md": "## 1. Only\n- [ ] 1.1 Do it\n",
+        "agent.sh":
+          "#!/bin/sh\ncat >/dev/null\nsed -i 's/- \\[ \\]/- [x]/' \"$(git rev-parse --show-toplevel)/tasks.md\"\necho '<promise>COMPLETE</promise>'\n",
+      });
       Bun.spawnSync(["chmod", "+x", join(repo, "agent.sh")]);
       Bun.spawnSync(["mkdir", join(repo, "sub")]);
       git(repo, "add", "-A");
@@ -122,11 +126,14 @@ describe("options are validated", () => {
 });
 
 describe("outside a git worktree", () => {
-  test.each([[["start"]], [["run"]], [["stop"]], [["status"]], [["history"]], [["monitor"]], [["status", "--json"]]])("%p prints the exact message, exit 1", async (args: string[]) => {
-    const r = await wtLoop(args, { cwd: tempDir() });
-    expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(NOT_IN_WORKTREE);
-  });
+  test.each([[["start"]], [["run"]], [["stop"]], [["status"]], [["history"]], [["monitor"]], [["status", "--json"]]])(
+    "%p prints the exact message, exit 1",
+    async (args: string[]) => {
+      const r = await wtLoop(args, { cwd: tempDir() });
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(NOT_IN_WORKTREE);
+    },
+  );
 });
 
 describe("the command line surface", () => {
@@ -136,9 +143,22 @@ describe("the command line surface", () => {
     for (const c of ["start", "run", "stop", "status", "history", "monitor", "demo"]) expect(root.stdout).toContain(c);
     expect(root.stdout).not.toContain("demo-agent");
     const start = await wtLoop(["start", "--help"], { cwd: tempDir() });
-    for (const [opt, def] of [["--change", "the only active change"], ["--done", "tasks when a tasks.md"], ["--max", "30"], ["--max-retries", "3"],
-      ["--stall-threshold", "2"], ["--iteration-timeout", "45"], ["--command-timeout", "30"], ["--agent", "claude"], ["--agent-cmd", ""],
-      ["--model", ""], ["--checkpoint", "branch"], ["--on-complete", "ask"], ["--terminal", "auto"], ["--dry-run", "off"]]) {
+    for (const [opt, def] of [
+      ["--change", "the only active change"],
+      ["--done", "tasks when a tasks.md"],
+      ["--max", "30"],
+      ["--max-retries", "3"],
+      ["--stall-threshold", "2"],
+      ["--iteration-timeout", "45"],
+      ["--command-timeout", "30"],
+      ["--agent", "claude"],
+      ["--agent-cmd", ""],
+      ["--model", ""],
+      ["--checkpoint", "branch"],
+      ["--on-complete", "ask"],
+      ["--terminal", "auto"],
+      ["--dry-run", "off"],
+    ]) {
       expect(start.stdout).toContain(opt!);
       expect(start.stdout.replace(/\s+/g, " ")).toContain(`(default: ${def}`.slice(0, def ? undefined : 0)); // descriptions wrap
     }
@@ -163,6 +183,17 @@ describe("start --dry-run", () => {
     expect(r.stdout).toContain("7 iterations");
     expect(r.stdout).toContain("branch ralph/repo");
     expect(r.stdout).toContain("## Your story: 2. Next (story 2 of 2)");
+    expect(r.stderr).not.toContain("cannot finish");
+    nothingWritten(repo);
+  });
+
+  test("more stories left than --max allows iterations: said before anything starts", async () => {
+    const tasks = Array.from({ length: 12 }, (_, i) => `## ${i + 1}. S${i + 1}\n- [${i < 2 ? "x" : " "}] ${i + 1}.1 t\n`).join("");
+    const repo = makeRepo({ "tasks.md": tasks });
+    const r = await wtLoop(["start", "--dry-run", "--max", "7"], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("10 stories are left and --max allows 7 iterations (at least one each): the loop cannot finish");
+    expect(r.stderr).toContain("--max 10");
     nothingWritten(repo);
   });
 });

@@ -60,7 +60,9 @@ describe("the compiled binary", () => {
     const agent = fakeAgent([{ tick: "story", promise: "COMPLETE", hangSec: 1 }], tempDir("fake-agent-"));
     const log = join(tempDir(), "term.log");
     const r = await wtLoop(["start", "--terminal", "fake-term", "--on-complete", "keep"], {
-      cwd: repo, bin, env: { ...agent.env, PATH: `${join(ROOT, "test/fixtures/term-bin")}:${testPath()}`, FAKE_TERM_LOG: log },
+      cwd: repo,
+      bin,
+      env: { ...agent.env, PATH: `${join(ROOT, "test/fixtures/term-bin")}:${testPath()}`, FAKE_TERM_LOG: log },
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Started a loop in repo (fake-term)");
@@ -73,10 +75,16 @@ describe("the compiled binary", () => {
     const repo = makeRepo({ "tasks.md": "## 1. A\n- [ ] a\n" });
     const agent = fakeAgent([{ hangSec: 300 }], tempDir("fake-agent-"));
     const runner = Bun.spawn([bin, "start", "--terminal", "inline", "--on-complete", "keep"], {
-      cwd: repo, env: { ...process.env, ...agent.env, PATH: testPath(), NO_COLOR: "1" }, stdin: "ignore", stdout: "ignore", stderr: "ignore",
+      cwd: repo,
+      env: { ...process.env, ...agent.env, PATH: testPath(), NO_COLOR: "1" },
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "ignore",
     });
     const state = () => readState(repo);
-    const s = await waitFor("the binary's loop to start its agent", () => state().status === "running" && state().agent_started && state(), 30_000, { whileRunning: runner });
+    const s = await waitFor("the binary's loop to start its agent", () => state().status === "running" && state().agent_started && state(), 30_000, {
+      whileRunning: runner,
+    });
     expect(s).toMatchObject({ status: "running", runner_pid: runner.pid, agent_started: expect.any(String) });
     const r = await wtLoop(["stop", "--force"], { cwd: repo, bin });
     expect(r.stdout).toContain(`Killed the loop (runner pid ${runner.pid}, agent group ${s.agent_pid})`);

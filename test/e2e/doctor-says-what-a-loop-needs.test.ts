@@ -62,7 +62,10 @@ describe("wt-loop doctor", () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const bin = onlyOnPath({ bun: process.execPath, claude: join(FAKE_BIN, "claude") });
     const calls = join(tempDir("git-calls-"), "calls.txt");
-    writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$*" >> ${calls}\nif [ "$1" = stash ]; then echo "git: 'stash' is not a git command. See 'git --help'." >&2; exit 1; fi\nexec ${GIT} "$@"\n`);
+    writeFileSync(
+      join(bin, "git"),
+      `#!/bin/sh\necho "$*" >> ${calls}\nif [ "$1" = stash ]; then echo "git: 'stash' is not a git command. See 'git --help'." >&2; exit 1; fi\nexec ${GIT} "$@"\n`,
+    );
     chmodSync(join(bin, "git"), 0o755);
     const d = await doctor(repo, { PATH: bin }, ["--terminal", "inline"]);
     expect(d.code).toBe(1);
@@ -73,6 +76,22 @@ describe("wt-loop doctor", () => {
     expect(start.code).toBe(0);
     expect(readFileSync(calls, "utf8")).toContain("--version");
     expect(readFileSync(calls, "utf8")).not.toMatch(/ -h$/m);
+  });
+
+  test("start --dry-run without the agent's CLI: the plan first, then what a real start would refuse, exit 1, nothing written", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const r = await wtLoop(["start", "--terminal", "inline", "--dry-run"], { cwd: repo, env: { PATH: onlyOnPath(BASICS) } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("Dry run in");
+    expect(r.stdout).toContain("1. First story");
+    expect(r.stderr).toContain("A real start would refuse:");
+    expect(r.stderr).toContain("The claude agent CLI 'claude' is not installed");
+    expect(existsSync(join(repo, ".claude"))).toBe(false);
+    // A flag mistake is still refused before any plan: it is the command line, not the machine.
+    const mistake = await wtLoop(["start", "--terminal", "inline", "--dry-run", "--agent", "command"], { cwd: repo, env: { PATH: onlyOnPath(BASICS) } });
+    expect(mistake.code).toBe(1);
+    expect(mistake.stdout).not.toContain("Dry run in");
+    expect(mistake.stderr).toContain("--agent command needs --agent-cmd CMD");
   });
 
   test("flag mistakes are said before what the machine lacks, by start and by doctor", async () => {
@@ -115,7 +134,9 @@ describe("wt-loop doctor", () => {
 
   test("--dry-run lists the reviewer with what it would run", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
-    const r = await wtLoop(["start", "--dry-run", "--terminal", "inline", "--review", "claude", "--review-model", "opus", "--review-timeout", "7"], { cwd: repo });
+    const r = await wtLoop(["start", "--dry-run", "--terminal", "inline", "--review", "claude", "--review-model", "opus", "--review-timeout", "7"], {
+      cwd: repo,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Review: +claude -p .*--model opus < review prompt \(--review claude: after each COMPLETE .*limit 7 min\)$/m);
     expect((await wtLoop(["start", "--dry-run", "--terminal", "inline"], { cwd: repo })).stdout).not.toContain("Review:");

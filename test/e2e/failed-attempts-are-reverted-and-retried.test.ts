@@ -17,7 +17,10 @@ describe.each([["branch"], ["stash"]])("failed attempts with %s checkpoints", (s
   test("FAILED: the tree is reverted, the next prompt carries the reason, then success", async () => {
     const repo = makeRepo({ "tasks.md": ONE_STORY });
     const r = await runLoop(repo, [
-      { promise: "FAILED: the database is not running\nstart it first", write: { [join(repo, "half.txt")]: "half", [join(repo, ".claude/learnings.md")]: "- the db must run\n" } },
+      {
+        promise: "FAILED: the database is not running\nstart it first",
+        write: { [join(repo, "half.txt")]: "half", [join(repo, ".claude/learnings.md")]: "- the db must run\n" },
+      },
       COMPLETE({ write: { [join(repo, "whole.txt")]: "whole" } }),
     ]);
     expect(r.code).toBe(0);
@@ -30,7 +33,10 @@ describe.each([["branch"], ["stash"]])("failed attempts with %s checkpoints", (s
     expect(r.prompt(1)).not.toContain("Previous attempt failed");
     expect(r.prompt(2)).toContain("Previous attempt failed (attempt 2 of 3)");
     expect(r.prompt(2)).toContain("the database is not running\nstart it first");
-    expect(r.state.iterations.map((i) => [i.outcome, i.attempt, i.progress])).toEqual([["failed", 1, true], ["complete", 2, true]]);
+    expect(r.state.iterations.map((i) => [i.outcome, i.attempt, i.progress])).toEqual([
+      ["failed", 1, true],
+      ["complete", 2, true],
+    ]);
     expect(r.state.iterations[0]!.reason).toBe("the database is not running\nstart it first");
   });
 
@@ -93,9 +99,7 @@ describe.each([["branch"], ["stash"]])("failed attempts with %s checkpoints", (s
 
   test("the iteration timeout kills the agent and its grandchild, records timed_out, and retries with the reason", async () => {
     const repo = makeRepo({ "tasks.md": ONE_STORY });
-    const r = await runLoop(repo, [{ hangSec: 120, grandchild: true, write: { [join(repo, "slow.txt")]: "s" } }, COMPLETE()], [
-      "--iteration-timeout", "0.03",
-    ]);
+    const r = await runLoop(repo, [{ hangSec: 120, grandchild: true, write: { [join(repo, "slow.txt")]: "s" } }, COMPLETE()], ["--iteration-timeout", "0.03"]);
     expect(r.code).toBe(0);
     expect(r.state.iterations[0]).toMatchObject({ outcome: "timeout", timed_out: true });
     expect(r.state.iterations[1]!.timed_out).toBeUndefined();
@@ -139,19 +143,19 @@ describe.each([["branch"], ["stash"]])("failed attempts with %s checkpoints", (s
 
   test("manual mode: a no_signal run that changed files is committed as progress; COMPLETE ends it", async () => {
     const repo = makeRepo();
-    const r = await runLoop(repo, [
-      { promise: null, write: { [join(repo, "step1.txt")]: "1" } },
-      { promise: "FAILED: oops", write: { [join(repo, "bad.txt")]: "b" } },
-      { promise: "COMPLETE", write: { [join(repo, "step2.txt")]: "2" } },
-    ], ["--done", "manual", "Build it"]);
+    const r = await runLoop(
+      repo,
+      [
+        { promise: null, write: { [join(repo, "step1.txt")]: "1" } },
+        { promise: "FAILED: oops", write: { [join(repo, "bad.txt")]: "b" } },
+        { promise: "COMPLETE", write: { [join(repo, "step2.txt")]: "2" } },
+      ],
+      ["--done", "manual", "Build it"],
+    );
     expect(r.code).toBe(0);
     expect(r.state.iterations.map((i) => i.outcome)).toEqual(["no_signal", "failed", "complete"]);
     if (strategy === "branch")
-      expect(git(repo, "log", "--format=%s", "main..HEAD").split("\n")).toEqual([
-        "checkpoint: story 1 — Build it",
-        "checkpoint: iteration 1",
-        "initial state",
-      ]);
+      expect(git(repo, "log", "--format=%s", "main..HEAD").split("\n")).toEqual(["checkpoint: story 1 — Build it", "checkpoint: iteration 1", "initial state"]);
     // The failed attempt was reverted to the kept progress of iteration 1, not to the start.
     expect(existsSync(join(repo, "bad.txt"))).toBe(false);
     expect(readFileSync(join(repo, "step1.txt"), "utf8")).toBe("1");

@@ -39,7 +39,6 @@ function agent(body = ""): string[] {
   return ["--agent", "command", "--agent-cmd", `sh ${script}`, "--on-complete", "keep"];
 }
 
-
 /** The run failed on `file` with `code`, said so in one line, and left a state that is not `running`/`starting` for long. */
 async function expectTruthfulFailure(repo: string, r: { code: number; stderr: string; stdout: string }, file: string, code: string) {
   expect(r.code).not.toBe(0);

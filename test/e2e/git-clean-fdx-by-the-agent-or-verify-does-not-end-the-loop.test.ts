@@ -10,7 +10,6 @@ import { makeRepo, tempDir } from "../helpers/repo.ts";
 import { readEvents } from "../helpers/cli.ts";
 import { TWO_STORIES as TWO } from "../helpers/fixtures.ts";
 
-
 describe("git clean -fdx during the loop", () => {
   const once = `${tempDir()}/cleaned`; // the first run cleans, the second is left to write its log
   for (const [who, steps, args] of [

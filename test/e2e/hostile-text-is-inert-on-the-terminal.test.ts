@@ -22,7 +22,8 @@ const HOSTILE = {
 const FORBIDDEN = [`${ESC}]52`, `${ESC}]0;PWNED`, `${ESC}[2J`, `${ESC}]8;`, "\u009b", "\rEVIL"];
 
 function expectInert(what: string, text: string): void {
-  for (const f of FORBIDDEN) if (text.includes(f)) throw new Error(`${what} wrote ${JSON.stringify(f)} to the terminal: ${JSON.stringify(text.slice(0, 2000))}`);
+  for (const f of FORBIDDEN)
+    if (text.includes(f)) throw new Error(`${what} wrote ${JSON.stringify(f)} to the terminal: ${JSON.stringify(text.slice(0, 2000))}`);
 }
 
 /** Runs wt-loop with a terminal on stdout (script(1) gives it a pty) and returns the raw bytes it wrote. */
@@ -30,7 +31,13 @@ async function onATerminal(args: string[], cwd: string, env: Record<string, stri
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const line = [process.execPath, join(import.meta.dir, "../../src/cli.ts"), ...args].map(q).join(" ");
   // Colour on (no NO_COLOR): the tool's own escapes still pass, only the hostile ones must not.
-  const proc = Bun.spawn(["script", "-qfec", line, "/dev/null"], { cwd, env: baseEnv({ ...env, NO_COLOR: undefined, TERM: "xterm-256color" }), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["script", "-qfec", line, "/dev/null"], {
+    cwd,
+    env: baseEnv({ ...env, NO_COLOR: undefined, TERM: "xterm-256color" }),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, , code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0 && code !== 2) throw new Error(`wt-loop ${args.join(" ")} exited ${code}: ${out}`);
   return out;
@@ -39,10 +46,13 @@ async function onATerminal(args: string[], cwd: string, env: Record<string, stri
 describe("hostile text from the agent and the tasks file is inert on the terminal", () => {
   test("run's stream and title, monitor, log, history, status and list show it made visible; the logs keep it raw", async () => {
     const repo = makeRepo({ "tasks.md": `# Tasks\n\n## 1. Evil ${HOSTILE.rename} title\n- [ ] 1.1 Make a\n` });
-    const agent = fakeAgent([
-      { promise: `FAILED: broke ${HOSTILE.clear}${HOSTILE.clipboard} it`, messages: [`first try ${HOSTILE.c1}`] },
-      { tick: "story", promise: "COMPLETE", messages: Object.values(HOSTILE).map((h, i) => `message ${i}: ${h} end`) },
-    ], tempDir("fake-agent-"));
+    const agent = fakeAgent(
+      [
+        { promise: `FAILED: broke ${HOSTILE.clear}${HOSTILE.clipboard} it`, messages: [`first try ${HOSTILE.c1}`] },
+        { tick: "story", promise: "COMPLETE", messages: Object.values(HOSTILE).map((h, i) => `message ${i}: ${h} end`) },
+      ],
+      tempDir("fake-agent-"),
+    );
     const env = agent.env;
 
     const run = await onATerminal(["start", "--terminal", "inline", "--plain", "--on-complete", "keep"], repo, env);
@@ -67,8 +77,21 @@ describe("hostile text from the agent and the tasks file is inert on the termina
 
     // The agent's raw output in .claude/logs keeps every byte (as the agent's JSON carried it).
     const logs = join(repo, ".claude/logs");
-    const raw = readdirSync(logs, { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl")).map((f) => readFileSync(join(logs, f), "utf8")).join("\n");
-    const texts = raw.split("\n").flatMap((l) => { try { return [JSON.stringify(JSON.parse(l))]; } catch { return []; } }).join("\n");
+    const raw = readdirSync(logs, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => readFileSync(join(logs, f), "utf8"))
+      .join("\n");
+    const texts = raw
+      .split("\n")
+      .flatMap((l) => {
+        try {
+          return [JSON.stringify(JSON.parse(l))];
+        } catch {
+          return [];
+        }
+      })
+      .join("\n");
     expect(texts).toContain(JSON.stringify(HOSTILE.clipboard).slice(1, -1));
     expect(texts).toContain(JSON.stringify(HOSTILE.c1).slice(1, -1));
   }, 180_000);

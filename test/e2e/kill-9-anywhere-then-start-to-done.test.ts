@@ -21,7 +21,6 @@ afterEach(() => {
   for (const pid of sleepers.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
 });
 
-
 type Phase = "agent" | "checkpoint" | "verify" | "completion";
 /** Git arguments (test/fixtures/git-hang matches any one) that only a checkpoint, or only the completion, passes. */
 const CHECKPOINT_GIT: Record<Mode, string[]> = { branch: ["write-tree", "commit"], stash: ["write-tree", "commit-tree", "store"] };
@@ -33,18 +32,20 @@ const TASKS = "## 1. A\n- [ ] 1.1 a\n\n## 2. B\n- [ ] 2.1 b\n\n## 3. C\n- [ ] 3.
 /** The live processes carrying a run tag of this worktree: the loop's agents, verify commands and their children. */
 function loopProcesses(worktree: string): number[] {
   const needle = `${RUN_TAG_VAR}=${worktree}#`;
-  return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/environ`, "utf8").includes(needle);
-    } catch {
-      return false; // gone meanwhile, or not ours to read
-    }
-  });
+  return readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, "utf8").includes(needle);
+      } catch {
+        return false; // gone meanwhile, or not ours to read
+      }
+    });
 }
 
 /** Every file under `.claude/` that looks like a write cut short. */
-const tempFiles = (repo: string) =>
-  (readdirSync(join(repo, ".claude"), { recursive: true }) as string[]).filter((f) => /\.tmp$|\.tmp\.|~$/.test(f));
+const tempFiles = (repo: string) => (readdirSync(join(repo, ".claude"), { recursive: true }) as string[]).filter((f) => /\.tmp$|\.tmp\.|~$/.test(f));
 
 const open = (repo: string) => (readFileSync(join(repo, "tasks.md"), "utf8").match(/- \[ \]/g) ?? []).length;
 
@@ -77,9 +78,7 @@ describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
     // The first start names every option; later ones only the strategy (the rest is remembered),
     // unless a kill came before the state was first written.
     const args = () =>
-      existsSync(join(repo, ".claude/loop-state.json"))
-        ? ["--checkpoint", mode]
-        : ["--checkpoint", mode, "--on-complete", "cleanup", "--verify", verify];
+      existsSync(join(repo, ".claude/loop-state.json")) ? ["--checkpoint", mode] : ["--checkpoint", mode, "--on-complete", "cleanup", "--verify", verify];
 
     for (const [n, phase] of phases.entries()) {
       let steps = work(n);
@@ -103,7 +102,10 @@ describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
       console.log(`kill ${n + 1}: ${phase}${on ? ` (git ${on}${"FAKE_GIT_HANG_AFTER" in after ? ", after it ran" : ""})` : ""}`);
       const agent = fakeAgent(steps, tempDir("fake-agent-"));
       const proc = spawnWtLoop(["start", "--terminal", "inline", ...args()], {
-        cwd: repo, env: { ...agent.env, ...env, FAKE_GIT_HANG_ON: on || "none", ...after }, stdout: "ignore", stderr: "ignore",
+        cwd: repo,
+        env: { ...agent.env, ...env, FAKE_GIT_HANG_ON: on || "none", ...after },
+        stdout: "ignore",
+        stderr: "ignore",
       });
       await waitFor(`kill ${n + 1} (${phase}${on ? `, git ${on}` : ""}) to be reached; KILL_SEED=${seed}`, ready, 30_000, { whileRunning: proc });
       const state = existsSync(join(repo, ".claude/loop-state.json")) ? readState(repo) : null;

@@ -18,15 +18,43 @@ afterEach(() => {
 test("kill -9 during the audit, then start: the audit runs again and passes; no story is redone", async () => {
   const repo = makeRepo({ "tasks.md": "# Tasks\n\n## 1. Greeting\n- [ ] 1.1 write hello.txt\n" });
   const dir = tempDir("kill9-audit-");
-  const env = { FINISH: join(dir, "finish"), STARTED: join(dir, "started"), AGENT_RUNS: join(dir, "agent-runs"), AUDITS: join(dir, "audits"), PROMPT: join(dir, "prompt"), PATH: testPath() };
+  const env = {
+    FINISH: join(dir, "finish"),
+    STARTED: join(dir, "started"),
+    AGENT_RUNS: join(dir, "agent-runs"),
+    AUDITS: join(dir, "audits"),
+    PROMPT: join(dir, "prompt"),
+    PATH: testPath(),
+  };
   const agent = join(dir, "agent.sh");
-  writeFileSync(agent, '#!/bin/sh\ncat > /dev/null\necho ran >> "$AGENT_RUNS"\necho hello > hello.txt\nsed -i "s/- \\[ \\]/- [x]/" tasks.md\necho "<promise>COMPLETE</promise>"\n');
+  writeFileSync(
+    agent,
+    '#!/bin/sh\ncat > /dev/null\necho ran >> "$AGENT_RUNS"\necho hello > hello.txt\nsed -i "s/- \\[ \\]/- [x]/" tasks.md\necho "<promise>COMPLETE</promise>"\n',
+  );
   const auditor = join(dir, "auditor.sh");
   // First audit: hangs until killed. Once FINISH exists: PASS.
-  writeFileSync(auditor, '#!/bin/sh\necho ran >> "$AUDITS"\nif [ -e "$FINISH" ]; then cat > "$PROMPT"; echo "<audit>PASS</audit>"; exit 0; fi\ncat > /dev/null\necho $$ > "$STARTED"\nexec sleep 600\n');
+  writeFileSync(
+    auditor,
+    '#!/bin/sh\necho ran >> "$AUDITS"\nif [ -e "$FINISH" ]; then cat > "$PROMPT"; echo "<audit>PASS</audit>"; exit 0; fi\ncat > /dev/null\necho $$ > "$STARTED"\nexec sleep 600\n',
+  );
   chmodSync(agent, 0o755);
   chmodSync(auditor, 0o755);
-  const args = ["start", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent, "--audit", "--audit-agent", "command", "--audit-cmd", auditor, "--on-complete", "keep"];
+  const args = [
+    "start",
+    "--terminal",
+    "inline",
+    "--agent",
+    "command",
+    "--agent-cmd",
+    agent,
+    "--audit",
+    "--audit-agent",
+    "command",
+    "--audit-cmd",
+    auditor,
+    "--on-complete",
+    "keep",
+  ];
   const runner = spawnWtLoop(args, { cwd: repo, env, stdout: "ignore", stderr: "ignore" });
   await waitFor("the auditor to start", () => existsSync(env.STARTED) && readFileSync(env.STARTED, "utf8").endsWith("\n"), 60_000, { whileRunning: runner });
   sleeper = Number(readFileSync(env.STARTED, "utf8"));

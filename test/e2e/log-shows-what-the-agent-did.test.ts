@@ -8,11 +8,15 @@ import { makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
 describe("wt-loop log on a real finished loop", () => {
   test("--story, --iteration, --json and --run show the agent's messages, tool calls and outcomes", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
-    const first = await runLoop(repo, [
-      COMPLETE({ messages: ["Story one: writing a"] }),
-      { promise: "FAILED: the build of c is broken", messages: ["Story two, first try"] },
-      COMPLETE({ messages: ["Story two, second try"] }),
-    ], ["--on-complete", "keep"]);
+    const first = await runLoop(
+      repo,
+      [
+        COMPLETE({ messages: ["Story one: writing a"] }),
+        { promise: "FAILED: the build of c is broken", messages: ["Story two, first try"] },
+        COMPLETE({ messages: ["Story two, second try"] }),
+      ],
+      ["--on-complete", "keep"],
+    );
     expect(first.code).toBe(0);
 
     const all = await wtLoop(["log"], { cwd: repo });
@@ -33,7 +37,10 @@ describe("wt-loop log on a real finished loop", () => {
 
     const json = JSON.parse((await wtLoop(["log", "--json", "--story", "2"], { cwd: repo })).stdout);
     expect(json.run).toMatchObject({ status: "done", iterations: 3 });
-    expect(json.iterations.map((i: any) => [i.n, i.outcome, i.reason])).toEqual([[2, "failed", "the build of c is broken"], [3, "complete", null]]);
+    expect(json.iterations.map((i: any) => [i.n, i.outcome, i.reason])).toEqual([
+      [2, "failed", "the build of c is broken"],
+      [3, "complete", null],
+    ]);
     expect(json.iterations[0].events.some((e: any) => e.type === "StoryEvent" && e.event.text === "Story two, first try")).toBe(true);
 
     const missing = await wtLoop(["log", "--iteration", "9"], { cwd: repo });

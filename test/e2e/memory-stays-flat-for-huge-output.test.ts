@@ -28,18 +28,25 @@ test("a 50 MB single-line message: the runner's peak RSS stays under 100 MB, the
   const sample = () => {
     peak = Math.max(peak, peakKb(proc.pid) || 0);
   };
-  await waitFor("the message after the huge one to be logged", () => {
-    sample();
-    return logged();
-  }, 120_000, { whileRunning: proc });
+  await waitFor(
+    "the message after the huge one to be logged",
+    () => {
+      sample();
+      return logged();
+    },
+    120_000,
+    { whileRunning: proc },
+  );
   sample();
   await wtLoop(["stop"], { cwd: repo });
   await proc.exited;
   console.log(`peak RSS of the runner: ${(peak / 1024).toFixed(1)} MB`);
   expect(peak).toBeLessThan(100 * 1024);
-  const line = readFileSync(events, "utf8").split("\n").find((l) => l.length > 1_000_000)!;
+  const line = readFileSync(events, "utf8")
+    .split("\n")
+    .find((l) => l.length > 1_000_000)!;
   const text: string = JSON.parse(line).event.text;
-  expect(text.startsWith("start:lorem ipsum \"quoted\" \\ dolor é ")).toBe(true);
+  expect(text.startsWith('start:lorem ipsum "quoted" \\ dolor é ')).toBe(true);
   expect(text.endsWith(":end")).toBe(true);
   expect(text.length).toBeGreaterThan(50 * 1024 * 1024 * 0.9);
   const logFile = readState(repo).iterations[0].log_file;

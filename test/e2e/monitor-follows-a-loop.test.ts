@@ -17,7 +17,10 @@ describe("monitor", () => {
     const monitor = spawnCli(["monitor"], repo);
     const monitorOut = collect(monitor.stdout);
     await waitFor("monitor to wait for a loop", () => monitorOut.text().startsWith("Waiting for loop to start..."), 30_000, { whileRunning: monitor });
-    const agent = fakeAgent([COMPLETE({ messages: ["hello from story 1"] }), { promise: "FAILED: cannot", messages: ["story 2 says hi"] }], tempDir("fake-agent-"));
+    const agent = fakeAgent(
+      [COMPLETE({ messages: ["hello from story 1"] }), { promise: "FAILED: cannot", messages: ["story 2 says hi"] }],
+      tempDir("fake-agent-"),
+    );
     const run = spawnCli(["start", "--terminal", "inline", "--max-retries", "1"], repo, agent.env);
     const [runOut, runCode] = await Promise.all([new Response(run.stdout).text(), run.exited]);
     const [monOut, monCode] = await Promise.all([monitorOut.done, monitor.exited]);
@@ -44,8 +47,14 @@ describe("monitor", () => {
   test("a loop that ended without a Complete event (force-quit) still ends monitor, with its exit code", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const started = new Date(Date.now() - 5000).toISOString();
-    await writeState(join(repo, ".claude/loop-state.json"), sampleState({ worktree_path: repo, status: "stopped", started_at: started, runner_pid: null, reason: "Force-quit by the user" }));
-    writeFileSync(join(repo, ".claude/loop-events.jsonl"), JSON.stringify({ ts: new Date().toISOString(), type: "Error", message: "before the force-quit" }) + "\n");
+    await writeState(
+      join(repo, ".claude/loop-state.json"),
+      sampleState({ worktree_path: repo, status: "stopped", started_at: started, runner_pid: null, reason: "Force-quit by the user" }),
+    );
+    writeFileSync(
+      join(repo, ".claude/loop-events.jsonl"),
+      JSON.stringify({ ts: new Date().toISOString(), type: "Error", message: "before the force-quit" }) + "\n",
+    );
     const mon = spawnCli(["monitor"], repo);
     const [out, code] = await Promise.all([new Response(mon.stdout).text(), mon.exited]);
     expect(code).toBe(4);

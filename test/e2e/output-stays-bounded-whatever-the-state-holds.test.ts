@@ -35,13 +35,17 @@ afterAll(async () => {
   await client?.close();
 });
 
-test.each([{ cmd: ["status"] }, { cmd: ["log"] }, { cmd: ["history"] }, { cmd: ["list"] }, { cmd: ["history", "--runs"] }])("`wt-loop $cmd` prints each field bounded", async ({ cmd }) => {
-  const r = await wtLoop([...cmd], { cwd: repo });
-  expect(r.code).toBe(0);
-  expect(r.stdout.length).toBeLessThan(10_000);
-  expect(r.stderr.length).toBeLessThan(10_000);
-  if (cmd[0] !== "list" && cmd[1] !== "--runs") expect(r.stdout).toContain(SAYS);
-}, 60_000);
+test.each([{ cmd: ["status"] }, { cmd: ["log"] }, { cmd: ["history"] }, { cmd: ["list"] }, { cmd: ["history", "--runs"] }])(
+  "`wt-loop $cmd` prints each field bounded",
+  async ({ cmd }) => {
+    const r = await wtLoop([...cmd], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeLessThan(10_000);
+    expect(r.stderr.length).toBeLessThan(10_000);
+    if (cmd[0] !== "list" && cmd[1] !== "--runs") expect(r.stdout).toContain(SAYS);
+  },
+  60_000,
+);
 
 test("`status` says how much of the task and the reason it left out", async () => {
   const r = await wtLoop(["status"], { cwd: repo });
@@ -66,7 +70,10 @@ test("MCP answers are capped at 256 KB, with a flag naming what was cut and wher
     expect(r.content[0].text.length).toBeLessThan(256 * 1024);
     expect(JSON.stringify(r.structuredContent).length).toBeLessThan(256 * 1024);
     if (tool === "list_loops") continue; // its summary holds no task; the reason is capped with the rest
-    expect(r.structuredContent.capped).toMatchObject({ fields: expect.arrayContaining([expect.stringMatching(/reason$/)]), rest: expect.stringContaining("--json") });
+    expect(r.structuredContent.capped).toMatchObject({
+      fields: expect.arrayContaining([expect.stringMatching(/reason$/)]),
+      rest: expect.stringContaining("--json"),
+    });
   }
   const status = (await client.callTool({ name: "loop_status", arguments: {} })) as any;
   expect(status.structuredContent.capped.fields).toEqual(expect.arrayContaining(["state.task", "state.reason"]));

@@ -18,10 +18,15 @@ function startHeld(repo: string, more: object[] = [COMPLETE()]) {
   const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--max", "5"], { cwd: repo, env: agent.env });
   const output = new Response(proc.stdout).text();
   const runs = () => (existsSync(join(dir, "count")) ? Number(readFileSync(join(dir, "count"), "utf8")) : 0);
-  const running = waitFor("iteration 1's agent to run", () => {
-    const s = existsSync(join(repo, ".claude/loop-state.json")) && readState(repo);
-    return s && s.agent_pid && s.current_iteration === 1 && s;
-  }, 30_000, { whileRunning: proc }).catch((e) => {
+  const running = waitFor(
+    "iteration 1's agent to run",
+    () => {
+      const s = existsSync(join(repo, ".claude/loop-state.json")) && readState(repo);
+      return s && s.agent_pid && s.current_iteration === 1 && s;
+    },
+    30_000,
+    { whileRunning: proc },
+  ).catch((e) => {
     proc.kill("SIGKILL");
     throw e;
   });

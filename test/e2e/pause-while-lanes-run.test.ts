@@ -17,9 +17,13 @@ test("pause while two lanes run: both finish and are integrated, the third story
   // Stories 1 and 2 hold until the test releases them; story 3 would run at once.
   const hold = `i=0; while [ ! -f "$D/release" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done\n`;
   const agent = laneAgent({ "1": hold + TICK_AND_WRITE, "2": hold + TICK_AND_WRITE });
-  const proc = spawnWtLoop(["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"], {
-    cwd: repo, env: agent.env,
-  });
+  const proc = spawnWtLoop(
+    ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"],
+    {
+      cwd: repo,
+      env: agent.env,
+    },
+  );
   try {
     const started = (s: string) => existsSync(join(agent.dir, `start-${s}-1`));
     await waitFor("both lanes' agents to run", () => started("1") && started("2"), 60_000, { whileRunning: proc });

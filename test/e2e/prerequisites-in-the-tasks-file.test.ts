@@ -20,16 +20,19 @@ const nothingChanged = (repo: string, head: string) => {
 };
 
 describe("prerequisites that can never be met", () => {
-  test.each([[["--parallel", "2"]], [[]], [["--dry-run", "--parallel", "3"]]])("start %p with a circle: the headings named, what to fix, nothing changed", async (args) => {
-    const repo = makeRepo({ "tasks.md": CIRCLE });
-    const head = git(repo, "rev-parse", "HEAD");
-    const r = await wtLoop(["start", "--plain", "--terminal", "inline", ...agent, ...args], { cwd: repo });
-    expect([r.code, r.stderr.includes("    at ")]).toEqual([1, false]);
-    expect(r.stderr).toContain("tasks.md: the prerequisites in its headings");
-    expect(r.stderr).toContain("1 after 3, 3 after 1: these wait for each other, so none of them could ever start. Take one of these prerequisites out.");
-    expect(r.stdout).not.toContain("Dry run");
-    nothingChanged(repo, head);
-  });
+  test.each([[["--parallel", "2"]], [[]], [["--dry-run", "--parallel", "3"]]])(
+    "start %p with a circle: the headings named, what to fix, nothing changed",
+    async (args) => {
+      const repo = makeRepo({ "tasks.md": CIRCLE });
+      const head = git(repo, "rev-parse", "HEAD");
+      const r = await wtLoop(["start", "--plain", "--terminal", "inline", ...agent, ...args], { cwd: repo });
+      expect([r.code, r.stderr.includes("    at ")]).toEqual([1, false]);
+      expect(r.stderr).toContain("tasks.md: the prerequisites in its headings");
+      expect(r.stderr).toContain("1 after 3, 3 after 1: these wait for each other, so none of them could ever start. Take one of these prerequisites out.");
+      expect(r.stdout).not.toContain("Dry run");
+      nothingChanged(repo, head);
+    },
+  );
 
   test("a prerequisite that names no story: refused with the stories there are", async () => {
     const repo = makeRepo({ "tasks.md": "## 1. Schema\n- [ ] a\n\n## 2. CLI (after 1, 3)\n- [ ] b\n" });
@@ -41,7 +44,8 @@ describe("prerequisites that can never be met", () => {
   });
 });
 
-const FOUR = "# Tasks\n\n## 1. Schema\n- [ ] 1.1 a\n\n## 2. Parser\n- [ ] 2.1 b\n\n## 3. CLI (after 1, 2)\n- [ ] 3.1 c\n\n## 4. Docs\n- [x] 4.1 d\n\n## 5. Release (after 3)\n- [ ] 5.1 e\n";
+const FOUR =
+  "# Tasks\n\n## 1. Schema\n- [ ] 1.1 a\n\n## 2. Parser\n- [ ] 2.1 b\n\n## 3. CLI (after 1, 2)\n- [ ] 3.1 c\n\n## 4. Docs\n- [x] 4.1 d\n\n## 5. Release (after 3)\n- [ ] 5.1 e\n";
 
 describe("--dry-run shows the graph", () => {
   test("--parallel 3: each story with its prerequisites, and the waves that would run at once; nothing changed", async () => {
@@ -63,6 +67,8 @@ describe("--dry-run shows the graph", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("  ○ 1. CLI  (after 2)\n");
     expect(r.stdout).not.toContain("Waves");
-    expect(r.stdout).toContain("Order:     one story after another, in the file's order (prerequisites count with --parallel above 1): 1 comes before 2, which it names");
+    expect(r.stdout).toContain(
+      "Order:     one story after another, in the file's order (prerequisites count with --parallel above 1): 1 comes before 2, which it names",
+    );
   });
 });

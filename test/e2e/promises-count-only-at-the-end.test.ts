@@ -32,7 +32,12 @@ test("1 MB of unclosed promises: a stop right after the agent exits is honoured 
   const junk = "<promise>FAILED: ".repeat(65_000);
   // The first run ends with the junk (the old regex then blocked the runner for 30-40 s); the retry hangs.
   const agent = fakeAgent([{ messages: [junk], final: junk, promise: null }, { hangSec: 300 }], tempDir("fake-agent-"));
-  const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--stall-threshold", "5"], { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
+  const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--stall-threshold", "5"], {
+    cwd: repo,
+    env: agent.env,
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   await waitFor("the first agent run to end", () => existsSync(join(agent.dir, "done")), 30_000, { whileRunning: proc });
   const t0 = Date.now();
   expect((await wtLoop(["stop"], { cwd: repo })).stdout).toContain("The loop is stopped");

@@ -73,7 +73,10 @@ describe("the real Claude Code binary as the --review reviewer", () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.state.status).toBe("done");
-    expect(r.state.iterations.map((i: any) => [i.attempt, i.outcome, i.review?.verdict])).toEqual([[1, "rejected", "changes"], [2, "complete", "approve"]]);
+    expect(r.state.iterations.map((i: any) => [i.attempt, i.outcome, i.review?.verdict])).toEqual([
+      [1, "rejected", "changes"],
+      [2, "complete", "approve"],
+    ]);
     expect(r.prompts).toHaveLength(4);
     expect(r.prompts[1]).toContain("+hi");
     expect(r.prompts[2]).toContain("greet.txt must say hello, not hi");
@@ -87,8 +90,11 @@ describe("the real Claude Code binary as the --review reviewer", () => {
       repo,
       [story(repo, "hello\n"), [{ tool: "Write", input: { file_path: notes, content: "half a review\n" } }], review("<review>APPROVE</review>")],
       [],
-      refuseTimes(1, (at) => at.conversation === 1 && at.round === 1, () =>
-        apiError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit", { "x-should-retry": "false" })),
+      refuseTimes(
+        1,
+        (at) => at.conversation === 1 && at.round === 1,
+        () => apiError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit", { "x-should-retry": "false" }),
+      ),
     );
     expect(r.code).toBe(0);
     expect(r.state.status).toBe("done");

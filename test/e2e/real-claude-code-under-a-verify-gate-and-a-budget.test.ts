@@ -11,7 +11,6 @@ import { makeRepo, tempDir } from "../helpers/repo.ts";
 let server: ModelServer | undefined;
 afterEach(() => server?.stop());
 
-
 /** A story done the way a model would: write the file, tick the box, promise. */
 function story(repo: string, file: string, content: string, open: string): Turn[] {
   return [
@@ -35,7 +34,11 @@ describe("the real Claude Code binary under --verify and a budget", () => {
   test("--verify fails the first COMPLETE: reverted, the next prompt carries the command and its output; the second passes", async () => {
     const repo = makeRepo({ "tasks.md": "## 1. Greeting\n- [ ] 1.1 Write greet.txt\n" });
     const check = "grep hello greet.txt || { echo 'greet.txt must say hello'; exit 1; }";
-    const r = await loop(repo, [story(repo, "greet.txt", "hi\n", "1.1 Write greet.txt"), story(repo, "greet.txt", "hello\n", "1.1 Write greet.txt")], ["--verify", check]);
+    const r = await loop(
+      repo,
+      [story(repo, "greet.txt", "hi\n", "1.1 Write greet.txt"), story(repo, "greet.txt", "hello\n", "1.1 Write greet.txt")],
+      ["--verify", check],
+    );
     expect(r.stderr).not.toContain("    at ");
     expect(r.code).toBe(0);
     expect(r.state.status).toBe("done");
@@ -50,7 +53,11 @@ describe("the real Claude Code binary under --verify and a budget", () => {
 
   test("--max-cost reached by the first story's cost as the CLI reports it: stopped (budget), exit 4, the second story untouched", async () => {
     const repo = makeRepo({ "tasks.md": TWO });
-    const r = await loop(repo, [story(repo, "greet.txt", "hi\n", "1.1 Write greet.txt"), story(repo, "bye.txt", "bye\n", "2.1 Write bye.txt")], ["--max-cost", "0.000001"]);
+    const r = await loop(
+      repo,
+      [story(repo, "greet.txt", "hi\n", "1.1 Write greet.txt"), story(repo, "bye.txt", "bye\n", "2.1 Write bye.txt")],
+      ["--max-cost", "0.000001"],
+    );
     expect(r.code).toBe(4);
     expect(r.state).toMatchObject({ status: "stopped", stop_reason: "budget", stories_completed: 1 });
     expect(r.state.iterations).toHaveLength(1);

@@ -19,7 +19,9 @@ async function loop(repo: string, conversations: GeminiTurn[][], more: string[] 
   server = startGeminiServer(conversations);
   // An explicit model: "auto" would first ask a router model, which this script does not play.
   const r = await wtLoop(["start", "--terminal", "inline", "--agent", "gemini", "--model", "gemini-2.5-pro", "--on-complete", "keep", ...more], {
-    cwd: repo, env: { ...geminiEnv(server.url, home), PATH: `${NODE_BIN}:${testPath()}` }, timeoutMs: 300_000,
+    cwd: repo,
+    env: { ...geminiEnv(server.url, home), PATH: `${NODE_BIN}:${testPath()}` },
+    timeoutMs: 300_000,
   });
   return { ...r, state: readJson(join(repo, ".claude/loop-state.json")), prompts: server.prompts() };
 }
@@ -29,11 +31,18 @@ describe("the real Gemini CLI under wt-loop", () => {
     const repo = makeRepo({ "tasks.md": "# Tasks\n\n## 1. Greeting\n- [ ] 1.1 Write greet.txt\n\n## 2. Farewell\n- [ ] 2.1 Write bye.txt\n" });
     const r = await loop(repo, [story("greet.txt", "1.1 Write greet.txt"), story("bye.txt", "2.1 Write bye.txt")]);
     expect(r.code).toBe(0);
-    expect(git(repo, "log", "--format=%s", "main..HEAD").split("\n")).toEqual(["checkpoint: story 2 — Farewell", "checkpoint: story 1 — Greeting", "initial state"]);
+    expect(git(repo, "log", "--format=%s", "main..HEAD").split("\n")).toEqual([
+      "checkpoint: story 2 — Farewell",
+      "checkpoint: story 1 — Greeting",
+      "initial state",
+    ]);
     expect(readFileSync(join(repo, "greet.txt"), "utf8")).toBe("greet.txt\n");
     expect(readFileSync(join(repo, "bye.txt"), "utf8")).toBe("bye.txt\n");
     const stats = r.state.iterations.flatMap((i: any) =>
-      readFileSync(i.log_file, "utf8").split("\n").filter((l: string) => l.includes('"type":"result"')).map((l: string) => JSON.parse(l).stats),
+      readFileSync(i.log_file, "utf8")
+        .split("\n")
+        .filter((l: string) => l.includes('"type":"result"'))
+        .map((l: string) => JSON.parse(l).stats),
     );
     expect(stats).toHaveLength(2);
     expect(r.state.total_tokens).toBe(stats.reduce((a: number, s: any) => a + s.input_tokens + s.output_tokens, 0));

@@ -8,7 +8,6 @@ import { wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 
-
 describe("restart remembers the options", () => {
   test("after stuck, a plain start runs the same agent command with the same options; a given option overrides", async () => {
     const repo = makeRepo();
@@ -17,9 +16,36 @@ describe("restart remembers the options", () => {
     // An agent that says nothing: no_signal, and with one attempt per story the loop ends stuck.
     const agentCmd = 'cat > /dev/null; echo ran >> "$MARK_FILE"';
     const first = await wtLoop(
-      ["start", "Write the thing", "--terminal", "inline", "--agent", "command", "--agent-cmd", agentCmd, "--model", "m-1",
-        "--checkpoint", "stash", "--done", "manual", "--max", "5", "--max-retries", "1", "--stall-threshold", "3",
-        "--iteration-timeout", "7", "--command-timeout", "40", "--on-complete", "keep", "--notify", "true"],
+      [
+        "start",
+        "Write the thing",
+        "--terminal",
+        "inline",
+        "--agent",
+        "command",
+        "--agent-cmd",
+        agentCmd,
+        "--model",
+        "m-1",
+        "--checkpoint",
+        "stash",
+        "--done",
+        "manual",
+        "--max",
+        "5",
+        "--max-retries",
+        "1",
+        "--stall-threshold",
+        "3",
+        "--iteration-timeout",
+        "7",
+        "--command-timeout",
+        "40",
+        "--on-complete",
+        "keep",
+        "--notify",
+        "true",
+      ],
       { cwd: repo, env },
     );
     expect(first.code).toBe(2);
@@ -30,9 +56,21 @@ describe("restart remembers the options", () => {
     expect(again.stdout).toContain("Given here instead: --max");
     expect(again.code).toBe(2);
     expect(readState(repo)).toMatchObject({
-      status: "stuck", task: "Write the thing", agent: "command", agent_cmd: agentCmd, model: "m-1", checkpoint: "stash",
-      done_criteria: "manual", max_iterations: 4, max_retries: 1, stall_threshold: 3, iteration_timeout_min: 7,
-      command_timeout_sec: 40, on_complete: "keep", terminal: "inline", notify: "true",
+      status: "stuck",
+      task: "Write the thing",
+      agent: "command",
+      agent_cmd: agentCmd,
+      model: "m-1",
+      checkpoint: "stash",
+      done_criteria: "manual",
+      max_iterations: 4,
+      max_retries: 1,
+      stall_threshold: 3,
+      iteration_timeout_min: 7,
+      command_timeout_sec: 40,
+      on_complete: "keep",
+      terminal: "inline",
+      notify: "true",
     });
     expect(readFileSync(marks, "utf8").trim().split("\n")).toHaveLength(2); // the agent command ran in both runs
   }, 60_000);

@@ -19,7 +19,10 @@ const wreck = (repo: string) => ({
     [join(repo, "drafts/agent.md")]: "agent junk in the user's folder\n",
   },
   deleteFile: join(repo, "notes.txt"),
-  git: [["add", "-A"], ["rm", "-q", "--cached", "staged.txt"]],
+  git: [
+    ["add", "-A"],
+    ["rm", "-q", "--cached", "staged.txt"],
+  ],
 });
 
 describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
@@ -57,7 +60,11 @@ describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
   test("stuck after the last attempt: its changes stay in the tree, and the checkpoint holds the user's work", async () => {
     const repo = userWorkRepo();
     const before = record(repo);
-    const r = await runLoop(repo, [{ promise: "FAILED: no", write: { [join(repo, AGENT_FILE)]: "a1\n" } }], ["--checkpoint", mode, "--max-retries", "1", "--on-complete", "cleanup"]);
+    const r = await runLoop(
+      repo,
+      [{ promise: "FAILED: no", write: { [join(repo, AGENT_FILE)]: "a1\n" } }],
+      ["--checkpoint", mode, "--max-retries", "1", "--on-complete", "cleanup"],
+    );
     expect(r.code).toBe(2);
     expectIntact(repo, before);
     expect(ralphStashes(repo)).toEqual([]);
@@ -68,7 +75,11 @@ test("a tree whose only change is a deleted file is still a checkpoint (stash)",
   const repo = userWorkRepo();
   rmSync(join(repo, "app.txt"));
   git(repo, "stash", "drop", "-q"); // no user stash in this one
-  const r = await runLoop(repo, [{ promise: "FAILED: no", write: { [join(repo, "app.txt")]: "back?\n" } }, COMPLETE()], ["--checkpoint", "stash", "--on-complete", "keep"]);
+  const r = await runLoop(
+    repo,
+    [{ promise: "FAILED: no", write: { [join(repo, "app.txt")]: "back?\n" } }, COMPLETE()],
+    ["--checkpoint", "stash", "--on-complete", "keep"],
+  );
   expect(r.code).toBe(0);
   expect(existsSync(join(repo, "app.txt"))).toBe(false);
 });

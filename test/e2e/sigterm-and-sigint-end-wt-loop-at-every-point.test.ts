@@ -35,7 +35,9 @@ function envFor(steps: object[], extra: Record<string, string> = {}) {
 async function wtLoopPid(pane: string): Promise<number> {
   const shell = Number(tmux.tmux("display", "-p", "-t", pane, "#{pane_pid}").trim());
   const pid = await tmux.waitFor("wt-loop's process", () => {
-    const text = Bun.spawnSync(["ps", "-o", "pid=", "--ppid", String(shell)]).stdout.toString().trim();
+    const text = Bun.spawnSync(["ps", "-o", "pid=", "--ppid", String(shell)])
+      .stdout.toString()
+      .trim();
     return text ? Number(text.split("\n")[0]) : null;
   });
   leftover.push(pid);
@@ -63,7 +65,11 @@ describeWithTmux("SIGTERM and SIGINT end wt-loop at every point", () => {
       const { env } = envFor([COMPLETE(), COMPLETE()]);
       const pane = tmux.start(repo, env, `${WT_LOOP} ${how} --on-complete keep`);
       const pid = await wtLoopPid(pane);
-      await tmux.waitFor("the loop to be over", () => readState(repo).status === "done" && readState(repo).completion === "keep" && !existsSync(lockPath(repo)), 60_000);
+      await tmux.waitFor(
+        "the loop to be over",
+        () => readState(repo).status === "done" && readState(repo).completion === "keep" && !existsSync(lockPath(repo)),
+        60_000,
+      );
       expect(isAlive(pid)).toBe(true); // the summary waits for a key
       expect(await signalAndExit(pane, pid, sig)).toBe(0);
     }, 90_000);
@@ -108,7 +114,10 @@ describeWithTmux("SIGTERM and SIGINT end wt-loop at every point", () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     // Another loop of this repository noted a usage limit of the agent for an hour: this one waits for it.
     mkdirSync(join(repo, ".git/wt-loop/limits"), { recursive: true });
-    writeFileSync(join(repo, ".git/wt-loop/limits/claude.json"), JSON.stringify({ until: new Date(Date.now() + 3600_000).toISOString(), reason: "usage limit" }));
+    writeFileSync(
+      join(repo, ".git/wt-loop/limits/claude.json"),
+      JSON.stringify({ until: new Date(Date.now() + 3600_000).toISOString(), reason: "usage limit" }),
+    );
     const { env, dir } = envFor([COMPLETE()]);
     const pane = tmux.start(repo, env, `${WT_LOOP} run --on-complete keep`);
     const pid = await wtLoopPid(pane);
@@ -159,7 +168,13 @@ describeWithTmux("SIGTERM and SIGINT end wt-loop at every point", () => {
     tmux = new Tmux();
     const { main } = selectionRepo();
     const agent = fakeAgent([{ hangSec: 300 }], tempDir("fake-agent-"));
-    const env = { ...agent.env, PATH: testPath({ openspec: true }), TERM: "xterm-256color", XDG_CONFIG_HOME: baseEnv().XDG_CONFIG_HOME!, OPENSPEC_TELEMETRY: "0" };
+    const env = {
+      ...agent.env,
+      PATH: testPath({ openspec: true }),
+      TERM: "xterm-256color",
+      XDG_CONFIG_HOME: baseEnv().XDG_CONFIG_HOME!,
+      OPENSPEC_TELEMETRY: "0",
+    };
     const pane = tmux.start(main, env, WT_LOOP);
     const pid = await wtLoopPid(pane);
     await tmux.waitFor("the selection", () => tmux.capture(pane).includes("›◆ add-greeting"), 60_000);

@@ -18,7 +18,12 @@ const hangEnv = (repo: string) => ({
 describe("slow commands", () => {
   test("a git call over --command-timeout ends the loop stuck with an error, never reverted: the harness failed, not the agent", async () => {
     const repo = makeRepo({ "tasks.md": ONE_STORY });
-    const r = await runLoop(repo, [{ promise: "COMPLETE", tick: "story", write: { [join(repo, "hang.flag")]: "" } }, COMPLETE()], ["--command-timeout", "1"], hangEnv(repo));
+    const r = await runLoop(
+      repo,
+      [{ promise: "COMPLETE", tick: "story", write: { [join(repo, "hang.flag")]: "" } }, COMPLETE()],
+      ["--command-timeout", "1"],
+      hangEnv(repo),
+    );
     expect(r.code).toBe(2);
     expect(r.state.status).toBe("stuck");
     expect(r.state.error).toContain("timed out after 1s");

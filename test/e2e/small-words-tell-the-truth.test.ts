@@ -36,18 +36,25 @@ test("history: an iteration that waited for the agent's service says its duratio
 const tmux = new Tmux();
 afterAll(() => tmux.kill());
 
-testWithTmux("history in a terminal that reports a width of 0: the table at 80 columns, not a lone …", async () => {
-  const repo = await repoWithIterations();
-  const pane = tmux.start(repo, {}, `stty cols 0; ${process.execPath} ${CLI} history`);
-  expect(await tmux.exitCode(pane)).toBe(0);
-  const screen = tmux.capture(pane);
-  expect(screen).toMatch(/^#\s+story\s+attempt\s+outcome/m);
-  expect(screen).toContain("Total: 2 iterations");
-}, 60_000);
+testWithTmux(
+  "history in a terminal that reports a width of 0: the table at 80 columns, not a lone …",
+  async () => {
+    const repo = await repoWithIterations();
+    const pane = tmux.start(repo, {}, `stty cols 0; ${process.execPath} ${CLI} history`);
+    expect(await tmux.exitCode(pane)).toBe(0);
+    const screen = tmux.capture(pane);
+    expect(screen).toMatch(/^#\s+story\s+attempt\s+outcome/m);
+    expect(screen).toContain("Total: 2 iterations");
+  },
+  60_000,
+);
 
 test("a remembered option that is refused says it was remembered, and how to choose another", async () => {
   const repo = makeRepo({ "tasks.md": "## 1. Only story\n- [ ] 1.1 Do it\n" });
-  await writeState(join(repo, ".claude/loop-state.json"), sampleState({ worktree_path: repo, worktree_name: "repo", status: "stopped", agent: "codex", tasks_file: join(repo, "tasks.md") }));
+  await writeState(
+    join(repo, ".claude/loop-state.json"),
+    sampleState({ worktree_path: repo, worktree_name: "repo", status: "stopped", agent: "codex", tasks_file: join(repo, "tasks.md") }),
+  );
   const r = await wtLoop(["start", "--dry-run"], { cwd: repo, env: { PATH: "/usr/bin:/bin:" + join(import.meta.dir, "../fixtures/bin") } });
   expect(r.code).not.toBe(0);
   expect(r.stderr).toContain("not installed");

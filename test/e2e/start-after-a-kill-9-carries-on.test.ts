@@ -26,7 +26,10 @@ test("after kill -9 of the runner, a plain start carries on with the remembered 
     STARTED: join(dir, "started"),
     RUNS: join(dir, "runs.txt"),
     // As on the user's machine: no `claude` on PATH, so falling back to the default agent fails.
-    PATH: testPath().split(":").filter((p) => p !== FAKE_BIN).join(":"),
+    PATH: testPath()
+      .split(":")
+      .filter((p) => p !== FAKE_BIN)
+      .join(":"),
   };
   // First run: hangs until killed. Once FINISH exists: says the work is complete.
   writeFileSync(

@@ -30,7 +30,15 @@ describe("start --terminal inline: tasks.md to done", () => {
     expect(git(repo, "log", "--name-only", "--format=", "main..HEAD")).not.toContain(".claude");
 
     const s = State.parse(r.state);
-    expect(s).toMatchObject({ status: "done", current_iteration: 2, stories_total: 2, stories_completed: 2, done_criteria: "tasks", completion: "keep", runner_pid: null });
+    expect(s).toMatchObject({
+      status: "done",
+      current_iteration: 2,
+      stories_total: 2,
+      stories_completed: 2,
+      done_criteria: "tasks",
+      completion: "keep",
+      runner_pid: null,
+    });
     expect(s.iterations.map((i) => [i.n, i.story_id, i.attempt, i.outcome, i.done_check, i.commits.length])).toEqual([
       [1, "1", 1, "complete", false, 1],
       [2, "2", 1, "complete", true, 1],

@@ -18,37 +18,47 @@ afterEach(() => {
 });
 
 describe("start without a display", () => {
-  testWithTmux("runs the loop in a detached tmux session and prints how to attach", async () => {
-    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
-    const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
-    const r = await wtLoop(["start", "--on-complete", "keep"], {
-      cwd: repo, env: { ...agent.env, TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined },
-    });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain("Started a loop in repo (tmux-detached)");
-    expect(r.stdout).toContain("Attach with: tmux attach -t ralph-repo");
-    await waitFor("the loop in the tmux session to be done", () => readState(repo).status === "done");
-  }, 60_000);
+  testWithTmux(
+    "runs the loop in a detached tmux session and prints how to attach",
+    async () => {
+      const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+      const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
+      const r = await wtLoop(["start", "--on-complete", "keep"], {
+        cwd: repo,
+        env: { ...agent.env, TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined },
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("Started a loop in repo (tmux-detached)");
+      expect(r.stdout).toContain("Attach with: tmux attach -t ralph-repo");
+      await waitFor("the loop in the tmux session to be done", () => readState(repo).status === "done");
+    },
+    60_000,
+  );
 
-  testWithTmux("a worktree folder named like a tmux format (#(…)) is a name: tmux runs nothing of it", async () => {
-    const made = makeRepo({ "tasks.md": TASKS_2_STORIES });
-    const home = tempDir("tmux-home-");
-    const repo = join(dirname(made), "x#(touch $HOME-pwned)#{pane_pid}");
-    renameSync(made, repo);
-    const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
-    const r = await wtLoop(["start", "--on-complete", "keep"], {
-      cwd: repo, env: { ...agent.env, HOME: home, TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined },
-    });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain("(tmux-detached)");
-    await waitFor("the loop in the tmux session to be done", () => readState(repo).status === "done");
-    expect(existsSync(`${home}-pwned`)).toBe(false);
-    // The session has the name as given, and the loop ran in the folder as given.
-    const sessions = Bun.spawnSync(["tmux", "list-sessions", "-F", "#{session_name}"], { env: { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir } });
-    // (list-sessions shows `$` as `\$`)
-    expect(sessions.stdout.toString().replace("\\$", "$")).toContain("ralph-x#(touch $HOME-pwned)#{pane_pid}");
-    expect(readState(repo).worktree_path).toBe(repo);
-  }, 60_000);
+  testWithTmux(
+    "a worktree folder named like a tmux format (#(…)) is a name: tmux runs nothing of it",
+    async () => {
+      const made = makeRepo({ "tasks.md": TASKS_2_STORIES });
+      const home = tempDir("tmux-home-");
+      const repo = join(dirname(made), "x#(touch $HOME-pwned)#{pane_pid}");
+      renameSync(made, repo);
+      const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
+      const r = await wtLoop(["start", "--on-complete", "keep"], {
+        cwd: repo,
+        env: { ...agent.env, HOME: home, TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined },
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("(tmux-detached)");
+      await waitFor("the loop in the tmux session to be done", () => readState(repo).status === "done");
+      expect(existsSync(`${home}-pwned`)).toBe(false);
+      // The session has the name as given, and the loop ran in the folder as given.
+      const sessions = Bun.spawnSync(["tmux", "list-sessions", "-F", "#{session_name}"], { env: { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir } });
+      // (list-sessions shows `$` as `\$`)
+      expect(sessions.stdout.toString().replace("\\$", "$")).toContain("ralph-x#(touch $HOME-pwned)#{pane_pid}");
+      expect(readState(repo).worktree_path).toBe(repo);
+    },
+    60_000,
+  );
 
   test("no usable terminal: an error suggesting --terminal inline, and no state left behind", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });

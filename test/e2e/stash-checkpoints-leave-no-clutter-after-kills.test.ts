@@ -21,7 +21,12 @@ afterEach(() => {
 /** Starts a stash-mode loop and SIGKILLs its runner once `ready` holds; returns the dead runner's pid. */
 async function killedRun(repo: string, steps: object[], env: Record<string, string>, ready: () => boolean, what: string): Promise<number> {
   const agent = fakeAgent(steps, tempDir("fake-agent-"));
-  const proc = spawnWtLoop(["start", "--terminal", "inline", "--checkpoint", "stash"], { cwd: repo, env: { ...agent.env, ...env }, stdout: "ignore", stderr: "ignore" });
+  const proc = spawnWtLoop(["start", "--terminal", "inline", "--checkpoint", "stash"], {
+    cwd: repo,
+    env: { ...agent.env, ...env },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
   await waitFor(what, ready, 30_000, { whileRunning: proc });
   proc.kill("SIGKILL");
   await proc.exited;
@@ -34,7 +39,13 @@ test("killed between `git stash store` and recording it: the next plain start fi
   const flag = join(tempDir("hang-"), "hang.flag");
   writeFileSync(flag, "");
   // The store happens, then the fake git hangs: the runner has not yet seen it stored.
-  await killedRun(repo, [COMPLETE()], { ...hangEnv(flag, "store"), FAKE_GIT_HANG_AFTER: "1" }, () => existsSync(`${flag}.hanging`), "git stash store to have stored");
+  await killedRun(
+    repo,
+    [COMPLETE()],
+    { ...hangEnv(flag, "store"), FAKE_GIT_HANG_AFTER: "1" },
+    () => existsSync(`${flag}.hanging`),
+    "git stash store to have stored",
+  );
   mine.push(Number(readFileSync(`${flag}.hanging`, "utf8")));
   rmSync(flag);
   expect(ralphStashes(repo)).toHaveLength(1); // the window is real: the entry is in the list
@@ -50,7 +61,13 @@ test("killed while the agent runs, then restarts: the end message counts every e
   const repo = userWorkRepo();
   const before = record(repo);
   const started = join(tempDir("agent-"), "started");
-  const runner = await killedRun(repo, [{ hangSec: 300, write: { [join(repo, AGENT_FILE)]: "killed attempt\n", [started]: "" } }], {}, () => existsSync(started), "the agent to start");
+  const runner = await killedRun(
+    repo,
+    [{ hangSec: 300, write: { [join(repo, AGENT_FILE)]: "killed attempt\n", [started]: "" } }],
+    {},
+    () => existsSync(started),
+    "the agent to start",
+  );
   expect(readState(repo)).toMatchObject({ status: "running", runner_pid: runner });
   mine.push(readState(repo).agent_pid!);
   expect(ralphStashes(repo)).toHaveLength(1);

@@ -12,7 +12,11 @@ import { readState } from "../helpers/fixtures.ts";
 async function repoWithState(over = {}) {
   const repo = makeRepo();
   const s = sampleState({
-    worktree_path: repo, worktree_name: "repo", total_tokens: 2469134, total_cost_usd: 3.25, ended_at: "2026-11-21T11:02:03.000Z",
+    worktree_path: repo,
+    worktree_name: "repo",
+    total_tokens: 2469134,
+    total_cost_usd: 3.25,
+    ended_at: "2026-11-21T11:02:03.000Z",
     iterations: [sampleIteration(1), sampleIteration(2, { outcome: "complete", timed_out: true, commits: ["abc", "def"], cost_usd: 1.75 })],
     ...over,
   });
@@ -22,7 +26,12 @@ async function repoWithState(over = {}) {
 
 describe("status", () => {
   test("human: status, iteration, story, elapsed, tokens with separators, cost, last iterations", async () => {
-    const { repo } = await repoWithState({ status: "stuck", current_story: { id: "2", title: "Wire it", index: 2, attempt: 3 }, stories_total: 4, reason: "Story 2 failed" });
+    const { repo } = await repoWithState({
+      status: "stuck",
+      current_story: { id: "2", title: "Wire it", index: 2, attempt: 3 },
+      stories_total: 4,
+      reason: "Story 2 failed",
+    });
     const r = await wtLoop(["status"], { cwd: repo });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Loop in repo: stuck");
@@ -94,6 +103,15 @@ describe("history", () => {
     const r = await wtLoop(["history", "--json"], { cwd: repo });
     const j = JSON.parse(r.stdout);
     expect(j.iterations).toEqual(s.iterations);
-    expect(j.totals).toEqual({ iterations: 2, duration_ms: 130000, commits: 2, tokens: 2469134, cost_usd: 3.25, timed_out: 1, unavailable_runs: 0, waited_ms: 0 });
+    expect(j.totals).toEqual({
+      iterations: 2,
+      duration_ms: 130000,
+      commits: 2,
+      tokens: 2469134,
+      cost_usd: 3.25,
+      timed_out: 1,
+      unavailable_runs: 0,
+      waited_ms: 0,
+    });
   });
 });

@@ -22,10 +22,15 @@ async function startHeld(repo: string, steps: object[] = []) {
   const release = join(dir, "release");
   const agent = fakeAgent([COMPLETE({ waitFile: release }), ...steps], dir);
   const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep"], { cwd: repo, env: agent.env });
-  const state = await waitFor("iteration 1's agent to run", () => {
-    const s = existsSync(join(repo, ".claude/loop-state.json")) && readState(repo);
-    return s && s.agent_pid && s.current_iteration === 1 && s;
-  }, 30_000, { whileRunning: proc });
+  const state = await waitFor(
+    "iteration 1's agent to run",
+    () => {
+      const s = existsSync(join(repo, ".claude/loop-state.json")) && readState(repo);
+      return s && s.agent_pid && s.current_iteration === 1 && s;
+    },
+    30_000,
+    { whileRunning: proc },
+  );
   return { proc, state, dir, release: () => writeFileSync(release, "") };
 }
 
@@ -46,7 +51,10 @@ describe("steering requests", () => {
     expect(out + err).toContain("state was corrected from running to stopped");
     expect(requestFiles(repo)).toEqual([]);
 
-    const again = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep"], { cwd: repo, env: fakeAgent([COMPLETE()], tempDir("fake-agent-")).env });
+    const again = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep"], {
+      cwd: repo,
+      env: fakeAgent([COMPLETE()], tempDir("fake-agent-")).env,
+    });
     expect(again.code).toBe(0);
     expect(readEvents(repo).map((e) => e.type)).not.toContain("Paused");
     expect(readState(repo).status).toBe("done");
@@ -94,7 +102,15 @@ describe("steering requests", () => {
       const started = readFileSync(`/proc/${sleeper.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]!;
       const repo = makeRepo({ "tasks.md": ONE_STORY });
       mkdirSync(join(repo, ".claude"), { recursive: true });
-      const state = sampleState({ worktree_path: repo, worktree_name: "repo", status: "paused", ended_at: null, completion: null, runner_pid: sleeper.pid, runner_started: started });
+      const state = sampleState({
+        worktree_path: repo,
+        worktree_name: "repo",
+        status: "paused",
+        ended_at: null,
+        completion: null,
+        runner_pid: sleeper.pid,
+        runner_started: started,
+      });
       writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(state));
       for (const args of [["pause"], ["resume"], ["note", "hi"], ["max", "+10"]]) {
         const r = await wtLoop(args, { cwd: repo });

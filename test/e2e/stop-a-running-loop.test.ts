@@ -11,13 +11,21 @@ import { waitFor, waitGone } from "../helpers/wait.ts";
 
 /** Starts `wt-loop start --terminal inline` in the background; story 1 completes, story 2 hangs. */
 async function startHanging(repo: string) {
-  const agent = fakeAgent([COMPLETE({ write: { [join(repo, "one.txt")]: "1" } }), { hangSec: 300, grandchild: true, write: { [join(repo, "wip.txt")]: "in progress" } }], tempDir("fake-agent-"));
+  const agent = fakeAgent(
+    [COMPLETE({ write: { [join(repo, "one.txt")]: "1" } }), { hangSec: 300, grandchild: true, write: { [join(repo, "wip.txt")]: "in progress" } }],
+    tempDir("fake-agent-"),
+  );
   const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep"], { cwd: repo, env: agent.env });
   const grandchildFile = join(agent.dir, "grandchild.pid");
-  const state = await waitFor("the loop's second iteration to run its agent", () => {
-    const s = existsSync(grandchildFile) && readState(repo);
-    return s && s.agent_pid && s.current_iteration === 2 && s;
-  }, 30_000, { whileRunning: proc }).catch((e) => {
+  const state = await waitFor(
+    "the loop's second iteration to run its agent",
+    () => {
+      const s = existsSync(grandchildFile) && readState(repo);
+      return s && s.agent_pid && s.current_iteration === 2 && s;
+    },
+    30_000,
+    { whileRunning: proc },
+  ).catch((e) => {
     proc.kill("SIGKILL");
     throw e;
   });

@@ -24,7 +24,22 @@ describe("stop after a kill -9 of a parallel run", () => {
     // The verify on the integrated tree (it runs in the main worktree) waits while `hold` exists.
     const verify = `if [ "$(pwd)" = "${repo}" ]; then : > "${held}"; i=0; while [ -f "${hold}" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done; fi`;
     const agent = laneAgent();
-    const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2", "--verify", verify];
+    const args = [
+      "start",
+      "--plain",
+      "--terminal",
+      "inline",
+      "--agent",
+      "command",
+      "--agent-cmd",
+      agent.cmd,
+      "--on-complete",
+      "keep",
+      "--parallel",
+      "2",
+      "--verify",
+      verify,
+    ];
     const proc = spawnWtLoop(args, { cwd: repo, env: agent.env, stdout: "pipe", stderr: "ignore" });
     const out = collect(proc.stdout);
     await waitFor("an integration to be under way", () => existsSync(held), 90_000, { whileRunning: proc }).catch((e) => {
@@ -50,7 +65,9 @@ describe("stop after a kill -9 of a parallel run", () => {
     expect(readFileSync(join(repo, "README.md"), "utf8")).toBe("readme\nmine, uncommitted\n");
     expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("my notes\n");
     // Every story's work is on the loop branch or under a lane ref.
-    const kept = git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/").split("\n").filter((l) => l.includes("/lane-"));
+    const kept = git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/")
+      .split("\n")
+      .filter((l) => l.includes("/lane-"));
     for (const s of ["1", "2"]) {
       const onBranch = existsSync(join(repo, `s${s}.txt`)); // the loop branch's work, uncommitted after the cleanup
       const inRef = kept.some((ref) => git(repo, "ls-tree", "--name-only", ref).split("\n").includes(`s${s}.txt`));

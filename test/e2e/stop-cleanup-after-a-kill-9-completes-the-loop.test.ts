@@ -74,7 +74,20 @@ describe("stop --cleanup after a kill -9", () => {
       `p=$(cat)\nif printf '%s' "$p" | grep -q 'Your story: 1\\.'; then sed -i 's/- \\[ \\] 1.1/- [x] 1.1/' tasks.md; echo one > one.txt; echo '<promise>COMPLETE</promise>'; exit 0; fi\n` +
         `echo two > two.txt\n: > "${started}"\nsleep 120\n`,
     );
-    const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", `sh "${join(dir, "agent.sh")}"`, "--on-complete", "keep", "--checkpoint", "stash"];
+    const args = [
+      "start",
+      "--plain",
+      "--terminal",
+      "inline",
+      "--agent",
+      "command",
+      "--agent-cmd",
+      `sh "${join(dir, "agent.sh")}"`,
+      "--on-complete",
+      "keep",
+      "--checkpoint",
+      "stash",
+    ];
     const proc = spawnWtLoop(args, { cwd: repo, stdout: "pipe", stderr: "ignore" });
     const out = collect(proc.stdout);
     await waitFor("the second story's agent to have written its work", () => existsSync(started), 90_000, { whileRunning: proc }).catch((e) => {

@@ -18,7 +18,9 @@ const stamp = (agent: LaneAgent, what: string) => Number(readFileSync(join(agent
 
 function start(repo: string, agent: LaneAgent, more: string[] = []) {
   return wtLoop(["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", ...more], {
-    cwd: repo, env: agent.env, timeoutMs: 180_000,
+    cwd: repo,
+    env: agent.env,
+    timeoutMs: 180_000,
   });
 }
 
@@ -48,7 +50,8 @@ describe("stories run at once in lanes", () => {
     // Each story passes alone; together story 2's file must say it knows story 1.
     const verify = `if [ -f s1.txt ] && [ -f s2.txt ]; then grep -q knows-1 s2.txt || { echo 's2.txt does not know story 1'; exit 1; }; fi`;
     const agent = laneAgent({
-      "2": `if [ "$K" = 1 ]; then i=0; while [ ! -f "${repo}/s1.txt" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; ${TICK_AND_WRITE}` +
+      "2":
+        `if [ "$K" = 1 ]; then i=0; while [ ! -f "${repo}/s1.txt" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; ${TICK_AND_WRITE}` +
         `else [ -f s1.txt ] && echo knows-1 > "$D/seen"; ${TICK_AND_WRITE.replace('echo "story $S" > "s$S.txt"', 'echo "story $S knows-1" > "s$S.txt"')}fi\n`,
     });
     const r = await start(repo, agent, ["--parallel", "2", "--verify", verify]);
@@ -71,7 +74,22 @@ describe("stories run at once in lanes", () => {
       const wait = `: > "${held}"; i=0; while [ -f "${hold}" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done\n`;
       const agent = laneAgent(where === "lane" ? { "2": wait + TICK_AND_WRITE } : {});
       const verify = where === "integration" ? `if [ "$(pwd)" = "${repo}" ] && [ -f s2.txt ]; then ${wait.trim()}; fi` : "true";
-      const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "3", "--verify", verify];
+      const args = [
+        "start",
+        "--plain",
+        "--terminal",
+        "inline",
+        "--agent",
+        "command",
+        "--agent-cmd",
+        agent.cmd,
+        "--on-complete",
+        "keep",
+        "--parallel",
+        "3",
+        "--verify",
+        verify,
+      ];
       const proc = spawnWtLoop(args, { cwd: repo, env: agent.env, stdout: "pipe", stderr: "ignore" });
       const err = collect(proc.stdout); // what it said, should it end first
       await waitFor(`the ${where} to be reached`, () => existsSync(held), 90_000, { whileRunning: proc }).catch((e) => {
@@ -100,10 +118,15 @@ describe("stories run at once in lanes", () => {
     const agent = laneAgent({}, `echo $$ > "$D/pid-$S-$K"\ni=0; while [ -f "${hold}" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done\n${TICK_AND_WRITE}`);
     const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"];
     const proc = spawnWtLoop(args, { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
-    const lanes = await waitFor("two lanes with their agents", () => {
-      const l = existsSync(join(repo, ".claude/loop-state.json")) ? state(repo).lanes : [];
-      return l.length === 2 && l.every((x) => x.agent_pid !== null) ? l : null;
-    }, 90_000, { whileRunning: proc });
+    const lanes = await waitFor(
+      "two lanes with their agents",
+      () => {
+        const l = existsSync(join(repo, ".claude/loop-state.json")) ? state(repo).lanes : [];
+        return l.length === 2 && l.every((x) => x.agent_pid !== null) ? l : null;
+      },
+      90_000,
+      { whileRunning: proc },
+    );
     const r = await wtLoop(["stop", "--force"], { cwd: repo });
     expect(r.code).toBe(0);
     await proc.exited;
@@ -122,12 +145,20 @@ describe("stories run at once in lanes", () => {
     // The fake claude (test/fixtures/bin) reports $1 a run; both first runs wait until both lanes' agents run.
     const agent = fakeAgent([{ waitFile: release, tick: "story", promise: "COMPLETE", cost: 1 }], join(repo, "..", "claude-agent"));
     const proc = spawnWtLoop(["start", "--plain", "--terminal", "inline", "--on-complete", "keep", "--parallel", "2", "--max-cost", "1"], {
-      cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore",
+      cwd: repo,
+      env: agent.env,
+      stdout: "ignore",
+      stderr: "ignore",
     });
-    await waitFor("two lanes with their agents", () => {
-      const l = existsSync(join(repo, ".claude/loop-state.json")) ? state(repo).lanes : [];
-      return l.length === 2 && l.every((x) => x.agent_pid !== null);
-    }, 90_000, { whileRunning: proc });
+    await waitFor(
+      "two lanes with their agents",
+      () => {
+        const l = existsSync(join(repo, ".claude/loop-state.json")) ? state(repo).lanes : [];
+        return l.length === 2 && l.every((x) => x.agent_pid !== null);
+      },
+      90_000,
+      { whileRunning: proc },
+    );
     writeFileSync(release, "");
     expect(await proc.exited).not.toBe(0);
     const s = state(repo);

@@ -80,8 +80,10 @@ describeWithTmux("terminal experience in tmux", () => {
     const { env, dir } = envFor([{ hangSec: 300 }]);
     // The stop itself is slow: cleanup's `git update-ref -d` of the loop's branch hangs (a fake git in front of the real one).
     Object.assign(env, {
-      PATH: `${join(ROOT, "test/fixtures/git-hang")}:${env.PATH}`, REAL_GIT: Bun.which("git")!,
-      FAKE_GIT_HANG: join(dir, "script.json"), FAKE_GIT_HANG_ON: "-d",
+      PATH: `${join(ROOT, "test/fixtures/git-hang")}:${env.PATH}`,
+      REAL_GIT: Bun.which("git")!,
+      FAKE_GIT_HANG: join(dir, "script.json"),
+      FAKE_GIT_HANG_ON: "-d",
       [SLOW_STOP_VAR]: "500", // the hint half a second into the stop, not 5 s
     });
     const pane = tmux.start(repo, env, "wt-loop start --plain --terminal inline --on-complete cleanup --command-timeout 60");
@@ -118,7 +120,12 @@ describeWithTmux("terminal experience in tmux", () => {
     const run = tmux.window(repo, env, "wt-loop start --plain --terminal inline --on-complete keep");
     expect(await tmux.exitCode(run)).toBe(0);
     expect(await tmux.exitCode(mon)).toBe(0);
-    const lines = (pane: string) => tmux.capture(pane).split("\n").filter((l) => /alpha|beta|iteration \d|Loop done|story \d\/2/.test(l)).map((l) => l.trimEnd());
+    const lines = (pane: string) =>
+      tmux
+        .capture(pane)
+        .split("\n")
+        .filter((l) => /alpha|beta|iteration \d|Loop done|story \d\/2/.test(l))
+        .map((l) => l.trimEnd());
     expect(lines(mon).length).toBeGreaterThan(5);
     expect(lines(mon)).toEqual(lines(run));
   }, 60_000);

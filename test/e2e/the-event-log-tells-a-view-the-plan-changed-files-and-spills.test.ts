@@ -17,8 +17,14 @@ describe("the event log tells a view", () => {
     for (const e of r.events) expect(LoggedEvent.safeParse(e).success).toBe(true);
     expect(r.events.filter((e) => e.type === "LoopStarted")).toHaveLength(1);
     expect(r.events[0]).toMatchObject({
-      type: "LoopStarted", worktree: "repo", change: null, done_criteria: "tasks", checkpoint: "branch",
-      max_iterations: 7, max_retries: 2, verify: null,
+      type: "LoopStarted",
+      worktree: "repo",
+      change: null,
+      done_criteria: "tasks",
+      checkpoint: "branch",
+      max_iterations: 7,
+      max_retries: 2,
+      verify: null,
       stories: [
         { id: "1", title: "First story", tasks: 2, done: 1 },
         { id: "2", title: "Second story", tasks: 1, done: 0 },
@@ -27,20 +33,28 @@ describe("the event log tells a view", () => {
     expect(r.events[0].tasks_file).toEndWith("tasks.md");
   }, 60_000);
 
-  test.each(["branch", "stash"])("each iteration's changed paths, added, modified and deleted (%s checkpoints)", async (checkpoint) => {
-    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES, "keep.txt": "keep\n", "old.txt": "old\n", "edit.txt": "before\n" });
-    const r = await runLoop(repo, [COMPLETE({ write: { "new.txt": "new\n", "edit.txt": "after\n" }, deleteFile: "old.txt" }), COMPLETE()], ["--checkpoint", checkpoint]);
-    expect(r.code).toBe(0);
-    const ends = r.events.filter((e) => e.type === "IterationEnd");
-    expect(byPath(ends[0].files)).toEqual([
-      { path: "edit.txt", status: "modified" },
-      { path: "new.txt", status: "added" },
-      { path: "old.txt", status: "deleted" },
-      { path: "tasks.md", status: "modified" }, // its ticks
-    ]);
-    // The second story's attempt starts from the first one's kept work: only its own ticks changed.
-    expect(ends[1].files).toEqual([{ path: "tasks.md", status: "modified" }]);
-  }, 60_000);
+  test.each(["branch", "stash"])(
+    "each iteration's changed paths, added, modified and deleted (%s checkpoints)",
+    async (checkpoint) => {
+      const repo = makeRepo({ "tasks.md": TASKS_2_STORIES, "keep.txt": "keep\n", "old.txt": "old\n", "edit.txt": "before\n" });
+      const r = await runLoop(
+        repo,
+        [COMPLETE({ write: { "new.txt": "new\n", "edit.txt": "after\n" }, deleteFile: "old.txt" }), COMPLETE()],
+        ["--checkpoint", checkpoint],
+      );
+      expect(r.code).toBe(0);
+      const ends = r.events.filter((e) => e.type === "IterationEnd");
+      expect(byPath(ends[0].files)).toEqual([
+        { path: "edit.txt", status: "modified" },
+        { path: "new.txt", status: "added" },
+        { path: "old.txt", status: "deleted" },
+        { path: "tasks.md", status: "modified" }, // its ticks
+      ]);
+      // The second story's attempt starts from the first one's kept work: only its own ticks changed.
+      expect(ends[1].files).toEqual([{ path: "tasks.md", status: "modified" }]);
+    },
+    60_000,
+  );
 
   test("an agent that commits, then changes more: the commits' paths and the tree's, as one list", async () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES, "keep.txt": "keep\n" });
@@ -82,8 +96,17 @@ describe("the event log tells a view", () => {
 
   test("a log written before these events existed is still read: no LoopStarted, no files", () => {
     const old = JSON.stringify({
-      ts: "2026-01-01T00:00:00.000Z", type: "IterationEnd", story_id: "1", iteration: 1, outcome: "complete", reason: null, duration_ms: 5,
-      turns: 1, tokens: { input: 1, output: 1, cache_read: 0, cache_creation: 0 }, cost_usd: null, commits: ["abc"],
+      ts: "2026-01-01T00:00:00.000Z",
+      type: "IterationEnd",
+      story_id: "1",
+      iteration: 1,
+      outcome: "complete",
+      reason: null,
+      duration_ms: 5,
+      turns: 1,
+      tokens: { input: 1, output: 1, cache_read: 0, cache_creation: 0 },
+      cost_usd: null,
+      commits: ["abc"],
     });
     expect(parseLoggedEvent(old)).toMatchObject({ type: "IterationEnd", commits: ["abc"], files: [] });
     const message = JSON.stringify({ ts: "2026-01-01T00:00:00.000Z", type: "StoryEvent", story_id: "1", event: { type: "Message", text: "hi" } });

@@ -28,9 +28,11 @@ async function usable(t: Tmux, pane: string): Promise<void> {
   expect(flag(t, pane, "mouse_any_flag")).toBe("0");
   t.keys(pane, "echo typed-$((6*7))", "Enter");
   // Echo on: the typed line shows as typed; the shell ran it.
-  await t.waitFor("the shell echoing and running a command", () => t.capture(pane).includes("echo typed-$((6*7))") && /^typed-42$/m.test(t.capture(pane))).catch((e) => {
-    throw new Error(`${(e as Error).message}\nthe pane:\n${t.capture(pane)}`);
-  });
+  await t
+    .waitFor("the shell echoing and running a command", () => t.capture(pane).includes("echo typed-$((6*7))") && /^typed-42$/m.test(t.capture(pane)))
+    .catch((e) => {
+      throw new Error(`${(e as Error).message}\nthe pane:\n${t.capture(pane)}`);
+    });
 }
 
 describeWithTmux("the loop screen: attempts and ways out", () => {

@@ -43,7 +43,10 @@ describeWithTmux("the loop screen in a terminal", () => {
     expect(screen).toMatch(/Agent\s+Tasks\s+Files\s+Verify\s+Prompt/);
     await tmux.waitFor("the running story's message", () => tmux.capture(pane).includes("working on story two"));
     tmux.keys(pane, "Up");
-    await tmux.waitFor("story one selected, its messages shown", () => /›✓ 1\. First story/.test(tmux.capture(pane)) && tmux.capture(pane).includes("I parsed the config of story one"));
+    await tmux.waitFor(
+      "story one selected, its messages shown",
+      () => /›✓ 1\. First story/.test(tmux.capture(pane)) && tmux.capture(pane).includes("I parsed the config of story one"),
+    );
     expect(tmux.capture(pane)).not.toContain("working on story two");
     tmux.keys(pane, "Tab");
     await tmux.waitFor("the Tasks tab", () => /\[x\]|☑|✓ .*first/i.test(tmux.capture(pane)) && !tmux.capture(pane).includes("I parsed the config"));
@@ -111,7 +114,13 @@ describeWithTmux("the loop screen in a terminal", () => {
     restored(tmux, mon);
     expect(tmux.capture(mon)).toContain("The loop keeps running");
     expect(readState(repo).status).toBe("running");
-  }, 90_000);
+    // Ctrl-C leaves too, with 130, as the line stream's monitor and a shell report an interrupt.
+    const again = tmux.window(repo, env, keep("wt-loop monitor"));
+    await tmux.waitFor("the loop screen in monitor again", () => /✓ 1\. First story/.test(tmux.capture(again)));
+    tmux.keys(again, "C-c");
+    expect(await exited(tmux, again)).toBe(130);
+    expect(readState(repo).status).toBe("running");
+  }, 120_000);
 
   test("--plain, TERM=dumb and a pipe show the line stream, never the alternate screen", async () => {
     tmux = compiled.tmux();

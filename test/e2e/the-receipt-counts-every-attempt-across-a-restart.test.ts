@@ -17,10 +17,15 @@ test("attempts per story survive a stop and a restart; status forecasts the rest
   const repo = makeRepo({ "tasks.md": THREE_STORIES });
   const never = join(tempDir("never-"), "go-on"); // never created: the third run waits until it is stopped
   // Story 1 fails once, then completes; story 2's first attempt is stopped; after the restart story 2 and 3 complete.
-  const agent = fakeAgent([{ promise: "FAILED: not yet" }, COMPLETE(), { waitFile: never, write: { [join(repo, "wip.txt")]: "wip" } }, COMPLETE(), COMPLETE()], tempDir("fake-agent-"));
+  const agent = fakeAgent(
+    [{ promise: "FAILED: not yet" }, COMPLETE(), { waitFile: never, write: { [join(repo, "wip.txt")]: "wip" } }, COMPLETE(), COMPLETE()],
+    tempDir("fake-agent-"),
+  );
   const first = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--max-retries", "3"], { cwd: repo, env: agent.env });
   try {
-    await waitFor("the third agent run (story 2) to be under way", () => existsSync(join(agent.dir, "prompt-3.txt")) && readState(repo).agent_pid, 60_000, { whileRunning: first });
+    await waitFor("the third agent run (story 2) to be under way", () => existsSync(join(agent.dir, "prompt-3.txt")) && readState(repo).agent_pid, 60_000, {
+      whileRunning: first,
+    });
 
     const status = await wtLoop(["status"], { cwd: repo });
     expect(status.code).toBe(0);
@@ -38,7 +43,10 @@ test("attempts per story survive a stop and a restart; status forecasts the rest
   }
   const stopped = JSON.parse((await wtLoop(["status", "--json"], { cwd: repo })).stdout);
   expect(stopped.status).toBe("stopped");
-  expect(attempts(stopped.receipt)).toEqual([["1", 2, true], ["2", 1, false]]);
+  expect(attempts(stopped.receipt)).toEqual([
+    ["1", 2, true],
+    ["2", 1, false],
+  ]);
   expect(stopped.receipt.forecast).toBeNull(); // nothing to forecast once the loop has ended
 
   // A plain start continues the stopped loop: its receipt goes on from the earlier run's.
@@ -47,7 +55,11 @@ test("attempts per story survive a stop and a restart; status forecasts the rest
   const done = JSON.parse((await wtLoop(["status", "--json"], { cwd: repo })).stdout);
   expect(done.status).toBe("done");
   expect(done.iterations.map((i: any) => i.story_id)).toEqual(["2", "3"]); // this run's own iterations only
-  expect(attempts(done.receipt)).toEqual([["1", 2, true], ["2", 2, true], ["3", 1, true]]);
+  expect(attempts(done.receipt)).toEqual([
+    ["1", 2, true],
+    ["2", 2, true],
+    ["3", 1, true],
+  ]);
   expect(done.receipt.stories[1].agent.cost_usd).toBeCloseTo(0.0125, 6); // the stopped run reported no cost
   // The end box lists every story with its attempts, the earlier run's included.
   expect(again.stdout).toMatch(/│ ✓ 2\. Two\s+2 attempts\s+(\d+[hm] )?\d+[sm]\s+[\d,]+ tokens\s+\$0\.01\s+│/);

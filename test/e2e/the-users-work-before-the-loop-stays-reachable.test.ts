@@ -38,7 +38,10 @@ function endBox(out: string): string {
   const lines = out.split("\n");
   const top = lines.findLastIndex((l) => l.includes("╭─ Loop"));
   const bottom = lines.findIndex((l, i) => i > top && l.includes("╰"));
-  return lines.slice(top + 1, bottom).map((l) => l.replace(/^[^│]*│ ?/, "").replace(/\s*│[^│]*$/, "")).join(" ");
+  return lines
+    .slice(top + 1, bottom)
+    .map((l) => l.replace(/^[^│]*│ ?/, "").replace(/\s*│[^│]*$/, ""))
+    .join(" ");
 }
 
 /** Runs the restore command the text names (in backquotes), as the user would paste it. */
@@ -87,7 +90,10 @@ describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
     expect(endBox(r.stdout)).not.toContain("git restore");
   }, 90_000);
 
-  test.each([["before", {}], ["after", { FAKE_GIT_HANG_AFTER: "1" }]] as const)(
+  test.each([
+    ["before", {}],
+    ["after", { FAKE_GIT_HANG_AFTER: "1" }],
+  ] as const)(
     "killed -9 as the snapshot's ref is written (%s the write), then start to done: the end box's command brings the work back",
     async (_when, after) => {
       const repo = repoWithUserWork();
@@ -95,7 +101,10 @@ describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
       writeFileSync(flag, "");
       const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
       const proc = spawnWtLoop(["start", "--terminal", "inline", "--checkpoint", mode, "--on-complete", "cleanup"], {
-        cwd: repo, env: { ...agent.env, ...hangEnv(flag, SNAPSHOT_REF_CALL), ...after }, stdout: "ignore", stderr: "ignore",
+        cwd: repo,
+        env: { ...agent.env, ...hangEnv(flag, SNAPSHOT_REF_CALL), ...after },
+        stdout: "ignore",
+        stderr: "ignore",
       });
       await waitFor("the snapshot's ref to be written", () => existsSync(`${flag}.hanging`), 30_000, { whileRunning: proc });
       sleepers.push(Number(readFileSync(`${flag}.hanging`, "utf8")));
@@ -121,7 +130,10 @@ test("two linked worktrees of the same name each keep their own snapshot, and ea
   const repo = makeRepo({ "tasks.md": ONE_STORY, "app.txt": "v1\n", "other.txt": "o1\n" });
   const linked = join(tempDir("b-"), "repo"); // the same folder name: refs are shared, their names must not be
   git(repo, "worktree", "add", "-q", "-b", "second", linked);
-  for (const [wt, who] of [[repo, "main"], [linked, "linked"]] as const) {
+  for (const [wt, who] of [
+    [repo, "main"],
+    [linked, "linked"],
+  ] as const) {
     writeFileSync(join(wt, "app.txt"), `v2: ${who}'s edit\n`);
     writeFileSync(join(wt, "notes.txt"), `${who}'s notes\n`);
   }
@@ -132,7 +144,10 @@ test("two linked worktrees of the same name each keep their own snapshot, and ea
   expect(git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/").split("\n")).toHaveLength(2);
   runRestoreCommand(linked, endBox(b.stdout));
   runRestoreCommand(repo, endBox(a.stdout));
-  for (const [wt, who] of [[repo, "main"], [linked, "linked"]] as const) {
+  for (const [wt, who] of [
+    [repo, "main"],
+    [linked, "linked"],
+  ] as const) {
     expect(readFileSync(join(wt, "app.txt"), "utf8")).toBe(`v2: ${who}'s edit\n`);
     expect(readFileSync(join(wt, "notes.txt"), "utf8")).toBe(`${who}'s notes\n`);
   }

@@ -12,9 +12,14 @@ const TASKS = "# Tasks\n\n## 1. A\n- [ ] 1.1 do\n\n## 2. B\n- [ ] 2.1 do\n\n## 3
 test("a prerequisite waits for both integrations; history and log --story read right though lanes overlapped", async () => {
   const repo = makeRepo({ "tasks.md": TASKS });
   const agent = laneAgent({ "1": WAIT_FOR_STARTS(2) + TICK_AND_WRITE, "2": WAIT_FOR_STARTS(2) + TICK_AND_WRITE });
-  const r = await wtLoop(["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "3"], {
-    cwd: repo, env: agent.env, timeoutMs: 180_000,
-  });
+  const r = await wtLoop(
+    ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "3"],
+    {
+      cwd: repo,
+      env: agent.env,
+      timeoutMs: 180_000,
+    },
+  );
   expect(r.code).toBe(0);
 
   // Story 3 began only once 1 and 2 were integrated.
@@ -24,7 +29,11 @@ test("a prerequisite waits for both integrations; history and log --story read r
   for (const s of ["1", "2"]) expect(at((e) => e.type === "Lane" && e.step === "integrated" && e.story_id === s)).toBeLessThan(began3);
 
   const history = await wtLoop(["history"], { cwd: repo });
-  const rows = history.stdout.trim().split("\n").slice(1, 4).map((l) => l.split(/\s+/).slice(0, 4));
+  const rows = history.stdout
+    .trim()
+    .split("\n")
+    .slice(1, 4)
+    .map((l) => l.split(/\s+/).slice(0, 4));
   expect(rows.map((x) => x[0])).toEqual(["1", "2", "3"]);
   expect(rows.map((x) => x[3])).toEqual(["complete", "complete", "complete"]);
   expect(history.stdout).toMatch(/Total: 3 iterations · \S+( \S+)? \(\S+( \S+)? of iterations side by side\)/);
@@ -38,6 +47,13 @@ test("a prerequisite waits for both integrations; history and log --story read r
     expect(log.stdout).not.toContain(`lane opened for story ${other}`);
     // Its lane's steps, after its heading: opened, accepted, integrated, removed.
     const text = log.stdout.slice(log.stdout.indexOf("━━ repo"));
-    for (const step of [`lane opened for story ${story}`, `story ${story} (iteration`, "accepted in its lane", "integrated: 1 commit", `lane of story ${story} (iteration`]) expect(text).toContain(step);
+    for (const step of [
+      `lane opened for story ${story}`,
+      `story ${story} (iteration`,
+      "accepted in its lane",
+      "integrated: 1 commit",
+      `lane of story ${story} (iteration`,
+    ])
+      expect(text).toContain(step);
   }
 }, 200_000);

@@ -13,7 +13,11 @@ import { THREE_STORIES } from "../helpers/fixtures.ts";
 function script(wt: string, tag: string): object[] {
   const steps: object[] = [];
   for (const s of [1, 2, 3]) {
-    steps.push({ promise: "FAILED: not yet", hangSec: 0.3, write: { [join(wt, `${tag}-junk-${s}.txt`)]: "junk\n", [join(wt, "app.txt")]: `${tag} broke it\n` } });
+    steps.push({
+      promise: "FAILED: not yet",
+      hangSec: 0.3,
+      write: { [join(wt, `${tag}-junk-${s}.txt`)]: "junk\n", [join(wt, "app.txt")]: `${tag} broke it\n` },
+    });
     steps.push(COMPLETE({ hangSec: 0.3, write: { [join(wt, `${tag}-${s}.txt`)]: `${tag} story ${s}\n` } }));
   }
   return steps;
@@ -31,7 +35,10 @@ describe.each(["branch", "stash"] as const)("%s checkpoints", (mode) => {
     const [r1, r2] = await Promise.all([runLoop(one, script(one, "one"), args), runLoop(two, script(two, "two"), args)]);
     expect([r1.code, r2.code, r1.state.reason, r2.state.reason]).toEqual([0, 0, expect.anything(), expect.anything()]);
     expect(Date.now() - t0).toBeGreaterThan(1500); // six agent runs each: the loops overlapped for seconds
-    for (const [wt, tag, other, b] of [[one, "one", "two", before[0]!], [two, "two", "one", before[1]!]] as const) {
+    for (const [wt, tag, other, b] of [
+      [one, "one", "two", before[0]!],
+      [two, "two", "one", before[1]!],
+    ] as const) {
       expectIntact(wt, b);
       for (const s of [1, 2, 3]) {
         expect(readFileSync(join(wt, `${tag}-${s}.txt`), "utf8")).toBe(`${tag} story ${s}\n`);

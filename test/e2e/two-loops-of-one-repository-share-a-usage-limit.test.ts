@@ -26,10 +26,17 @@ test("loop A refused for a usage limit: loop B of the same repository and agent 
   git(repo, "worktree", "add", "-q", "-b", "other", other);
   // The reset is taken when the refusal is made (a loaded machine's start can outlast one fixed up front).
   let reset = 0;
-  const a = startModelServer([story(repo)], refuseTimes(1, () => true, () => {
-    reset = Math.floor(Date.now() / 1000) + 20;
-    return apiError(429, "rate_limit_error", `Claude AI usage limit reached|${reset}`, { "x-should-retry": "false" });
-  }));
+  const a = startModelServer(
+    [story(repo)],
+    refuseTimes(
+      1,
+      () => true,
+      () => {
+        reset = Math.floor(Date.now() / 1000) + 20;
+        return apiError(429, "rate_limit_error", `Claude AI usage limit reached|${reset}`, { "x-should-retry": "false" });
+      },
+    ),
+  );
   const b = startModelServer([story(other)]);
   try {
     const loopA = spawnWtLoop(START, { cwd: repo, env: env(a) });

@@ -7,7 +7,6 @@ import { ONE_STORY } from "../helpers/fixtures.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
 
-
 /** A repo with a modified tracked file, a staged new file and an untracked file. */
 function dirtyRepo(tasks = ONE_STORY) {
   const repo = makeRepo({ "tasks.md": tasks, "app.txt": "v1\n" });
@@ -122,10 +121,14 @@ describe("stash checkpoints", () => {
   test("a failed attempt is reverted to the stash: the user's work is back, the agent's gone; no branch, no commit", async () => {
     const repo = dirtyRepo();
     const head = git(repo, "rev-parse", "HEAD");
-    const r = await runLoop(repo, [
-      { promise: "FAILED: no", write: { [join(repo, "app.txt")]: "agent broke it\n", [join(repo, "junk.txt")]: "j" }, deleteFile: join(repo, "notes.txt") },
-      COMPLETE(),
-    ], ["--checkpoint", "stash", "--on-complete", "keep"]);
+    const r = await runLoop(
+      repo,
+      [
+        { promise: "FAILED: no", write: { [join(repo, "app.txt")]: "agent broke it\n", [join(repo, "junk.txt")]: "j" }, deleteFile: join(repo, "notes.txt") },
+        COMPLETE(),
+      ],
+      ["--checkpoint", "stash", "--on-complete", "keep"],
+    );
     expect(r.code).toBe(0);
     userWorkIntact(repo);
     expect(existsSync(join(repo, "junk.txt"))).toBe(false);
@@ -137,11 +140,15 @@ describe("stash checkpoints", () => {
 
   test("each story gets its own stash; success drops it, so the previous story's work is never lost", async () => {
     const repo = dirtyRepo(TASKS_2_STORIES);
-    const r = await runLoop(repo, [
-      COMPLETE({ write: { [join(repo, "s1.txt")]: "1" } }),
-      { promise: "FAILED: story 2 broke", write: { [join(repo, "s2-bad.txt")]: "x" } },
-      COMPLETE({ write: { [join(repo, "s2.txt")]: "2" } }),
-    ], ["--checkpoint", "stash", "--on-complete", "keep"]);
+    const r = await runLoop(
+      repo,
+      [
+        COMPLETE({ write: { [join(repo, "s1.txt")]: "1" } }),
+        { promise: "FAILED: story 2 broke", write: { [join(repo, "s2-bad.txt")]: "x" } },
+        COMPLETE({ write: { [join(repo, "s2.txt")]: "2" } }),
+      ],
+      ["--checkpoint", "stash", "--on-complete", "keep"],
+    );
     expect(r.code).toBe(0);
     expect(readFileSync(join(repo, "s1.txt"), "utf8")).toBe("1");
     expect(readFileSync(join(repo, "s2.txt"), "utf8")).toBe("2");

@@ -18,7 +18,9 @@ test("--verify that fails once then passes: done, the second prompt carries its 
   const r = await runLoop(repo, [COMPLETE(), COMPLETE({ write: { "ok.txt": "ok\n" } }), COMPLETE()], ["--verify", verify, "--on-complete", "keep"]);
   expect(r.code).toBe(0);
   expect(r.state.iterations.map((i) => [i.story_id, i.outcome, i.verify?.exit_code])).toEqual([
-    ["1", "rejected", 7], ["1", "complete", 0], ["2", "complete", 0],
+    ["1", "rejected", 7],
+    ["1", "complete", 0],
+    ["2", "complete", 0],
   ]);
   expect(r.prompt(1)).toContain(verify);
   expect(r.prompt(2)).toContain("failed (exit 7");

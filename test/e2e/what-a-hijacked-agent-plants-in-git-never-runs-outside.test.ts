@@ -23,7 +23,9 @@ function marks() {
 
 function start(cwd: string, agent: { cmd: string; env: Record<string, string> }, more: string[] = []) {
   return wtLoop(["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", ...more], {
-    cwd, env: agent.env, timeoutMs: 180_000,
+    cwd,
+    env: agent.env,
+    timeoutMs: 180_000,
   });
 }
 
@@ -43,7 +45,17 @@ describe("what a hijacked agent plants in git never runs outside", () => {
     const repo = makeRepo({ "tasks.md": STORIES(2), ".husky/_/.gitignore": "*\n" });
     git(repo, "config", "core.hooksPath", ".husky/_"); // what `husky install` sets: a folder in the worktree
     const m = marks();
-    const hooks = ["pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "reference-transaction", "post-index-change", "post-checkout", "post-rewrite", "post-merge"];
+    const hooks = [
+      "pre-commit",
+      "prepare-commit-msg",
+      "commit-msg",
+      "post-commit",
+      "reference-transaction",
+      "post-index-change",
+      "post-checkout",
+      "post-rewrite",
+      "post-merge",
+    ];
     const plant = hooks.map((h) => `printf '#!/bin/sh\\ntouch ${m.at(h)}\\n' > .husky/_/${h}; chmod +x .husky/_/${h}\n`).join("");
     const agent = laneAgent({ "1": plant + TICK_AND_WRITE });
     const r = await start(repo, agent, ["--checkpoint", "branch"]);
@@ -76,7 +88,8 @@ describe("what a hijacked agent plants in git never runs outside", () => {
     git(main, "worktree", "add", "-q", "-b", "feature", wt);
     git(main, "worktree", "add", "-q", "-b", "sibling", sibling);
     const m = marks();
-    const plant = EVIL_COPY(m.at("fsmonitor")) +
+    const plant =
+      EVIL_COPY(m.at("fsmonitor")) +
       `evil_copy "$C/evil"; echo "$C/evil" > "$C/commondir"; ` +
       `for a in "$C"/worktrees/*; do echo "$C/evil" > "$a/commondir"; done\n`;
     const agent = laneAgent({ "1": plant + TICK_AND_WRITE });
@@ -92,7 +105,9 @@ describe("what a hijacked agent plants in git never runs outside", () => {
   test("--parallel 2: each lane's agent repoints its lane's commondir; nothing runs, both stories are integrated", async () => {
     const repo = makeRepo({ "tasks.md": STORIES(2) });
     const m = marks();
-    const plant = EVIL_COPY(m.at("fsmonitor")) + `G=$(cd "$(git rev-parse --git-dir)" && pwd); evil_copy "$G/../evil-$S"; echo "$(cd "$G/../evil-$S" && pwd)" > "$G/commondir"\n`;
+    const plant =
+      EVIL_COPY(m.at("fsmonitor")) +
+      `G=$(cd "$(git rev-parse --git-dir)" && pwd); evil_copy "$G/../evil-$S"; echo "$(cd "$G/../evil-$S" && pwd)" > "$G/commondir"\n`;
     const agent = laneAgent({}, plant + TICK_AND_WRITE);
     const r = await start(repo, agent, ["--parallel", "2"]);
     expect([r.code, state(repo).status]).toEqual([0, "done"]);
@@ -128,7 +143,8 @@ describe("what a hijacked agent plants in git never runs outside", () => {
       const victim = join(tempDir("hijack-victim-"), "precious.txt");
       writeFileSync(victim, "precious\n");
       // The runner's pid is in the state; its temp index was `<index>.wt-loop-<pid>-<n>`.
-      const plant = `pid=$(sed -n 's/.*"runner_pid": *\\([0-9]*\\).*/\\1/p' .claude/loop-state.json); G=$(git rev-parse --git-dir); ` +
+      const plant =
+        `pid=$(sed -n 's/.*"runner_pid": *\\([0-9]*\\).*/\\1/p' .claude/loop-state.json); G=$(git rev-parse --git-dir); ` +
         `n=1; while [ $n -le 100 ]; do ln -sf "${victim}" "$G/index.wt-loop-$pid-$n"; n=$((n+1)); done\n`;
       // Story 1 plants and fails once (a revert), then completes; story 2 takes a new checkpoint.
       const agent = laneAgent({ "1": plant + `if [ "$K" = 1 ]; then echo '<promise>FAILED: not yet</promise>'; else ${TICK_AND_WRITE}fi\n` });

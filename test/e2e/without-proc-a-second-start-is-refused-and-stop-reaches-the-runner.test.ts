@@ -32,10 +32,15 @@ describe("without /proc (ps and lsof)", () => {
     const run = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep"], { cwd: repo, env });
     started.push(run);
     const grandchildFile = join(agent.dir, "grandchild.pid");
-    const state = await waitFor("the loop's second iteration to run its agent", () => {
-      const s = existsSync(grandchildFile) && readState(repo);
-      return s && s.agent_pid && s.current_iteration === 2 && s;
-    }, 30_000, { whileRunning: run });
+    const state = await waitFor(
+      "the loop's second iteration to run its agent",
+      () => {
+        const s = existsSync(grandchildFile) && readState(repo);
+        return s && s.agent_pid && s.current_iteration === 2 && s;
+      },
+      30_000,
+      { whileRunning: run },
+    );
     expect(state.runner_started).toMatch(/^\w{3} \w{3} \d{1,2} \d\d:\d\d:\d\d \d{4}$/); // recorded in ps's form
 
     // A second loop that is let in would hang on the agent's next step: ended after 20 s, it fails below.
@@ -63,7 +68,15 @@ describe("without /proc (ps and lsof)", () => {
     useProcessTable(before);
     expect(sleepStarted).not.toBeNull();
     mkdirSync(join(repo, ".claude"), { recursive: true });
-    const planted = sampleState({ worktree_path: repo, worktree_name: "repo", status: "running", ended_at: null, completion: null, runner_pid: sleep.pid, runner_started: sleepStarted });
+    const planted = sampleState({
+      worktree_path: repo,
+      worktree_name: "repo",
+      status: "running",
+      ended_at: null,
+      completion: null,
+      runner_pid: sleep.pid,
+      runner_started: sleepStarted,
+    });
     writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(planted));
     // The status bar starts no `ps`: it sees only that the pid is in use, and shows the state as recorded.
     expect(await statusline(repo)).toBe("Ralph 2/30 · story 2/2");

@@ -8,7 +8,6 @@ import { ONE_STORY } from "../helpers/fixtures.ts";
 import { COMPLETE, runLoop } from "../helpers/loop.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
-
 describe("worktrees never act on each other", () => {
   test("a loop in `proj ` writes its state in `proj `, and `proj` has none", async () => {
     const repo = makeRepo({ "tasks.md": ONE_STORY });
@@ -39,7 +38,14 @@ describe("worktrees never act on each other", () => {
     expect(r.code).toBe(0);
     symlinkSync(join(a, ".claude"), join(b, ".claude"));
     const before = readFileSync(join(a, ".claude/loop-state.json"), "utf8");
-    for (const cmd of [["status"], ["status", "--json"], ["history"], ["stop"], ["monitor"], ["start", "--terminal", "inline", "--agent", "command", "--agent-cmd", "true"]]) {
+    for (const cmd of [
+      ["status"],
+      ["status", "--json"],
+      ["history"],
+      ["stop"],
+      ["monitor"],
+      ["start", "--terminal", "inline", "--agent", "command", "--agent-cmd", "true"],
+    ]) {
       const out = await wtLoop(cmd, { cwd: b });
       expect(out.code, cmd.join(" ")).toBe(1);
       // A link where the state is, whoever made it, is never read or written through.

@@ -20,9 +20,11 @@ const keep = (cmd: string) => `${cmd}; echo "EXIT=$?"; sleep 60`;
 const flag = (t: Tmux, pane: string, f: string) => t.tmux("display", "-p", "-t", pane, `#{${f}}`).trim();
 const exited = (t: Tmux, pane: string) => t.waitFor("the exit code", () => /EXIT=(\d+)/.exec(t.capture(pane))?.[1], 60_000).then(Number);
 const shows = (t: Tmux, pane: string, what: string | RegExp) =>
-  t.waitFor(`the screen to show ${what}`, () => (typeof what === "string" ? t.capture(pane).includes(what) : what.test(t.capture(pane))), 60_000).catch((e) => {
-    throw new Error(`${(e as Error).message}\nThe screen:\n${t.capture(pane).replace(/ +\n/g, "\n")}`);
-  });
+  t
+    .waitFor(`the screen to show ${what}`, () => (typeof what === "string" ? t.capture(pane).includes(what) : what.test(t.capture(pane))), 60_000)
+    .catch((e) => {
+      throw new Error(`${(e as Error).message}\nThe screen:\n${t.capture(pane).replace(/ +\n/g, "\n")}`);
+    });
 
 function terminalEnv(steps: object[] = [COMPLETE()]): Record<string, string> {
   const agent = fakeAgent(steps, tempDir("fake-agent-"));
@@ -131,7 +133,12 @@ describeWithTmux("wt-loop alone on a terminal", () => {
     const pane = tmux.start(main, terminalEnv(), `${WT_LOOP}; echo "EXIT=$?"; stty -a | grep -o -- "-*icanon"; sleep 60`);
     await shows(tmux, pane, "Work and loops");
     const shell = Number(flag(tmux, pane, "pane_pid"));
-    const child = Number(Bun.spawnSync(["pgrep", "-P", String(shell)]).stdout.toString().trim().split("\n")[0]);
+    const child = Number(
+      Bun.spawnSync(["pgrep", "-P", String(shell)])
+        .stdout.toString()
+        .trim()
+        .split("\n")[0],
+    );
     expect(child).toBeGreaterThan(0);
     process.kill(child, "SIGTERM");
     expect(await exited(tmux, pane)).toBe(143);

@@ -18,10 +18,15 @@ describe("you edit your worktree while lanes run", () => {
     const repo = makeRepo({ "tasks.md": STORIES, "notes.txt": "mine\n" });
     const hold = join(repo, "..", "hold");
     writeFileSync(hold, "");
-    const agent = laneAgent({}, `[ "$S" = 3 ] || { : > "$D/running-$S"; i=0; while [ -f "${hold}" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done; }\n${TICK_AND_WRITE}`);
+    const agent = laneAgent(
+      {},
+      `[ "$S" = 3 ] || { : > "$D/running-$S"; i=0; while [ -f "${hold}" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done; }\n${TICK_AND_WRITE}`,
+    );
     const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"];
     const proc = spawnWtLoop(args, { cwd: repo, env: agent.env, stdout: "ignore", stderr: "ignore" });
-    await waitFor("both lanes' agents", () => existsSync(join(agent.dir, "running-1")) && existsSync(join(agent.dir, "running-2")), 90_000, { whileRunning: proc });
+    await waitFor("both lanes' agents", () => existsSync(join(agent.dir, "running-1")) && existsSync(join(agent.dir, "running-2")), 90_000, {
+      whileRunning: proc,
+    });
     writeFileSync(join(repo, "notes.txt"), "mine\nedited while lanes ran\n");
     writeFileSync(join(repo, "new-idea.txt"), "an untracked file of mine\n");
     appendFileSync(join(repo, "tasks.md"), "\n## 3. S3\n- [ ] 3.1 do\n");
@@ -50,7 +55,9 @@ describe("you edit your worktree while lanes run", () => {
     const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent.cmd, "--on-complete", "keep", "--parallel", "2"];
     const proc = spawnWtLoop(args, { cwd: repo, env: agent.env, stdout: "pipe", stderr: "pipe" });
     const out = new Response(proc.stdout).text();
-    await waitFor("both lanes' agents", () => existsSync(join(agent.dir, "running-1")) && existsSync(join(agent.dir, "running-2")), 90_000, { whileRunning: proc });
+    await waitFor("both lanes' agents", () => existsSync(join(agent.dir, "running-1")) && existsSync(join(agent.dir, "running-2")), 90_000, {
+      whileRunning: proc,
+    });
     git(repo, "switch", "-q", "-c", "elsewhere");
     rmSync(hold);
     expect(await proc.exited).not.toBe(0);

@@ -14,7 +14,9 @@ describe.each([["branch"], ["stash"]] as const)("engine rules (%s checkpoints)",
     const r = await runEngine(repo, ["echo work > w.txt\n" + FAIL], { checkpoint, maxRetries: 3, stallThreshold: 5 });
     expect(r.state.status).toBe("stuck");
     expect(r.state.iterations.map((i) => [i.story_id, i.attempt, i.outcome])).toEqual([
-      ["1", 1, "failed"], ["1", 2, "failed"], ["1", 3, "failed"],
+      ["1", 1, "failed"],
+      ["1", 2, "failed"],
+      ["1", 3, "failed"],
     ]);
     expect(r.state.reason).toContain('Story 1 "One" failed after 3 attempts. Last reason: cannot do it');
     expect(r.events.filter((e) => e.type === "Error").length).toBe(1);

@@ -1,14 +1,35 @@
 import { describe, expect, test } from "bun:test";
 import { buildPrompt, type PromptInput } from "../../src/engine/prompt.ts";
 
-const story = { id: "2", title: "Wire the CLI", tasks: [{ text: "2.1 Add flag", done: true, line: 5 }, { text: "2.2 Document it", done: false, line: 6 }] };
+const story = {
+  id: "2",
+  title: "Wire the CLI",
+  tasks: [
+    { text: "2.1 Add flag", done: true, line: 5 },
+    { text: "2.2 Document it", done: false, line: 6 },
+  ],
+};
 const base: PromptInput = {
-  worktree: "/w", task: "Implement add-greeting", story, index: 2, total: 3, learningsFile: "/w/.claude/learnings.md", attempt: 1, maxRetries: 3,
+  worktree: "/w",
+  task: "Implement add-greeting",
+  story,
+  index: 2,
+  total: 3,
+  learningsFile: "/w/.claude/learnings.md",
+  attempt: 1,
+  maxRetries: 3,
   source: {
-    kind: "openspec", tasksFile: "/w/openspec/changes/add-greeting/tasks.md",
-    change: { name: "add-greeting", dir: "/w/openspec/changes/add-greeting", tasksFile: "/w/openspec/changes/add-greeting/tasks.md",
-      proposal: ["/w/openspec/changes/add-greeting/proposal.md"], design: [], specs: ["/w/openspec/changes/add-greeting/specs/g/spec.md"],
-      scenarios: ["Scenario: Greet\n- **WHEN** x\n- **THEN** y"] },
+    kind: "openspec",
+    tasksFile: "/w/openspec/changes/add-greeting/tasks.md",
+    change: {
+      name: "add-greeting",
+      dir: "/w/openspec/changes/add-greeting",
+      tasksFile: "/w/openspec/changes/add-greeting/tasks.md",
+      proposal: ["/w/openspec/changes/add-greeting/proposal.md"],
+      design: [],
+      specs: ["/w/openspec/changes/add-greeting/specs/g/spec.md"],
+      scenarios: ["Scenario: Greet\n- **WHEN** x\n- **THEN** y"],
+    },
   },
 };
 

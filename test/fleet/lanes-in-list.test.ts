@@ -11,7 +11,12 @@ import { sampleLane, sampleState } from "../helpers/state.ts";
 
 const withLanes = () =>
   sampleState({
-    status: "running", ended_at: null, parallel: 3, stories_total: 5, stories_completed: 1, current_story: { id: "2", title: "Parser", index: 2, attempt: 1 },
+    status: "running",
+    ended_at: null,
+    parallel: 3,
+    stories_total: 5,
+    stories_completed: 1,
+    current_story: { id: "2", title: "Parser", index: 2, attempt: 1 },
     lanes: [sampleLane("1", "Schema"), sampleLane("2", "Parser", { status: "queued", agent_pid: null })],
   });
 

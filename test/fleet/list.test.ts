@@ -28,14 +28,27 @@ describe("wt-loop list", () => {
     const r = await wtLoop(["list", "--json"], { cwd: repo.wt["wt-done"]! });
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout);
-    expect(list.map((e: any) => e.name)).toEqual(["repo", "wt-dead", "wt-done", "wt-run"]) // git lists the main worktree first, then by path;
+    expect(list.map((e: any) => e.name)).toEqual(["repo", "wt-dead", "wt-done", "wt-run"]); // git lists the main worktree first, then by path;
     const by = Object.fromEntries(list.map((e: any) => [e.name, e]));
     expect(by.repo).toMatchObject({ branch: "main", loop: null, current: false, problem: null });
     expect(by["wt-done"]).toMatchObject({ current: true, branch: "ralph/wt-done", note: null });
-    expect(by["wt-done"].loop).toMatchObject({ status: "done", waiting: null, stories_completed: 2, stories_total: 2, iteration: 2, max_iterations: 30, runner_alive: false, runner_pid: null });
+    expect(by["wt-done"].loop).toMatchObject({
+      status: "done",
+      waiting: null,
+      stories_completed: 2,
+      stories_total: 2,
+      iteration: 2,
+      max_iterations: 30,
+      runner_alive: false,
+      runner_pid: null,
+    });
     expect(by["wt-run"].loop).toMatchObject({
-      status: "running", runner_alive: true, runner_pid: running.proc.pid, iteration: 1,
-      story: { id: "1", title: "First story", index: 1, attempt: 1 }, stories_total: 2,
+      status: "running",
+      runner_alive: true,
+      runner_pid: running.proc.pid,
+      iteration: 1,
+      story: { id: "1", title: "First story", index: 1, attempt: 1 },
+      stories_total: 2,
     });
     expect(by["wt-dead"].loop).toMatchObject({ status: "stopped", runner_alive: false, runner_pid: deadPid });
     expect(by["wt-dead"].note).toContain(`pid ${deadPid}`);
@@ -50,7 +63,9 @@ describe("wt-loop list", () => {
     expect(lines[0]).toMatch(/^\s+WORKTREE\s+BRANCH\s+STATUS\s+STORY\s+ITERATION\s+ELAPSED\s+COST\s+RUNNER$/);
     const row = (name: string) => lines.find((l) => l.split(/\s+/).includes(name))!;
     expect(row("repo")).toMatch(/repo\s+main\s+no loop$/);
-    expect(row("wt-run")).toMatch(new RegExp(`^\\*\\s+wt-run\\s+ralph/wt-run\\s+running\\s+1/2\\s+1/30\\s+\\S+\\s+\\$0\\.00\\s+alive \\(pid ${running.proc.pid}\\)$`));
+    expect(row("wt-run")).toMatch(
+      new RegExp(`^\\*\\s+wt-run\\s+ralph/wt-run\\s+running\\s+1/2\\s+1/30\\s+\\S+\\s+\\$0\\.00\\s+alive \\(pid ${running.proc.pid}\\)$`),
+    );
     expect(row("wt-done")).toMatch(/wt-done\s+ralph\/wt-done\s+done\s+2\/2\s+2\/30\s+\S+\s+\$\S+\s+-$/);
     expect(row("wt-dead")).toMatch(/wt-dead\s+ralph\/wt-dead\s+stopped\s+0\/2\s+1\/30/);
   }, 60_000);
@@ -88,6 +103,9 @@ describe("what a loop is waiting on", () => {
     expect(l).toMatchObject({ waiting: "agent", waiting_until: until });
     expect(statusLabel(l)).toBe(`running, waiting for the agent until ${clockTime(Date.parse(until))}`);
     // A dead runner waits for nothing.
-    expect(summarize(sampleState({ status: "running", ended_at: null, completion: null, waiting, runner_pid: null }))).toMatchObject({ waiting: null, waiting_until: null });
+    expect(summarize(sampleState({ status: "running", ended_at: null, completion: null, waiting, runner_pid: null }))).toMatchObject({
+      waiting: null,
+      waiting_until: null,
+    });
   });
 });

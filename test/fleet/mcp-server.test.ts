@@ -16,7 +16,11 @@ const LONG = "L".repeat(5000);
 
 beforeAll(async () => {
   repo = repoWithWorktrees(["wt-run", "wt-done"]);
-  const done = await runLoop(repo.wt["wt-done"]!, [COMPLETE({ messages: ["working on story 1", LONG] }), COMPLETE({ messages: ["story 2 now"] })], ["--on-complete", "keep"]);
+  const done = await runLoop(
+    repo.wt["wt-done"]!,
+    [COMPLETE({ messages: ["working on story 1", LONG] }), COMPLETE({ messages: ["story 2 now"] })],
+    ["--on-complete", "keep"],
+  );
   if (done.code !== 0) throw new Error(done.stderr);
   running = await startHangingLoop(repo.wt["wt-run"]!);
   client = new Client({ name: "wt-loop-test", version: "1.0.0" });
@@ -39,7 +43,15 @@ describe("wt-loop mcp, through the SDK's client on stdio", () => {
   test("tools/list: the nine tools, each with its input and output schema", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
-      "add_note", "list_loops", "loop_history", "loop_log", "loop_status", "pause_loop", "resume_loop", "set_max_iterations", "stop_loop",
+      "add_note",
+      "list_loops",
+      "loop_history",
+      "loop_log",
+      "loop_status",
+      "pause_loop",
+      "resume_loop",
+      "set_max_iterations",
+      "stop_loop",
     ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe("object");
@@ -57,7 +69,11 @@ describe("wt-loop mcp, through the SDK's client on stdio", () => {
     const strip = (l: any[]) => l.map((e) => ({ ...e, loop: e.loop && { ...e.loop, elapsed_ms: 0 } }));
     expect(strip(r.structuredContent.loops)).toEqual(strip(cli));
     expect(JSON.parse(r.content[0].text)).toEqual(r.structuredContent);
-    expect(r.structuredContent.loops.map((e: any) => [e.name, e.loop?.status ?? null])).toEqual([["repo", null], ["wt-done", "done"], ["wt-run", "running"]]);
+    expect(r.structuredContent.loops.map((e: any) => [e.name, e.loop?.status ?? null])).toEqual([
+      ["repo", null],
+      ["wt-done", "done"],
+      ["wt-run", "running"],
+    ]);
   });
 
   test("loop_status: the state file of the worktree named, by name or path; none where no loop has run", async () => {

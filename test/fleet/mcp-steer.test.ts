@@ -25,10 +25,15 @@ beforeAll(async () => {
   agentDir = tempDir("fake-agent-");
   const agent = fakeAgent([COMPLETE({ waitFile: join(agentDir, "release") }), COMPLETE()], agentDir);
   proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--max", "5"], { cwd: wt, env: agent.env, stdout: "ignore" });
-  await waitFor("iteration 1's agent to run", () => {
-    const s = existsSync(join(wt, ".claude/loop-state.json")) && readState(wt);
-    return s && s.agent_pid && s;
-  }, 60_000, { whileRunning: proc });
+  await waitFor(
+    "iteration 1's agent to run",
+    () => {
+      const s = existsSync(join(wt, ".claude/loop-state.json")) && readState(wt);
+      return s && s.agent_pid && s;
+    },
+    60_000,
+    { whileRunning: proc },
+  );
   client = new Client({ name: "wt-loop-test", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp"], cwd: repo.main, env: baseEnv(), stderr: "pipe" }));
 }, 120_000);
@@ -52,7 +57,11 @@ describe("steering through MCP", () => {
     const note = await call("add_note", { worktree: "wt-steer", text: "Prefer small commits." });
     expect(note.structuredContent).toMatchObject({ ok: true, message: expect.stringContaining("Noted") });
     expect((await call("set_max_iterations", { worktree: "wt-steer", delta: 10 })).structuredContent).toMatchObject({ ok: true, max_iterations: 15 });
-    expect((await call("set_max_iterations", { worktree: "wt-steer", value: 7 })).structuredContent).toMatchObject({ ok: true, max_iterations: 7, message: expect.stringContaining("from 15 to 7") });
+    expect((await call("set_max_iterations", { worktree: "wt-steer", value: 7 })).structuredContent).toMatchObject({
+      ok: true,
+      max_iterations: 7,
+      message: expect.stringContaining("from 15 to 7"),
+    });
     const both = await call("set_max_iterations", { worktree: "wt-steer", delta: 1, value: 3 });
     expect(both.structuredContent).toMatchObject({ ok: false, max_iterations: 7, message: expect.stringContaining("either `delta`") });
     const summary = await call("loop_status", { worktree: "wt-steer" });

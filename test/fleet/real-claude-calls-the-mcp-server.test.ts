@@ -39,8 +39,18 @@ describe("the real Claude Code binary calls wt-loop's MCP server", () => {
     const config = join(home, "mcp.json");
     writeFileSync(config, JSON.stringify({ mcpServers: { "wt-loop": { type: "stdio", command: process.execPath, args: [CLI, "mcp"] } } }));
     const proc = Bun.spawn(
-      [join(NODE_BIN, "claude"), "-p", "How is the loop in wt-a?", "--output-format", "stream-json", "--verbose",
-        "--dangerously-skip-permissions", "--strict-mcp-config", "--mcp-config", config],
+      [
+        join(NODE_BIN, "claude"),
+        "-p",
+        "How is the loop in wt-a?",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--dangerously-skip-permissions",
+        "--strict-mcp-config",
+        "--mcp-config",
+        config,
+      ],
       { cwd: repo.main, env: baseEnv({ ...claudeEnv(server.url, home), PATH: `${NODE_BIN}:${testPath()}` }), stdin: "ignore", stdout: "pipe", stderr: "pipe" },
     );
     const timer = setTimeout(() => proc.kill("SIGKILL"), 120_000);
@@ -50,10 +60,21 @@ describe("the real Claude Code binary calls wt-loop's MCP server", () => {
 
     // The CLI connected to the server and has its tools under their MCP names (it offers MCP tools
     // to the model through its deferred tool search, so they are not all in the first request).
-    const lines = stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const lines = stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const init = lines.find((l) => l.type === "system" && l.subtype === "init");
     expect(init.mcp_servers).toEqual([expect.objectContaining({ name: "wt-loop", status: "connected" })]);
-    expect(init.tools).toEqual(expect.arrayContaining(["mcp__wt-loop__list_loops", "mcp__wt-loop__loop_status", "mcp__wt-loop__loop_history", "mcp__wt-loop__loop_log", "mcp__wt-loop__stop_loop"]));
+    expect(init.tools).toEqual(
+      expect.arrayContaining([
+        "mcp__wt-loop__list_loops",
+        "mcp__wt-loop__loop_status",
+        "mcp__wt-loop__loop_history",
+        "mcp__wt-loop__loop_log",
+        "mcp__wt-loop__stop_loop",
+      ]),
+    );
     // What the CLI sent back to the model is wt-loop's answer: the state file of wt-a.
     const results = toolResults(server.requests);
     expect(results).toHaveLength(1);

@@ -59,8 +59,16 @@ describe("wt-loop statusline", () => {
     const { statusLine } = await import("../../src/fleet/statusline.ts");
     const { clockTime } = await import("../../src/text/format.ts");
     const until = new Date(Date.now() + 3_600_000).toISOString();
-    const s = sampleState({ status: "running", ended_at: null, current_iteration: 3, max_iterations: 10, current_story: { id: "2", title: "B", index: 2, attempt: 1 },
-      runner_pid: process.pid, runner_started: processStartTime(process.pid), waiting: { reason: "limit", since: new Date().toISOString(), until } });
+    const s = sampleState({
+      status: "running",
+      ended_at: null,
+      current_iteration: 3,
+      max_iterations: 10,
+      current_story: { id: "2", title: "B", index: 2, attempt: 1 },
+      runner_pid: process.pid,
+      runner_started: processStartTime(process.pid),
+      waiting: { reason: "limit", since: new Date().toISOString(), until },
+    });
     expect(statusLine(s)).toBe(`Ralph 3/10 · story 2/2 · waiting until ${clockTime(Date.parse(until))}`);
   });
 
@@ -71,10 +79,17 @@ describe("wt-loop statusline", () => {
   test("a loop whose runner waits on the keep/cleanup question says so", async () => {
     const wt = repo.wt["wt-asking"]!;
     sleeper = await fakeRunner(wt); // a runner of this worktree, by pid, start time and command line
-    await writeState(join(wt, ".claude/loop-state.json"), sampleState({
-      worktree_path: wt, worktree_name: "wt-asking", status: "stuck", completion: null,
-      runner_pid: sleeper.pid, runner_started: processStartTime(sleeper.pid),
-    }));
+    await writeState(
+      join(wt, ".claude/loop-state.json"),
+      sampleState({
+        worktree_path: wt,
+        worktree_name: "wt-asking",
+        status: "stuck",
+        completion: null,
+        runner_pid: sleeper.pid,
+        runner_started: processStartTime(sleeper.pid),
+      }),
+    );
     expect((await statusline(claudeInput(wt))).stdout).toBe("Ralph stuck · keep or cleanup?\n");
   });
 

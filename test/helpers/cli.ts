@@ -67,7 +67,13 @@ export function spawnWtLoop<O extends Io = "pipe", E extends Io = "pipe">(
   opts: { cwd: string; env?: Record<string, string | undefined>; bin?: string; stdout?: O; stderr?: E },
 ) {
   const argv = opts.bin ? [opts.bin, ...args] : [process.execPath, CLI, ...args];
-  return Bun.spawn(argv, { cwd: opts.cwd, env: baseEnv(opts.env), stdin: "ignore", stdout: opts.stdout ?? ("pipe" as O), stderr: opts.stderr ?? ("pipe" as E) });
+  return Bun.spawn(argv, {
+    cwd: opts.cwd,
+    env: baseEnv(opts.env),
+    stdin: "ignore",
+    stdout: opts.stdout ?? ("pipe" as O),
+    stderr: opts.stderr ?? ("pipe" as E),
+  });
 }
 
 /** Reads a stream as it comes: `text()` is what arrived so far (for `waitFor`), `done` all of it. */
@@ -107,7 +113,10 @@ export function readJson<T = any>(path: string): T {
 
 export function readEvents(worktree: string): any[] {
   const { readFileSync } = require("node:fs") as typeof import("node:fs");
-  return readFileSync(join(worktree, ".claude/loop-events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  return readFileSync(join(worktree, ".claude/loop-events.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 }
 
 /** Builds the binary as `bun run build` does, into a temporary folder; returns its path. */

@@ -21,10 +21,15 @@ export async function startHangingLoop(worktree: string, extra: string[] = []) {
   const agent = fakeAgent([{ hangSec: 300 }], tempDir("fake-agent-"));
   const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", ...extra], { cwd: worktree, env: agent.env, stdout: "ignore" });
   try {
-    const s = await waitFor(`the loop in ${worktree} to start its agent`, () => {
-      const s = readState(worktree);
-      return s.status === "running" && s.agent_pid && s;
-    }, 60_000, { whileRunning: proc });
+    const s = await waitFor(
+      `the loop in ${worktree} to start its agent`,
+      () => {
+        const s = readState(worktree);
+        return s.status === "running" && s.agent_pid && s;
+      },
+      60_000,
+      { whileRunning: proc },
+    );
     return { proc, state: s, stop: () => stopHard(proc.pid, s.agent_pid) };
   } catch (e) {
     proc.kill("SIGKILL");

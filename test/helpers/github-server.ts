@@ -48,8 +48,24 @@ export function testCertificate(): { cert: string; key: string } {
   if (!certDir || !existsSync(join(certDir, "cert.pem"))) {
     certDir = mkdtempSync(join(tmpdir(), "gh-cert-"));
     const r = Bun.spawnSync(
-      ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2",
-        "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+      [
+        "openssl",
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "key.pem",
+        "-out",
+        "cert.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      ],
       { cwd: certDir, stderr: "pipe" },
     );
     if (r.exitCode !== 0) throw new Error(`openssl could not make the test certificate: ${r.stderr.toString()}`);
@@ -75,14 +91,21 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
   };
   const base = (): string => `https://${host}`;
   const issueJson = (i: ScriptedIssue): Record<string, unknown> => ({
-    number: i.number, title: i.title, body: i.body, state: i.state ?? "open",
+    number: i.number,
+    title: i.title,
+    body: i.body,
+    state: i.state ?? "open",
     html_url: `${base()}/${owner}/${repo}/${i.pull ? "pull" : "issues"}/${i.number}`,
     labels: (i.labels ?? []).map((name) => ({ name })),
     ...(i.pull ? { pull_request: { url: `${base()}/api/v3/repos/${owner}/${repo}/pulls/${i.number}` } } : {}),
   });
   const repoJson = (): Record<string, unknown> => ({
-    full_name: `${owner}/${repo}`, name: repo, owner: { login: owner }, html_url: `${base()}/${owner}/${repo}`,
-    default_branch: "main", permissions: { admin: false, push: opts.pushable ?? true, pull: true },
+    full_name: `${owner}/${repo}`,
+    name: repo,
+    owner: { login: owner },
+    html_url: `${base()}/${owner}/${repo}`,
+    default_branch: "main",
+    permissions: { admin: false, push: opts.pushable ?? true, pull: true },
   });
   const notFound = () => Response.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest" }, { status: 404 });
 
@@ -102,8 +125,7 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
         return refusal.response();
       }
       // As GitHub: a request without a token is refused (the public reads gh might still make are not needed here).
-      if (!/^token \S+/.test(req.headers.get("authorization") ?? ""))
-        return Response.json({ message: "Requires authentication" }, { status: 401 });
+      if (!/^token \S+/.test(req.headers.get("authorization") ?? "")) return Response.json({ message: "Requires authentication" }, { status: 401 });
       const json = body && req.method !== "GET" ? (JSON.parse(body) as Record<string, unknown>) : {};
       if (path === "/api/graphql" && /UserCurrent/.test(body)) return Response.json({ data: { viewer: { login: "tester" } } });
       // `gh auth status` asks the API root and reads the token's scopes from this header.
@@ -153,7 +175,12 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
   arm();
   let configDir: string | null = null;
   return {
-    host, owner, repo, issues, comments, requests,
+    host,
+    owner,
+    repo,
+    issues,
+    comments,
+    requests,
     refuse: (match, response, times = 1) => void refusals.push({ match, response, left: times }),
     env() {
       if (!configDir) {

@@ -12,4 +12,7 @@ export async function loopRepo(files: Record<string, string> = { "README.md": "#
 }
 
 /** How many worktrees `git worktree list` has. */
-export const worktrees = (repo: string) => git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).length;
+export const worktrees = (repo: string) =>
+  git(repo, "worktree", "list", "--porcelain")
+    .split("\n")
+    .filter((l) => l.startsWith("worktree ")).length;

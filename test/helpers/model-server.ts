@@ -27,11 +27,19 @@ function stream(turn: Turn, id: string): string {
     index++;
   }
   if ("tool" in turn) {
-    out += sse("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: `toolu_${id}`, name: turn.tool, input: {} } });
+    out += sse("content_block_start", {
+      type: "content_block_start",
+      index,
+      content_block: { type: "tool_use", id: `toolu_${id}`, name: turn.tool, input: {} },
+    });
     out += sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(turn.input) } });
     out += sse("content_block_stop", { type: "content_block_stop", index });
   }
-  out += sse("message_delta", { type: "message_delta", delta: { stop_reason: "tool" in turn ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 20 } });
+  out += sse("message_delta", {
+    type: "message_delta",
+    delta: { stop_reason: "tool" in turn ? "tool_use" : "end_turn", stop_sequence: null },
+    usage: { output_tokens: 20 },
+  });
   out += sse("message_stop", { type: "message_stop" });
   return out;
 }

@@ -13,7 +13,13 @@ export type CodexTurn = { text: string } | { cmd: string };
 export type ResponsesServer = ScriptedServer;
 
 const sse = (data: { type: string }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
-const USAGE = { input_tokens: 120, input_tokens_details: { cached_tokens: 20 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 150 };
+const USAGE = {
+  input_tokens: 120,
+  input_tokens_details: { cached_tokens: 20 },
+  output_tokens: 30,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 150,
+};
 
 function stream(turn: CodexTurn, n: number): string {
   const id = `resp_${n}`;
@@ -22,7 +28,11 @@ function stream(turn: CodexTurn, n: number): string {
       ? { id: `msg_${n}`, type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: turn.text, annotations: [] }] }
       : { id: `fc_${n}`, type: "function_call", status: "completed", call_id: `call_${n}`, name: "exec_command", arguments: JSON.stringify({ cmd: turn.cmd }) };
   let out = sse({ type: "response.created", response: { id, object: "response", status: "in_progress", output: [] } } as any);
-  out += sse({ type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress", ...("content" in item ? { content: [] } : {}) } } as any);
+  out += sse({
+    type: "response.output_item.added",
+    output_index: 0,
+    item: { ...item, status: "in_progress", ...("content" in item ? { content: [] } : {}) },
+  } as any);
   if ("text" in turn) out += sse({ type: "response.output_text.delta", item_id: item.id, output_index: 0, content_index: 0, delta: turn.text } as any);
   out += sse({ type: "response.output_item.done", output_index: 0, item } as any);
   out += sse({ type: "response.completed", response: { id, object: "response", status: "completed", output: [item], usage: USAGE } } as any);
@@ -34,7 +44,11 @@ export function startResponsesServer(conversations: CodexTurn[][], refuse?: Refu
     {
       side: (url) => (url.pathname.endsWith("/responses") ? undefined : Response.json({ data: [] })),
       rounds: (body) => (body.input as any[]).filter((i) => i.type === "function_call_output").length,
-      prompt: (body) => (body.input as any[]).filter((i) => i.role === "user").flatMap((i) => i.content.map((c: any) => c.text ?? "")).join("\n"),
+      prompt: (body) =>
+        (body.input as any[])
+          .filter((i) => i.role === "user")
+          .flatMap((i) => i.content.map((c: any) => c.text ?? ""))
+          .join("\n"),
       answer: stream,
       basePath: "/v1",
     },

@@ -15,10 +15,14 @@ export const exited = (t: Tmux, pane: string) => t.waitFor("the exit code", () =
 /** Waits until the pane shows `what`; on a timeout the error carries the screen. */
 export const shows = (t: Tmux, pane: string, what: string | RegExp | ((screen: string) => boolean), timeoutMs = 60_000) =>
   t
-    .waitFor(`the screen to show ${what}`, () => {
-      const s = t.capture(pane);
-      return typeof what === "string" ? s.includes(what) : what instanceof RegExp ? what.test(s) : what(s);
-    }, timeoutMs)
+    .waitFor(
+      `the screen to show ${what}`,
+      () => {
+        const s = t.capture(pane);
+        return typeof what === "string" ? s.includes(what) : what instanceof RegExp ? what.test(s) : what(s);
+      },
+      timeoutMs,
+    )
     .catch((e) => {
       throw new Error(`${(e as Error).message}\nThe screen:\n${t.capture(pane).replace(/ +\n/g, "\n")}`);
     });

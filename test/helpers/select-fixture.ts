@@ -34,13 +34,24 @@ export function selectionRepo(): { main: string; other: string } {
   openspecCli(main, "init", "--tools", "none");
   openspecCli(main, "new", "change", "add-greeting", "--json");
   const d = "openspec/changes/add-greeting";
-  write(main, { [`${d}/proposal.md`]: "# Add greeting\n\n## Why\nPeople like to be greeted.\n", [`${d}/specs/greeting/spec.md`]: SPEC, [`${d}/tasks.md`]: CHANGE_TASKS });
+  write(main, {
+    [`${d}/proposal.md`]: "# Add greeting\n\n## Why\nPeople like to be greeted.\n",
+    [`${d}/specs/greeting/spec.md`]: SPEC,
+    [`${d}/tasks.md`]: CHANGE_TASKS,
+  });
   git(main, "add", "-A");
   git(main, "commit", "-q", "-m", "change");
   const other = join(main, "..", "other");
   git(main, "worktree", "add", "-q", "-b", "other", other);
   mkdirSync(join(other, ".claude"), { recursive: true });
-  const state = sampleState({ worktree_name: "other", worktree_path: other, status: "stuck", completion: "keep", reason: "story 2 failed 3 times", total_cost_usd: 1.25 });
+  const state = sampleState({
+    worktree_name: "other",
+    worktree_path: other,
+    status: "stuck",
+    completion: "keep",
+    reason: "story 2 failed 3 times",
+    total_cost_usd: 1.25,
+  });
   writeFileSync(join(other, ".claude/loop-state.json"), JSON.stringify(state));
   return { main, other };
 }

@@ -100,7 +100,15 @@ export class Tmux {
     // reap its panes' processes, so #{pane_dead_status} cannot be relied on.
     // The test file's own config folder unless `env` names one: never the user's, never another file's.
     const all = { XDG_CONFIG_HOME: testConfigHome(), ...env };
-    const lines = [...Object.entries(all).map(([k, v]) => `export ${k}=${q(v)}`), "unset NO_COLOR", cmd, `code=$?`, `stty -a > ${file}.stty 2>&1`, `echo $code > ${file}.exit`, ""];
+    const lines = [
+      ...Object.entries(all).map(([k, v]) => `export ${k}=${q(v)}`),
+      "unset NO_COLOR",
+      cmd,
+      `code=$?`,
+      `stty -a > ${file}.stty 2>&1`,
+      `echo $code > ${file}.exit`,
+      "",
+    ];
     writeFileSync(file, lines.join("\n"));
     return `sh ${file}`;
   }

@@ -55,8 +55,13 @@ function lastSeen(v: unknown): string {
 export async function deliver(pid: number, signal: "SIGTERM" | "SIGINT" | "SIGUSR2"): Promise<void> {
   const bit = 1n << BigInt(os.constants.signals[signal] - 1);
   process.kill(pid, signal);
-  await waitFor(`${signal} to reach pid ${pid}`, () => {
-    const pending = /^ShdPnd:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    return pending !== undefined && (BigInt(`0x${pending}`) & bit) === 0n;
-  }, 10_000, { every: 5 });
+  await waitFor(
+    `${signal} to reach pid ${pid}`,
+    () => {
+      const pending = /^ShdPnd:\s*([0-9a-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+      return pending !== undefined && (BigInt(`0x${pending}`) & bit) === 0n;
+    },
+    10_000,
+    { every: 5 },
+  );
 }

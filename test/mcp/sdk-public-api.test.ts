@@ -13,7 +13,7 @@ test("no file of the MCP server reaches a private (underscored) member of an SDK
   const privates = files.flatMap((f) =>
     readFileSync(f, "utf8")
       .split("\n")
-      .flatMap((line, i) => ([...line.matchAll(/(?:\.|\{\s*|,\s*)(_[A-Za-z]\w*)/g)].map((m) => `${f.slice(SRC.length + 1)}:${i + 1} ${m[1]}`))),
+      .flatMap((line, i) => [...line.matchAll(/(?:\.|\{\s*|,\s*)(_[A-Za-z]\w*)/g)].map((m) => `${f.slice(SRC.length + 1)}:${i + 1} ${m[1]}`)),
   );
   expect(privates).toEqual([]);
 });

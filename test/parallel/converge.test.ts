@@ -11,7 +11,8 @@ import { laneAgent, TICK_AND_WRITE } from "../helpers/lane-agent.ts";
 import { git, makeRepo } from "../helpers/repo.ts";
 
 const STORIES = (n: number, after: Record<number, string> = {}) =>
-  "# Tasks\n\n" + Array.from({ length: n }, (_, i) => `## ${i + 1}. S${i + 1}${after[i + 1] ? ` (after ${after[i + 1]})` : ""}\n- [ ] ${i + 1}.1 do\n`).join("\n");
+  "# Tasks\n\n" +
+  Array.from({ length: n }, (_, i) => `## ${i + 1}. S${i + 1}${after[i + 1] ? ` (after ${after[i + 1]})` : ""}\n- [ ] ${i + 1}.1 do\n`).join("\n");
 const APPEND = `echo "- story $S" >> changelog.md\n`;
 const waitMain = (repo: string, file: string, tenths: number) =>
   `i=0; while [ ! -e "${repo}/${file}" ] && [ $i -lt ${tenths} ]; do sleep 0.1; i=$((i+1)); done\n`;
@@ -24,13 +25,18 @@ describe("--parallel: conflicts the schedule caused converge", () => {
     const repo = makeRepo({ "tasks.md": STORIES(3, { 3: "1" }), "changelog.md": "# Changelog\n" });
     // Story 2's first try appends once story 1 is in (a conflict); its second waits (up to 3 s) for story 3 to be
     // integrated first, which story 3 does as soon as story 2's second try has started. Run alone, it is not.
-    const agent = laneAgent({
-      "2": `if [ "$K" = 1 ]; then ${waitMain(repo, "s1.txt", 600)}else ${waitMain(repo, "s3.txt", 30)}fi\n${APPEND}${TICK_AND_WRITE}`,
-      "3": `i=0; while [ ! -e "$D/start-2-2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\n${APPEND}${TICK_AND_WRITE}`,
-    }, APPEND + TICK_AND_WRITE);
+    const agent = laneAgent(
+      {
+        "2": `if [ "$K" = 1 ]; then ${waitMain(repo, "s1.txt", 600)}else ${waitMain(repo, "s3.txt", 30)}fi\n${APPEND}${TICK_AND_WRITE}`,
+        "3": `i=0; while [ ! -e "$D/start-2-2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\n${APPEND}${TICK_AND_WRITE}`,
+      },
+      APPEND + TICK_AND_WRITE,
+    );
     const r = await runEngine(repo, [], { parallel: 2, agentCmd: agent.cmd, env: agent.env, maxRetries: 2 });
     expect([r.state.status, explain(r)]).toEqual(["done", ""]);
-    const lines = readFileSync(join(repo, "changelog.md"), "utf8").split("\n").filter((l) => l.startsWith("- "));
+    const lines = readFileSync(join(repo, "changelog.md"), "utf8")
+      .split("\n")
+      .filter((l) => l.startsWith("- "));
     expect(lines.sort()).toEqual(["- story 1", "- story 2", "- story 3"]);
     // Story 2 conflicted once and was not charged; its retry ran alone, so story 3 waited and conflicted in turn.
     expect(attempts(r, "2")).toEqual([1, 1]);

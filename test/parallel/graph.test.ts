@@ -23,7 +23,10 @@ describe("the prerequisites of a tasks file", () => {
 
   test("a prerequisite that names no story: the heading, the id, the stories there are, what to fix", async () => {
     const stories = await storiesOf("## 1. Schema\n- [ ] a\n## Notes (after 1)\nprose only\n## 2. CLI (after 1, 7, notes)\n- [ ] b\n");
-    expect(graphProblems(stories).map((p) => [p.kind, p.kind === "unknown" ? p.id : ""])).toEqual([["unknown", "7"], ["unknown", "notes"]]);
+    expect(graphProblems(stories).map((p) => [p.kind, p.kind === "unknown" ? p.id : ""])).toEqual([
+      ["unknown", "7"],
+      ["unknown", "notes"],
+    ]);
     const message = graphRefusal(stories, "tasks.md")!;
     expect(message).toContain("`## 2. CLI (after 1, 7, notes)` names 7, which is no story of tasks.md");
     expect(message).toContain("the stories are 1, 2");
@@ -50,7 +53,9 @@ describe("the prerequisites of a tasks file", () => {
 
   test("unnumbered headings are named by the id the loop shows", async () => {
     const stories = await storiesOf("## Set up the db\n- [ ] a\n## Seed data (after set-up-the-db)\n- [ ] b\n## Report (after seed)\n- [ ] c\n");
-    expect(graphRefusal(stories, "tasks.md")).toContain("`## Report (after seed)` names seed, which is no story of tasks.md (the stories are set-up-the-db, seed-data, report)");
+    expect(graphRefusal(stories, "tasks.md")).toContain(
+      "`## Report (after seed)` names seed, which is no story of tasks.md (the stories are set-up-the-db, seed-data, report)",
+    );
   });
 });
 
@@ -58,7 +63,10 @@ describe("waves: what would run at once", () => {
   test("independent stories first, as many as lanes allow, in the file's order; then what they free", async () => {
     const stories = await storiesOf(FOUR);
     expect(ids(waves(stories, 3))).toEqual([["1", "2", "4"], ["3"]]);
-    expect(ids(waves(stories, 2))).toEqual([["1", "2"], ["3", "4"]]);
+    expect(ids(waves(stories, 2))).toEqual([
+      ["1", "2"],
+      ["3", "4"],
+    ]);
     expect(ids(waves(stories, 1))).toEqual([["1"], ["2"], ["3"], ["4"]]);
   });
 

@@ -15,7 +15,10 @@ import { waitFor } from "../helpers/wait.ts";
 
 const CHILD = join(import.meta.dir, "../helpers/integrate-child.ts");
 const status = (repo: string) => git(repo, "status", "--porcelain", "--untracked-files=all");
-const journal = (repo: string) => git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/").split("\n").filter((r) => /integrating-/.test(r));
+const journal = (repo: string) =>
+  git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/")
+    .split("\n")
+    .filter((r) => /integrating-/.test(r));
 
 /** A loop repo whose loop branch already moved past the lane's base, and the lane (committed) to integrate. */
 async function setup() {
@@ -108,7 +111,10 @@ describe("an integration killed at any step is undone whole by the restart", () 
     const user = Bun.spawn(["git", "hash-object", "--stdin"], { cwd: c.repo, stdin: "pipe", stdout: "ignore" }); // waits on its input
     try {
       await waitFor("the user's git to run", () => existsSync(`/proc/${user.pid}/cwd`), 30_000);
-      const err = await recoverIntegration(c.g, "ralph/x", c.old).then(() => null, (e: Error) => e);
+      const err = await recoverIntegration(c.g, "ralph/x", c.old).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(err?.message).toContain(`pid ${user.pid}`);
       expect(err?.message).toContain("index.lock");
       expect(existsSync(join(c.repo, ".git/index.lock"))).toBe(true);
@@ -148,7 +154,10 @@ describe("an integration killed at any step is undone whole by the restart", () 
     const child = runChild(c.repo, c.p, { INTEGRATE_VERIFY_WRITES: "report.txt" });
     expect(await child.exited).toBe(0);
     expect(git(c.repo, "show", "ralph/x:report.txt")).toBe("a report");
-    expect(git(c.repo, "log", "-2", "--format=%s", "ralph/x").split("\n")).toEqual(["wt-loop: what --verify changed on the integrated tree of story 1", "story 1"]);
+    expect(git(c.repo, "log", "-2", "--format=%s", "ralph/x").split("\n")).toEqual([
+      "wt-loop: what --verify changed on the integrated tree of story 1",
+      "story 1",
+    ]);
     expect(status(c.repo)).toBe("");
     expect(journal(c.repo)).toEqual([]);
     expect((await recoverIntegration(c.g, "ralph/x", c.old)).kind).toBe("finished");
@@ -157,7 +166,10 @@ describe("an integration killed at any step is undone whole by the restart", () 
   // The kill soak (seed 30, --parallel 2, rounds 9, 13, 14, 25 and 30): the user's `--assume-unchanged` mark on a
   // file of theirs was gone once the next start was done. The undo rebuilt the index from the tree (read-tree
   // without a merge), which drops every mark; so did the index update after verify wrote something.
-  const pinned = (repo: string) => git(repo, "ls-files", "-v").split("\n").filter((l) => /^[a-z] /.test(l));
+  const pinned = (repo: string) =>
+    git(repo, "ls-files", "-v")
+      .split("\n")
+      .filter((l) => /^[a-z] /.test(l));
   function pin(c: Awaited<ReturnType<typeof setup>>) {
     git(c.repo, "update-index", "--assume-unchanged", "other.txt");
     writeFileSync(join(c.repo, "other.txt"), "the user's local override\n");

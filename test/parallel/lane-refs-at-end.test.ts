@@ -8,7 +8,10 @@ import { laneAgent, TICK_AND_WRITE } from "../helpers/lane-agent.ts";
 import { git, makeRepo } from "../helpers/repo.ts";
 
 const STORIES = (n: number) => "# Tasks\n\n" + Array.from({ length: n }, (_, i) => `## ${i + 1}. S${i + 1}\n- [ ] ${i + 1}.1 do\n`).join("\n");
-const laneRefs = (repo: string) => git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/").split("\n").filter((l) => /\/lane-/.test(l));
+const laneRefs = (repo: string) =>
+  git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/")
+    .split("\n")
+    .filter((l) => /\/lane-/.test(l));
 // Attempt 1 writes exactly what attempt 2 integrates, but gives no promise: its ref holds work the branch ends up holding.
 const REDONE = `if [ "$K" = 1 ]; then echo "story $S" > "s$S.txt"; echo 'not yet'; else\n${TICK_AND_WRITE}fi\n`;
 
@@ -34,7 +37,11 @@ describe("--parallel: lane refs at the loop's end", () => {
       "2": `i=0; while [ ! -f "${repo}/s1.txt" ] && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done\necho "try $K" > half-2.txt\necho 'I could not do it.'\n`,
     });
     const r = await runEngine(repo, [], {
-      parallel: 2, agentCmd: agent.cmd, env: agent.env, maxRetries: 2, chooseCompletion: () => ({ kind: "now", choice: "cleanup" }),
+      parallel: 2,
+      agentCmd: agent.cmd,
+      env: agent.env,
+      maxRetries: 2,
+      chooseCompletion: () => ({ kind: "now", choice: "cleanup" }),
     });
     expect(r.state.status).toBe("stuck");
     expect(readFileSync(join(repo, "s1.txt"), "utf8")).toBe("story 1\n");

@@ -106,13 +106,20 @@ describe("lanes", () => {
     git(repo, "cherry-pick", doneTip);
     write(working.worktree, { "w.txt": "in progress\n" });
     mkdirSync(half.worktree, { recursive: true }); // killed inside `worktree add`
-    const notes = await lanes.sweep([{ ...half, story_title: "t", iteration: 1, status: "opening", agent_pid: null, agent_started: null, started: new Date().toISOString() }]);
+    const notes = await lanes.sweep([
+      { ...half, story_title: "t", iteration: 1, status: "opening", agent_pid: null, agent_started: null, started: new Date().toISOString() },
+    ]);
     expect(notes).toHaveLength(3);
     const kept = git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/").split("\n").filter(Boolean);
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatch(/lane-2-1$/);
     expect(git(repo, "show", `${kept[0]}:w.txt`)).toBe("in progress");
-    expect(git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9))).toEqual([repo, other]);
+    expect(
+      git(repo, "worktree", "list", "--porcelain")
+        .split("\n")
+        .filter((l) => l.startsWith("worktree "))
+        .map((l) => l.slice(9)),
+    ).toEqual([repo, other]);
     expect(branches(repo)).toEqual([]);
     expect(existsSync(join(repo, ".git/wt-loop/lanes"))).toBe(true);
     expect(existsSync(done.worktree.replace(/\/[^/]+$/, ""))).toBe(false);
@@ -152,7 +159,19 @@ describe("lanes", () => {
     const other = join(repo, "..", "users-own");
     git(repo, "worktree", "add", "-q", "-b", "feature", other);
     write(other, { "mine.txt": "mine\n" });
-    const forged = { story_id: "1", attempt: 1, base: head(), worktree: other, branch: "feature", story_title: "t", iteration: 1, status: "running" as const, agent_pid: null, agent_started: null, started: new Date().toISOString() };
+    const forged = {
+      story_id: "1",
+      attempt: 1,
+      base: head(),
+      worktree: other,
+      branch: "feature",
+      story_title: "t",
+      iteration: 1,
+      status: "running" as const,
+      agent_pid: null,
+      agent_started: null,
+      started: new Date().toISOString(),
+    };
     await lanes.sweep([forged]);
     expect(readFileSync(join(other, "mine.txt"), "utf8")).toBe("mine\n");
     expect(git(repo, "rev-parse", "--verify", "-q", "refs/heads/feature")).toBe(head());

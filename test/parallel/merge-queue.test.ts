@@ -73,7 +73,10 @@ describe("merge queue", () => {
     expect(git(l2.worktree, "rev-parse", "HEAD")).toBe(laneTip);
     expect(status(l2.worktree)).toBe("");
     // `git grep` exits 1 when it finds nothing: in no commit of the loop branch, nor in the lane's.
-    for (const [dir, rev] of [[c.repo, "ralph/x"], [l2.worktree, "HEAD"]] as const)
+    for (const [dir, rev] of [
+      [c.repo, "ralph/x"],
+      [l2.worktree, "HEAD"],
+    ] as const)
       expect(Bun.spawnSync(["git", "grep", "-q", "<<<<<<<", rev], { cwd: dir }).exitCode).toBe(1);
   });
 
@@ -100,7 +103,11 @@ describe("merge queue", () => {
     const before = c.head();
     const p = await laneWith(c, "1", { "b.txt": "x\n" });
     const q = mergeQueue(c.g, "ralph/x");
-    await expect(q.integrate(p, async () => { throw new Error("stopped"); })).rejects.toThrow("stopped");
+    await expect(
+      q.integrate(p, async () => {
+        throw new Error("stopped");
+      }),
+    ).rejects.toThrow("stopped");
     expect(c.head()).toBe(before);
     expect(status(c.repo)).toBe("");
     expect((await q.integrate(p, null)).kind).toBe("integrated"); // the queue goes on after a failure
@@ -129,7 +136,9 @@ describe("merge queue", () => {
     const before = c.head();
     const p = await laneWith(c, "1", { "b.txt": "x\n" });
     rmSync(join(p.worktree, ".git")); // git would now find the main repository around the lane folder
-    const err = await mergeQueue(c.g, "ralph/x").integrate(p, null).catch((e) => e);
+    const err = await mergeQueue(c.g, "ralph/x")
+      .integrate(p, null)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(HarnessError);
     expect(err.message).toContain("not a worktree any more");
     expect(c.head()).toBe(before);

@@ -8,9 +8,13 @@ import { laneAgent, TICK_AND_WRITE, WAIT_FOR_STARTS } from "../helpers/lane-agen
 import { git, makeRepo } from "../helpers/repo.ts";
 
 const STORIES = (n: number, after: Record<number, string> = {}) =>
-  "# Tasks\n\n" + Array.from({ length: n }, (_, i) => `## ${i + 1}. S${i + 1}${after[i + 1] ? ` (after ${after[i + 1]})` : ""}\n- [ ] ${i + 1}.1 do\n`).join("\n");
+  "# Tasks\n\n" +
+  Array.from({ length: n }, (_, i) => `## ${i + 1}. S${i + 1}${after[i + 1] ? ` (after ${after[i + 1]})` : ""}\n- [ ] ${i + 1}.1 do\n`).join("\n");
 
-const worktrees = (repo: string) => git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).length;
+const worktrees = (repo: string) =>
+  git(repo, "worktree", "list", "--porcelain")
+    .split("\n")
+    .filter((l) => l.startsWith("worktree ")).length;
 const laneBranches = (repo: string) => git(repo, "for-each-ref", "--format=%(refname)", "refs/heads/wt-loop/");
 
 describe("--parallel: the scheduler", () => {
@@ -18,7 +22,7 @@ describe("--parallel: the scheduler", () => {
     const repo = makeRepo({ "tasks.md": STORIES(3) });
     // Each agent waits until all three have started: a loop that ran them one after another would never pass.
     const agent = laneAgent({}, WAIT_FOR_STARTS(3) + TICK_AND_WRITE);
-    const r = await runEngine(repo, [], { parallel: 3, agentCmd: agent.cmd, env: agent.env});
+    const r = await runEngine(repo, [], { parallel: 3, agentCmd: agent.cmd, env: agent.env });
     expect(r.state.status).toBe("done");
     for (const id of ["1", "2", "3"]) expect(readFileSync(join(repo, `s${id}.txt`), "utf8")).toBe(`story ${id}\n`);
     expect(readFileSync(join(repo, "tasks.md"), "utf8")).not.toContain("- [ ]");
@@ -26,7 +30,8 @@ describe("--parallel: the scheduler", () => {
     expect(new Set(r.state.iterations.map((i) => i.n)).size).toBe(3);
     expect(r.state.lanes).toEqual([]);
     const steps = r.events.filter((e) => e.type === "Lane").map((e) => (e.type === "Lane" ? `${e.story_id}:${e.step}` : ""));
-    for (const id of ["1", "2", "3"]) expect(steps.filter((s) => s.startsWith(`${id}:`))).toEqual(["opened", "queued", "integrating", "integrated", "closed"].map((s) => `${id}:${s}`));
+    for (const id of ["1", "2", "3"])
+      expect(steps.filter((s) => s.startsWith(`${id}:`))).toEqual(["opened", "queued", "integrating", "integrated", "closed"].map((s) => `${id}:${s}`));
     expect(worktrees(repo)).toBe(1);
     expect(laneBranches(repo)).toBe("");
     expect(git(repo, "status", "--porcelain")).toBe("");
@@ -50,7 +55,8 @@ describe("--parallel: the scheduler", () => {
     const edit = (id: string) => `echo "from $S try $K" > shared.txt\necho "$S" >> "shared-$S.log"\n`;
     const agent = laneAgent({
       "1": `${edit("1")}${TICK_AND_WRITE}`,
-      "2": `if [ "$K" = 1 ]; then i=0; while [ ! -f "${repo}/s1.txt" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; fi\n` +
+      "2":
+        `if [ "$K" = 1 ]; then i=0; while [ ! -f "${repo}/s1.txt" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; fi\n` +
         `if [ "$K" = 2 ]; then cat shared.txt > "$D/seen-by-2"; printf 'from 1 try 1\\nand from 2\\n' > shared.txt; else ${edit("2")} fi\n${TICK_AND_WRITE}`,
     });
     const r = await runEngine(repo, [], { parallel: 2, agentCmd: agent.cmd, env: agent.env, maxRetries: 3 });
@@ -73,7 +79,9 @@ describe("--parallel: the scheduler", () => {
     const agent = laneAgent({}, `echo "half of $S" > "half-$S.txt"\necho $$ > "$D/pid-$S"\nsleep 120\n`);
     let opened = 0;
     const r = await runEngine(repo, [], {
-      parallel: 2, agentCmd: agent.cmd, env: agent.env,
+      parallel: 2,
+      agentCmd: agent.cmd,
+      env: agent.env,
       onEvent: (e, abort) => {
         if (e.type === "Lane" && e.step === "opened" && ++opened === 2) {
           const pids = () => ["1", "2"].every((s) => existsSync(join(agent.dir, `pid-${s}`)));
@@ -87,7 +95,15 @@ describe("--parallel: the scheduler", () => {
     for (const s of ["1", "2"]) {
       const pid = Number(readFileSync(join(agent.dir, `pid-${s}`), "utf8"));
       expect(() => process.kill(pid, 0)).toThrow(); // gone
-      expect(git(repo, "show", `refs/wt-loop/${git(repo, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/wt-loop/").split("\n").find((l) => l.endsWith(`lane-${s}-1`))}:half-${s}.txt`)).toBe(`half of ${s}`);
+      expect(
+        git(
+          repo,
+          "show",
+          `refs/wt-loop/${git(repo, "for-each-ref", "--format=%(refname:lstrip=2)", "refs/wt-loop/")
+            .split("\n")
+            .find((l) => l.endsWith(`lane-${s}-1`))}:half-${s}.txt`,
+        ),
+      ).toBe(`half of ${s}`);
     }
     expect(existsSync(join(agent.dir, "pid-3"))).toBe(false); // no lane opened after the stop
     expect(worktrees(repo)).toBe(1);

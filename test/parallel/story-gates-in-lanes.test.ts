@@ -8,8 +8,14 @@ import { laneAgent, TICK_AND_WRITE } from "../helpers/lane-agent.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
 const STORIES = (n: number) => "# Tasks\n\n" + Array.from({ length: n }, (_, i) => `## ${i + 1}. S${i + 1}\n- [ ] ${i + 1}.1 do\n`).join("\n");
-const worktrees = (repo: string) => git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).length;
-const laneRefs = (repo: string) => git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/").split("\n").filter((l) => /\/lane-/.test(l));
+const worktrees = (repo: string) =>
+  git(repo, "worktree", "list", "--porcelain")
+    .split("\n")
+    .filter((l) => l.startsWith("worktree ")).length;
+const laneRefs = (repo: string) =>
+  git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/")
+    .split("\n")
+    .filter((l) => /\/lane-/.test(l));
 
 describe("--parallel: gates and endings", () => {
   test("a story out of attempts: the lane running beside it is finished and integrated, then the loop ends stuck naming the story", async () => {
@@ -24,8 +30,9 @@ describe("--parallel: gates and endings", () => {
     expect(r.state.reason).toContain('Story 1 "S1" failed after 2 attempts');
     expect(r.state.reason).toContain("story 2 was integrated");
     // Story 2's lane ended after story 1 ran out, and its work is on the loop branch all the same.
-    expect(r.events.findIndex((e) => e.type === "Lane" && e.story_id === "2" && e.step === "integrated"))
-      .toBeGreaterThan(r.events.findIndex((e) => e.type === "Error" && e.message.includes("failed after 2 attempts")));
+    expect(r.events.findIndex((e) => e.type === "Lane" && e.story_id === "2" && e.step === "integrated")).toBeGreaterThan(
+      r.events.findIndex((e) => e.type === "Error" && e.message.includes("failed after 2 attempts")),
+    );
     expect(readFileSync(join(repo, "s2.txt"), "utf8")).toBe("story 2\n");
     // Story 1's unaccepted work of each attempt is kept by its lane ref, none of it on the branch.
     expect(laneRefs(repo).filter((l) => /lane-1-\d$/.test(l)).length).toBe(2);
@@ -53,12 +60,17 @@ describe("--parallel: gates and endings", () => {
       `p=$(cat); s=$(printf '%s' "$p" | grep -q '1\\. S1' && echo 1 || echo 2); n=$(ls "${dir}" | grep -c "^seen-$s-"); printf '%s' "$p" > "${dir}/seen-$s-$((n+1))"\n` +
         `if [ "$s" = 1 ] && [ "$n" = 0 ]; then echo '<review>CHANGES: s1.txt must say reviewed</review>'; else echo '<review>APPROVE</review>'; fi\n`,
     );
-    const agent = laneAgent({ "1": `${TICK_AND_WRITE.replace('echo "story $S" > "s$S.txt"', '[ "$K" = 2 ] && echo reviewed > s1.txt || echo "story $S" > s1.txt')}` });
+    const agent = laneAgent({
+      "1": `${TICK_AND_WRITE.replace('echo "story $S" > "s$S.txt"', '[ "$K" = 2 ] && echo reviewed > s1.txt || echo "story $S" > s1.txt')}`,
+    });
     const r = await runEngine(repo, [], { parallel: 2, agentCmd: agent.cmd, env: agent.env, review: "command", reviewCmd: `sh "${join(dir, "review.sh")}"` });
     if (r.state.status !== "done") console.log(r.state.reason);
     expect(r.state.status).toBe("done");
     const of = (id: string) => r.state.iterations.filter((i) => i.story_id === id).map((i) => [i.attempt, i.outcome, i.review?.verdict]);
-    expect(of("1")).toEqual([[1, "rejected", "changes"], [2, "complete", "approve"]]);
+    expect(of("1")).toEqual([
+      [1, "rejected", "changes"],
+      [2, "complete", "approve"],
+    ]);
     expect(of("2")).toEqual([[1, "complete", "approve"]]);
     expect(readFileSync(join(dir, "seen-1-1"), "utf8")).toContain("+story 1"); // the lane's diff
     expect(readFileSync(join(agent.dir, "prompt-1-2.txt"), "utf8")).toContain("s1.txt must say reviewed");

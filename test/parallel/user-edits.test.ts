@@ -33,7 +33,12 @@ describe("your edits in the main worktree while lanes run", () => {
     expect(r.kind).toBe("integrated");
     expect(git(c.repo, "log", "--format=%s", `${before}..ralph/x`).split("\n")).toEqual(["story 1: checkpoint", USER_EDITS_SUBJECT]);
     if (r.kind === "integrated") expect(r.commits).toHaveLength(1); // yours is not counted as the lane's
-    for (const [f, t] of [["a.txt", "user's edit\n"], ["s.txt", "staged\n"], ["mine.txt", "new\n"], ["b.txt", "from lane\n"]]) {
+    for (const [f, t] of [
+      ["a.txt", "user's edit\n"],
+      ["s.txt", "staged\n"],
+      ["mine.txt", "new\n"],
+      ["b.txt", "from lane\n"],
+    ]) {
       expect(read(c, f!)).toBe(t!);
       expect(git(c.repo, "show", `ralph/x:${f}`)).toBe(t!.trim());
     }

@@ -8,8 +8,12 @@ import { laneAgent, TICK_AND_WRITE } from "../helpers/lane-agent.ts";
 import { git, makeRepo } from "../helpers/repo.ts";
 
 const STORIES = (n: number) => "# Tasks\n\n" + Array.from({ length: n }, (_, i) => `## ${i + 1}. S${i + 1}\n- [ ] ${i + 1}.1 do\n`).join("\n");
-const worktrees = (repo: string) => git(repo, "worktree", "list", "--porcelain").split("\n").filter((l) => l.startsWith("worktree ")).length;
-const why = (r: Awaited<ReturnType<typeof runEngine>>) => `${r.state.reason} ${JSON.stringify(r.state.iterations.map((i) => [i.story_id, i.outcome, i.reason]))}`;
+const worktrees = (repo: string) =>
+  git(repo, "worktree", "list", "--porcelain")
+    .split("\n")
+    .filter((l) => l.startsWith("worktree ")).length;
+const why = (r: Awaited<ReturnType<typeof runEngine>>) =>
+  `${r.state.reason} ${JSON.stringify(r.state.iterations.map((i) => [i.story_id, i.outcome, i.reason]))}`;
 
 describe("--parallel: what --verify writes in the main worktree", () => {
   test("a verify that writes a report only on the integrated tree: every story is integrated, the last report is committed", async () => {
@@ -32,7 +36,8 @@ describe("--parallel: what --verify writes in the main worktree", () => {
     // Each story passes alone; together s2.txt must know story 1. When it fails it leaves a log.
     const verify = `if [ -f s1.txt ] && [ -f s2.txt ]; then grep -q knows-1 s2.txt || { echo 's2.txt does not know story 1' | tee failed.log; exit 1; }; fi`;
     const agent = laneAgent({
-      "2": `if [ "$K" = 1 ]; then i=0; while [ ! -f "${repo}/s1.txt" ] && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done; ${TICK_AND_WRITE}` +
+      "2":
+        `if [ "$K" = 1 ]; then i=0; while [ ! -f "${repo}/s1.txt" ] && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done; ${TICK_AND_WRITE}` +
         `else ${TICK_AND_WRITE.replace('echo "story $S" > "s$S.txt"', 'echo "story $S knows-1" > "s$S.txt"')}fi\n`,
     });
     const r = await runEngine(repo, [], { parallel: 2, agentCmd: agent.cmd, env: agent.env, verify, maxRetries: 3 });

@@ -42,13 +42,20 @@ describe.each(["proc", "ps"] as ProcMode[])("ownedBy (%s): the one answer to whi
     expect(ownedBy({ runner_pid: start.pid, runner_started: processStartTime(start.pid), worktree_path: repo }).runner).toBe(start.pid);
     const status = await fakeRunner(repo, "status");
     started.push(status);
-    expect(ownedBy({ runner_pid: status.pid, runner_started: processStartTime(status.pid), worktree_path: repo })).toMatchObject({ runner: null, foreign: status.pid });
+    expect(ownedBy({ runner_pid: status.pid, runner_started: processStartTime(status.pid), worktree_path: repo })).toMatchObject({
+      runner: null,
+      foreign: status.pid,
+    });
   });
 
   test("any other process, in the worktree and with its real start time, is not a runner", () => {
     const repo = makeRepo();
     const sleep = spawn(["sleep", "300"], repo);
-    expect(ownedBy({ runner_pid: sleep.pid, runner_started: processStartTime(sleep.pid), worktree_path: repo })).toEqual({ runner: null, agentGroup: null, foreign: sleep.pid });
+    expect(ownedBy({ runner_pid: sleep.pid, runner_started: processStartTime(sleep.pid), worktree_path: repo })).toEqual({
+      runner: null,
+      agentGroup: null,
+      foreign: sleep.pid,
+    });
   });
 
   test("an agent counts only when our runner started it and its start time matches", async () => {
@@ -63,7 +70,11 @@ describe.each(["proc", "ps"] as ProcMode[])("ownedBy (%s): the one answer to whi
 
   test("pid 1 is never ours, as runner or agent", () => {
     expect(ownedBy({ runner_pid: 1, runner_started: processStartTime(1), worktree_path: "/" })).toEqual({ runner: null, agentGroup: null, foreign: 1 });
-    expect(ownedBy({ runner_pid: null, runner_started: null, agent_pid: 1, agent_started: processStartTime(1), worktree_path: "/" })).toEqual({ runner: null, agentGroup: null, foreign: 1 });
+    expect(ownedBy({ runner_pid: null, runner_started: null, agent_pid: 1, agent_started: processStartTime(1), worktree_path: "/" })).toEqual({
+      runner: null,
+      agentGroup: null,
+      foreign: 1,
+    });
   });
 });
 

@@ -5,8 +5,16 @@ import { parseLsof, parsePs } from "../../src/proc/ps.ts";
 
 describe("parsePs", () => {
   test.each([
-    ["procps, a padded day", "  4242 Thu Nov  5 09:03:07 2026     1  4242 Ss   /usr/bin/bun /w/src/cli.ts run", { started: "Thu Nov 5 09:03:07 2026", ppid: 1, pgrp: 4242, state: "S", text: "/usr/bin/bun /w/src/cli.ts run" }],
-    ["macOS, a path with spaces", "4242 Wed Nov 25 12:20:17 2026   900  4242 S+   /Users/J Doe/bin/wt-loop start x", { started: "Wed Nov 25 12:20:17 2026", ppid: 900, pgrp: 4242, state: "S", text: "/Users/J Doe/bin/wt-loop start x" }],
+    [
+      "procps, a padded day",
+      "  4242 Thu Nov  5 09:03:07 2026     1  4242 Ss   /usr/bin/bun /w/src/cli.ts run",
+      { started: "Thu Nov 5 09:03:07 2026", ppid: 1, pgrp: 4242, state: "S", text: "/usr/bin/bun /w/src/cli.ts run" },
+    ],
+    [
+      "macOS, a path with spaces",
+      "4242 Wed Nov 25 12:20:17 2026   900  4242 S+   /Users/J Doe/bin/wt-loop start x",
+      { started: "Wed Nov 25 12:20:17 2026", ppid: 900, pgrp: 4242, state: "S", text: "/Users/J Doe/bin/wt-loop start x" },
+    ],
     ["a zombie", " 77 Wed Nov 25 12:20:17 2026 1 77 Z <defunct>", { state: "Z", text: "<defunct>" }],
   ])("%s", (_name, line, want) => {
     expect(parsePs(`${line}\n`).get(Number(line.trim().split(" ")[0]))).toMatchObject(want);
@@ -21,7 +29,11 @@ describe("parsePs", () => {
 
 describe("parseLsof", () => {
   test.each([
-    ["macOS: the program is the first txt, dyld and libraries follow", "p4242\nfcwd\nn/Users/me/repo\nftxt\nn/usr/local/bin/wt-loop\nftxt\nn/usr/lib/dyld\n", { cwd: "/Users/me/repo", exe: "/usr/local/bin/wt-loop" }],
+    [
+      "macOS: the program is the first txt, dyld and libraries follow",
+      "p4242\nfcwd\nn/Users/me/repo\nftxt\nn/usr/local/bin/wt-loop\nftxt\nn/usr/lib/dyld\n",
+      { cwd: "/Users/me/repo", exe: "/usr/local/bin/wt-loop" },
+    ],
     ["Linux, a replaced binary", "p4242\nfcwd\nn/w\nftxt\nn/opt/wt-loop (deleted)\n", { cwd: "/w", exe: "/opt/wt-loop" }],
     ["no such process (no output)", "", { cwd: null, exe: null }],
   ])("%s", (_name, out, want) => {

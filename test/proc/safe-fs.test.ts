@@ -1,7 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { LinkRefused, loopRoot, makeDir, openSafe, refuseLinks, removeDeadTemps, removeFileSafe, removeSafe, renameSafe, writeFileSafe } from "../../src/proc/safe-fs.ts";
+import {
+  LinkRefused,
+  loopRoot,
+  makeDir,
+  openSafe,
+  refuseLinks,
+  removeDeadTemps,
+  removeFileSafe,
+  removeSafe,
+  renameSafe,
+  writeFileSafe,
+} from "../../src/proc/safe-fs.ts";
 import { tempDir } from "../helpers/repo.ts";
 
 /** A worktree and, outside it, a file and an empty folder that a link may point at. */
@@ -31,7 +42,9 @@ describe("safe-fs: nothing is written through a link", () => {
     symlinkSync(bait, join(root, ".claude/loop-events.jsonl"));
     const err = refusal(() => openSafe(root, join(root, ".claude/loop-events.jsonl"), "append"));
     expect(err).toBeInstanceOf(LinkRefused);
-    expect((err as Error).message).toContain(`loop-events.jsonl is a symbolic link (to ${bait}); wt-loop never writes through links it did not make. Remove it: rm `);
+    expect((err as Error).message).toContain(
+      `loop-events.jsonl is a symbolic link (to ${bait}); wt-loop never writes through links it did not make. Remove it: rm `,
+    );
     expect(readFileSync(bait, "utf8")).toBe("mine\n");
   });
 
@@ -74,7 +87,11 @@ describe("safe-fs: nothing is written through a link", () => {
     writeFileSafe(root, join(root, ".claude/loop-state.json"), "{}\n");
     writeFileSafe(root, join(root, ".claude/loop-state.json"), "{ }\n");
     expect(readFileSync(join(root, ".claude/loop-state.json"), "utf8")).toBe("{ }\n");
-    expect(readdirSync(join(root, ".claude")).filter((f) => !f.startsWith("loop-state.json.")).sort()).toEqual(["loop-state.json"]);
+    expect(
+      readdirSync(join(root, ".claude"))
+        .filter((f) => !f.startsWith("loop-state.json."))
+        .sort(),
+    ).toEqual(["loop-state.json"]);
     expect(readdirSync(join(root, ".claude")).length).toBe(51); // the 50 links, none replaced by a temp file
     expect(readFileSync(bait, "utf8")).toBe("mine\n");
   });

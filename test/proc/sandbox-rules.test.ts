@@ -18,8 +18,7 @@ describe("allowed hosts", () => {
   test("host[:port]: names and loopback addresses, 443 by default; anything else is named as wrong", () => {
     expect(parseEndpoint("registry.npmjs.org")).toEqual({ host: "registry.npmjs.org", port: 443 });
     expect(parseEndpoint("127.0.0.1:8080")).toEqual({ host: "127.0.0.1", port: 8080 });
-    for (const bad of ["10.0.0.1:80", "host:0", "host:70000", "http://x", "a b", ""])
-      expect(() => parseEndpoint(bad)).toThrow(UserError);
+    for (const bad of ["10.0.0.1:80", "host:0", "host:70000", "http://x", "a b", ""]) expect(() => parseEndpoint(bad)).toThrow(UserError);
     expect(() => parseEndpoint("10.0.0.1")).toThrow("--sandbox-allow: '10.0.0.1' is not a host[:port]");
   });
 
@@ -36,8 +35,20 @@ describe("allowed hosts", () => {
   });
 
   test("each name gets a loopback address of its own in the private hosts file; loopback hosts listen on themselves", () => {
-    const f = planForwards([{ host: "api.anthropic.com", port: 443 }, { host: "127.0.0.1", port: 8080 }, { host: "x.example", port: 443 }, { host: "api.anthropic.com", port: 443 }], "/s");
-    expect(f.map((x) => [x.inside, x.port, x.socket])).toEqual([["127.77.0.1", 443, "/s/0.sock"], ["127.0.0.1", 8080, "/s/1.sock"], ["127.77.0.2", 443, "/s/2.sock"]]);
+    const f = planForwards(
+      [
+        { host: "api.anthropic.com", port: 443 },
+        { host: "127.0.0.1", port: 8080 },
+        { host: "x.example", port: 443 },
+        { host: "api.anthropic.com", port: 443 },
+      ],
+      "/s",
+    );
+    expect(f.map((x) => [x.inside, x.port, x.socket])).toEqual([
+      ["127.77.0.1", 443, "/s/0.sock"],
+      ["127.0.0.1", 8080, "/s/1.sock"],
+      ["127.77.0.2", 443, "/s/2.sock"],
+    ]);
     expect(hostsFile(f)).toContain("127.77.0.1 api.anthropic.com\n127.77.0.2 x.example\n");
     expect(hostsFile(f)).not.toContain("127.0.0.1 127.0.0.1");
   });
@@ -80,16 +91,44 @@ describe("where the sandbox cannot be made", () => {
 
 describe("what goes in", () => {
   const env = {
-    PATH: "/bin", HOME: "/home/u", LANG: "C.UTF-8", LC_ALL: "C", TERM: "xterm", WT_LOOP_RUN: "tag", ANTHROPIC_API_KEY: "sk", ANTHROPIC_BASE_URL: "http://x",
-    OPENAI_API_KEY: "sk-o", GITHUB_TOKEN: "ghp", AWS_SECRET_ACCESS_KEY: "aws", TMUX: "/tmp/tmux-0/default,1,0", SSH_AUTH_SOCK: "/tmp/ssh/a", DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/bus",
-    MY_TOOL_HOME: "/opt", MY_TOOL_TOKEN: "t",
+    PATH: "/bin",
+    HOME: "/home/u",
+    LANG: "C.UTF-8",
+    LC_ALL: "C",
+    TERM: "xterm",
+    WT_LOOP_RUN: "tag",
+    ANTHROPIC_API_KEY: "sk",
+    ANTHROPIC_BASE_URL: "http://x",
+    OPENAI_API_KEY: "sk-o",
+    GITHUB_TOKEN: "ghp",
+    AWS_SECRET_ACCESS_KEY: "aws",
+    TMUX: "/tmp/tmux-0/default,1,0",
+    SSH_AUTH_SOCK: "/tmp/ssh/a",
+    DBUS_SESSION_BUS_ADDRESS: "unix:path=/run/bus",
+    MY_TOOL_HOME: "/opt",
+    MY_TOOL_TOKEN: "t",
   };
   test("an allow-list: what programs need and the agent's own variables; tokens, TMUX, SSH_AUTH_SOCK and DBUS_* never unless named", async () => {
-    const claudeRules = await sandboxRules({ worktree_path: tempDir("wt-"), sandbox_network: null, sandbox_allow: null, sandbox_deny_read: null, sandbox_env: "MY_TOOL_*" }, [adapterFor("claude")], { HOME: tempDir("home-") });
+    const claudeRules = await sandboxRules(
+      { worktree_path: tempDir("wt-"), sandbox_network: null, sandbox_allow: null, sandbox_deny_read: null, sandbox_env: "MY_TOOL_*" },
+      [adapterFor("claude")],
+      { HOME: tempDir("home-") },
+    );
     const inside = allowedEnv(env, [...BASE_ENV, ...claudeRules.env]);
-    expect(Object.keys(inside).sort()).toEqual(["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "HOME", "LANG", "LC_ALL", "MY_TOOL_HOME", "MY_TOOL_TOKEN", "PATH", "TERM", "WT_LOOP_RUN"]);
+    expect(Object.keys(inside).sort()).toEqual([
+      "ANTHROPIC_API_KEY",
+      "ANTHROPIC_BASE_URL",
+      "HOME",
+      "LANG",
+      "LC_ALL",
+      "MY_TOOL_HOME",
+      "MY_TOOL_TOKEN",
+      "PATH",
+      "TERM",
+      "WT_LOOP_RUN",
+    ]);
     expect(Object.keys(allowedEnv(env, [...BASE_ENV, ...adapterFor("codex").sandbox!.env]))).toContain("OPENAI_API_KEY");
-    expect(Object.keys(allowedEnv(env, [...BASE_ENV, ...adapterFor("command").sandbox?.env ?? []]))).not.toContain("ANTHROPIC_API_KEY");
+    expect(Object.keys(allowedEnv(env, [...BASE_ENV, ...(adapterFor("command").sandbox?.env ?? [])]))).not.toContain("ANTHROPIC_API_KEY");
   });
 
   test("--sandbox-env takes names and PREFIX_*; anything else is named as wrong; a project file may not set it", () => {
@@ -106,8 +145,21 @@ describe("what goes in", () => {
 describe("what the agent's own configuration is", () => {
   test("each agent's settings, memory and command files are read-only inside, made empty when missing", async () => {
     const home = tempDir("home-");
-    const rules = await sandboxRules({ worktree_path: tempDir("wt-"), sandbox_network: null, sandbox_allow: null, sandbox_deny_read: null, sandbox_env: null }, ["claude", "codex", "gemini"].map((a) => adapterFor(a as "claude")), { HOME: home });
-    for (const f of [".claude.json", ".claude/settings.json", ".claude/CLAUDE.md", ".claude/commands", ".codex/config.toml", ".codex/AGENTS.md", ".gemini/settings.json", ".gemini/GEMINI.md"]) {
+    const rules = await sandboxRules(
+      { worktree_path: tempDir("wt-"), sandbox_network: null, sandbox_allow: null, sandbox_deny_read: null, sandbox_env: null },
+      ["claude", "codex", "gemini"].map((a) => adapterFor(a as "claude")),
+      { HOME: home },
+    );
+    for (const f of [
+      ".claude.json",
+      ".claude/settings.json",
+      ".claude/CLAUDE.md",
+      ".claude/commands",
+      ".codex/config.toml",
+      ".codex/AGENTS.md",
+      ".gemini/settings.json",
+      ".gemini/GEMINI.md",
+    ]) {
       expect(rules.readOnly).toContain(join(home, f));
       expect(existsSync(join(home, f))).toBe(true);
     }
@@ -137,8 +189,12 @@ describe("a worktree's git dirs", () => {
     git(repo, "worktree", "add", "-q", "-b", "linked", wt);
     const common = join(repo, ".git");
     const expected: Mount[] = [
-      ["ro", common], ["rw", join(common, "objects")], ["rw", join(common, "refs")], ["rw", join(common, "logs")],
-      ["rw", wt], ["rw", join(common, "worktrees/linked")],
+      ["ro", common],
+      ["rw", join(common, "objects")],
+      ["rw", join(common, "refs")],
+      ["rw", join(common, "logs")],
+      ["rw", wt],
+      ["rw", join(common, "worktrees/linked")],
       ...["commondir", "config.worktree", "gitdir"].map((f): Mount => ["ro", join(common, "worktrees/linked", f)]),
       ["ro", join(wt, ".git")],
     ];

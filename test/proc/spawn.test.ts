@@ -21,7 +21,9 @@ describe("exec", () => {
     expect(err.message).toContain("nope");
   });
   test("a missing program says it is not installed", async () => {
-    const err = await Promise.resolve().then(() => exec(["no-such-program-xyz"], { cwd: "/" })).catch((e) => e);
+    const err = await Promise.resolve()
+      .then(() => exec(["no-such-program-xyz"], { cwd: "/" }))
+      .catch((e) => e);
     expect(err.reason).toBe("missing");
     expect(err.message).toContain("no-such-program-xyz is not installed");
   });
@@ -87,7 +89,10 @@ describe("the agent's process group", () => {
     // The leader waits until the trap is set, or the group's SIGTERM could win the race.
     const child = `sh -c 'trap "" TERM; echo $$ > ${pidFile}; exec sleep 300' &`;
     const run = start(["sh", "-c", `${child} while [ ! -s ${pidFile} ]; do sleep 0.05; done; echo out`], {
-      cwd: d, stdoutFile: join(d, "out.log"), stderrFile: join(d, "err.log"), onStdout: () => {},
+      cwd: d,
+      stdoutFile: join(d, "out.log"),
+      stderrFile: join(d, "err.log"),
+      onStdout: () => {},
     });
     expect((await run.done).code).toBe(0);
     const pid = Number(readFileSync(pidFile, "utf8"));

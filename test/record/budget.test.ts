@@ -46,11 +46,21 @@ describe("budgets", () => {
 
   test("status and the status line show spent/limit while the loop runs", () => {
     const s = sampleState({
-      status: "running", runner_pid: process.pid, runner_started: processStartTime(process.pid), current_iteration: 3,
-      current_story: { id: "2", title: "Build", index: 2, attempt: 1 }, completion: null,
-      total_cost_usd: 0.75, spent_before: { cost_usd: 0.25, tokens: 0 }, max_cost_usd: 4, total_tokens: 1500, max_tokens: 10_000,
+      status: "running",
+      runner_pid: process.pid,
+      runner_started: processStartTime(process.pid),
+      current_iteration: 3,
+      current_story: { id: "2", title: "Build", index: 2, attempt: 1 },
+      completion: null,
+      total_cost_usd: 0.75,
+      spent_before: { cost_usd: 0.25, tokens: 0 },
+      max_cost_usd: 4,
+      total_tokens: 1500,
+      max_tokens: 10_000,
     });
     expect(statusLine(s)).toBe(`Ralph 3/30 · story 2/2 · ${formatCost(1)}/${formatCost(4)} · ${formatTokens(1500)}/${formatTokens(10_000)} tokens`);
-    expect(renderStatus(s)).toMatch(new RegExp(`Budget:\\s+\\${formatCost(1)} of \\${formatCost(4)} · ${formatTokens(1500)} of ${formatTokens(10_000)} tokens`));
+    expect(renderStatus(s)).toMatch(
+      new RegExp(`Budget:\\s+\\${formatCost(1)} of \\${formatCost(4)} · ${formatTokens(1500)} of ${formatTokens(10_000)} tokens`),
+    );
   });
 });

@@ -11,7 +11,17 @@ import { sampleIteration, sampleState } from "../helpers/state.ts";
 const at = (min: number) => new Date(Date.parse("2026-11-21T10:00:00.000Z") + min * 60_000).toISOString();
 /** An iteration of `story` from minute `from` to minute `to`. */
 const it = (n: number, story: string, attempt: number, from: number, to: number, over: Partial<Iteration> = {}) =>
-  sampleIteration(n, { story_id: story, story_title: `Story ${story}`, attempt, started: at(from), ended: at(to), tokens_used: 1000, cost_usd: 1, outcome: "failed", ...over });
+  sampleIteration(n, {
+    story_id: story,
+    story_title: `Story ${story}`,
+    attempt,
+    started: at(from),
+    ended: at(to),
+    tokens_used: 1000,
+    cost_usd: 1,
+    outcome: "failed",
+    ...over,
+  });
 
 // Story 1: two attempts (2 + 4 min, $1 + $1), the second accepted. Story 2: one attempt of 10 min, $3,
 // of which a review of 200 tokens and $0.50. Story 3: one failed attempt so far.
@@ -19,8 +29,21 @@ const HISTORY = [
   it(1, "1", 1, 0, 2),
   it(2, "1", 2, 2, 6, { outcome: "complete" }),
   it(3, "2", 1, 6, 16, {
-    outcome: "complete", cost_usd: 3, tokens_used: 1200,
-    review: { reviewer: "claude", verdict: "approve", reason: null, runs: 1, tokens: { ...ZERO_TOKENS, input: 200 }, cost_usd: 0.5, duration_ms: 1000, log_file: "/r", diff_file: "/d", put_back: [] },
+    outcome: "complete",
+    cost_usd: 3,
+    tokens_used: 1200,
+    review: {
+      reviewer: "claude",
+      verdict: "approve",
+      reason: null,
+      runs: 1,
+      tokens: { ...ZERO_TOKENS, input: 200 },
+      cost_usd: 0.5,
+      duration_ms: 1000,
+      log_file: "/r",
+      diff_file: "/d",
+      put_back: [],
+    },
   }),
   it(4, "3", 1, 16, 17),
 ];
@@ -30,7 +53,11 @@ describe("the receipt", () => {
   test("lists every story with its attempts, time, tokens and cost, the reviewer's apart", () => {
     const r = receiptOf(running());
     expect(Receipt.parse(r)).toEqual(r); // the documented shape
-    expect(r.stories.map((s) => [s.id, s.complete, s.attempts, s.duration_ms / 60_000])).toEqual([["1", true, 2, 6], ["2", true, 1, 10], ["3", false, 1, 1]]);
+    expect(r.stories.map((s) => [s.id, s.complete, s.attempts, s.duration_ms / 60_000])).toEqual([
+      ["1", true, 2, 6],
+      ["2", true, 1, 10],
+      ["3", false, 1, 1],
+    ]);
     expect(r.stories[1]!.agent).toEqual({ tokens: 1000, cost_usd: 2.5 });
     expect(r.stories[1]!.reviewer).toEqual({ tokens: 200, cost_usd: 0.5 });
     expect(r.stories[0]!.reviewer).toEqual({ tokens: 0, cost_usd: null });
@@ -52,7 +79,10 @@ describe("the receipt", () => {
 
   test("durations are each iteration's own: lanes that overlap in time count in full, waits are left out of the forecast", () => {
     // Two stories at the same time in two lanes (0–10 and 1–11), the second waited 4 min for its agent.
-    const lanes = [it(1, "1", 1, 0, 10, { outcome: "complete" }), it(2, "2", 1, 1, 11, { outcome: "complete", unavailable: { runs: 1, waited_ms: 4 * 60_000 } })];
+    const lanes = [
+      it(1, "1", 1, 0, 10, { outcome: "complete" }),
+      it(2, "2", 1, 1, 11, { outcome: "complete", unavailable: { runs: 1, waited_ms: 4 * 60_000 } }),
+    ];
     const r = receiptOf(running({ iterations: lanes, parallel: 2, stories_total: 6 }));
     expect(r.stories.map((s) => s.duration_ms / 60_000)).toEqual([10, 10]);
     // 4 left, at 6..10 min each, over 2 lanes.
@@ -84,8 +114,18 @@ describe("the receipt", () => {
 
   test("the end box shows the receipt, one unwrapped row per story, at 80 columns too", () => {
     const complete = {
-      type: "Complete" as const, status: "done" as const, reason: "Every story is complete.", stories_completed: 3, stories_total: 3, iterations: 4,
-      total_tokens: 4200, total_cost_usd: 6, duration_ms: 17 * 60_000, branch: "ralph/wt", completion: "keep" as const, stories: receiptOf(running()).stories,
+      type: "Complete" as const,
+      status: "done" as const,
+      reason: "Every story is complete.",
+      stories_completed: 3,
+      stories_total: 3,
+      iterations: 4,
+      total_tokens: 4200,
+      total_cost_usd: 6,
+      duration_ms: 17 * 60_000,
+      branch: "ralph/wt",
+      completion: "keep" as const,
+      stories: receiptOf(running()).stories,
     };
     for (const width of [80, 140]) {
       const box = renderEvent(complete, { color: false, width });

@@ -13,13 +13,19 @@ const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 describe("bun run release", () => {
   test("--only darwin-arm64: a Mach-O arm64 binary in wt-loop-<version>-darwin-arm64.tar.gz, its SHA-256 in SHA256SUMS", async () => {
     const out = tempDir("wt-loop-release-");
-    const r = Bun.spawnSync([process.execPath, "scripts/release/main.ts", "--only", "darwin-arm64", "--allow-missing-native", "--out", out], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const r = Bun.spawnSync([process.execPath, "scripts/release/main.ts", "--only", "darwin-arm64", "--allow-missing-native", "--out", out], {
+      cwd: ROOT,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect({ code: r.exitCode, err: r.stderr.toString() }).toEqual({ code: 0, err: "" });
     const archive = `wt-loop-${pkg.version}-darwin-arm64.tar.gz`;
     const bytes = readFileSync(join(out, archive));
     const sum = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
     expect(readFileSync(join(out, "SHA256SUMS"), "utf8")).toBe(`${sum}  ${archive}\n`);
-    const list = Bun.spawnSync(["tar", "-tzf", join(out, archive)]).stdout.toString().split("\n");
+    const list = Bun.spawnSync(["tar", "-tzf", join(out, archive)])
+      .stdout.toString()
+      .split("\n");
     expect(list).toContain("wt-loop");
     const x = tempDir("wt-loop-unpacked-");
     expect(Bun.spawnSync(["tar", "-xzf", join(out, archive), "-C", x]).exitCode).toBe(0);

@@ -33,10 +33,25 @@ describe("the runner and its view", () => {
     const view = new RecordingView();
     const { state } = await runWith(view, TICK_ALL);
     expect(state.status).toBe("done");
-    expect(types(view.events)).toEqual(["LoopStarted", "StoryProgress", "StoryEvent:Message", "StoryEvent:Message", "StoryEvent:Done", "IterationEnd", "Complete"]);
+    expect(types(view.events)).toEqual([
+      "LoopStarted",
+      "StoryProgress",
+      "StoryEvent:Message",
+      "StoryEvent:Message",
+      "StoryEvent:Done",
+      "IterationEnd",
+      "Complete",
+    ]);
     expect(view.events[0]).toMatchObject({
-      type: "LoopStarted", worktree: "repo", done_criteria: "tasks", max_iterations: 5, change: null,
-      stories: [{ id: "1", title: "First story", tasks: 2, done: 0 }, { id: "2", title: "Second story", tasks: 1, done: 0 }],
+      type: "LoopStarted",
+      worktree: "repo",
+      done_criteria: "tasks",
+      max_iterations: 5,
+      change: null,
+      stories: [
+        { id: "1", title: "First story", tasks: 2, done: 0 },
+        { id: "2", title: "Second story", tasks: 1, done: 0 },
+      ],
     });
     expect(view.events).toContainEqual(expect.objectContaining({ type: "StoryEvent", event: { type: "Message", text: "hello from the agent" } }));
     expect(view.titles).toEqual(["Ralph: repo [1/5]", "Ralph: repo [done]"]);
@@ -73,7 +88,6 @@ describe("the runner and its view", () => {
       // Asked: the answer comes from elsewhere, as `wt-loop stop --cleanup` gives it.
       setTimeout(() => process.kill(process.pid, "SIGUSR2"), 50);
       return new Promise(() => {}); // the view's own prompt is never answered
-
     });
     const { state } = await runWith(view, TICK_ALL, { onComplete: "ask" });
     expect(view.asked).toHaveLength(1);

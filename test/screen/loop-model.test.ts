@@ -33,7 +33,10 @@ const text = (lines: Frame["body"]["lines"]) => lines.map((l) => l.map((s) => s.
 const frameText = (f: Frame) =>
   [...f.header, f.footer, ...f.body.lines, ...(f.overlay ? [[{ text: f.overlay.title }], ...f.overlay.lines] : [])]
     .map((l) => l.map((s) => s.text).join(""))
-    .concat(f.list.rows.map((r) => `${r.glyph} ${r.title} ${r.detail}`), f.tabs.map((t) => t.title))
+    .concat(
+      f.list.rows.map((r) => `${r.glyph} ${r.title} ${r.detail}`),
+      f.tabs.map((t) => t.title),
+    )
     .join("\n");
 
 function model(mode: "run" | "monitor" = "run", cols = 100, rows = 30): LoopModel {
@@ -193,8 +196,8 @@ describe("keys", () => {
   const cases: [string, "run" | "monitor", string, unknown][] = [
     ["q stops the loop in run", "run", "q", { kind: "stop", key: "q" }],
     ["Ctrl-C stops the loop in run", "run", "ctrl-c", { kind: "stop", key: "ctrl-c" }],
-    ["q leaves in monitor", "monitor", "q", { kind: "leave" }],
-    ["Ctrl-C leaves in monitor", "monitor", "ctrl-c", { kind: "leave" }],
+    ["q leaves in monitor", "monitor", "q", { kind: "leave", code: 0 }],
+    ["Ctrl-C leaves in monitor", "monitor", "ctrl-c", { kind: "leave", code: 130 }],
     ["p pauses", "run", "p", { kind: "pause" }],
     ["+ raises the limit", "run", "+", { kind: "max", delta: 10 }],
     ["- lowers it", "monitor", "-", { kind: "max", delta: -10 }],
@@ -239,6 +242,12 @@ describe("keys", () => {
     expect(m.key("y")).toEqual({ kind: "stop-loop" });
   });
 
+  test("monitor: q leaves with 0; Ctrl-C leaves with 130, as the line stream's monitor and a shell say", () => {
+    // The model answers before the loop's end (a fresh model has seen no end: `ended` was not called).
+    expect(model("monitor").key("q")).toEqual({ kind: "leave", code: 0 });
+    expect(model("monitor").key("ctrl-c")).toEqual({ kind: "leave", code: 130 });
+  });
+
   test("n: a one-line input; Enter gives the note, Esc cancels", () => {
     const m = model();
     m.key("n");
@@ -259,12 +268,15 @@ describe("keys", () => {
     expect(text(f.overlay!.lines)).toContain("2/3 stories complete · 5 iterations");
     // The receipt: each story's attempts (story 3 failed twice), time, tokens and cost.
     expect(text(f.overlay!.lines)).toMatch(/✓ 1\. First story .*\s+2 attempts\s+(\d+[hm] )?\d+[sm]\s+[\d,]+ tokens\s+\$0\.03/);
-    expect(text(f.overlay!.lines)).toMatch(/· 3\. Third story\s+2 attempts/);
+    expect(text(f.overlay!.lines)).toMatch(/‼ 3\. Third story\s+2 attempts/); // out of attempts: as the list marks it
     expect(m.key("enter")).toEqual({ kind: "answer", completion: "keep" });
     expect(m.frame(Date.now()).overlay).toBeNull();
     m.ask("stuck");
     m.key("down");
     expect(m.key("enter")).toEqual({ kind: "answer", completion: "cleanup" });
+    m.ask("stuck");
+    m.key("down");
+    expect(m.key("ctrl-c")).toEqual({ kind: "answer", completion: "keep" }); // Ctrl-C keeps, as Esc does
   });
 
   test("a diff shown over the screen scrolls and closes; the result view quits with the code", () => {
@@ -301,5 +313,22 @@ describe("keys", () => {
     expect(f.body.lines.length).toBeLessThanOrEqual(10);
     m.resize(120, 40);
     expect(m.frame(Date.now()).layout).toBe("split");
+  });
+});
+
+describe("small truths of the header", () => {
+  const header = (m: LoopModel) => text(m.frame(Date.now()).header);
+  const bare = (state: object) => {
+    // An agent that reports no cost (Codex, Gemini, a command): no cost in the state, none in the events.
+    const m = new LoopModel({ mode: "run", events: join(repo, "no-events.jsonl"), since: run.state.started_at });
+    m.state({ ...run.state, total_cost_usd: 0, ...state });
+    m.resize(100, 30);
+    return m;
+  };
+
+  test("no cost reported: '-' as every other view says, not $0.00; with a budget, $0.00 of it", () => {
+    expect(header(bare({}))).toContain("tokens · -");
+    expect(header(bare({}))).not.toContain("$0.00");
+    expect(header(bare({ max_cost_usd: 5 }))).toContain("$0.00 of $5.00");
   });
 });

@@ -11,13 +11,47 @@ const TITLES = ["Parse the configuration file and report every bad key", "Cost m
 function model(cols: number): LoopModel {
   const m = new LoopModel({ mode: "run" });
   const ev = (e: object) => m.event(e as LoopEvent);
-  ev({ type: "LoopStarted", worktree: "repo", change: null, tasks_file: null, done_criteria: "tasks", checkpoint: "branch", max_iterations: 30, max_retries: 3, verify: null,
-    stories: TITLES.map((title, i) => ({ id: String(i + 1), title, tasks: 1, done: 0 })) });
+  ev({
+    type: "LoopStarted",
+    worktree: "repo",
+    change: null,
+    tasks_file: null,
+    done_criteria: "tasks",
+    checkpoint: "branch",
+    max_iterations: 30,
+    max_retries: 3,
+    verify: null,
+    stories: TITLES.map((title, i) => ({ id: String(i + 1), title, tasks: 1, done: 0 })),
+  });
   TITLES.forEach((title, i) => {
     const id = String(i + 1);
     for (const attempt of [1, 2]) {
-      ev({ type: "StoryProgress", story_id: id, title, index: i + 1, total: 3, completed: i, iteration: i * 2 + attempt, max_iterations: 30, attempt, max_retries: 3, worktree: "repo" });
-      ev({ type: "IterationEnd", story_id: id, iteration: i * 2 + attempt, outcome: attempt === 2 ? "complete" : "failed", reason: null, duration_ms: 1000, turns: 3, tokens: TOKENS, cost_usd: 1.25, commits: [], files: [] });
+      ev({
+        type: "StoryProgress",
+        story_id: id,
+        title,
+        index: i + 1,
+        total: 3,
+        completed: i,
+        iteration: i * 2 + attempt,
+        max_iterations: 30,
+        attempt,
+        max_retries: 3,
+        worktree: "repo",
+      });
+      ev({
+        type: "IterationEnd",
+        story_id: id,
+        iteration: i * 2 + attempt,
+        outcome: attempt === 2 ? "complete" : "failed",
+        reason: null,
+        duration_ms: 1000,
+        turns: 3,
+        tokens: TOKENS,
+        cost_usd: 1.25,
+        commits: [],
+        files: [],
+      });
     }
   });
   m.resize(cols, 30);

@@ -39,7 +39,11 @@ describe("the preview of a change", () => {
     const m = await preview(repo.main, "add-greeting");
     const f = m.frame(Date.now());
     expect(f.layout).toBe("full");
-    expect(f.tabs).toEqual([{ title: "Tasks", active: true }, { title: "Scenarios", active: false }, { title: "Prompt", active: false }]);
+    expect(f.tabs).toEqual([
+      { title: "Tasks", active: true },
+      { title: "Scenarios", active: false },
+      { title: "Prompt", active: false },
+    ]);
     const text = frameText(f);
     expect(text).toContain("Change add-greeting");
     expect(text).toContain("tasks 1/3 · stories 0/2 · 2 scenarios");
@@ -51,7 +55,9 @@ describe("the preview of a change", () => {
     m.key("tab");
     expect(m.frame(Date.now()).tabs[1]!.active).toBe(true);
     const text = wholeTab(m).replace(/ +\n/g, "\n");
-    expect(text).toContain("ADDED Requirement: Greeting  (greeting)\n  The tool SHALL greet.\n  Scenario: Greets by name\n    GIVEN a name\n    WHEN  it runs\n    THEN  it prints hello");
+    expect(text).toContain(
+      "ADDED Requirement: Greeting  (greeting)\n  The tool SHALL greet.\n  Scenario: Greets by name\n    GIVEN a name\n    WHEN  it runs\n    THEN  it prints hello",
+    );
     expect(text).toContain("Requirement: Farewell");
     m.key("shift-tab");
     expect(m.frame(Date.now()).tabs[0]!.active).toBe(true);
@@ -80,7 +86,12 @@ describe("the preview of a change", () => {
     expect(m.key("escape")).toEqual({ kind: "back" });
     expect(m.key("q")).toEqual({ kind: "quit", code: 0 });
     expect(m.key("?")).toBeNull();
-    expect(m.frame(Date.now()).overlay?.lines.map((l) => l.map((s) => s.text).join("")).join("\n")).toContain("run the loop here");
+    expect(
+      m
+        .frame(Date.now())
+        .overlay?.lines.map((l) => l.map((s) => s.text).join(""))
+        .join("\n"),
+    ).toContain("run the loop here");
   });
 
   test("PgDn, End and Home scroll the active tab within its length", async () => {

@@ -124,7 +124,8 @@ describe("renderer", () => {
   });
 
   test("tones are colours, and under NO_COLOR one colour; the selection is then shown inverted", async () => {
-    const tones = (spans: { text: string; fg: { toInts(): number[] }; attributes: number }[]) => new Set(spans.filter((x) => x.text.trim()).map((x) => x.fg.toInts().join(",")));
+    const tones = (spans: { text: string; fg: { toInts(): number[] }; attributes: number }[]) =>
+      new Set(spans.filter((x) => x.text.trim()).map((x) => x.fg.toInts().join(",")));
     await draw(frame());
     const coloured = t!.captureSpans().lines.flatMap((l) => l.spans);
     expect(tones(coloured).size).toBeGreaterThan(2);

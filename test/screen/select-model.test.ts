@@ -15,7 +15,10 @@ beforeAll(() => {
 describe("the selection screen", () => {
   test("lists the change with unfinished tasks, the plain tasks.md and the other worktree's loop", async () => {
     const data = await loadSelection(wt(repo.main), OPENSPEC_ENV);
-    expect(data.work.map((w) => [w.kind, w.name])).toEqual([["change", "add-greeting"], ["tasks-file", "docs/tasks.md"]]);
+    expect(data.work.map((w) => [w.kind, w.name])).toEqual([
+      ["change", "add-greeting"],
+      ["tasks-file", "docs/tasks.md"],
+    ]);
     const m = new SelectModel(data);
     m.resize(120, 30);
     const f = m.frame(Date.now());
@@ -117,7 +120,10 @@ test("inform shows text over the selection until the next key, which does nothin
   const dir = makeRepo({ "tasks.md": "## 1. A\n- [ ] 1.1 a\n" });
   const m = new SelectModel(await loadSelection({ path: dir, name: basename(dir) }, OPENSPEC_ENV));
   m.inform("Started", "Started a loop in repo (tmux).\n  Task: x");
-  expect(m.frame(Date.now()).overlay).toEqual({ title: "Started", lines: [[{ text: "Started a loop in repo (tmux).", tone: "normal" }], [{ text: "  Task: x", tone: "normal" }]] });
+  expect(m.frame(Date.now()).overlay).toEqual({
+    title: "Started",
+    lines: [[{ text: "Started a loop in repo (tmux).", tone: "normal" }], [{ text: "  Task: x", tone: "normal" }]],
+  });
   expect(m.key("enter")).toBeNull();
   expect(m.frame(Date.now()).overlay).toBeNull();
   expect(m.key("enter")).toEqual({ kind: "preview", id: "tasks.md" });

@@ -11,18 +11,58 @@ import { makeRepo, tempDir } from "../helpers/repo.ts";
 
 const TOKENS = { input: 10, output: 5, cache_read: 0, cache_creation: 0 };
 const started: LoopEvent = {
-  type: "LoopStarted", worktree: "w", change: null, tasks_file: null, done_criteria: "tasks", checkpoint: "branch", max_iterations: 10, max_retries: 2, verify: null,
-  stories: [{ id: "1", title: "One", tasks: 1, done: 1 }, { id: "2", title: "Two", tasks: 1, done: 0 }, { id: "3", title: "Three", tasks: 2, done: 0 }],
+  type: "LoopStarted",
+  worktree: "w",
+  change: null,
+  tasks_file: null,
+  done_criteria: "tasks",
+  checkpoint: "branch",
+  max_iterations: 10,
+  max_retries: 2,
+  verify: null,
+  stories: [
+    { id: "1", title: "One", tasks: 1, done: 1 },
+    { id: "2", title: "Two", tasks: 1, done: 0 },
+    { id: "3", title: "Three", tasks: 2, done: 0 },
+  ],
 };
 const progress = (id: string, iteration: number, attempt: number): LoopEvent => ({
-  type: "StoryProgress", story_id: id, title: id, index: Number(id), total: 3, completed: 0, iteration, max_iterations: 10, attempt, max_retries: 2, worktree: "w",
+  type: "StoryProgress",
+  story_id: id,
+  title: id,
+  index: Number(id),
+  total: 3,
+  completed: 0,
+  iteration,
+  max_iterations: 10,
+  attempt,
+  max_retries: 2,
+  worktree: "w",
 });
 const end = (id: string, iteration: number, outcome: "complete" | "failed" | "stopped"): LoopEvent => ({
-  type: "IterationEnd", story_id: id, iteration, outcome, reason: outcome === "failed" ? "broken" : null, duration_ms: 1, turns: 1, tokens: TOKENS, cost_usd: 0.5, commits: [], files: [],
+  type: "IterationEnd",
+  story_id: id,
+  iteration,
+  outcome,
+  reason: outcome === "failed" ? "broken" : null,
+  duration_ms: 1,
+  turns: 1,
+  tokens: TOKENS,
+  cost_usd: 0.5,
+  commits: [],
+  files: [],
 });
 
 const lane = (id: string, iteration: number, step: Extract<LoopEvent, { type: "Lane" }>["step"], attempt = 1): LoopEvent => ({
-  type: "Lane", story_id: id, iteration, attempt, step, worktree: `/g/wt-loop/lanes/w-1/${id}-1`, commits: [], paths: [], reason: step === "conflict" ? "a.txt conflicts" : null,
+  type: "Lane",
+  story_id: id,
+  iteration,
+  attempt,
+  step,
+  worktree: `/g/wt-loop/lanes/w-1/${id}-1`,
+  commits: [],
+  paths: [],
+  reason: step === "conflict" ? "a.txt conflicts" : null,
 });
 
 describe("story statuses", () => {
@@ -34,11 +74,39 @@ describe("story statuses", () => {
     ["out of attempts: stuck", [started, progress("2", 1, 1), end("2", 1, "failed"), progress("2", 2, 2), end("2", 2, "failed")], ["done", "stuck", "pending"]],
     ["a stopped attempt: pending again", [started, progress("3", 1, 1), end("3", 1, "stopped")], ["done", "pending", "pending"]],
     // --parallel: two lanes at once are both running; accepted in its lane is not done until integrated.
-    ["two lanes at once: both running", [started, lane("2", 1, "opened"), progress("2", 1, 1), lane("3", 2, "opened"), progress("3", 2, 1)], ["done", "running", "running"]],
-    ["accepted in its lane, waiting for the merge queue: still running", [started, progress("2", 1, 1), end("2", 1, "complete"), lane("2", 1, "queued")], ["done", "running", "pending"]],
-    ["integrated: done", [started, progress("2", 1, 1), end("2", 1, "complete"), lane("2", 1, "queued"), lane("2", 1, "integrating"), lane("2", 1, "integrated"), lane("2", 1, "closed")], ["done", "done", "pending"]],
-    ["a conflict on integration: failed, it goes again", [started, progress("2", 1, 1), end("2", 1, "complete"), lane("2", 1, "integrating"), lane("2", 1, "conflict"), lane("2", 1, "closed")], ["done", "failed", "pending"]],
-    ["out of attempts after a failed verify on integration: stuck", [started, progress("2", 1, 2), end("2", 1, "complete"), lane("2", 1, "verify_failed", 2)], ["done", "stuck", "pending"]],
+    [
+      "two lanes at once: both running",
+      [started, lane("2", 1, "opened"), progress("2", 1, 1), lane("3", 2, "opened"), progress("3", 2, 1)],
+      ["done", "running", "running"],
+    ],
+    [
+      "accepted in its lane, waiting for the merge queue: still running",
+      [started, progress("2", 1, 1), end("2", 1, "complete"), lane("2", 1, "queued")],
+      ["done", "running", "pending"],
+    ],
+    [
+      "integrated: done",
+      [
+        started,
+        progress("2", 1, 1),
+        end("2", 1, "complete"),
+        lane("2", 1, "queued"),
+        lane("2", 1, "integrating"),
+        lane("2", 1, "integrated"),
+        lane("2", 1, "closed"),
+      ],
+      ["done", "done", "pending"],
+    ],
+    [
+      "a conflict on integration: failed, it goes again",
+      [started, progress("2", 1, 1), end("2", 1, "complete"), lane("2", 1, "integrating"), lane("2", 1, "conflict"), lane("2", 1, "closed")],
+      ["done", "failed", "pending"],
+    ],
+    [
+      "out of attempts after a failed verify on integration: stuck",
+      [started, progress("2", 1, 2), end("2", 1, "complete"), lane("2", 1, "verify_failed", 2)],
+      ["done", "stuck", "pending"],
+    ],
   ];
   test.each(cases)("%s", (_, events, statuses) => {
     const r = new StoryRecord();
@@ -50,7 +118,10 @@ describe("story statuses", () => {
     const r = new StoryRecord();
     for (const e of [started, progress("2", 1, 1), end("2", 1, "failed"), progress("2", 2, 2), end("2", 2, "complete")]) r.apply(e);
     const two = r.stories[1]!;
-    expect(two.attempts.map((a) => [a.attempt, a.outcome, a.reason])).toEqual([[1, "failed", "broken"], [2, "complete", null]]);
+    expect(two.attempts.map((a) => [a.attempt, a.outcome, a.reason])).toEqual([
+      [1, "failed", "broken"],
+      [2, "complete", null],
+    ]);
     expect([two.tokens, two.cost, r.loop.tokens, r.loop.cost]).toEqual([30, 1, 30, 1]);
   });
 });
@@ -94,10 +165,17 @@ describe("a story with 10 MB of messages", () => {
     expect(messages.every((b) => b.text === null)).toBe(true);
     expect(f.body.total).toBeGreaterThan((10 << 20) / 100); // the 10 MB line, wrapped
     m.key("home");
-    const top = m.frame(Date.now()).body.lines.map((l) => l[0]!.text).join("\n");
+    const top = m
+      .frame(Date.now())
+      .body.lines.map((l) => l[0]!.text)
+      .join("\n");
     expect(top).toContain("message 0");
     // The huge line's end, then deep inside it: each window is its own rows.
-    const rows = () => m.frame(Date.now()).body.lines.map((l) => l[0]!.text).join("\n");
+    const rows = () =>
+      m
+        .frame(Date.now())
+        .body.lines.map((l) => l[0]!.text)
+        .join("\n");
     m.key("end");
     expect(rows()).toContain(":end");
     for (let i = 0; i < 1000; i++) m.key("pageup");
@@ -109,11 +187,28 @@ describe("a story with 10 MB of messages", () => {
 test("--audit: an entry of its own after the stories, its rounds as attempts, its verdict and spending", () => {
   const r = new StoryRecord();
   const auditEnd = (iteration: number, round: number, verdict: "gaps" | "pass", gaps: string[]): LoopEvent => ({
-    type: "AuditEnd", iteration, round, run: 1, verdict, gaps, reason: null, put_back: [], duration_ms: 5, log_file: "/l", final: true, tokens: TOKENS, cost_usd: 0.25,
+    type: "AuditEnd",
+    iteration,
+    round,
+    run: 1,
+    verdict,
+    gaps,
+    reason: null,
+    put_back: [],
+    duration_ms: 5,
+    log_file: "/l",
+    final: true,
+    tokens: TOKENS,
+    cost_usd: 0.25,
   });
   for (const e of [started, progress("2", 1, 1), end("2", 1, "complete"), progress("3", 2, 1), end("3", 2, "complete")]) r.apply(e);
   r.apply({ type: "AuditStart", iteration: 3, round: 1, auditor: "claude", run: 1, log_file: "/l" });
-  expect(r.stories.map((s) => [s.id, s.status])).toEqual([["1", "done"], ["2", "done"], ["3", "done"], ["(audit)", "running"]]);
+  expect(r.stories.map((s) => [s.id, s.status])).toEqual([
+    ["1", "done"],
+    ["2", "done"],
+    ["3", "done"],
+    ["(audit)", "running"],
+  ]);
   r.apply({ type: "AuditEvent", event: { type: "Message", text: "checking the farewell" } });
   r.apply(auditEnd(3, 1, "gaps", ["write bye.txt"]));
   const audit = r.stories.at(-1)!;

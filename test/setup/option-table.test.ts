@@ -9,7 +9,16 @@ import { initialState, type Plan } from "../../src/setup/plan.ts";
 import { continuingNote } from "../../src/setup/restart.ts";
 import { State } from "../../src/state/schema.ts";
 
-const plan: Plan = { source: { kind: "manual", task: "Do it" }, doneCriteria: "manual", task: "Do it", change: null, tasksFile: null, stories: [{ id: "1", title: "Do it", tasks: [] }], write: null, github: null };
+const plan: Plan = {
+  source: { kind: "manual", task: "Do it" },
+  doneCriteria: "manual",
+  task: "Do it",
+  change: null,
+  tasksFile: null,
+  stories: [{ id: "1", title: "Do it", tasks: [] }],
+  write: null,
+  github: null,
+};
 const wt = { path: "/w", name: "w" };
 
 describe("the options table", () => {
@@ -22,9 +31,29 @@ describe("the options table", () => {
   });
 
   test("state → options gives back every remembered option that options → state wrote", () => {
-    const opts = LoopOptions.parse({ task: "T", change: "c", done: "manual", agent: "command", agentCmd: "x", model: "m", notify: "n", verify: "v",
-      maxCost: "2", maxTokens: "9", max: "4", maxRetries: "5", stallThreshold: "6", iterationTimeout: "7", commandTimeout: "8",
-      checkpoint: "stash", onComplete: "keep", verifyTimeout: "11", maxWait: "12", terminal: "inline", parallel: "3" });
+    const opts = LoopOptions.parse({
+      task: "T",
+      change: "c",
+      done: "manual",
+      agent: "command",
+      agentCmd: "x",
+      model: "m",
+      notify: "n",
+      verify: "v",
+      maxCost: "2",
+      maxTokens: "9",
+      max: "4",
+      maxRetries: "5",
+      stallThreshold: "6",
+      iterationTimeout: "7",
+      commandTimeout: "8",
+      checkpoint: "stash",
+      onComplete: "keep",
+      verifyTimeout: "11",
+      maxWait: "12",
+      terminal: "inline",
+      parallel: "3",
+    });
     const state = State.parse({ ...initialState(wt, opts, plan), ...toState(opts) });
     const back = fromState(state);
     for (const o of OPTIONS) expect([o.key, back[o.key]]).toEqual([o.key, o.meta.remembered ? opts[o.key] : undefined]);

@@ -55,7 +55,9 @@ describe("the seal of a state's commands", () => {
     const s = sampleState({ worktree_path: wt, verify: "bun test", notify: null, agent_cmd: "./agent.sh" });
     sealCommands(s, env); // makes the key
     const key = readFileSync(join(env.XDG_CONFIG_HOME, "wt-loop/seal.key"), "utf8").trim();
-    const before = createHmac("sha256", key).update(JSON.stringify([realpathSync(wt), "./agent.sh", null, "bun test"])).digest("hex");
+    const before = createHmac("sha256", key)
+      .update(JSON.stringify([realpathSync(wt), "./agent.sh", null, "bun test"]))
+      .digest("hex");
     expect(sealHolds({ ...s, commands_seal: before }, env)).toBe(true);
   });
 

@@ -6,13 +6,36 @@ import { fromSeed, isSeedState, readSeed, seedSchema } from "../../src/state/see
 import { State } from "../../src/state/schema.ts";
 
 const ITERATION = {
-  n: 1, started: "2026-11-01T10:00:05+01:00", ended: "2026-11-01T10:10:00+01:00", done_check: true, commits: ["abc"], tokens_used: 1000,
-  input_tokens: 800, output_tokens: 200, cache_read_tokens: 5, cache_create_tokens: 7, timed_out: false, log_file: "/x/ralph-iter-001.log", extra: 1,
+  n: 1,
+  started: "2026-11-01T10:00:05+01:00",
+  ended: "2026-11-01T10:10:00+01:00",
+  done_check: true,
+  commits: ["abc"],
+  tokens_used: 1000,
+  input_tokens: 800,
+  output_tokens: 200,
+  cache_read_tokens: 5,
+  cache_create_tokens: 7,
+  timed_out: false,
+  log_file: "/x/ralph-iter-001.log",
+  extra: 1,
 };
 const SEED = {
-  worktree_name: "wt", task: "Implement auth", done_criteria: "tasks", max_iterations: 10, current_iteration: 2, status: "stalled",
-  terminal_pid: 4242, started_at: "2026-11-01T10:00:00+01:00", stall_threshold: 2, iteration_timeout_min: 45, total_tokens: 1500,
-  model: "opus", change: "add-auth", label: null, iterations: [ITERATION, { ...ITERATION, n: 2 }],
+  worktree_name: "wt",
+  task: "Implement auth",
+  done_criteria: "tasks",
+  max_iterations: 10,
+  current_iteration: 2,
+  status: "stalled",
+  terminal_pid: 4242,
+  started_at: "2026-11-01T10:00:00+01:00",
+  stall_threshold: 2,
+  iteration_timeout_min: 45,
+  total_tokens: 1500,
+  model: "opus",
+  change: "add-auth",
+  label: null,
+  iterations: [ITERATION, { ...ITERATION, n: 2 }],
 };
 const ODD: unknown[] = [null, 0, -1, 1.5, 2 ** 60, "x", "", true, false, [], {}, ["a"], [1], { n: 1 }];
 const DELETE = Symbol("delete");
@@ -30,9 +53,17 @@ function variants(base: Record<string, unknown>): Record<string, unknown>[] {
 }
 
 const cases: unknown[] = [
-  SEED, null, [], "x", 1, { ...SEED, schema_version: 1 },
+  SEED,
+  null,
+  [],
+  "x",
+  1,
+  { ...SEED, schema_version: 1 },
   ...variants(SEED),
-  ...variants(ITERATION).flatMap((it) => [{ ...SEED, iterations: [it] }, { ...SEED, iterations: [ITERATION, it] }]),
+  ...variants(ITERATION).flatMap((it) => [
+    { ...SEED, iterations: [it] },
+    { ...SEED, iterations: [ITERATION, it] },
+  ]),
 ];
 
 describe("the seed's state: the hand-written reader agrees with the zod schema", () => {

@@ -35,10 +35,38 @@ function mutate(root: Json, path: Path, value: Json | undefined): unknown {
 }
 
 const VALUES: (Json | undefined)[] = [
-  undefined, null, "", "x", 0, -1, 1, 1.5, 2 ** 53, 1e300, true, false, [], {}, ["a"], [1], { a: 1 },
-  "2026-11-21T10:00:00Z", "2026-11-21T10:00:00.123456+01:00", "2026-02-29T10:00:00Z", "2028-02-29T10:00:00Z",
-  "2026-13-01T10:00:00Z", "2026-11-21 10:00:00Z", "2026-11-21T10:00:00", "2026-11-21T24:00:00Z",
-  "running", "done", "complete", "branch", "stash", "keep", "claude",
+  undefined,
+  null,
+  "",
+  "x",
+  0,
+  -1,
+  1,
+  1.5,
+  2 ** 53,
+  1e300,
+  true,
+  false,
+  [],
+  {},
+  ["a"],
+  [1],
+  { a: 1 },
+  "2026-11-21T10:00:00Z",
+  "2026-11-21T10:00:00.123456+01:00",
+  "2026-02-29T10:00:00Z",
+  "2028-02-29T10:00:00Z",
+  "2026-13-01T10:00:00Z",
+  "2026-11-21 10:00:00Z",
+  "2026-11-21T10:00:00",
+  "2026-11-21T24:00:00Z",
+  "running",
+  "done",
+  "complete",
+  "branch",
+  "stash",
+  "keep",
+  "claude",
 ];
 
 /**
@@ -75,7 +103,10 @@ function fullest(schema: any): Json {
 function expectSame(input: unknown, what: string) {
   const zod = State.safeParse(input);
   const ours = checkState(input);
-  if (zod.success !== ours.ok) throw new Error(`${what}: zod ${zod.success ? "accepts" : "rejects"}, the generated check ${ours.ok ? "accepts" : `rejects (${(ours as { path: string }).path})`}`);
+  if (zod.success !== ours.ok)
+    throw new Error(
+      `${what}: zod ${zod.success ? "accepts" : "rejects"}, the generated check ${ours.ok ? "accepts" : `rejects (${(ours as { path: string }).path})`}`,
+    );
   if (zod.success && ours.ok) expect(JSON.stringify(ours.value)).toBe(JSON.stringify(zod.data));
 }
 
@@ -86,8 +117,31 @@ describe("the generated state check", () => {
 
   const bases: [string, Json][] = [
     ["a state with every optional field", fullest(State)],
-    ["a finished loop", sampleState({ iterations: [sampleIteration(1, { timed_out: true, commits: ["a", "b"] }), sampleIteration(2, { cost_usd: null, turns: null, exit_code: null, story_id: null, story_title: null, outcome: "complete" })] }) as unknown as Json],
-    ["a running stash loop", sampleState({ status: "running", ended_at: null, checkpoint: "stash", current_story: { id: "2", title: "Build", index: 2, attempt: 1 }, runner_pid: 42, runner_started: "123", agent_pid: 43, checkpoint_stashes: ["abc"], index_tree: null, completing: "cleanup", notify: "echo hi" }) as unknown as Json],
+    [
+      "a finished loop",
+      sampleState({
+        iterations: [
+          sampleIteration(1, { timed_out: true, commits: ["a", "b"] }),
+          sampleIteration(2, { cost_usd: null, turns: null, exit_code: null, story_id: null, story_title: null, outcome: "complete" }),
+        ],
+      }) as unknown as Json,
+    ],
+    [
+      "a running stash loop",
+      sampleState({
+        status: "running",
+        ended_at: null,
+        checkpoint: "stash",
+        current_story: { id: "2", title: "Build", index: 2, attempt: 1 },
+        runner_pid: 42,
+        runner_started: "123",
+        agent_pid: 43,
+        checkpoint_stashes: ["abc"],
+        index_tree: null,
+        completing: "cleanup",
+        notify: "echo hi",
+      }) as unknown as Json,
+    ],
   ];
 
   for (const [name, base] of bases)
@@ -116,7 +170,9 @@ describe("the generated state check", () => {
   });
 
   test("says where a state is wrong", () => {
-    const r = checkState(mutate(sampleState({ iterations: [sampleIteration(1), sampleIteration(2)] }) as unknown as Json, ["iterations", 1, "started"], "yesterday"));
+    const r = checkState(
+      mutate(sampleState({ iterations: [sampleIteration(1), sampleIteration(2)] }) as unknown as Json, ["iterations", 1, "started"], "yesterday"),
+    );
     expect(r).toEqual({ ok: false, path: "iterations[1].started", expected: "a datetime string" });
     expect(checkState(null)).toEqual({ ok: false, path: "(the whole file)", expected: "an object" });
   });

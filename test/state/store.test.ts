@@ -45,7 +45,9 @@ describe("state file", () => {
 
   test("writeState refuses to write an invalid state", async () => {
     const path = join(tempDir(), "s.json");
-    await expect(writeState(path, { ...sampleState(), current_iteration: -1 })).rejects.toThrow("invalid loop state: current_iteration is not a number in range");
+    await expect(writeState(path, { ...sampleState(), current_iteration: -1 })).rejects.toThrow(
+      "invalid loop state: current_iteration is not a number in range",
+    );
   });
 });
 
@@ -67,12 +69,36 @@ describe("a state file that is not this worktree's own", () => {
     const { mkdirSync } = await import("node:fs");
     mkdirSync(join(d, ".claude"));
     const seed = {
-      worktree_name: "wt", task: "Implement auth", done_criteria: "tasks", max_iterations: 10, current_iteration: 2, status: "stalled",
-      terminal_pid: 4242, started_at: "2026-11-01T10:00:00+01:00", capacity_limit_pct: 80, stall_threshold: 2, iteration_timeout_min: 45,
-      total_tokens: 1500, total_input_tokens: 1000, label: null, change: "add-auth",
+      worktree_name: "wt",
+      task: "Implement auth",
+      done_criteria: "tasks",
+      max_iterations: 10,
+      current_iteration: 2,
+      status: "stalled",
+      terminal_pid: 4242,
+      started_at: "2026-11-01T10:00:00+01:00",
+      capacity_limit_pct: 80,
+      stall_threshold: 2,
+      iteration_timeout_min: 45,
+      total_tokens: 1500,
+      total_input_tokens: 1000,
+      label: null,
+      change: "add-auth",
       iterations: [
-        { n: 1, started: "2026-11-01T10:00:05+01:00", ended: "2026-11-01T10:10:00+01:00", done_check: false, commits: ["abc"], tokens_used: 1000,
-          input_tokens: 800, output_tokens: 200, cache_read_tokens: 0, cache_create_tokens: 0, timed_out: false, log_file: "/x/ralph-iter-001.log" },
+        {
+          n: 1,
+          started: "2026-11-01T10:00:05+01:00",
+          ended: "2026-11-01T10:10:00+01:00",
+          done_check: false,
+          commits: ["abc"],
+          tokens_used: 1000,
+          input_tokens: 800,
+          output_tokens: 200,
+          cache_read_tokens: 0,
+          cache_create_tokens: 0,
+          timed_out: false,
+          log_file: "/x/ralph-iter-001.log",
+        },
         { n: 2, started: "2026-11-01T10:10:05+01:00", ended: "2026-11-01T10:55:05+01:00", done_check: false, commits: [], tokens_used: 500, timed_out: true },
       ],
     };
@@ -82,7 +108,10 @@ describe("a state file that is not this worktree's own", () => {
     expect(s.worktree_path).toBe(d);
     expect(s.runner_pid).toBeNull(); // a final status has no runner, whatever terminal_pid says
     expect(s.started_at).toBe("2026-11-01T09:00:00.000Z");
-    expect(s.iterations.map((i) => [i.n, i.outcome, i.tokens_used, i.timed_out ?? false])).toEqual([[1, "no_signal", 1000, false], [2, "timeout", 500, true]]);
+    expect(s.iterations.map((i) => [i.n, i.outcome, i.tokens_used, i.timed_out ?? false])).toEqual([
+      [1, "no_signal", 1000, false],
+      [2, "timeout", 500, true],
+    ]);
     expect(s.tokens.input).toBe(800);
     expect(s.change).toBe("add-auth");
     expect(readFileSync(path, "utf8")).toBe(JSON.stringify(seed)); // read, not rewritten

@@ -25,6 +25,9 @@ describe("parseTaskLine counts checkboxes as OpenSpec does", () => {
 
   test("line numbers are 1-based and code fences are counted like OpenSpec", () => {
     const tasks = parseTasks("# T\n- [ ] a\n```\n- [x] in fence\n```\n");
-    expect(tasks.map((t) => [t.line, t.done])).toEqual([[2, false], [4, true]]);
+    expect(tasks.map((t) => [t.line, t.done])).toEqual([
+      [2, false],
+      [4, true],
+    ]);
   });
 });

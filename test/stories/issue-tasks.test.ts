@@ -3,18 +3,48 @@ import { issueTasks, prerequisites, searchTasks } from "../../src/stories/issue-
 import { parseStories } from "../../src/stories/story.ts";
 
 const issue = (body: string, title = "Add a login page") => ({ number: 7, title, body, url: "https://github.com/acme/widgets/issues/7" });
-const stories = (body: string) => parseStories(issueTasks(issue(body)).markdown).map((s) => [s.id, s.title, s.tasks.map((t) => `${t.done ? "x" : " "} ${t.text}`)]);
+const stories = (body: string) =>
+  parseStories(issueTasks(issue(body)).markdown).map((s) => [s.id, s.title, s.tasks.map((t) => `${t.done ? "x" : " "} ${t.text}`)]);
 
 describe("an issue's work as stories", () => {
   test.each([
-    ["a task list: one story per item", "Intro\r\n\r\n- [ ] Route\r\n- [x] Form\r\n- [ ] Tests (after 1)\r\n", "items",
-      [["1", "Route", ["  Route"]], ["2", "Form", ["x Form"]], ["3", "Tests", ["  Tests (after 1)"]]]],
-    ["nested boxes belong to their item", "- [ ] Route\n  - [ ] GET\n  - [ ] POST\n- [ ] Form\n", "items",
-      [["1", "Route", ["  Route", "  GET", "  POST"]], ["2", "Form", ["  Form"]]]],
-    ["numbered sections keep their numbers", "## 1. Setup\n- [ ] a\n- [ ] b\n\n## 2. Build (after 1)\nprose\n- [ ] c\n\n## Notes\nno boxes\n", "sections",
-      [["1", "Setup", ["  a", "  b"]], ["2", "Build", ["  c"]]]],
-    ["any heading level groups", "### Backend\n- [ ] api\n### Frontend\n* [ ] page\n", "sections",
-      [["backend", "Backend", ["  api"]], ["frontend", "Frontend", ["  page"]]]],
+    [
+      "a task list: one story per item",
+      "Intro\r\n\r\n- [ ] Route\r\n- [x] Form\r\n- [ ] Tests (after 1)\r\n",
+      "items",
+      [
+        ["1", "Route", ["  Route"]],
+        ["2", "Form", ["x Form"]],
+        ["3", "Tests", ["  Tests (after 1)"]],
+      ],
+    ],
+    [
+      "nested boxes belong to their item",
+      "- [ ] Route\n  - [ ] GET\n  - [ ] POST\n- [ ] Form\n",
+      "items",
+      [
+        ["1", "Route", ["  Route", "  GET", "  POST"]],
+        ["2", "Form", ["  Form"]],
+      ],
+    ],
+    [
+      "numbered sections keep their numbers",
+      "## 1. Setup\n- [ ] a\n- [ ] b\n\n## 2. Build (after 1)\nprose\n- [ ] c\n\n## Notes\nno boxes\n",
+      "sections",
+      [
+        ["1", "Setup", ["  a", "  b"]],
+        ["2", "Build", ["  c"]],
+      ],
+    ],
+    [
+      "any heading level groups",
+      "### Backend\n- [ ] api\n### Frontend\n* [ ] page\n",
+      "sections",
+      [
+        ["backend", "Backend", ["  api"]],
+        ["frontend", "Frontend", ["  page"]],
+      ],
+    ],
     ["a box in a code fence is an example, not work", "```\n- [ ] not me\n```\n- [ ] me\n", "items", [["1", "me", ["  me"]]]],
     ["no box: the whole issue is one story", "Just prose.", "whole", [["1", "Add a login page", ["  Resolve issue #7: Add a login page"]]]],
   ])("%s", (_, body, shape, expected) => {

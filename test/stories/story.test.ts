@@ -46,7 +46,9 @@ describe("parseStories", () => {
   });
 
   test("parentheses that are not a list of ids stay in the title; a story without any has no prerequisites", () => {
-    const s = parseStories("## 1. Cleanup (after the migration)\n- [ ] a\n## 2. Retry (later)\n- [ ] b\n## 3. (after 1)\n- [ ] c\n## 4. Wait (after )\n- [ ] d\n");
+    const s = parseStories(
+      "## 1. Cleanup (after the migration)\n- [ ] a\n## 2. Retry (later)\n- [ ] b\n## 3. (after 1)\n- [ ] c\n## 4. Wait (after )\n- [ ] d\n",
+    );
     expect(s.map((x) => [x.id, x.title, x.after])).toEqual([
       ["1", "Cleanup (after the migration)", undefined],
       ["2", "Retry (later)", undefined],

@@ -5,8 +5,32 @@ import type { LoopEvent } from "../../src/record/events.ts";
 import { activityLine } from "../../src/term/activity.ts";
 import { waitFor } from "../helpers/wait.ts";
 
-const progress: LoopEvent = { type: "StoryProgress", story_id: "1", title: "t", index: 1, total: 1, completed: 0, iteration: 1, max_iterations: 9, attempt: 1, max_retries: 3, worktree: "w" };
-const end: LoopEvent = { type: "IterationEnd", story_id: "1", iteration: 1, outcome: "complete", reason: null, duration_ms: 0, turns: null, tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0 }, cost_usd: null, commits: [], files: [] };
+const progress: LoopEvent = {
+  type: "StoryProgress",
+  story_id: "1",
+  title: "t",
+  index: 1,
+  total: 1,
+  completed: 0,
+  iteration: 1,
+  max_iterations: 9,
+  attempt: 1,
+  max_retries: 3,
+  worktree: "w",
+};
+const end: LoopEvent = {
+  type: "IterationEnd",
+  story_id: "1",
+  iteration: 1,
+  outcome: "complete",
+  reason: null,
+  duration_ms: 0,
+  turns: null,
+  tokens: { input: 0, output: 0, cache_read: 0, cache_creation: 0 },
+  cost_usd: null,
+  commits: [],
+  files: [],
+};
 
 test("on a terminal: shown while the agent is quiet, erased before output, gone after the iteration", async () => {
   const writes: string[] = [];

@@ -9,8 +9,16 @@ import { historyRows } from "../../src/term/history-view.ts";
 import type { Iteration } from "../../src/state/schema.ts";
 
 const complete = (o: Partial<CompleteEvent> = {}): CompleteEvent => ({
-  type: "Complete", status: "done", stories_completed: 1, stories_total: 1, iterations: 1, total_tokens: 1, total_cost_usd: 0, duration_ms: 1000,
-  branch: "main", completion: "cleanup",
+  type: "Complete",
+  status: "done",
+  stories_completed: 1,
+  stories_total: 1,
+  iterations: 1,
+  total_tokens: 1,
+  total_cost_usd: 0,
+  duration_ms: 1000,
+  branch: "main",
+  completion: "cleanup",
   reason: "All 1 story is complete. Cleaned up: the work of the loop's branch ralph/a-rather-long-change-name is now uncommitted on main, ready to review.",
   ...o,
 });
@@ -38,14 +46,29 @@ describe("the final box", () => {
   test("singular and plural, '-' for a loop that reported no cost, and cleanup advice that shows new files", () => {
     const one = renderEvent(complete(), { color: false, width: 200 }).join("\n");
     expect(one).toContain("1/1 story complete · 1 iteration · 1 token · - · 1s");
-    const many = renderEvent(complete({ stories_total: 3, stories_completed: 2, iterations: 4, total_tokens: 1200, total_cost_usd: 0.5 }), { color: false, width: 200 }).join("\n");
+    const many = renderEvent(complete({ stories_total: 3, stories_completed: 2, iterations: 4, total_tokens: 1200, total_cost_usd: 0.5 }), {
+      color: false,
+      width: 200,
+    }).join("\n");
     expect(many).toContain("2/3 stories complete · 4 iterations · 1,200 tokens · $0.50");
     expect(one).toContain("`git status`");
   });
 
   test("an iteration's summary: 1 commit, 1 turn", () => {
     const [line] = renderEvent(
-      { type: "IterationEnd", story_id: "1", iteration: 1, outcome: "complete", reason: null, duration_ms: 0, turns: 1, tokens: { input: 1, output: 0, cache_read: 0, cache_creation: 0 }, cost_usd: null, commits: ["a"], files: [] },
+      {
+        type: "IterationEnd",
+        story_id: "1",
+        iteration: 1,
+        outcome: "complete",
+        reason: null,
+        duration_ms: 0,
+        turns: 1,
+        tokens: { input: 1, output: 0, cache_read: 0, cache_creation: 0 },
+        cost_usd: null,
+        commits: ["a"],
+        files: [],
+      },
       { color: false },
     );
     expect(line).toContain("1 turn · 1 token ·");
@@ -54,7 +77,11 @@ describe("the final box", () => {
   });
 
   test.each([
-    [1, "iteration", "1 iteration"], [0, "iteration", "0 iterations"], [2, "commit", "2 commits"], [1, "story", "1 story"], [1500, "token", "1,500 tokens"],
+    [1, "iteration", "1 iteration"],
+    [0, "iteration", "0 iterations"],
+    [2, "commit", "2 commits"],
+    [1, "story", "1 story"],
+    [1500, "token", "1,500 tokens"],
   ] as const)("plural(%p, %p) = %p", (n, noun, want) => {
     expect(plural(n, noun, noun === "story" ? "stories" : undefined)).toBe(want);
   });
@@ -67,9 +94,23 @@ describe("the final box", () => {
 
 describe("history rows", () => {
   const it = (n: number, reason: string | null): Iteration => ({
-    n, started: "2026-11-23T07:50:01.000Z", ended: "2026-11-23T07:51:01.000Z", done_check: false, commits: [], tokens_used: 10, story_id: "1", story_title: "t",
-    attempt: n, outcome: reason ? "failed" : "complete", reason, progress: true, tokens: { input: 10, output: 0, cache_read: 0, cache_creation: 0 },
-    cost_usd: null, turns: 1, exit_code: 0, log_file: "x",
+    n,
+    started: "2026-11-23T07:50:01.000Z",
+    ended: "2026-11-23T07:51:01.000Z",
+    done_check: false,
+    commits: [],
+    tokens_used: 10,
+    story_id: "1",
+    story_title: "t",
+    attempt: n,
+    outcome: reason ? "failed" : "complete",
+    reason,
+    progress: true,
+    tokens: { input: 10, output: 0, cache_read: 0, cache_creation: 0 },
+    cost_usd: null,
+    turns: 1,
+    exit_code: 0,
+    log_file: "x",
   });
   test("carry the date and time and the failure's reason, cut to the width", () => {
     const long = "the tests fail because the fixture server is not started before the suite runs and every request is refused";

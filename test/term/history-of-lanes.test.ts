@@ -16,8 +16,14 @@ const sequential = [sampleIteration(1, { started: at(0), ended: at(1) }), sample
 
 describe("history of iterations that overlapped", () => {
   test("rows in the order the iterations began, each with its own story", () => {
-    const rows = historyRows(overlapping).slice(1).map((r) => r.split(/\s+/).slice(0, 2));
-    expect(rows).toEqual([["1", "1"], ["2", "2"], ["3", "3"]]);
+    const rows = historyRows(overlapping)
+      .slice(1)
+      .map((r) => r.split(/\s+/).slice(0, 2));
+    expect(rows).toEqual([
+      ["1", "1"],
+      ["2", "2"],
+      ["3", "3"],
+    ]);
   });
 
   test("the total with lanes: the time they took once, and the sum of iterations beside it", () => {

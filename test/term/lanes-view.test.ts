@@ -9,7 +9,13 @@ const NOW = Date.parse("2026-11-21T10:10:00.000Z");
 const TASKS = "## 1. Schema\n- [ ] a\n## 2. Parser\n- [ ] b\n## 3. CLI (after 1, 2)\n- [ ] c\n## 4. Docs\n- [x] d\n## 5. Release (after 3, 4)\n- [ ] e\n";
 const running = (over = {}) =>
   sampleState({
-    status: "running", ended_at: null, parallel: 3, current_iteration: 3, stories_total: 5, stories_completed: 1, current_story: { id: "2", title: "Parser", index: 2, attempt: 2 },
+    status: "running",
+    ended_at: null,
+    parallel: 3,
+    current_iteration: 3,
+    stories_total: 5,
+    stories_completed: 1,
+    current_story: { id: "2", title: "Parser", index: 2, attempt: 2 },
     lanes: [
       sampleLane("1", "Schema", { iteration: 1 }),
       sampleLane("2", "Parser", { iteration: 3, attempt: 2, status: "integrating", agent_pid: null, agent_started: null, started: "2026-11-21T10:09:15.000Z" }),

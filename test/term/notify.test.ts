@@ -26,7 +26,16 @@ appendFileSync(${JSON.stringify(log)}, JSON.stringify({ event: e.WT_LOOP_EVENT, 
 `,
   );
   chmodSync(script, 0o755);
-  return { script, calls: () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l)) : []) };
+  return {
+    script,
+    calls: () =>
+      existsSync(log)
+        ? readFileSync(log, "utf8")
+            .trim()
+            .split("\n")
+            .map((l) => JSON.parse(l))
+        : [],
+  };
 }
 
 /** A notify-send on PATH that records its arguments. */
@@ -35,7 +44,17 @@ function fakeNotifySend() {
   const log = join(dir, "argv.jsonl");
   writeFileSync(join(dir, "notify-send"), `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done >> ${log}\necho --- >> ${log}\n`);
   chmodSync(join(dir, "notify-send"), 0o755);
-  return { dir, calls: () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n---").map((c) => c.trim().split("\n")).filter((c) => c[0]) : []) };
+  return {
+    dir,
+    calls: () =>
+      existsSync(log)
+        ? readFileSync(log, "utf8")
+            .trim()
+            .split("\n---")
+            .map((c) => c.trim().split("\n"))
+            .filter((c) => c[0])
+        : [],
+  };
 }
 
 describe("--notify CMD", () => {
@@ -47,7 +66,15 @@ describe("--notify CMD", () => {
     expect(r.code).toBe(0);
     expect(r.state.notify).toBe(rec.script);
     expect(rec.calls()).toEqual([
-      { event: "final", status: "done", state: join(repo, ".claude/loop-state.json"), worktree: repo, reason: "All 2 stories are complete", file: "done", pwd: repo },
+      {
+        event: "final",
+        status: "done",
+        state: join(repo, ".claude/loop-state.json"),
+        worktree: repo,
+        reason: "All 2 stories are complete",
+        file: "done",
+        pwd: repo,
+      },
     ]);
     // notify-send, being present (with a display), got the same notice once.
     expect(send.calls()).toEqual([["--app-name=wt-loop", "Ralph: repo [done]", "All 2 stories are complete"]]);
@@ -88,8 +115,11 @@ describe("the completion question in a real terminal", () => {
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
     const rec = recorder();
     const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
-    const pane = tmux.start(repo, { ...agent.env, PATH: testPath(), TERM: "xterm-256color" },
-      `${process.execPath} ${CLI} start --plain --terminal inline --on-complete ask --notify '${rec.script}'`);
+    const pane = tmux.start(
+      repo,
+      { ...agent.env, PATH: testPath(), TERM: "xterm-256color" },
+      `${process.execPath} ${CLI} start --plain --terminal inline --on-complete ask --notify '${rec.script}'`,
+    );
     await tmux.waitFor("the completion prompt", () => tmux!.capture(pane).includes("What should happen to the loop's branch?"));
     await tmux.waitFor("two notices", () => rec.calls().length >= 2);
     expect(rec.calls().map((c) => [c.event, c.status, c.file])).toEqual([
@@ -126,7 +156,15 @@ describe("the notice on a terminal", () => {
   test("notify hands the terminal's channel its title and body", async () => {
     const notice = { kind: "final" as const, status: "done", worktree: "/w/wt", statePath: "/w/wt/.claude/loop-state.json", reason: "All done" };
     const got: string[][] = [];
-    await notify(notice, { terminal: (t, b) => got.push([t, b]), env: {}, platform: "linux", which: () => null, command: null, timeoutMs: 5000, warn: () => {} });
+    await notify(notice, {
+      terminal: (t, b) => got.push([t, b]),
+      env: {},
+      platform: "linux",
+      which: () => null,
+      command: null,
+      timeoutMs: 5000,
+      warn: () => {},
+    });
     expect(got).toEqual([["Ralph: wt [done]", "All done"]]);
   });
 });

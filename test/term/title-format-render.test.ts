@@ -18,8 +18,13 @@ describe("titles", () => {
 });
 
 describe("format", () => {
-  test.each([[0, "0s"], [59_400, "59s"], [65_000, "1m 05s"], [3_723_000, "1h 02m"], [-1, "-"]])("duration %p → %p", (ms, s) =>
-    expect(formatDuration(ms)).toBe(s));
+  test.each([
+    [0, "0s"],
+    [59_400, "59s"],
+    [65_000, "1m 05s"],
+    [3_723_000, "1h 02m"],
+    [-1, "-"],
+  ])("duration %p → %p", (ms, s) => expect(formatDuration(ms)).toBe(s));
   test("tokens have thousands separators; cost is USD", () => {
     for (const n of [0, 7, 999, 1000, 12345, 1234567, -1234, 2 ** 53 - 1, 1.5, 2 ** 60]) expect(formatTokens(n)).toBe(n.toLocaleString("en-US"));
     expect(formatCost(3.256)).toBe("$3.26");

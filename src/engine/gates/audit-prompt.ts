@@ -55,7 +55,8 @@ export function buildAuditPrompt(p: AuditPromptInput): string {
     `## What the loop changed (the whole diff since it began)\n\n` +
       (p.diff.bytes === 0
         ? "The diff is empty: nothing changed since the loop began."
-        : fenced(p.diff.text, "diff") + (cut ? `\n\nThe diff was cut here (${Buffer.byteLength(p.diff.text)} of ${p.diff.bytes} bytes); the whole diff is in ${p.diff.file}.` : "")),
+        : fenced(p.diff.text, "diff") +
+          (cut ? `\n\nThe diff was cut here (${Buffer.byteLength(p.diff.text)} of ${p.diff.bytes} bytes); the whole diff is in ${p.diff.file}.` : "")),
   );
   if (p.verify) {
     const out = p.verify.output;

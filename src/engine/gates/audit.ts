@@ -44,17 +44,39 @@ export interface Audited {
   logFile: string;
 }
 
-export async function runAudit(state: State, deps: LoopDeps, at: { iteration: number; round: number; stories: Story[]; earlierGaps: string[] }): Promise<Audited> {
+export async function runAudit(
+  state: State,
+  deps: LoopDeps,
+  at: { iteration: number; round: number; stories: Story[]; earlierGaps: string[] },
+): Promise<Audited> {
   const iterLog = deps.paths.iterLog(at.iteration);
   const diffFile = auditDiffOf(iterLog);
   // The whole change: from what the tree was when the loop began (your uncommitted work then, while it is kept, else
   // the commit it began on — which a restart keeps, where its checkpoint is new) to now.
   const held = await deps.checkpoint.hold(state.user_work?.commit ?? state.original_commit ?? state.checkpoint_sha ?? undefined);
-  const prompt = buildAuditPrompt(await promptInput(state, deps, at, { ...(await headOf(() => held.writeDiff(diffFile), diffFile, REVIEW_DIFF_BYTES)), file: diffFile }));
+  const prompt = buildAuditPrompt(
+    await promptInput(state, deps, at, { ...(await headOf(() => held.writeDiff(diffFile), diffFile, REVIEW_DIFF_BYTES)), file: diffFile }),
+  );
   const auditor = auditorOf(state);
   const out: Audited = {
-    run: { round: at.round, auditor: auditor.name as AuditRun["auditor"], verdict: "missing", gaps: [], story_id: null, reason: null, runs: 0, diff_file: diffFile, put_back: [] },
-    verdict: null, halt: null, tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, logFile: iterLog,
+    run: {
+      round: at.round,
+      auditor: auditor.name as AuditRun["auditor"],
+      verdict: "missing",
+      gaps: [],
+      story_id: null,
+      reason: null,
+      runs: 0,
+      diff_file: diffFile,
+      put_back: [],
+    },
+    verdict: null,
+    halt: null,
+    tokens: { ...ZERO_TOKENS },
+    cost: null,
+    turns: null,
+    exitCode: null,
+    logFile: iterLog,
   };
   try {
     for (let run = 1; run <= RUNS; run++) {
@@ -63,8 +85,11 @@ export async function runAudit(state: State, deps: LoopDeps, at: { iteration: nu
       out.run.runs = run;
       deps.emit({ type: "AuditStart", iteration: at.iteration, round: at.round, auditor: auditor.name, run, log_file: logPath });
       const r0 = performance.now();
-      const avail = await runWhenAvailable(state, deps, { storyId: "audit", iteration: at.iteration, attempt: at.round, logPath, undo: () => held.putBack() }, () =>
-        runAuditor(state, deps, prompt, logPath),
+      const avail = await runWhenAvailable(
+        state,
+        deps,
+        { storyId: "audit", iteration: at.iteration, attempt: at.round, logPath, undo: () => held.putBack() },
+        () => runAuditor(state, deps, prompt, logPath),
       );
       spend(out, avail.refusedSpent, avail.run);
       const put = await held.putBack(); // before the verdict counts, whatever it is
@@ -75,8 +100,19 @@ export async function runAudit(state: State, deps: LoopDeps, at: { iteration: nu
       const end = (v: AuditRun["verdict"], reason: string | null, final: boolean) => {
         Object.assign(out.run, { verdict: v, reason, gaps: verdict?.kind === "gaps" ? verdict.gaps : [] });
         deps.emit({
-          type: "AuditEnd", iteration: at.iteration, round: at.round, run, verdict: v, gaps: out.run.gaps, reason, put_back: put,
-          duration_ms: performance.now() - r0, log_file: logPath, final, tokens: { ...out.tokens }, cost_usd: out.cost,
+          type: "AuditEnd",
+          iteration: at.iteration,
+          round: at.round,
+          run,
+          verdict: v,
+          gaps: out.run.gaps,
+          reason,
+          put_back: put,
+          duration_ms: performance.now() - r0,
+          log_file: logPath,
+          final,
+          tokens: { ...out.tokens },
+          cost_usd: out.cost,
         });
       };
       if (avail.halt) {
@@ -101,22 +137,38 @@ export async function runAudit(state: State, deps: LoopDeps, at: { iteration: nu
   }
 }
 
-async function promptInput(state: State, deps: LoopDeps, at: { stories: Story[]; earlierGaps: string[] }, diff: AuditPromptInput["diff"]): Promise<AuditPromptInput> {
+async function promptInput(
+  state: State,
+  deps: LoopDeps,
+  at: { stories: Story[]; earlierGaps: string[] },
+  diff: AuditPromptInput["diff"],
+): Promise<AuditPromptInput> {
   const src = deps.source;
   const change =
     src.kind === "openspec"
       ? {
           name: src.change.name,
           // The files the openspec CLI names for the change (stories/openspec.ts), read now: the goal as it stands.
-          documents: await Promise.all([...src.change.proposal, ...src.change.design].map(async (file) => ({ file, text: (await headOf(null, file, REVIEW_DIFF_BYTES).catch(() => null))?.text ?? "" }))),
+          documents: await Promise.all(
+            [...src.change.proposal, ...src.change.design].map(async (file) => ({
+              file,
+              text: (await headOf(null, file, REVIEW_DIFF_BYTES).catch(() => null))?.text ?? "",
+            })),
+          ),
           requirements: await changeRequirements(src.change.dir),
         }
       : null;
   const lastVerify = state.iterations.findLast((i) => i.verify)?.verify;
   const output = lastVerify ? await tailOf(lastVerify.log_file, VERIFY_TAIL_BYTES).catch(() => null) : null;
   return {
-    worktree: state.worktree_path, task: state.task, change, tasksFile: state.tasks_file ?? "tasks.md", stories: at.stories,
-    verify: state.verify ? { command: state.verify, output } : null, diff, earlierGaps: at.earlierGaps,
+    worktree: state.worktree_path,
+    task: state.task,
+    change,
+    tasksFile: state.tasks_file ?? "tasks.md",
+    stories: at.stories,
+    verify: state.verify ? { command: state.verify, output } : null,
+    diff,
+    earlierGaps: at.earlierGaps,
   };
 }
 
@@ -126,7 +178,12 @@ function runAuditor(state: State, deps: LoopDeps, prompt: string, logPath: strin
     adapterFor(auditor.name),
     { prompt, model: auditor.model, agentCmd: auditor.cmd },
     {
-      cwd: state.worktree_path, env: deps.env, sandbox: deps.sandbox, timeoutMs: state.iteration_timeout_min * 60_000, signal: deps.signal, logPath,
+      cwd: state.worktree_path,
+      env: deps.env,
+      sandbox: deps.sandbox,
+      timeoutMs: state.iteration_timeout_min * 60_000,
+      signal: deps.signal,
+      logPath,
       runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
       onEvent: (event) => deps.emit({ type: "AuditEvent", event }),
       // The auditor is the process a `stop --force` must reach now, as the agent is during its run.

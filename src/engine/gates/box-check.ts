@@ -16,7 +16,9 @@ export async function boxCheck(state: State, deps: LoopDeps, story: Story): Prom
   } catch (err) {
     // A deleted tasks file is the attempt's doing (reverted with it), not a failure of wt-loop.
     if ((err as { code?: string }).code !== "ENOENT" || deps.source.kind === "manual") throw err;
-    return { reason: `You reported COMPLETE, but the tasks file ${deps.source.tasksFile} no longer exists. Do not delete or move it; only tick the boxes of the work you did.` };
+    return {
+      reason: `You reported COMPLETE, but the tasks file ${deps.source.tasksFile} no longer exists. Do not delete or move it; only tick the boxes of the work you did.`,
+    };
   }
   const now = stories.find((s) => s.id === story.id);
   const open = now ? now.tasks.filter((t) => !t.done) : story.tasks;
@@ -29,7 +31,9 @@ export async function boxCheck(state: State, deps: LoopDeps, story: Story): Prom
     return { reason: `You reported COMPLETE but story ${story.id} "${story.title}" is no longer in the tasks file. Do not remove or rename its heading.` };
   if (open.length) {
     const names = open.map((t) => `"${t.text}"`).join(", ");
-    return { reason: `You reported COMPLETE but these tasks of story ${story.id} are not ticked in the tasks file: ${names}. Finish them and tick their boxes, or report FAILED.` };
+    return {
+      reason: `You reported COMPLETE but these tasks of story ${story.id} are not ticked in the tasks file: ${names}. Finish them and tick their boxes, or report FAILED.`,
+    };
   }
   return { stories };
 }

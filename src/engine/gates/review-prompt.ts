@@ -39,7 +39,9 @@ export function buildReviewPrompt(p: ReviewPromptInput): string {
     parts.push(`## The story: ${p.story.id}. ${p.story.title}\n\nIts tasks, from ${rel(p.source.tasksFile)}:\n\n${tasks}`);
   }
   if (p.source.kind === "openspec" && p.source.change.scenarios.length)
-    parts.push(`## Scenarios of the OpenSpec change ${p.source.change.name}\n\nThe change must satisfy these:\n\n${p.source.change.scenarios.map((s) => `### ${s}`).join("\n\n")}`);
+    parts.push(
+      `## Scenarios of the OpenSpec change ${p.source.change.name}\n\nThe change must satisfy these:\n\n${p.source.change.scenarios.map((s) => `### ${s}`).join("\n\n")}`,
+    );
   const shown = Buffer.byteLength(p.diff.text);
   const cut = shown < p.diff.bytes;
   const fence = fenceFor(p.diff.text);

@@ -44,11 +44,24 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
   const held = await deps.checkpoint.hold();
   const diffFile = reviewDiffOf(iterLog);
   const prompt = buildReviewPrompt({
-    worktree: state.worktree_path, task: state.task, source: deps.source, story, verify: state.verify ?? null,
+    worktree: state.worktree_path,
+    task: state.task,
+    source: deps.source,
+    story,
+    verify: state.verify ?? null,
     diff: { ...(await headOf(held, diffFile)), file: diffFile },
   });
   const rec: ReviewRun = {
-    reviewer, verdict: "missing", reason: null, runs: 0, tokens: { ...ZERO_TOKENS }, cost_usd: null, duration_ms: 0, log_file: reviewLogOf(iterLog), diff_file: diffFile, put_back: [],
+    reviewer,
+    verdict: "missing",
+    reason: null,
+    runs: 0,
+    tokens: { ...ZERO_TOKENS },
+    cost_usd: null,
+    duration_ms: 0,
+    log_file: reviewLogOf(iterLog),
+    diff_file: diffFile,
+    put_back: [],
   };
   res.review = rec;
   const t0 = performance.now();
@@ -69,7 +82,17 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
       const verdict = verdictIn(r.ending);
       const end = (v: ReviewRun["verdict"], reason: string | null) => {
         Object.assign(rec, { verdict: v, reason });
-        deps.emit({ type: "ReviewEnd", story_id: story.id, iteration, run, verdict: v, reason, put_back: put, duration_ms: performance.now() - r0, log_file: logPath });
+        deps.emit({
+          type: "ReviewEnd",
+          story_id: story.id,
+          iteration,
+          run,
+          verdict: v,
+          reason,
+          put_back: put,
+          duration_ms: performance.now() - r0,
+          log_file: logPath,
+        });
       };
       if (avail.halt) {
         end("unavailable", avail.halt);
@@ -107,7 +130,12 @@ function runReviewer(state: State, deps: LoopDeps, storyId: string, prompt: stri
     adapterFor(state.review!),
     { prompt, model: state.review_model, agentCmd: state.review_cmd },
     {
-      cwd: state.worktree_path, env: deps.env, sandbox: deps.sandbox, timeoutMs: state.review_timeout_min * 60_000, signal: deps.signal, logPath,
+      cwd: state.worktree_path,
+      env: deps.env,
+      sandbox: deps.sandbox,
+      timeoutMs: state.review_timeout_min * 60_000,
+      signal: deps.signal,
+      logPath,
       runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
       onEvent: (event) => deps.emit({ type: "ReviewEvent", story_id: storyId, event }),
       // The reviewer is the process a `stop --force` must reach now, as the agent is during its run.

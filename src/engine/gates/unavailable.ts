@@ -111,7 +111,9 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
     if (waited + (until - now) > budget) {
       const so_far = waited ? ` after ${formatDuration(waited)} of waiting` : "";
       return {
-        run, waits: waits(), refusedSpent,
+        run,
+        waits: waits(),
+        refusedSpent,
         halt: `The agent is unavailable (${u.reason}) and trying again at ${clockTime(until, now)} would exceed --max-wait ${state.max_wait_hours} h${so_far}. Run \`wt-loop start\` when it is available again (--max-wait HOURS waits longer).`,
       };
     }

@@ -116,8 +116,14 @@ export async function verifyClaim(state: State, deps: LoopDeps, storyId: string,
   const logFile = verifyLogOf(deps.paths.iterLog(iteration));
   deps.emit({ type: "VerifyStart", story_id: storyId, iteration, command: state.verify, log_file: logFile });
   const v = await runVerify({
-    command: state.verify, timeoutMin: state.verify_timeout_min, cwd: state.worktree_path, env: deps.env, signal: deps.signal, logFile,
-    runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at), sandbox: deps.sandbox,
+    command: state.verify,
+    timeoutMin: state.verify_timeout_min,
+    cwd: state.worktree_path,
+    env: deps.env,
+    signal: deps.signal,
+    logFile,
+    runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
+    sandbox: deps.sandbox,
   });
   res.verify = v.run;
   const { exit_code, timed_out, duration_ms } = v.run;

@@ -10,10 +10,10 @@ import type { LaneTurns } from "./lane-turns.ts";
 import { errorMessage, HarnessError } from "../../errors.ts";
 import type { Integration } from "../../parallel/ports.ts";
 import { laneTag, runTag } from "../../proc/contain.ts";
-import { ZERO_TOKENS, type Iteration, type Lane, type State } from "../../state/schema.ts";
+import { type Iteration, type Lane, type State } from "../../state/schema.ts";
 import type { StorySource } from "../../stories/source.ts";
 import type { Story } from "../../stories/story.ts";
-import { attemptStory, recordIteration, type AttemptResult } from "../attempt.ts";
+import { attemptStory, blankAttempt, recordIteration, type AttemptResult } from "../attempt.ts";
 import { harnessStep } from "../harness.ts";
 import { storyBegins } from "../story-turn.ts";
 import type { LimitGate, LoopDeps, ParallelDeps } from "../ports.ts";
@@ -77,7 +77,16 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     if (c.alone) await c.turns.settled(c.signal);
     const base = await harnessStep("reading the loop branch's head", () => par.queue.head());
     const plan = par.lanes.plan(story.id, attempt, base);
-    lane = { ...plan, story_title: story.title, iteration: n, attempt, status: "opening", agent_pid: null, agent_started: null, started: new Date().toISOString() };
+    lane = {
+      ...plan,
+      story_title: story.title,
+      iteration: n,
+      attempt,
+      status: "opening",
+      agent_pid: null,
+      agent_started: null,
+      started: new Date().toISOString(),
+    };
     state.lanes.push(lane);
     await c.saveAll();
     await harnessStep("opening a lane", () => par.lanes.open(plan));
@@ -87,8 +96,13 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     deps.setTitle(`${windowTitle(state.worktree_name, `${n}/${state.max_iterations}`)} · ${state.lanes.length} lanes`);
     await c.saveAll();
     const laneDeps: LoopDeps = {
-      ...deps, checkpoint: par.checkpointIn(plan), source: laneSource(deps.source, state.worktree_path, plan.worktree), signal: c.signal,
-      save: () => c.saveAll(), limits: c.gate, runTag: laneTag(runTag(state.worktree_path, state.started_at), story.id, attempt),
+      ...deps,
+      checkpoint: par.checkpointIn(plan),
+      source: laneSource(deps.source, state.worktree_path, plan.worktree),
+      signal: c.signal,
+      save: () => c.saveAll(),
+      limits: c.gate,
+      runTag: laneTag(runTag(state.worktree_path, state.started_at), story.id, attempt),
     };
     started = new Date();
     const it = await attemptStory(laneView(state, lane, index), laneDeps, story, { n, index, total: c.stories.length, attempt, retryReason: t.reason });
@@ -96,7 +110,8 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     // not left at its commits once the lane is closed (the agent's commits stay in their reflog).
     if (it.violation) {
       const notes = await harnessStep("putting back the branches the agent moved", () => laneDeps.checkpoint.revert());
-      if (notes.length && it.result.outcome === "rejected") it.result = { ...it.result, reason: `${it.result.reason}. wt-loop put back what the agent moved: ${notes.join("; ")}` };
+      if (notes.length && it.result.outcome === "rejected")
+        it.result = { ...it.result, reason: `${it.result.reason}. wt-loop put back what the agent moved: ${notes.join("; ")}` };
     }
     rec = recordIteration(state, deps, it, { n, started, story, attempt });
     c.freed();
@@ -137,21 +152,18 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     const error = err instanceof HarnessError ? err : new HarnessError(`wt-loop failed in the lane of story ${story.id}: ${errorMessage(err)}`, { cause: err });
     out.error = error;
     // Accepted in its lane but never integrated (the queue failed): as after a conflict, not counted complete.
-    if (rec?.outcome === "complete" && !out.integrated) Object.assign(rec, { outcome: "rejected", reason: `Not integrated: ${error.message}`, done_check: false });
+    if (rec?.outcome === "complete" && !out.integrated)
+      Object.assign(rec, { outcome: "rejected", reason: `Not integrated: ${error.message}`, done_check: false });
     return out;
   } finally {
     if (lane) await closeLane(c, lane, out, step);
   }
 }
 
-const NOT_COUNTED =
-  "(Not counted as an attempt: the work integrated after this lane was made caused it; the story's next attempt runs alone on the new head.)";
+const NOT_COUNTED = "(Not counted as an attempt: the work integrated after this lane was made caused it; the story's next attempt runs alone on the new head.)";
 
 /** An attempt whose lane vanished under it: what it did is gone with the folder (its spending is not known). */
-const lostAttempt = (reason: string, started: Date): AttemptResult => ({
-  result: { outcome: "rejected", reason }, accepted: false, done: false, progress: false, commits: [], violation: null, deletedIgnored: [], files: [],
-  tokens: { ...ZERO_TOKENS }, cost: null, turns: null, exitCode: null, durationMs: Date.now() - started.getTime(), model: null,
-});
+const lostAttempt = (reason: string, started: Date): AttemptResult => blankAttempt({ outcome: "rejected", reason }, null, Date.now() - started.getTime());
 
 /** Closed whatever happened (work not integrated is kept under a ref by `close`); a failure here is the harness's. */
 async function closeLane(c: LaneContext, lane: Lane, out: LaneDone, step: (s: "closed") => void): Promise<void> {
@@ -175,8 +187,14 @@ function verifier(state: State, deps: LoopDeps, n: number) {
   return async (): Promise<{ ok: true } | { ok: false; reason: string }> => {
     const logFile = verifyLogOf(deps.paths.iterLog(n)).replace(/\.verify\.log$/, ".integrated.verify.log");
     const v = await runVerify({
-      command, timeoutMin: state.verify_timeout_min, cwd: state.worktree_path, env: deps.env, signal: deps.signal, logFile,
-      runTag: runTag(state.worktree_path, state.started_at), sandbox: deps.sandbox,
+      command,
+      timeoutMin: state.verify_timeout_min,
+      cwd: state.worktree_path,
+      env: deps.env,
+      signal: deps.signal,
+      logFile,
+      runTag: runTag(state.worktree_path, state.started_at),
+      sandbox: deps.sandbox,
     });
     if (v.verdict === "passed") return { ok: true };
     if (v.verdict === "stopped") return { ok: false, reason: "Stopped by the user during the verify command after integration" };
@@ -196,8 +214,11 @@ function laneSource(source: StorySource, main: string, lane: string): StorySourc
  */
 function laneView(state: State, lane: Lane, index: number): State {
   const own: Partial<State> = {
-    worktree_path: lane.worktree, current_iteration: lane.iteration, current_story: { id: lane.story_id, title: lane.story_title, index, attempt: lane.attempt },
-    stories_completed: state.stories_completed, stories_total: state.stories_total,
+    worktree_path: lane.worktree,
+    current_iteration: lane.iteration,
+    current_story: { id: lane.story_id, title: lane.story_title, index, attempt: lane.attempt },
+    stories_completed: state.stories_completed,
+    stories_total: state.stories_total,
   };
   const inLane = (k: PropertyKey): k is "agent_pid" | "agent_started" => k === "agent_pid" || k === "agent_started";
   return new Proxy(state, {

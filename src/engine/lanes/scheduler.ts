@@ -166,8 +166,7 @@ function waitingOn(failed: string, stories: Story[], running: Map<string, unknow
   const blocked = new Set([failed]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const s of stories)
-      if (!blocked.has(s.id) && !isComplete(s) && (s.after ?? []).some((a) => blocked.has(a))) grew = !!blocked.add(s.id);
+    for (const s of stories) if (!blocked.has(s.id) && !isComplete(s) && (s.after ?? []).some((a) => blocked.has(a))) grew = !!blocked.add(s.id);
   }
   const ids = stories.filter((s) => s.id !== failed && blocked.has(s.id) && !running.has(s.id)).map((s) => s.id);
   if (!ids.length) return "";

@@ -32,7 +32,12 @@ describe.each([["branch"], ["stash"]] as const)("--audit (%s checkpoints)", (che
     // The first auditor also scribbles in the tree: put back before its verdict counts.
     const au = auditor([`echo scribble > hello.txt; echo junk > junk.txt; ${GAPS}`, PASS]);
     const r = await runEngine(repo, [tickStory("1", "echo hello > hello.txt"), tickStory("2", "echo bye > bye.txt; echo 'see bye.txt' >> README.md")], {
-      checkpoint, task: "Greet and say farewell", audit: true, auditAgent: "command", auditCmd: au.cmd, verify: "test -f hello.txt",
+      checkpoint,
+      task: "Greet and say farewell",
+      audit: true,
+      auditAgent: "command",
+      auditCmd: au.cmd,
+      verify: "test -f hello.txt",
     });
     expect(r.state.status).toBe("done");
     expect(r.state.reason).toContain("the audit passed (round 2)");
@@ -43,8 +48,14 @@ describe.each([["branch"], ["stash"]] as const)("--audit (%s checkpoints)", (che
       [4, "audit", null, "complete", "pass"],
     ]);
     const tasks = readFileSync(join(repo, "tasks.md"), "utf8");
-    expect(tasks).toContain("## 2. Gaps found by the audit (round 1)\n\n- [x] 2.1 write bye.txt saying bye (requirement: farewell)\n- [x] 2.2 mention bye.txt in README.md (scenario: docs)\n");
-    expect(r.state.iterations[1]!.audit).toMatchObject({ round: 1, story_id: "2", gaps: ["write bye.txt saying bye (requirement: farewell)", "mention bye.txt in README.md (scenario: docs)"] });
+    expect(tasks).toContain(
+      "## 2. Gaps found by the audit (round 1)\n\n- [x] 2.1 write bye.txt saying bye (requirement: farewell)\n- [x] 2.2 mention bye.txt in README.md (scenario: docs)\n",
+    );
+    expect(r.state.iterations[1]!.audit).toMatchObject({
+      round: 1,
+      story_id: "2",
+      gaps: ["write bye.txt saying bye (requirement: farewell)", "mention bye.txt in README.md (scenario: docs)"],
+    });
     // What the auditor changed was put back: the agent's hello.txt stands, its junk is gone.
     expect(r.state.iterations[1]!.audit!.put_back.join()).toContain("hello.txt (modified)");
     expect(readFileSync(join(repo, "hello.txt"), "utf8")).toBe("hello\n");
@@ -67,7 +78,10 @@ describe.each([["branch"], ["stash"]] as const)("--audit (%s checkpoints)", (che
     // The gap story's attempt was told what to do like any story.
     expect(readFileSync(join(r.agentDir, "prompt-2.txt"), "utf8")).toContain("write bye.txt saying bye");
     // Events: the audit is its own kind of iteration.
-    expect(r.events.filter((e) => e.type === "AuditEnd").map((e) => e.type === "AuditEnd" && [e.iteration, e.verdict, e.final])).toEqual([[2, "gaps", true], [4, "pass", true]]);
+    expect(r.events.filter((e) => e.type === "AuditEnd").map((e) => e.type === "AuditEnd" && [e.iteration, e.verdict, e.final])).toEqual([
+      [2, "gaps", true],
+      [4, "pass", true],
+    ]);
     expect(r.events.some((e) => e.type === "AuditEvent")).toBe(true);
     // The receipt keeps the audit apart from the stories; history shows it.
     const receipt = receiptOf(r.state);
@@ -82,11 +96,23 @@ describe.each([["branch"], ["stash"]] as const)("--audit (%s checkpoints)", (che
 test("a failed attempt at the gap story is reverted to the checkpoint that holds the story, and the next attempt does it", async () => {
   const repo = makeRepo({ "tasks.md": ONE });
   const au = auditor([GAPS, PASS]);
-  const r = await runEngine(repo, [tickStory("1", "echo hello > hello.txt"), "echo half > bye.txt\necho '<promise>FAILED: not now</promise>'", tickStory("2", "echo bye > bye.txt")], {
-    audit: true, auditAgent: "command", auditCmd: au.cmd,
-  });
+  const r = await runEngine(
+    repo,
+    [tickStory("1", "echo hello > hello.txt"), "echo half > bye.txt\necho '<promise>FAILED: not now</promise>'", tickStory("2", "echo bye > bye.txt")],
+    {
+      audit: true,
+      auditAgent: "command",
+      auditCmd: au.cmd,
+    },
+  );
   expect(r.state.status).toBe("done");
-  expect(r.state.iterations.map((i) => [i.story_id ?? "audit", i.outcome])).toEqual([["1", "complete"], ["audit", "rejected"], ["2", "failed"], ["2", "complete"], ["audit", "complete"]]);
+  expect(r.state.iterations.map((i) => [i.story_id ?? "audit", i.outcome])).toEqual([
+    ["1", "complete"],
+    ["audit", "rejected"],
+    ["2", "failed"],
+    ["2", "complete"],
+    ["audit", "complete"],
+  ]);
   expect(readFileSync(join(repo, "bye.txt"), "utf8")).toBe("bye\n");
 });
 
@@ -94,7 +120,11 @@ test("the same gap found twice ends the loop stuck, naming it; no second story i
   const repo = makeRepo({ "tasks.md": ONE });
   const same = `printf '<audit>\\nGAP: Write bye.txt  saying bye\\n</audit>\\n'`;
   const au = auditor([`printf '<audit>\\nGAP: write bye.txt saying bye\\n</audit>\\n'`, same]);
-  const r = await runEngine(repo, [tickStory("1", "echo hello > hello.txt"), tickStory("2", "echo nope > other.txt")], { audit: true, auditAgent: "command", auditCmd: au.cmd });
+  const r = await runEngine(repo, [tickStory("1", "echo hello > hello.txt"), tickStory("2", "echo nope > other.txt")], {
+    audit: true,
+    auditAgent: "command",
+    auditCmd: au.cmd,
+  });
   expect(r.state.status).toBe("stuck");
   expect(r.state.reason).toContain('found a gap again that the story written for it did not close: "Write bye.txt  saying bye"');
   expect(r.state.iterations.at(-1)!.audit).toMatchObject({ verdict: "repeated", story_id: null });
@@ -127,7 +157,10 @@ test("--audit-rounds bounds the audit: the last round's gaps are implemented, th
   const repo = makeRepo({ "tasks.md": ONE });
   const au = auditor([GAPS]);
   const r = await runEngine(repo, [tickStory("1", "echo hello > hello.txt"), tickStory("2", "echo bye > bye.txt")], {
-    audit: true, auditAgent: "command", auditCmd: au.cmd, auditRounds: 1,
+    audit: true,
+    auditAgent: "command",
+    auditCmd: au.cmd,
+    auditRounds: 1,
   });
   expect(r.state.status).toBe("done");
   expect(au.runs()).toBe(1);

@@ -13,14 +13,24 @@ import { sampleState } from "../../helpers/state.ts";
 import { tempDir } from "../../helpers/repo.ts";
 
 const ran = (refusedUntil?: Date): AgentRun => ({
-  done: null, promise: null, ending: null, exitCode: 0, end: "exit", durationMs: 1,
+  done: null,
+  promise: null,
+  ending: null,
+  exitCode: 0,
+  end: "exit",
+  durationMs: 1,
   unavailable: refusedUntil ? unavailable("usage limit reached", refusedUntil) : null,
 });
 
 function deps(limits: LoopDeps["limits"], events: LoopEvent[]): LoopDeps {
   return {
-    env: { WT_LOOP_WAIT_SCALE: "0.001" }, signal: new AbortController().signal, limits,
-    checkpoint: { revert: async () => [] }, emit: (e: LoopEvent) => events.push(e), setTitle() {}, save: async () => {},
+    env: { WT_LOOP_WAIT_SCALE: "0.001" },
+    signal: new AbortController().signal,
+    limits,
+    checkpoint: { revert: async () => [] },
+    emit: (e: LoopEvent) => events.push(e),
+    setTitle() {},
+    save: async () => {},
   } as unknown as LoopDeps;
 }
 
@@ -30,10 +40,15 @@ test("lanes of one loop: a lane refused until T holds the other lane's next run 
   const gate = limitGate(deps(undefined, []), new AbortController().signal);
   const reset = new Date(Date.now() + 1500);
   const eventsA: LoopEvent[] = [];
-  const a = runWhenAvailable(sampleState(), deps(gate, eventsA), at("1"), (() => {
-    let n = 0;
-    return async () => (n++ === 0 ? ran(reset) : ran());
-  })());
+  const a = runWhenAvailable(
+    sampleState(),
+    deps(gate, eventsA),
+    at("1"),
+    (() => {
+      let n = 0;
+      return async () => (n++ === 0 ? ran(reset) : ran());
+    })(),
+  );
   // Lane B runs once A's refusal is known: it must not run before the reset A was given.
   await Promise.resolve();
   await Bun.sleep(50);
@@ -53,10 +68,15 @@ test("another loop of the repository: the limits file holds its run until the re
   const file = limitFileOf(common, "claude");
   const reset = new Date(Date.now() + 1200);
   // Loop 1 is refused: the file says until when (the reset plus the margin, scaled).
-  await runWhenAvailable(sampleState(), deps(fileGate(file, new AbortController().signal), []), at("1"), (() => {
-    let n = 0;
-    return async () => (n++ === 0 ? ran(reset) : ran());
-  })());
+  await runWhenAvailable(
+    sampleState(),
+    deps(fileGate(file, new AbortController().signal), []),
+    at("1"),
+    (() => {
+      let n = 0;
+      return async () => (n++ === 0 ? ran(reset) : ran());
+    })(),
+  );
   const written = JSON.parse(readFileSync(file, "utf8"));
   expect(Date.parse(written.until)).toBeGreaterThanOrEqual(reset.getTime());
   expect(written.reason).toContain("usage limit reached");

@@ -32,13 +32,22 @@ function reviewer(steps: string[]) {
 describe.each([["branch"], ["stash"]] as const)("--review (%s checkpoints)", (checkpoint) => {
   test("CHANGES rejects the attempt: reverted, the next prompt carries the reason; APPROVE accepts the next", async () => {
     const repo = makeRepo({ "tasks.md": ONE });
-    const rv = reviewer([`echo 'x.txt says bad.'; echo '<review>CHANGES: x.txt must say good, not bad</review>'`, `echo 'Fine.'; echo '<review>APPROVE</review>'`]);
+    const rv = reviewer([
+      `echo 'x.txt says bad.'; echo '<review>CHANGES: x.txt must say good, not bad</review>'`,
+      `echo 'Fine.'; echo '<review>APPROVE</review>'`,
+    ]);
     const seen = `ls > "$AGENT_DIR/ls-$n.txt"\n`;
     const r = await runEngine(repo, [seen + tickStory("1", "echo bad > x.txt"), seen + tickStory("1", "echo good > x.txt")], {
-      checkpoint, review: "command", reviewCmd: rv.cmd, verify: "true",
+      checkpoint,
+      review: "command",
+      reviewCmd: rv.cmd,
+      verify: "true",
     });
     expect(r.state.status).toBe("done");
-    expect(r.state.iterations.map((i) => [i.attempt, i.outcome, i.review?.verdict])).toEqual([[1, "rejected", "changes"], [2, "complete", "approve"]]);
+    expect(r.state.iterations.map((i) => [i.attempt, i.outcome, i.review?.verdict])).toEqual([
+      [1, "rejected", "changes"],
+      [2, "complete", "approve"],
+    ]);
     expect(r.state.iterations[0]!.reason).toContain("x.txt must say good, not bad");
     // The reviewer saw the story, its tasks and the attempt's diff (untracked files included).
     const p1 = rv.prompt(1);
@@ -65,7 +74,9 @@ describe.each([["branch"], ["stash"]] as const)("--review (%s checkpoints)", (ch
 
   test("a reviewer that edits, adds and commits files: all of it is put back before its verdict counts, and recorded", async () => {
     const repo = makeRepo({ "tasks.md": ONE });
-    const rv = reviewer([`echo hacked > x.txt; echo mine > reviewer.txt; git add -A >/dev/null; git commit -qm 'reviewer commit' >/dev/null; echo stray > stray.txt; echo '<review>APPROVE</review>'`]);
+    const rv = reviewer([
+      `echo hacked > x.txt; echo mine > reviewer.txt; git add -A >/dev/null; git commit -qm 'reviewer commit' >/dev/null; echo stray > stray.txt; echo '<review>APPROVE</review>'`,
+    ]);
     const r = await runEngine(repo, [tickStory("1", "echo good > x.txt")], { checkpoint, review: "command", reviewCmd: rv.cmd });
     expect(r.state.status).toBe("done");
     const review = r.state.iterations[0]!.review!;
@@ -106,7 +117,10 @@ describe("a review without a verdict is tried once more, then the story is accep
     const repo = makeRepo({ "tasks.md": ONE });
     const rv = reviewer(["exit 1", "echo '<review>CHANGES: add a test</review>'", "echo '<review>APPROVE</review>'"]);
     const r = await runEngine(repo, [tickStory("1", "echo good > x.txt")], { review: "command", reviewCmd: rv.cmd });
-    expect(r.state.iterations.map((i) => [i.outcome, i.review?.verdict, i.review?.runs])).toEqual([["rejected", "changes", 2], ["complete", "approve", 1]]);
+    expect(r.state.iterations.map((i) => [i.outcome, i.review?.verdict, i.review?.runs])).toEqual([
+      ["rejected", "changes", 2],
+      ["complete", "approve", 1],
+    ]);
   });
 
   test("a reviewer that hangs is ended at --review-timeout with every process it started, and counts as no verdict", async () => {
@@ -126,7 +140,8 @@ test("a stop during the review ends the reviewer; what it changed is put back, t
   const dir = tempDir("review-stop-");
   const rv = reviewer([`echo scribble > x.txt; echo started; sleep 300 & echo $! > ${dir}/child.pid; wait`]);
   const r = await runEngine(repo, [tickStory("1", "echo good > x.txt")], {
-    review: "command", reviewCmd: rv.cmd,
+    review: "command",
+    reviewCmd: rv.cmd,
     onEvent: (e, abort) => {
       if (e.type === "ReviewEvent" && e.event.type === "Message" && e.event.text === "started") abort();
     },

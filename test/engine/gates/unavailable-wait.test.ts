@@ -25,5 +25,7 @@ test("a reset time ahead is waited for, plus the margin; one already past falls 
 test("the scale shrinks backoff and margin, never the reset time itself", () => {
   expect(waitUntil(unavailable("x"), 1, NOW, 0.001) - NOW).toBe(30);
   expect(waitUntil(unavailable("x", new Date(NOW + 5000)), 1, NOW, 0.001) - NOW).toBe(5015);
-  expect([waitScale({ WT_LOOP_WAIT_SCALE: "0.01" }), waitScale({}), waitScale({ WT_LOOP_WAIT_SCALE: "-1" }), waitScale({ WT_LOOP_WAIT_SCALE: "x" })]).toEqual([0.01, 1, 1, 1]);
+  expect([waitScale({ WT_LOOP_WAIT_SCALE: "0.01" }), waitScale({}), waitScale({ WT_LOOP_WAIT_SCALE: "-1" }), waitScale({ WT_LOOP_WAIT_SCALE: "x" })]).toEqual([
+    0.01, 1, 1, 1,
+  ]);
 });

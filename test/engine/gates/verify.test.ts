@@ -24,10 +24,15 @@ describe.each([["branch"], ["stash"]] as const)("--verify (%s checkpoints)", (ch
     const verify = `i=1; while [ $i -le 100 ]; do echo "out-$i"; i=$((i+1)); done; echo "stderr says: x is $(cat x.txt)" >&2; grep -q good x.txt`;
     const seen = `ls > "$AGENT_DIR/ls-$n.txt"\n`;
     const r = await runEngine(repo, [seen + tickStory("1", "echo bad > x.txt"), seen + tickStory("1", "echo good > x.txt")], {
-      checkpoint, verify, stallThreshold: 5,
+      checkpoint,
+      verify,
+      stallThreshold: 5,
     });
     expect(r.state.status).toBe("done");
-    expect(r.state.iterations.map((i) => [i.attempt, i.outcome])).toEqual([[1, "rejected"], [2, "complete"]]);
+    expect(r.state.iterations.map((i) => [i.attempt, i.outcome])).toEqual([
+      [1, "rejected"],
+      [2, "complete"],
+    ]);
     const [first, second] = r.state.iterations;
     expect(first!.verify!.exit_code).toBe(1);
     expect(first!.verify!.timed_out).toBe(false);
@@ -52,10 +57,7 @@ describe.each([["branch"], ["stash"]] as const)("--verify (%s checkpoints)", (ch
   test("a verify that hangs is ended at --verify-timeout with its children, a setsid one included; the attempt is rejected", async () => {
     const repo = makeRepo({ "tasks.md": ONE });
     const dir = tempDir("verify-hang-");
-    const verify =
-      `sleep 300 & echo $! > ${dir}/child.pid; ` +
-      `setsid -f sh -c 'echo $$ > ${dir}/setsid.pid; exec sleep 300'; ` +
-      `echo waiting; sleep 300`;
+    const verify = `sleep 300 & echo $! > ${dir}/child.pid; ` + `setsid -f sh -c 'echo $$ > ${dir}/setsid.pid; exec sleep 300'; ` + `echo waiting; sleep 300`;
     const t0 = performance.now();
     const r = await runEngine(repo, [tickStory("1", "echo good > x.txt")], { checkpoint, verify, verifyTimeout: 0.05, maxRetries: 1 });
     const elapsed = performance.now() - t0;
@@ -76,7 +78,8 @@ describe.each([["branch"], ["stash"]] as const)("--verify (%s checkpoints)", (ch
     const dir = tempDir("verify-stop-");
     const verify = `setsid -f sh -c 'echo $$ > ${dir}/setsid.pid; exec sleep 300'; echo started > ${dir}/started; sleep 300`;
     const r = await runEngine(repo, [tickStory("1", "echo good > x.txt")], {
-      checkpoint, verify,
+      checkpoint,
+      verify,
       onEvent: (e, abort) => {
         if (e.type !== "VerifyStart") return;
         const wait = setInterval(() => existsSync(join(dir, "started")) && (clearInterval(wait), abort()), 20);
@@ -97,7 +100,10 @@ test("what the verify command changes is part of the candidate: reverted with a 
   const verify = "date > made-by-verify.txt; test -f good.txt";
   const seen = `ls > "$AGENT_DIR/ls-$n.txt"\n`;
   const r = await runEngine(repo, [seen + "echo '<promise>COMPLETE</promise>'\n", seen + "touch good.txt\necho '<promise>COMPLETE</promise>'\n"], {
-    done: "manual", task: "make good.txt", verify, stallThreshold: 5,
+    done: "manual",
+    task: "make good.txt",
+    verify,
+    stallThreshold: 5,
   });
   expect(r.state.status).toBe("done");
   expect(r.state.iterations.map((i) => i.outcome)).toEqual(["rejected", "complete"]);

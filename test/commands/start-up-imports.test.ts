@@ -1,0 +1,38 @@
+/**
+ * What a command loads before it runs (docs/performance.md "Start-up"): the static imports of its
+ * module, followed as the bundler follows them. zod (its module alone ~740 KB; building the state and
+ * agent schemas cost `status` about a third of its start-up) must not be among them for the commands
+ * run often; the state is checked by the generated validator, and zod is imported only to explain a
+ * state that fails it. The --audit change (status-view → agents/auditor → agents/registry → every
+ * agent's stream schema) brought it back unnoticed; this test is what notices.
+ */
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "../..");
+
+/** Every file `entry` imports statically (import statements, not `await import()`), transitively. */
+async function staticClosure(entry: string): Promise<string[]> {
+  const r = await Bun.build({ entrypoints: [join(ROOT, entry)], target: "bun", metafile: true, external: ["citty", "@opentui/*"], throw: false });
+  if (!r.success || !r.metafile) throw new Error(`bundling ${entry} failed:\n${r.logs.map(String).join("\n")}`);
+  const inputs = r.metafile.inputs;
+  const seen = new Set<string>();
+  const walk = (path: string) => {
+    if (seen.has(path) || !inputs[path]) return;
+    seen.add(path);
+    for (const i of inputs[path].imports) if (i.kind === "import-statement" && !i.external) walk(i.path);
+  };
+  walk(entry);
+  if (seen.size < 2) throw new Error(`the metafile of ${entry} lists no imports: the check would pass on nothing`);
+  return [...seen];
+}
+
+test("the closure follows imports through to the state's validator (the check below is not vacuous)", async () => {
+  expect(await staticClosure("src/commands/status.ts")).toContain("src/state/state-check.gen.ts");
+}, 60_000);
+
+for (const command of ["status", "statusline"])
+  test(`wt-loop ${command} loads neither zod nor the agents' registry at start-up`, async () => {
+    const files = await staticClosure(`src/commands/${command}.ts`);
+    expect(files.filter((f) => f.includes("node_modules/zod/") || f === "src/agents/registry.ts" || f === "src/state/schema.ts")).toEqual([]);
+  }, 60_000);
