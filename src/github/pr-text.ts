@@ -23,6 +23,8 @@ export interface PlanStory {
 
 export interface PrFacts {
   state: State;
+  /** The attempts of the earlier runs this run continues (a restart after `stuck`…), oldest first: their proof stays in the body. */
+  earlier: Iteration[];
   plan: PlanStory[];
   /** The files each commit changed, by commit id. */
   files: Map<string, string[]>;
@@ -48,24 +50,28 @@ const short = (sha: string) => sha.slice(0, 12);
 export function prSection(f: PrFacts): string {
   const s = f.state;
   const r = receiptOf(s);
+  const all = [...f.earlier, ...s.iterations];
   const out: string[] = [BODY_START];
   out.push(...closingLines(s));
-  const cost = s.total_cost_usd > 0 ? ` · ${formatCost(s.total_cost_usd)}` : "";
+  // Every run of the loop counts, as in the receipt: this one's and the earlier runs' it continues.
+  const spent = { usd: s.total_cost_usd + (s.spent_before?.cost_usd ?? 0), tokens: s.total_tokens + (s.spent_before?.tokens ?? 0) };
+  const cost = spent.usd > 0 ? ` · ${formatCost(spent.usd)}` : "";
   out.push(
-    `**wt-loop** ended **${s.status}**: ${s.stories_completed}/${s.stories_total} stories, ${plural(s.iterations.length, "iteration")}, ${formatTokens(s.total_tokens)} tokens${cost}.`,
+    `**wt-loop** ended **${s.status}**: ${s.stories_completed}/${s.stories_total} stories, ${plural(all.length, "iteration")}, ${formatTokens(spent.tokens)} tokens${cost}.`,
   );
-  if (s.reason) out.push("", `> ${cell(s.reason)}`);
+  const reason = endingReason(s);
+  if (reason) out.push("", `> ${cell(reason)}`);
   out.push("", "| story | result | attempts | time | tokens | cost |", "|---|---|---|---|---|---|");
   for (const l of r.stories)
     out.push(
       `| ${cell(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`)} | ${l.complete ? "✅ accepted" : "— not accepted"} | ${l.attempts} | ${formatDuration(l.duration_ms)} | ${formatTokens(l.agent.tokens + l.reviewer.tokens)} | ${formatCost(storyCost(l))} |`,
     );
-  for (const l of r.stories) out.push("", ...storyDetail(s, l.id, l.title, l.complete, f.files));
+  for (const l of r.stories) out.push("", ...storyDetail(s, all, l.id, l.title, l.complete, f.files));
   const left = f.plan.filter((p) => !p.complete);
   if (left.length) {
     out.push("", "#### Left unfinished");
     for (const p of left) {
-      const last = [...s.iterations].reverse().find((i) => i.story_id === p.id && i.kind !== "audit");
+      const last = [...all].reverse().find((i) => i.story_id === p.id && i.kind !== "audit");
       const why = last
         ? `${last.outcome} after ${plural(r.stories.find((x) => x.id === p.id)?.attempts ?? 0, "attempt")}${last.reason ? `: ${cell(last.reason)}` : ""}`
         : "not attempted";
@@ -87,6 +93,13 @@ export function prSection(f: PrFacts): string {
   return out.join("\n");
 }
 
+/** Why the loop ended, without what its completion did after (kept the branch, this very pull request). */
+function endingReason(s: State): string | null {
+  const done = s.completion_message;
+  if (!s.reason || !done || !s.reason.endsWith(done)) return s.reason;
+  return s.reason.slice(0, -done.length).replace(/[.\s]+$/, "") || null;
+}
+
 /** `Closes #N` once every story is done; `Part of #N` while some remain (a merge must not close unfinished work). */
 function closingLines(s: State): string[] {
   const gh = s.github;
@@ -103,8 +116,8 @@ function closingLines(s: State): string[] {
   return [...lines, ""];
 }
 
-function storyDetail(s: State, id: string | null, title: string | null, complete: boolean, files: Map<string, string[]>): string[] {
-  const its = s.iterations.filter((i) => i.kind !== "audit" && i.story_id === id);
+function storyDetail(s: State, all: Iteration[], id: string | null, title: string | null, complete: boolean, files: Map<string, string[]>): string[] {
+  const its = all.filter((i) => i.kind !== "audit" && i.story_id === id);
   const out = [`#### ${cell(id === null ? "The task" : `${id}. ${title ?? ""}`)} — ${complete ? "accepted" : "not accepted"}`, ""];
   const commits = its.flatMap((i) => (i.outcome === "complete" ? i.commits : []));
   out.push(`- commits: ${commits.length ? commits.map((c) => `\`${short(c)}\``).join(", ") : "none"}`);

@@ -12,7 +12,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.ts";
 import type { Git } from "../checkpoint/git.ts";
-import type { State } from "../state/schema.ts";
+import type { Iteration, State } from "../state/schema.ts";
+import { loopPaths } from "../state/paths.ts";
+import { archivedRuns, findRun } from "../state/run-files.ts";
 import { parseStories } from "../stories/story.ts";
 import { ghApi, ghApiText, repoLabel, requireGhLogin, type GhContext, type RepoId } from "./gh.ts";
 import { resolveRepo } from "./issues.ts";
@@ -104,11 +106,13 @@ export async function publishPr(git: Git, ctx: GhContext, s: State, record: (r: 
   const { repo, remote } = target;
   const tip = await git.resolve(`refs/heads/${branch}`);
   if (!tip) throw new UserError(`The loop's branch ${branch} is gone (cleaned up, or deleted): there is nothing to push.`);
+  const api = `repos/${repo.owner}/${repo.name}/pulls`;
+  // Before the push: a closed or merged pull request of this loop is refused with nothing written.
+  const existing = await findPull(ctx, repo, branch, s.pull_request);
   const pushedWhat = await push(git, remote, branch, tip, s.pull_request?.pushed ?? null);
   const base = (await remoteHead(git, remote, s.original_branch)) ? s.original_branch! : target.defaultBranch;
-  const api = `repos/${repo.owner}/${repo.name}/pulls`;
-  const existing = await findPull(ctx, repo, branch, s.pull_request);
-  const section = prSection({ state: s, plan: await planOf(s), files: await filesOf(git, s) });
+  const earlier = await earlierIterations(s);
+  const section = prSection({ state: s, earlier, plan: await planOf(s), files: await filesOf(git, [...earlier, ...s.iterations]) });
   const ready = s.status === "done";
   let pull: PullJson;
   let said: string;
@@ -202,9 +206,28 @@ async function planOf(s: State): Promise<PlanStory[]> {
   }
 }
 
+/**
+ * The attempts of the earlier runs this run continues, oldest first, from their archived states (`loop-runs/`):
+ * the runs before it on the same branch from the same commit, back to the one that continued nothing.
+ */
+async function earlierIterations(s: State): Promise<Iteration[]> {
+  const paths = loopPaths(s.worktree_path);
+  const chain: Iteration[][] = [];
+  let continues = s.earlier_stories.length > 0;
+  for (const { key } of archivedRuns(paths).reverse()) {
+    if (!continues) break;
+    const run = (await findRun(paths, key).catch(() => null))?.state;
+    if (!run || run.started_at >= s.started_at) continue;
+    if (run.checkpoint_branch !== s.checkpoint_branch || run.original_commit !== s.original_commit) break;
+    chain.unshift(run.iterations);
+    continues = run.earlier_stories.length > 0;
+  }
+  return chain.flat();
+}
+
 /** The files each commit of the loop changed: one `git log` for all of them. */
-async function filesOf(git: Git, s: State): Promise<Map<string, string[]>> {
-  const shas = [...new Set(s.iterations.flatMap((i) => i.commits))];
+async function filesOf(git: Git, iterations: Iteration[]): Promise<Map<string, string[]>> {
+  const shas = [...new Set(iterations.flatMap((i) => i.commits))];
   const out = new Map<string, string[]>();
   if (!shas.length) return out;
   const r = await git.run(["log", "--no-walk=unsorted", "--name-only", "--format=@@%H", ...shas], { allowFailure: true });
