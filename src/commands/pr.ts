@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { pullRequestOfLoop } from "../control/pull-request.ts";
 import { print } from "../term/print.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
-import { action, givenOptions } from "./_args.ts";
+import { action, givenOptions } from "../args/args.ts";
 
 const args = {} as const;
 
