@@ -95,6 +95,10 @@ export const IterationEnd = z.object({
         "measured before the work was kept or reverted (after `--verify`, if any); empty when the attempt was stopped or refused before it " +
         "was measured, and in logs written before this field existed",
     ),
+  diff_file: z
+    .string()
+    .optional()
+    .describe("the attempt's diff (`logs/<run>/iter-NNN.diff`), as the state's `iterations[].diff_file`; absent when none was written"),
 });
 
 export const VerifyStart = z.object({

@@ -119,6 +119,13 @@ export const Iteration = z.object({
     "the agent this attempt ran when its story's heading named another than the loop's (`(agent: codex)`); absent: the loop's `agent`",
   ),
   log_file: z.string().describe("absolute path of `logs/<run>/iter-NNN.jsonl`, the agent's raw output (its stderr beside it as `.stderr`)"),
+  diff_file: z
+    .string()
+    .optional()
+    .describe(
+      "absolute path of `logs/<run>/iter-NNN.diff`: what the attempt changed, from its checkpoint to the tree it left (untracked files included), " +
+        "written before its work was kept or reverted; absent when it changed no file, was stopped or refused before it was measured, or ran before diffs were kept",
+    ),
   verify: VerifyRun.optional().describe("the `--verify` run after this attempt's COMPLETE; absent when it did not run"),
   review: ReviewRun.optional().describe("the `--review` run after this attempt's COMPLETE passed the box check and `--verify`; absent when it did not run"),
   kind: z

@@ -125,6 +125,7 @@ function o2(v: any, p: string): Record<string, unknown> {
   if (v["model"] !== undefined) out["model"] = ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string"));
   if (v["agent"] !== undefined) out["agent"] = ((v["agent"] === "claude" || v["agent"] === "codex" || v["agent"] === "gemini" || v["agent"] === "command" || v["agent"] === "demo") ? v["agent"] : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
   out["log_file"] = ((typeof v["log_file"] === "string") ? v["log_file"] : fail(p + ".log_file", "a string"));
+  if (v["diff_file"] !== undefined) out["diff_file"] = ((typeof v["diff_file"] === "string") ? v["diff_file"] : fail(p + ".diff_file", "a string"));
   if (v["verify"] !== undefined) out["verify"] = o5(v["verify"], p + ".verify");
   if (v["review"] !== undefined) out["review"] = o6(v["review"], p + ".review");
   if (v["kind"] !== undefined) out["kind"] = ((v["kind"] === "audit") ? v["kind"] : fail(p + ".kind", "\"audit\""));
