@@ -6,6 +6,8 @@
 import { relative } from "node:path";
 import { auditorOf } from "../agents/auditor.ts";
 import { adapterFor } from "../agents/registry.ts";
+import { otherAgents } from "../agents/story-agent.ts";
+import { loadStories } from "../stories/source.ts";
 import { branchCheckpoint } from "../checkpoint/branch.ts";
 import { Git } from "../checkpoint/git.ts";
 import { stashCheckpoint } from "../checkpoint/stash.ts";
@@ -71,7 +73,9 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     await io("clear", run.logs, () => removeSafe(state.worktree_path, run.logs));
     await io("create", run.logs, () => makeDir(state.worktree_path, run.logs));
     await ensureExcluded(git);
-    const others = [state.review, state.audit ? auditorOf(state).name : null].filter((n) => n !== null && n !== state.agent);
+    // The sandbox lets in what each agent of the loop needs: the reviewer's, the auditor's, and those the stories' headings name.
+    const named = state.sandbox ? otherAgents(state, await loadStories(source)) : [];
+    const others = [state.review, state.audit ? auditorOf(state).name : null, ...named].filter((n) => n !== null && n !== state.agent);
     sandbox = await loopSandbox(state, [adapter, ...[...new Set(others)].map((n) => adapterFor(n!))], env);
     log = new EventLog(paths.events);
   } catch (err) {

@@ -89,6 +89,9 @@ export const AuditRun = z.object({
 });
 export type AuditRun = z.infer<typeof AuditRun>;
 
+export const AgentName = z.enum(["claude", "codex", "gemini", "command", "demo"]);
+export type AgentName = z.infer<typeof AgentName>;
+
 export const Iteration = z.object({
   n: z.number().int().positive().describe("iteration number, 1-based"),
   started: Iso.describe("when the agent run began"),
@@ -112,6 +115,9 @@ export const Iteration = z.object({
   turns: Count.nullable().describe("the agent's turns, when it reports them"),
   exit_code: z.number().int().nullable().describe("the agent's exit code"),
   model: z.string().optional().describe("the model this attempt asked the agent for (the story's heading, `--escalate` or `--model`); absent: the agent's own"),
+  agent: AgentName.optional().describe(
+    "the agent this attempt ran when its story's heading named another than the loop's (`(agent: codex)`); absent: the loop's `agent`",
+  ),
   log_file: z.string().describe("absolute path of `logs/<run>/iter-NNN.jsonl`, the agent's raw output (its stderr beside it as `.stderr`)"),
   diff_file: z
     .string()
@@ -140,8 +146,6 @@ export const Iteration = z.object({
 export type Iteration = z.infer<typeof Iteration>;
 
 export const DoneCriteria = z.enum(["tasks", "manual"]);
-export const AgentName = z.enum(["claude", "codex", "gemini", "command", "demo"]);
-export type AgentName = z.infer<typeof AgentName>;
 export const CheckpointKind = z.enum(["branch", "stash"]);
 /** `pr`: keep the loop's branch, push it and open (or update) a pull request with the loop's records (docs/github.md). */
 export const OnComplete = z.enum(["ask", "cleanup", "keep", "pr"]);
@@ -212,13 +216,16 @@ export const StoryReceipt = z.object({
   models: z
     .array(
       z.object({
-        model: z.string().describe("the model asked for"),
+        model: z.string().nullable().describe("the model asked for; null: the agent's own (a story that names its agent and no model)"),
+        agent: AgentName.optional().describe("the agent the story's heading named, when another than the loop's; absent: the loop's"),
         attempts: Count.describe("attempts with it"),
         cost_usd: z.number().nonnegative().nullable().describe("what the agent spent in them (the reviewer's share apart); null when it reports no cost"),
       }),
     )
     .optional()
-    .describe("per model asked for, in the order first used: its attempts and what the agent spent in them; absent when no attempt named a model"),
+    .describe(
+      "per model (and agent) asked for, in the order first used: its attempts and what the agent spent in them; absent when no attempt named a model or another agent",
+    ),
 });
 export type StoryReceipt = z.infer<typeof StoryReceipt>;
 

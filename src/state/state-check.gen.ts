@@ -124,6 +124,7 @@ function o2(v: any, p: string): Record<string, unknown> {
   out["turns"] = (v["turns"] === null ? null : ((typeof v["turns"] === "number") && (Number.isFinite(v["turns"])) && (Number.isSafeInteger(v["turns"])) && (v["turns"] >= 0) ? v["turns"] : fail(p + ".turns", "a number in range")));
   out["exit_code"] = (v["exit_code"] === null ? null : ((typeof v["exit_code"] === "number") && (Number.isFinite(v["exit_code"])) && (Number.isSafeInteger(v["exit_code"])) ? v["exit_code"] : fail(p + ".exit_code", "a number in range")));
   if (v["model"] !== undefined) out["model"] = ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string"));
+  if (v["agent"] !== undefined) out["agent"] = ((v["agent"] === "claude" || v["agent"] === "codex" || v["agent"] === "gemini" || v["agent"] === "command" || v["agent"] === "demo") ? v["agent"] : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
   out["log_file"] = ((typeof v["log_file"] === "string") ? v["log_file"] : fail(p + ".log_file", "a string"));
   if (v["diff_file"] !== undefined) out["diff_file"] = ((typeof v["diff_file"] === "string") ? v["diff_file"] : fail(p + ".diff_file", "a string"));
   if (v["verify"] !== undefined) out["verify"] = o5(v["verify"], p + ".verify");
@@ -357,7 +358,8 @@ function a30(v: any, p: string): unknown[] {
 function o31(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["model"] = ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string"));
+  out["model"] = (v["model"] === null ? null : ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string")));
+  if (v["agent"] !== undefined) out["agent"] = ((v["agent"] === "claude" || v["agent"] === "codex" || v["agent"] === "gemini" || v["agent"] === "command" || v["agent"] === "demo") ? v["agent"] : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
   out["attempts"] = ((typeof v["attempts"] === "number") && (Number.isFinite(v["attempts"])) && (Number.isSafeInteger(v["attempts"])) && (v["attempts"] >= 0) ? v["attempts"] : fail(p + ".attempts", "a number in range"));
   out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
   return out;
