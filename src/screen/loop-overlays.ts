@@ -1,6 +1,6 @@
 /**
  * What the loop screen draws over itself (the key help, "stop this loop?", the end dialog, a diff, the
- * note input, the file picker, the result view), and what a key does while one is open: an overlay
+ * note input, the result view), and what a key does while one is open: an overlay
  * takes every key but Ctrl-C.
  */
 import { formatTotalCost, plural } from "../text/format.ts";
@@ -23,9 +23,9 @@ export function helpLines(mode: "run" | "monitor", ended = false): Line[] {
     ["↑ ↓  k j", "select a story (the running one is followed until you do)"],
     ["f", "follow the running story again"],
     ["Tab  Shift-Tab  1-5", "switch tab: Agent, Tasks, Files, Verify, Prompt"],
-    ["[ ]  ← →", "Verify, Prompt: the story's previous / next attempt"],
+    ["[ ]  ← →", "Files, Verify, Prompt: the story's previous / next attempt"],
     ["PgUp PgDn Home End, wheel", "scroll (at the bottom the view follows new text)"],
-    ["Enter", "Files tab: the diff of a file"],
+    ["Enter", "Files tab: the diff the attempt made"],
     ...(ended
       ? ([
           ["r", "the result: the run's summary and receipt"],
@@ -97,14 +97,6 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
       else if (k === "space") o.text += " ";
       else if ([...k].length === 1 && k >= " ") o.text += k;
       return null;
-    case "pick":
-      if (k === "up" || k === "k") o.at = Math.max(0, o.at - 1);
-      else if (k === "down" || k === "j") o.at = Math.min(o.paths.length - 1, o.at + 1);
-      else if (k === "enter") {
-        close();
-        return { kind: "diff", storyId: o.storyId, path: o.paths[o.at]! };
-      } else if (k === "escape" || k === "q") close();
-      return null;
     case "result":
       close();
       return null;
@@ -169,14 +161,6 @@ function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
       return {
         title: "A note for the next prompt",
         lines: [[{ text: `> ${o.text}` }, { text: "█", tone: "accent" }], [{ text: "Enter saves · Esc cancels", tone: "dim" }]],
-      };
-    case "pick":
-      return {
-        title: "The diff of which file?",
-        lines: [
-          ...o.paths.map((p, i): Line => [{ text: `${i === o.at ? "› " : "  "}${p}`, bold: i === o.at, tone: i === o.at ? "accent" : "normal" }]),
-          [{ text: "↑/↓ choose · Enter shows · Esc back", tone: "dim" }],
-        ],
       };
     case "result":
       return {
