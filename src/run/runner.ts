@@ -33,6 +33,7 @@ import type { View } from "../engine/view.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";
 import { issueSyncer } from "../github/issue-sync.ts";
+import { publishPr } from "../github/pull-request.ts";
 import { watchHangUp } from "../term/hangup.ts";
 import { loopSandbox } from "./sandbox.ts";
 import { attended, nobodyAttached } from "../term/attended.ts";
@@ -147,10 +148,13 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
           });
         },
         setTitle: (t) => view.title(t),
+        publish: async (s, record) =>
+          (await publishPr(git.uninterruptible(), { cwd: s.worktree_path, timeoutMs: s.command_timeout_sec * 1000, env }, s, record)).message,
         chooseCompletion(status) {
           // A stop from another terminal answered already; nobody may be at this window.
           if (stop.answer) return { kind: "now", choice: stop.answer };
-          if (state.on_complete !== "ask") return { kind: "now", choice: state.on_complete };
+          // `pr` keeps the loop's branch; the engine then pushes it and opens its pull request (publish, below).
+          if (state.on_complete !== "ask") return { kind: "now", choice: state.on_complete === "pr" ? "keep" : state.on_complete };
           if (!view.canAsk) return { kind: "now", choice: "keep" };
           stop.settle(); // the stop (if any) is done: a "still stopping" hint under the question would lie
           return {

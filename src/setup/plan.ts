@@ -241,6 +241,7 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     error: null,
     spent_before: { cost_usd: 0, tokens: 0 },
     earlier_stories: [],
+    pull_request: null,
     stop_reason: null,
     waiting: null,
     pause_requested: false,

@@ -30,6 +30,7 @@ import { refuseOptionMistakes } from "./option-mistakes.ts";
 import { rememberedOptions } from "./restart.ts";
 import { storiesOf } from "../record/receipt.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";
+import { prTarget } from "../github/pull-request.ts";
 
 /** A `starting` state this young may belong to a `run` that is still opening in its new window. */
 const STARTING_GRACE_MS = 60_000;
@@ -98,6 +99,8 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   state.spent_before = carriedFrom(previous, continues);
   // …and its receipt: attempts and costs per story survive the restart (record/receipt.ts).
   state.earlier_stories = previous && continues ? storiesOf(previous) : [];
+  // …and its pull request (`--on-complete pr`): the next push and update go to that one.
+  state.pull_request = previous && continues ? (previous.pull_request ?? null) : null;
   // The ticks of an attempt cut short before its check are still in the tree: that story goes first.
   state.unchecked_story = previous ? uncheckedStory(previous) : null;
   if (state.checkpoint === "stash") state.checkpoint_stashes = stashesLeftBy(previous);
@@ -111,6 +114,9 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   if (!opts.dryRun && !idle) {
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);
+    // `--on-complete pr`: a remote, gh's login and the right to push, refused now rather than after hours of work.
+    if (state.on_complete === "pr")
+      await prTarget(git, { cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }, { ...state, original_branch: await git.branch() });
   }
   return { state, source: plan.source, plan, previous, finishedPlanNote: idle };
 }

@@ -147,7 +147,8 @@ export type Iteration = z.infer<typeof Iteration>;
 
 export const DoneCriteria = z.enum(["tasks", "manual"]);
 export const CheckpointKind = z.enum(["branch", "stash"]);
-export const OnComplete = z.enum(["ask", "cleanup", "keep"]);
+/** `pr`: keep the loop's branch, push it and open (or update) a pull request with the loop's records (docs/github.md). */
+export const OnComplete = z.enum(["ask", "cleanup", "keep", "pr"]);
 export const Completion = z.enum(["cleanup", "keep"]);
 /** Why a `stopped` loop stopped: the user (a stop, Ctrl-C) or a budget. */
 export const StopReason = z.enum(["user", "budget"]);
@@ -300,6 +301,17 @@ export const State = z.object({
     .describe(
       "`--issue-sync`: the issue's boxes are ticked as stories are accepted, and one comment with the receipt is written (edited by later runs) when the loop ends",
     ),
+  pull_request: z
+    .object({
+      number: z.number().int().positive().describe("the pull request's number"),
+      url: z.string().describe("its address"),
+      repo: z.string().describe("`host/owner/name` of the repository it is in"),
+      remote: z.string().describe("the git remote the loop's branch was pushed to"),
+      pushed: z.string().describe("the commit wt-loop last pushed to the branch: a later push may move the branch over it (and only over it)"),
+    })
+    .nullable()
+    .default(null)
+    .describe("the pull request `--on-complete pr` or `wt-loop pr` opened for the loop's branch; later runs update this one"),
   issue_search: z.string().nullable().default(null).describe("`--issues`, as given: a GitHub search, one story per open issue it finds"),
   stories_total: Count.describe("stories in the plan, planned stories that went missing included"),
   stories_completed: Count.describe("stories complete"),

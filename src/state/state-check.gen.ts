@@ -31,7 +31,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["agent_cmd"] = (v["agent_cmd"] === null ? null : ((typeof v["agent_cmd"] === "string") ? v["agent_cmd"] : fail(p + ".agent_cmd", "a string")));
   out["model"] = (v["model"] === null ? null : ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string")));
   out["checkpoint"] = ((v["checkpoint"] === "branch" || v["checkpoint"] === "stash") ? v["checkpoint"] : fail(p + ".checkpoint", "one of \"branch\", \"stash\""));
-  out["on_complete"] = ((v["on_complete"] === "ask" || v["on_complete"] === "cleanup" || v["on_complete"] === "keep") ? v["on_complete"] : fail(p + ".on_complete", "one of \"ask\", \"cleanup\", \"keep\""));
+  out["on_complete"] = ((v["on_complete"] === "ask" || v["on_complete"] === "cleanup" || v["on_complete"] === "keep" || v["on_complete"] === "pr") ? v["on_complete"] : fail(p + ".on_complete", "one of \"ask\", \"cleanup\", \"keep\", \"pr\""));
   out["terminal"] = ((typeof v["terminal"] === "string") ? v["terminal"] : fail(p + ".terminal", "a string"));
   out["source"] = ((v["source"] === "openspec" || v["source"] === "tasks-file" || v["source"] === "manual" || v["source"] === "issue") ? v["source"] : fail(p + ".source", "one of \"openspec\", \"tasks-file\", \"manual\", \"issue\""));
   out["change"] = (v["change"] === null ? null : ((typeof v["change"] === "string") ? v["change"] : fail(p + ".change", "a string")));
@@ -39,11 +39,12 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["github"] = (v["github"] === undefined ? null : (v["github"] === null ? null : o12(v["github"], p + ".github")));
   out["issue"] = (v["issue"] === undefined ? null : (v["issue"] === null ? null : ((typeof v["issue"] === "string") ? v["issue"] : fail(p + ".issue", "a string"))));
   out["issue_sync"] = (v["issue_sync"] === undefined ? false : ((typeof v["issue_sync"] === "boolean") ? v["issue_sync"] : fail(p + ".issue_sync", "true or false")));
+  out["pull_request"] = (v["pull_request"] === undefined ? null : (v["pull_request"] === null ? null : o15(v["pull_request"], p + ".pull_request")));
   out["issue_search"] = (v["issue_search"] === undefined ? null : (v["issue_search"] === null ? null : ((typeof v["issue_search"] === "string") ? v["issue_search"] : fail(p + ".issue_search", "a string"))));
   out["stories_total"] = ((typeof v["stories_total"] === "number") && (Number.isFinite(v["stories_total"])) && (Number.isSafeInteger(v["stories_total"])) && (v["stories_total"] >= 0) ? v["stories_total"] : fail(p + ".stories_total", "a number in range"));
   out["stories_completed"] = ((typeof v["stories_completed"] === "number") && (Number.isFinite(v["stories_completed"])) && (Number.isSafeInteger(v["stories_completed"])) && (v["stories_completed"] >= 0) ? v["stories_completed"] : fail(p + ".stories_completed", "a number in range"));
-  out["planned_stories"] = (v["planned_stories"] === undefined ? [] : a15(v["planned_stories"], p + ".planned_stories"));
-  out["current_story"] = (v["current_story"] === null ? null : o17(v["current_story"], p + ".current_story"));
+  out["planned_stories"] = (v["planned_stories"] === undefined ? [] : a16(v["planned_stories"], p + ".planned_stories"));
+  out["current_story"] = (v["current_story"] === null ? null : o18(v["current_story"], p + ".current_story"));
   out["runner_pid"] = (v["runner_pid"] === null ? null : ((typeof v["runner_pid"] === "number") && (Number.isFinite(v["runner_pid"])) && (Number.isSafeInteger(v["runner_pid"])) && (v["runner_pid"] > 0) ? v["runner_pid"] : fail(p + ".runner_pid", "a number in range")));
   out["runner_started"] = (v["runner_started"] === null ? null : ((typeof v["runner_started"] === "string") ? v["runner_started"] : fail(p + ".runner_started", "a string")));
   out["agent_pid"] = (v["agent_pid"] === null ? null : ((typeof v["agent_pid"] === "number") && (Number.isFinite(v["agent_pid"])) && (Number.isSafeInteger(v["agent_pid"])) && (v["agent_pid"] > 0) ? v["agent_pid"] : fail(p + ".agent_pid", "a number in range")));
@@ -52,8 +53,8 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["original_branch"] = (v["original_branch"] === null ? null : ((typeof v["original_branch"] === "string") ? v["original_branch"] : fail(p + ".original_branch", "a string")));
   out["original_commit"] = (v["original_commit"] === null ? null : ((typeof v["original_commit"] === "string") ? v["original_commit"] : fail(p + ".original_commit", "a string")));
   out["checkpoint_sha"] = (v["checkpoint_sha"] === null ? null : ((typeof v["checkpoint_sha"] === "string") ? v["checkpoint_sha"] : fail(p + ".checkpoint_sha", "a string")));
-  if (v["checkpoint_stashes"] !== undefined) out["checkpoint_stashes"] = a18(v["checkpoint_stashes"], p + ".checkpoint_stashes");
-  if (v["user_work"] !== undefined) out["user_work"] = (v["user_work"] === null ? null : o19(v["user_work"], p + ".user_work"));
+  if (v["checkpoint_stashes"] !== undefined) out["checkpoint_stashes"] = a19(v["checkpoint_stashes"], p + ".checkpoint_stashes");
+  if (v["user_work"] !== undefined) out["user_work"] = (v["user_work"] === null ? null : o20(v["user_work"], p + ".user_work"));
   if (v["index_tree"] !== undefined) out["index_tree"] = (v["index_tree"] === null ? null : ((typeof v["index_tree"] === "string") ? v["index_tree"] : fail(p + ".index_tree", "a string")));
   if (v["held"] !== undefined) out["held"] = (v["held"] === null ? null : o22(v["held"], p + ".held"));
   if (v["completing"] !== undefined) out["completing"] = (v["completing"] === null ? null : ((v["completing"] === "cleanup" || v["completing"] === "keep") ? v["completing"] : fail(p + ".completing", "one of \"cleanup\", \"keep\"")));
@@ -235,20 +236,30 @@ function o14(v: any, p: string): Record<string, unknown> {
   out["url"] = ((typeof v["url"] === "string") ? v["url"] : fail(p + ".url", "a string"));
   return out;
 }
-function a15(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
-  const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o16(v[i], p + "[" + i + "]");
+function o15(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
+  out["number"] = ((typeof v["number"] === "number") && (Number.isFinite(v["number"])) && (Number.isSafeInteger(v["number"])) && (v["number"] > 0) ? v["number"] : fail(p + ".number", "a number in range"));
+  out["url"] = ((typeof v["url"] === "string") ? v["url"] : fail(p + ".url", "a string"));
+  out["repo"] = ((typeof v["repo"] === "string") ? v["repo"] : fail(p + ".repo", "a string"));
+  out["remote"] = ((typeof v["remote"] === "string") ? v["remote"] : fail(p + ".remote", "a string"));
+  out["pushed"] = ((typeof v["pushed"] === "string") ? v["pushed"] : fail(p + ".pushed", "a string"));
   return out;
 }
-function o16(v: any, p: string): Record<string, unknown> {
+function a16(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = o17(v[i], p + "[" + i + "]");
+  return out;
+}
+function o17(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["id"] = ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string"));
   out["title"] = ((typeof v["title"] === "string") ? v["title"] : fail(p + ".title", "a string"));
   return out;
 }
-function o17(v: any, p: string): Record<string, unknown> {
+function o18(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["id"] = ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string"));
@@ -257,25 +268,19 @@ function o17(v: any, p: string): Record<string, unknown> {
   out["attempt"] = ((typeof v["attempt"] === "number") && (Number.isFinite(v["attempt"])) && (Number.isSafeInteger(v["attempt"])) && (v["attempt"] >= 0) ? v["attempt"] : fail(p + ".attempt", "a number in range"));
   return out;
 }
-function a18(v: any, p: string): unknown[] {
+function a19(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
   for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
   return out;
 }
-function o19(v: any, p: string): Record<string, unknown> {
+function o20(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["ref"] = ((typeof v["ref"] === "string") ? v["ref"] : fail(p + ".ref", "a string"));
   out["commit"] = ((typeof v["commit"] === "string") ? v["commit"] : fail(p + ".commit", "a string"));
-  out["paths"] = a20(v["paths"], p + ".paths");
-  out["lost"] = (v["lost"] === null ? null : a21(v["lost"], p + ".lost"));
-  return out;
-}
-function a20(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
-  const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  out["paths"] = a21(v["paths"], p + ".paths");
+  out["lost"] = (v["lost"] === null ? null : a22(v["lost"], p + ".lost"));
   return out;
 }
 function a21(v: any, p: string): unknown[] {
@@ -284,7 +289,13 @@ function a21(v: any, p: string): unknown[] {
   for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
   return out;
 }
-function o22(v: any, p: string): Record<string, unknown> {
+function a22(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  return out;
+}
+function o23(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["head"] = ((typeof v["head"] === "string") ? v["head"] : fail(p + ".head", "a string"));
