@@ -125,6 +125,18 @@ export const COMMANDS: CommandInfo[] = [
     load: () => import("../commands/status.ts").then((m) => m.default),
   },
   {
+    name: "pr",
+    worktree: true,
+    plainOutput: true,
+    summary: "Push the ended loop's branch and open its pull request with the loop's proof (or update the one it has)",
+    usage: "wt-loop pr",
+    examples: [
+      ["wt-loop pr", "push the branch, open the pull request (a draft while stories remain); run again to update the same one"],
+      ["wt-loop start --on-complete pr", "the same, done by the loop when it ends"],
+    ],
+    load: () => import("../commands/pr.ts").then((m) => m.default),
+  },
+  {
     name: "config",
     worktree: true,
     plainOutput: true,

@@ -13,7 +13,7 @@ import { loopRoot, writeFileSafe } from "../proc/safe-fs.ts";
 import { diffFileOf, promptFileOf } from "../state/paths.ts";
 import { processStartTime } from "../proc/pid.ts";
 import { CommandError } from "../proc/spawn.ts";
-import { addTokens, sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
+import { addTokens, sumTokens, ZERO_TOKENS, type AgentName, type Iteration, type State } from "../state/schema.ts";
 import { isComplete, missingFromPlan, type Story } from "../stories/story.ts";
 import type { LoopDeps } from "./ports.ts";
 import { classify, type Classified } from "./outcome.ts";
@@ -24,6 +24,8 @@ import { reviewClaim } from "./gates/review.ts";
 import { boxCheck } from "./gates/box-check.ts";
 import { runWhenAvailable, type Spent } from "./gates/unavailable.ts";
 import { modelFor } from "./model-choice.ts";
+import { adapterFor } from "../agents/registry.ts";
+import { storyAgent } from "../agents/story-agent.ts";
 
 export interface AttemptResult {
   result: Classified | { outcome: "rejected"; reason: string };
@@ -41,6 +43,8 @@ export interface AttemptResult {
   durationMs: number;
   /** The model asked for (engine/model-choice.ts); null: the agent's own. */
   model: string | null;
+  /** The agent its story's heading named, when another than the loop's (agents/story-agent.ts); absent: the loop's. */
+  agent?: AgentName;
   verify?: Iteration["verify"];
   review?: Iteration["review"];
   /** Runs the agent's service refused before this one (not attempts), and the time waited. */
@@ -76,6 +80,8 @@ export async function attemptStory(
 ): Promise<AttemptResult> {
   const { checkpoint } = deps;
   const res = blankAttempt({ outcome: "no_signal", reason: "" }, modelFor(state, story, at.attempt));
+  const agent = storyAgent(state, story);
+  if (agent.other) res.agent = agent.name;
   const t0 = performance.now();
   let step = "taking the checkpoint"; // what the harness was doing, for the reason of a harness failure
   try {
@@ -108,10 +114,12 @@ export async function attemptStory(
     step = "recording the prompt";
     writeFileSafe(loopRoot(logPath), promptFileOf(logPath), prompt);
     step = "running the agent";
-    const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () =>
+    // Another agent than the loop's waits for its own service alone: the loop agent's usage limit is not its.
+    const gate = agent.other ? { ...deps, limits: undefined } : deps;
+    const avail = await runWhenAvailable(state, gate, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () =>
       runAgent(
-        deps.adapter,
-        { prompt, model: res.model, agentCmd: state.agent_cmd },
+        agent.other ? adapterFor(agent.name) : deps.adapter,
+        { prompt, model: res.model, agentCmd: agent.cmd },
         {
           cwd: state.worktree_path,
           env: deps.env,
@@ -260,6 +268,7 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
     turns: it.turns,
     exit_code: it.exitCode,
     ...(it.model ? { model: it.model } : {}),
+    ...(it.agent ? { agent: it.agent } : {}),
     log_file: deps.paths.iterLog(n),
     ...(it.diffFile ? { diff_file: it.diffFile } : {}),
     ...(it.verify ? { verify: it.verify } : {}),
@@ -287,6 +296,7 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
     tokens: it.tokens,
     cost_usd: it.cost,
     ...(it.model ? { model: it.model } : {}),
+    ...(it.agent ? { agent: it.agent } : {}),
     commits: it.commits,
     files: it.files,
     ...(it.diffFile ? { diff_file: it.diffFile } : {}),

@@ -6,6 +6,8 @@
 import { relative } from "node:path";
 import { auditorOf } from "../agents/auditor.ts";
 import { adapterFor } from "../agents/registry.ts";
+import { otherAgents } from "../agents/story-agent.ts";
+import { loadStories } from "../stories/source.ts";
 import { branchCheckpoint } from "../checkpoint/branch.ts";
 import { Git } from "../checkpoint/git.ts";
 import { stashCheckpoint } from "../checkpoint/stash.ts";
@@ -19,7 +21,7 @@ import { loopBranchName } from "../checkpoint/strategy.ts";
 import { fileGate, limitFileOf } from "../engine/gates/limit-gate.ts";
 import { isFinal, type FinalStatus, type State } from "../state/schema.ts";
 import type { Lock } from "../state/lock.ts";
-import { writeState, writeStateSync } from "../state/store.ts";
+import { stateWriter, writeState, writeStateSync } from "../state/store.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { repairLocators } from "../checkpoint/git-admin.ts";
 import type { StorySource } from "../stories/source.ts";
@@ -31,6 +33,7 @@ import type { View } from "../engine/view.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";
 import { issueSyncer } from "../github/issue-sync.ts";
+import { publishPr } from "../github/pull-request.ts";
 import { watchHangUp } from "../term/hangup.ts";
 import { loopSandbox } from "./sandbox.ts";
 import { attended, nobodyAttached } from "../term/attended.ts";
@@ -70,7 +73,9 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     await io("clear", run.logs, () => removeSafe(state.worktree_path, run.logs));
     await io("create", run.logs, () => makeDir(state.worktree_path, run.logs));
     await ensureExcluded(git);
-    const others = [state.review, state.audit ? auditorOf(state).name : null].filter((n) => n !== null && n !== state.agent);
+    // The sandbox lets in what each agent of the loop needs: the reviewer's, the auditor's, and those the stories' headings name.
+    const named = state.sandbox ? otherAgents(state, await loadStories(source)) : [];
+    const others = [state.review, state.audit ? auditorOf(state).name : null, ...named].filter((n) => n !== null && n !== state.agent);
     sandbox = await loopSandbox(state, [adapter, ...[...new Set(others)].map((n) => adapterFor(n!))], env);
     log = new EventLog(paths.events);
   } catch (err) {
@@ -87,6 +92,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   };
   let live = state; // the latest state the engine saved, for a force-quit
   const syncer = issueSyncer(state, { ctx: { cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000, env }, warn: (m) => view.warn(m) });
+  const writeOwnState = stateWriter(paths.state);
   const notifier = loopNotifier(state, paths.state, { terminal: (t, b) => view.notice(t, b), warn: (m) => view.warn(m), env, sandbox });
   const stop = stopControl({
     controller,
@@ -137,16 +143,19 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         save: (s) => {
           live = s;
           // Once written: a --notify command reads the state file it is given.
-          return writeState(paths.state, s).then(() => {
+          return writeOwnState(s).then(() => {
             notifier.saw(s);
             syncer.saw(s); // --issue-sync: GitHub hears of an accepted story only once the state holds it
           });
         },
         setTitle: (t) => view.title(t),
+        publish: async (s, record) =>
+          (await publishPr(git.uninterruptible(), { cwd: s.worktree_path, timeoutMs: s.command_timeout_sec * 1000, env }, s, record)).message,
         chooseCompletion(status) {
           // A stop from another terminal answered already; nobody may be at this window.
           if (stop.answer) return { kind: "now", choice: stop.answer };
-          if (state.on_complete !== "ask") return { kind: "now", choice: state.on_complete };
+          // `pr` keeps the loop's branch; the engine then pushes it and opens its pull request (publish, below).
+          if (state.on_complete !== "ask") return { kind: "now", choice: state.on_complete === "pr" ? "keep" : state.on_complete };
           if (!view.canAsk) return { kind: "now", choice: "keep" };
           stop.settle(); // the stop (if any) is done: a "still stopping" hint under the question would lie
           return {

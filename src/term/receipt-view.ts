@@ -28,9 +28,9 @@ export function receiptRows(stories: StoryReceipt[], width = 80, mark: (l: Story
     });
 }
 
-/** "opus ×2 $0.40": a model the story's attempts asked for, how many attempts, what the agent spent in them. */
+/** "opus ×2 $0.40", "codex gpt-5 ×1": a model (and another agent) the story's attempts asked for, how many attempts, what the agent spent in them. */
 const modelPart = (m: NonNullable<StoryReceipt["models"]>[number]) =>
-  `${inertLine(m.model)} ×${m.attempts}${m.cost_usd === null ? "" : ` ${formatCost(m.cost_usd)}`}`;
+  `${inertLine([m.agent, m.model].filter(Boolean).join(" "))} ×${m.attempts}${m.cost_usd === null ? "" : ` ${formatCost(m.cost_usd)}`}`;
 
 /** "1. Setup", made inert (a title is the tasks file's) and cut to `width`: the figures after it keep their column. */
 const label = (l: StoryReceipt, width: number) => truncate(inertLine((l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`).slice(0, width * 4)), width);
