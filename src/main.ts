@@ -5,13 +5,13 @@
  */
 import pkg from "../package.json" with { type: "json" };
 import { versionLine } from "./proc/build-info.ts";
-import { commandNames, findCommand, type CommandInfo } from "./commands/_catalog.ts";
+import { commandNames, findCommand, type CommandInfo } from "./catalog/catalog.ts";
 import { dropGitLocators, hasGitLocators } from "./worktree/git-env.ts";
 import { guardStdout } from "./term/stdout.ts";
 import { print as printOut, printError } from "./term/print.ts";
 
 // Help and suggestions are loaded only when shown: a command's start-up pays for neither.
-const helpText = () => import("./commands/_help.ts");
+const helpText = () => import("./catalog/help.ts");
 const suggest = () => import("./text/suggest.ts");
 
 export const VERSION = pkg.version;
@@ -26,8 +26,8 @@ export async function dispatch(argv: string[]): Promise<void> {
   if (first === undefined || HELP.includes(first)) return rootHelp();
   if (VERSION_FLAGS.includes(first) && rest.length === 0) return print(versionLine(VERSION));
   if (first === "help") return help(rest);
-  // What the completion scripts run at each Tab (commands/completion.ts); not a command of the catalog.
-  if (first === "__complete") return (await import("./commands/_complete.ts")).completeMain(rest);
+  // What the completion scripts run at each Tab (text/completion-scripts.ts); not a command of the catalog.
+  if (first === "__complete") return (await import("./catalog/complete.ts")).completeMain(rest);
   const info = findCommand(first);
   if (!info) {
     const what = first.startsWith("-") ? `Unknown option ${first}.` : `Unknown command '${first}'.`;
@@ -55,7 +55,7 @@ export async function dispatch(argv: string[]): Promise<void> {
   try {
     await runCommand(cmd, { rawArgs: rest });
   } catch (err) {
-    // The commands catch their own errors (commands/_args.ts `action`); what reaches here is citty's.
+    // The commands catch their own errors (args/args.ts `action`); what reaches here is citty's.
     fail(`${(err as Error).message} Run \`wt-loop help ${info.name}\` for usage.`);
   }
 }

@@ -27,7 +27,9 @@ const FLOORS = [
   "setup",
   "screen",
   "run",
+  "args",
   "commands",
+  "catalog",
   "main.ts",
   "cli.ts",
 ];
@@ -78,5 +80,17 @@ describe("the house", () => {
     };
     for (const file of files) if (!state.has(file)) walk(file, [file]);
     expect(cycles).toEqual([]);
+  });
+  // A room a reader can take in (issue 31's proof): past 25 files a folder hides floors inside it, and a
+  // command file past 60 lines is doing more than parse, call, print.
+  test("no folder of src/ holds more than 25 files, and no command file more than 60 lines", () => {
+    const perFolder = new Map<string, number>();
+    for (const file of files) perFolder.set(dirname(file), (perFolder.get(dirname(file)) ?? 0) + 1);
+    expect([...perFolder].filter(([, n]) => n > 25).map(([dir, n]) => `${relative(SRC, dir)}: ${n}`)).toEqual([]);
+    const long = files
+      .filter((f) => floorOf(f) === "commands")
+      .map((f) => [relative(SRC, f), readFileSync(f, "utf8").trimEnd().split("\n").length] as const)
+      .filter(([, lines]) => lines > 60);
+    expect(long.map(([f, n]) => `${f}: ${n} lines`)).toEqual([]);
   });
 });

@@ -26,6 +26,13 @@ export function adapterFor(name: AgentName): AgentAdapter {
   }
 }
 
+/** How each agent CLI is installed: said where one is missing (doctor, a story that names it). */
+export const AGENT_INSTALL: Partial<Record<AgentName, string>> = {
+  claude: "npm install -g @anthropic-ai/claude-code",
+  codex: "npm install -g @openai/codex",
+  gemini: "npm install -g @google/gemini-cli",
+};
+
 /**
  * Shell words that are not programs: `sh -c` runs them, but there is nothing on PATH to look for
  * (keywords, and the builtins of a POSIX sh — dash has `true`, `echo`, `printf` built in, so

@@ -5,13 +5,13 @@
  */
 import { committedChanges, composeChanges, treeStatus } from "./changed-files.ts";
 import type { Git } from "./git.ts";
-import { holdTree } from "./hold.ts";
+import { holdTree, writeTreeDiff } from "./hold.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { deletedIgnored, ignoredPaths, restoreSnapshot } from "./snapshot.ts";
 import type { Checkpoint } from "./strategy.ts";
 
 /** `sha`: the checkpoint commit now; `keep`: paths git is told to assume unchanged, left as they are by a revert. */
-export function attemptGuard(git: Git, sha: () => string, keep: () => string[]): Pick<Checkpoint, "ensure" | "revert" | "changes" | "hold"> {
+export function attemptGuard(git: Git, sha: () => string, keep: () => string[]): Pick<Checkpoint, "ensure" | "revert" | "changes" | "hold" | "writeDiff"> {
   let refs: RefsAt | null = null;
   let ignored: string[] = []; // ignored when the attempt began: never deleted by its revert
   let untouched = false; // the last attempt left HEAD, refs and tree exactly at the checkpoint
@@ -53,5 +53,7 @@ export function attemptGuard(git: Git, sha: () => string, keep: () => string[]):
     },
 
     hold: async (base) => holdTree(git, base ?? (await tree()), keep(), ignored),
+
+    writeDiff: async (file) => writeTreeDiff(git, await tree(), await git.snapshot(), file),
   };
 }

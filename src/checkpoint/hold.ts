@@ -10,7 +10,18 @@ import type { Git } from "./git.ts";
 import { readRefs, restoreRefs, type RefsAt } from "./refs.ts";
 import { restoreSnapshot, takeSnapshot } from "./snapshot.ts";
 
+/** What a hold recorded, enough to put the tree back from another process (a start after the runner was killed: held-after-kill.ts). */
+export interface HeldAt {
+  head: string;
+  /** `refs/heads/…` HEAD was on; null when detached. */
+  branch: string | null;
+  /** The snapshot's trees: the worktree (untracked files included), and the index. */
+  full: string;
+  index: string;
+}
+
 export interface Held {
+  at: HeldAt;
   /**
    * Writes `git diff` from `base` (the checkpoint's tree) to the held tree into `file`, untracked
    * files included (they are in the snapshot); its size in bytes.
@@ -32,6 +43,16 @@ const sameRefs = (a: RefsAt, b: RefsAt) =>
   [...a.stashes.keys()].every((s) => b.stashes.has(s));
 
 /**
+ * `git diff` from tree-ish `from` to tree-ish `to` into `file` (git's own text: no external diff program, no textconv,
+ * no renames, so its files are those changedFiles lists); its size in bytes. Into a file, not memory: an attempt that
+ * rewrote a lockfile makes a diff of megabytes.
+ */
+export async function writeTreeDiff(git: Git, from: string, to: string, file: string): Promise<number> {
+  await git.run(["-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", `--output=${file}`, from, to]);
+  return (await stat(file)).size;
+}
+
+/**
  * `base`: the tree the diff starts from; `keep`: the paths marked --assume-unchanged; `protect`:
  * ignored paths a put-back never deletes.
  */
@@ -39,11 +60,8 @@ export async function holdTree(git: Git, base: string, keep: string[], protect: 
   const refs = await readRefs(git);
   const snap = await takeSnapshot(git, refs.head);
   return {
-    async writeDiff(file) {
-      // Into a file, not memory: an attempt that rewrote a lockfile makes a diff of megabytes.
-      await git.run(["diff", "--no-color", "--no-ext-diff", "--no-textconv", `--output=${file}`, base, snap.full]);
-      return (await stat(file)).size;
-    },
+    at: { head: refs.head, branch: refs.symbolic, full: snap.full, index: snap.index },
+    writeDiff: (file) => writeTreeDiff(git, base, snap.full, file),
     async putBack() {
       // Uninterruptible from the first read: after a stop it must still run whole, or the reviewer's changes stay.
       const q = git.uninterruptible();

@@ -12,7 +12,7 @@
  */
 import { changedFiles } from "./changed-files.ts";
 import type { Git } from "./git.ts";
-import { holdTree } from "./hold.ts";
+import { holdTree, writeTreeDiff } from "./hold.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
 import { dropStash, stashEntries, stashShas, storeStash } from "./stash-ref.ts";
@@ -104,6 +104,9 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
     },
 
     hold: (base) => holdTree(git, base ?? current?.snap.full ?? need().sha, keep, ignored), // the story's snapshot, else HEAD held it all
+
+    // From the story's snapshot (the tree is not clean at a stash checkpoint), else HEAD's tree held it all.
+    writeDiff: async (file) => writeTreeDiff(git, current?.snap.full ?? need().sha, await git.snapshot(), file),
 
     async finish(choice) {
       const i = need();

@@ -52,6 +52,11 @@ export interface Checkpoint {
    * (engine/gates/review.ts, audit.ts). Its diff starts from the checkpoint, or from `base` (a commit) when given.
    */
   hold(base?: string): Promise<Held>;
+  /**
+   * Writes what the attempt changed — from its checkpoint to the tree as it is now, untracked files included — into
+   * `file` as git's diff (the Files tab's Enter); its size in bytes. Called before the work is kept or reverted.
+   */
+  writeDiff(file: string): Promise<number>;
   finish(choice: "cleanup" | "keep"): Promise<string>;
   info(): CheckpointInfo;
   /** Where the user's work is after a harness failure, with the command that brings it back. */

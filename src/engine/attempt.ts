@@ -8,13 +8,12 @@ import { runAgent } from "../agents/run-agent.ts";
 import { remeasured } from "../checkpoint/strategy.ts";
 import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
-import { runTag } from "../proc/contain.ts";
 import { loopRoot, writeFileSafe } from "../proc/safe-fs.ts";
-import { promptFileOf } from "../state/paths.ts";
-import { processStartTime } from "../proc/pid.ts";
+import { diffFileOf, promptFileOf } from "../state/paths.ts";
 import { CommandError } from "../proc/spawn.ts";
-import { addTokens, sumTokens, ZERO_TOKENS, type Iteration, type State } from "../state/schema.ts";
+import { addTokens, sumTokens, ZERO_TOKENS, type AgentName, type Iteration, type State } from "../state/schema.ts";
 import { isComplete, missingFromPlan, type Story } from "../stories/story.ts";
+import { agentRunOptions } from "./agent-run.ts";
 import type { LoopDeps } from "./ports.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
@@ -24,6 +23,8 @@ import { reviewClaim } from "./gates/review.ts";
 import { boxCheck } from "./gates/box-check.ts";
 import { runWhenAvailable, type Spent } from "./gates/unavailable.ts";
 import { modelFor } from "./model-choice.ts";
+import { adapterFor } from "../agents/registry.ts";
+import { storyAgent } from "../agents/story-agent.ts";
 
 export interface AttemptResult {
   result: Classified | { outcome: "rejected"; reason: string };
@@ -41,10 +42,14 @@ export interface AttemptResult {
   durationMs: number;
   /** The model asked for (engine/model-choice.ts); null: the agent's own. */
   model: string | null;
+  /** The agent its story's heading named, when another than the loop's (agents/story-agent.ts); absent: the loop's. */
+  agent?: AgentName;
   verify?: Iteration["verify"];
   review?: Iteration["review"];
   /** Runs the agent's service refused before this one (not attempts), and the time waited. */
   waits?: Iteration["unavailable"];
+  /** Where the attempt's diff was written (before its work was kept or reverted); absent: no file changed, or not measured. */
+  diffFile?: string;
 }
 
 /** An attempt that has done nothing yet: no work, no spending; what it becomes is filled in as it runs. */
@@ -74,18 +79,20 @@ export async function attemptStory(
 ): Promise<AttemptResult> {
   const { checkpoint } = deps;
   const res = blankAttempt({ outcome: "no_signal", reason: "" }, modelFor(state, story, at.attempt));
+  const agent = storyAgent(state, story);
+  if (agent.other) res.agent = agent.name;
   const t0 = performance.now();
   let step = "taking the checkpoint"; // what the harness was doing, for the reason of a harness failure
   try {
     await checkpoint.ensure(story.id, async () => {
       recordCheckpoint(state, checkpoint);
-      await deps.store.save();
+      await deps.store.write();
     });
     recordCheckpoint(state, checkpoint);
     // The user's notes go to this prompt only; the event says which iteration carried them.
     const notes = state.notes.splice(0).map((n) => n.text);
     if (notes.length) deps.store.emit({ type: "NotesUsed", iteration: at.n, notes });
-    await deps.store.save(); // the checkpoint is in the state before the agent may touch anything
+    await deps.store.write(); // the checkpoint is in the state before the agent may touch anything
     const prompt = buildPrompt({
       worktree: state.worktree_path,
       task: state.task,
@@ -106,25 +113,17 @@ export async function attemptStory(
     step = "recording the prompt";
     writeFileSafe(loopRoot(logPath), promptFileOf(logPath), prompt);
     step = "running the agent";
-    const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () =>
+    // Another agent than the loop's waits for its own service alone: the loop agent's usage limit is not its.
+    const gate = agent.other ? { ...deps, limits: undefined } : deps;
+    const avail = await runWhenAvailable(state, gate, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () =>
       runAgent(
-        deps.adapter,
-        { prompt, model: res.model, agentCmd: state.agent_cmd },
-        {
-          cwd: state.worktree_path,
-          env: deps.env,
-          sandbox: deps.sandbox,
-          timeoutMs: state.iteration_timeout_min * 60_000,
-          signal: deps.signal,
+        agent.other ? adapterFor(agent.name) : deps.adapter,
+        { prompt, model: res.model, agentCmd: agent.cmd },
+        agentRunOptions(state, deps, {
           logPath,
-          runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
+          timeoutMin: state.iteration_timeout_min,
           onEvent: (event) => deps.store.emit({ type: "StoryEvent", story_id: story.id, event }),
-          onStart: (pid) => {
-            state.agent_pid = pid;
-            state.agent_started = processStartTime(pid);
-            deps.store.save().catch(() => {});
-          },
-        },
+        }),
       ).finally(() => Object.assign(state, { agent_pid: null, agent_started: null })),
     );
     const run = avail.run;
@@ -146,7 +145,9 @@ export async function attemptStory(
     step = "measuring what the attempt changed";
     remeasured(res, await checkpoint.changes());
     step = "judging and keeping the attempt's work";
-    await judge(state, deps, story, res);
+    const record = () => recordDiff(deps, res, diffFileOf(logPath));
+    await judge(state, deps, story, res, record);
+    if (!res.accepted) await record(); // the caller reverts it: its change is kept here
   } catch (err) {
     // Only a call the stop cut short is the stop (the checkpoint's changing steps ignore it); a step
     // that failed on its own meanwhile is a harness failure.
@@ -164,9 +165,15 @@ export async function attemptStory(
  * Checks the agent's claim and keeps the work when it stands (docs/how-it-works.md). `res` already carries the
  * attempt's changes (progress, commits), which `accept` builds on.
  */
-async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult): Promise<void> {
+async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult, recordDiff: () => Promise<void>): Promise<void> {
   const r = res.result;
   const title = `checkpoint: story ${story.id} — ${story.title}`;
+  // The diff is taken from the tree the verdict was given on, before the checkpoint moves past it.
+  const keep = async (message: string) => {
+    await recordDiff();
+    res.commits = await deps.checkpoint.accept(message, res);
+    res.accepted = true;
+  };
   if (res.violation) {
     res.result = { outcome: "rejected", reason: res.violation };
     return;
@@ -185,19 +192,33 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
       return;
     }
     if (!(await reviewClaim(state, deps, story, state.current_story?.attempt ?? 1, res))) return;
-    res.commits = await deps.checkpoint.accept(title, res); // the agent's own commits and the checkpoint
-    res.accepted = true;
+    await keep(title); // the agent's own commits and the checkpoint
     refreshCounts(state, checked.stories);
     res.done = checked.stories.every(isComplete);
   } else if (r.outcome === "complete") {
     if (!(await verifyClaim(state, deps, story.id, res))) return;
     if (!(await reviewClaim(state, deps, story, state.current_story?.attempt ?? 1, res))) return;
-    res.commits = await deps.checkpoint.accept(title, res);
-    res.accepted = res.done = true;
+    await keep(title);
+    res.done = true;
   } else if (r.outcome === "no_signal" && state.done_criteria === "manual" && res.progress) {
     // The classic Ralph loop: work without a verdict is progress, kept, and the agent goes again.
-    res.commits = await deps.checkpoint.accept(`checkpoint: iteration ${state.current_iteration}`, res);
-    res.accepted = true;
+    await keep(`checkpoint: iteration ${state.current_iteration}`);
+  }
+}
+
+/**
+ * Writes the attempt's diff (the Files tab shows it per attempt, a reverted one's too). Only when it changed a file;
+ * a diff that cannot be written is said and the loop goes on: it is a record, not the work. A stop stays a stop.
+ */
+async function recordDiff(deps: LoopDeps, res: AttemptResult, file: string): Promise<void> {
+  if (!res.files.length || res.diffFile) return;
+  try {
+    writeFileSafe(loopRoot(file), file, ""); // the log folder's links are refused before git writes into it
+    await deps.checkpoint.writeDiff(file);
+    res.diffFile = file;
+  } catch (err) {
+    if (deps.signal.aborted && err instanceof CommandError && err.reason === "aborted") throw err;
+    deps.store.emit({ type: "Error", message: `wt-loop could not record the attempt's diff in ${file}: ${errorMessage(err)}` });
   }
 }
 
@@ -236,7 +257,9 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
     turns: it.turns,
     exit_code: it.exitCode,
     ...(it.model ? { model: it.model } : {}),
+    ...(it.agent ? { agent: it.agent } : {}),
     log_file: deps.paths.iterLog(n),
+    ...(it.diffFile ? { diff_file: it.diffFile } : {}),
     ...(it.verify ? { verify: it.verify } : {}),
     ...(it.review ? { review: it.review } : {}),
     ...(it.waits ? { unavailable: it.waits } : {}),
@@ -262,8 +285,10 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
     tokens: it.tokens,
     cost_usd: it.cost,
     ...(it.model ? { model: it.model } : {}),
+    ...(it.agent ? { agent: it.agent } : {}),
     commits: it.commits,
     files: it.files,
+    ...(it.diffFile ? { diff_file: it.diffFile } : {}),
   });
   return rec;
 }

@@ -105,7 +105,8 @@ async function complete(state: State, ending: Ending, deps: LoopDeps, choose: ()
     const choice = await choose();
     state.completing = choice; // a runner killed from here on leaves a state that says so (checkpoint/resume.ts)
     await deps.store.save();
-    const message = notInCleanup(await deps.checkpoint.finish(choice), choice, ending);
+    let message = notInCleanup(await deps.checkpoint.finish(choice), choice, ending);
+    if (choice === "keep" && state.on_complete === "pr" && !ending.harness && deps.publish) message = thenSentence(message, await publish(state, deps));
     state.completing = null;
     Object.assign(state, { completion: choice, completion_message: message });
     state.reason = thenSentence(ending.reason, message);
@@ -114,6 +115,24 @@ async function complete(state: State, ending: Ending, deps: LoopDeps, choose: ()
     if (err instanceof UserError) state.completing = null; // a refusal that changed nothing: nothing to resume
     state.completion_message = `Completion failed: ${errorMessage(err)}`;
     state.error ??= errorMessage(err);
+  }
+}
+
+/**
+ * `--on-complete pr`: the push and the pull request. Its failure is said, never thrown: the loop's ending and
+ * its branch stand, and `wt-loop pr` tries again.
+ */
+async function publish(state: State, deps: LoopDeps): Promise<string> {
+  try {
+    const said = await deps.publish!(state, async (pr) => {
+      state.pull_request = pr;
+      await deps.store.save();
+    });
+    return `${said[0]!.toUpperCase()}${said.slice(1)}.`;
+  } catch (err) {
+    const message = `No pull request was made: ${errorMessage(err)} (\`wt-loop pr\` tries again).`;
+    emitQuietly(deps, { type: "Error", message });
+    return message;
   }
 }
 

@@ -34,6 +34,11 @@ export interface LoopDeps {
    * may wait for a long time (asked on a TTY when the option is `ask`).
    */
   chooseCompletion(status: FinalStatus): CompletionChoice;
+  /**
+   * `--on-complete pr`, after the completion kept the loop's branch: pushes it and opens or updates its pull
+   * request (github/pull-request.ts); `record` is called as soon as the pull request is known. Returns what it did.
+   */
+  publish?(state: State, record: (pr: NonNullable<State["pull_request"]>) => Promise<void>): Promise<string>;
   /** `--parallel` above 1 (engine/lanes/scheduler.ts): the lanes, the merge queue, and the checkpoint of an attempt in a lane. */
   parallel?: ParallelDeps;
   /**

@@ -2,12 +2,14 @@
  * The start of every turn of a loop, sequential (engine.ts) or in lanes (scheduler.ts): the tasks file as it
  * is now, the plan announced once (LoopStarted), the counts refreshed, and the ending when a story of the plan
  * is gone from the file — someone removed it between iterations (an agent's removal is rejected and reverted
- * in judge): the plan cannot be done, and guessing what was meant would be worse.
+ * in judge): the plan cannot be done, and guessing what was meant would be worse. Likewise when a heading
+ * now names an agent the loop cannot run (agents/story-agent.ts).
  */
 import { promptFileOf } from "../state/paths.ts";
 import type { State } from "../state/schema.ts";
 import { loadStories } from "../stories/source.ts";
-import { describeStories, missingFromPlan, type Story } from "../stories/story.ts";
+import { describeStories, isComplete, missingFromPlan, type Story } from "../stories/story.ts";
+import { storyAgentsProblem } from "../agents/story-agent.ts";
 import { refreshCounts } from "./attempt.ts";
 import type { LoopEvent } from "../record/events.ts";
 import type { Ending } from "./finish.ts";
@@ -30,12 +32,16 @@ export function storyTurns(state: State, deps: LoopDeps): () => Promise<Turn> {
     }
     refreshCounts(state, stories);
     const missing = missingFromPlan(state.planned_stories, stories);
+    // A heading edited while the loop ran may name an agent it cannot run: refused as a start refuses it.
+    const agentProblem = missing.length ? null : storyAgentsProblem(state, stories, deps.env.PATH, isComplete);
     const gone: Ending | null = missing.length
       ? {
           status: "stuck",
           reason: `The tasks file no longer has these stories of the plan: ${describeStories(missing)}. Put them back and start again, or start a new loop for the new plan.`,
         }
-      : null;
+      : agentProblem
+        ? { status: "stuck", reason: `The tasks file changed while the loop ran: ${agentProblem} Then \`wt-loop start\` continues the loop.` }
+        : null;
     return { stories, gone };
   };
 }

@@ -3,15 +3,14 @@
  * needs (`## 3. CLI (after 1, 2)`, Story.after); which may start now, what would run at once, and what
  * in the graph can never be met — refused at start whatever `--parallel` is, since it is always a mistake.
  */
-import { isComplete, type Story } from "../stories/story.ts";
+import { afterLabel, headingOf, isComplete, type Story } from "../stories/story.ts";
+
+export { afterLabel, headingOf };
 
 /** Which stories may start now: not complete, not already in a lane, every prerequisite integrated. */
 export function readyStories(stories: Story[], integrated: ReadonlySet<string>, busy: ReadonlySet<string>): Story[] {
   return stories.filter((s) => !isComplete(s) && !integrated.has(s.id) && !busy.has(s.id) && (s.after ?? []).every((p) => integrated.has(p)));
 }
-
-/** `after 1, 2` for a story with prerequisites; "" without. */
-export const afterLabel = (s: Pick<Story, "after">) => (s.after?.length ? `after ${s.after.join(", ")}` : "");
 
 /**
  * What would run at once with `lanes` lanes if every story took as long: rounds of ready stories, in the
@@ -73,14 +72,6 @@ function circleThrough(start: Story, byId: Map<string, Story>): Story[] | null {
     }
   }
   return null;
-}
-
-/** The heading as the file has it, near enough to find: `## 3. CLI (after 1, 2)`, `## Set up the db (after 1)`, `## 4. Migrate (model: opus)`. */
-export function headingOf(s: Story): string {
-  const number = /^\d+(?:\.\d+)*/.exec(s.id.replace(/~\d+$/, ""))?.[0];
-  const after = afterLabel(s);
-  const named = [s.model ? ` (model: ${s.model})` : "", s.agent ? ` (agent: ${s.agent})` : ""].join("");
-  return `## ${number && number === s.id.replace(/~\d+$/, "") ? `${number}. ` : ""}${s.title}${after ? ` (${after})` : ""}${named}`;
 }
 
 const MAX_LISTED = 12;

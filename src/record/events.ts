@@ -6,6 +6,7 @@ import { z } from "zod";
 import { StreamEvent } from "../agents/stream.ts";
 import { ChangedFile } from "../checkpoint/changed-files.ts";
 import {
+  AgentName,
   AuditReceipt,
   AuditRun,
   CheckpointKind,
@@ -84,6 +85,7 @@ export const IterationEnd = z.object({
   tokens: Tokens.describe("the tokens of this iteration, by category"),
   cost_usd: z.number().nonnegative().nullable().describe("cost in US dollars; null for agents that report none"),
   model: z.string().optional().describe("the model the attempt asked for, as the state's `iterations[].model`; absent: the agent's own"),
+  agent: AgentName.optional().describe("the agent the attempt ran, as the state's `iterations[].agent`; absent: the loop's"),
   commits: z.array(z.string()).describe("commit hashes made in it"),
   files: z
     .array(ChangedFile)
@@ -93,6 +95,10 @@ export const IterationEnd = z.object({
         "measured before the work was kept or reverted (after `--verify`, if any); empty when the attempt was stopped or refused before it " +
         "was measured, and in logs written before this field existed",
     ),
+  diff_file: z
+    .string()
+    .optional()
+    .describe("the attempt's diff (`logs/<run>/iter-NNN.diff`), as the state's `iterations[].diff_file`; absent when none was written"),
 });
 
 export const VerifyStart = z.object({

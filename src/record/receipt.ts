@@ -44,7 +44,7 @@ export function storiesOf(s: Receiptable): StoryReceipt[] {
     const key = it.story_id ?? "";
     let line = byId.get(key);
     if (!line) byId.set(key, (line = empty(it)));
-    add(line, it, reportsCost(s.agent));
+    add(line, it, reportsCost(it.agent ?? s.agent));
   }
   return [...byId.values()];
 }
@@ -81,10 +81,11 @@ function add(line: StoryReceipt, it: Iteration, agentReportsCost: boolean): void
   line.agent.tokens += Math.max(0, it.tokens_used - rTokens);
   const agentCost = agentReportsCost && it.cost_usd !== null ? Math.max(0, it.cost_usd - (rCost ?? 0)) : null;
   line.agent.cost_usd = plus(line.agent.cost_usd, agentCost);
-  if (it.model) {
+  if (it.model || it.agent) {
     const models = (line.models ??= []);
-    let m = models.find((x) => x.model === it.model);
-    if (!m) models.push((m = { model: it.model, attempts: 0, cost_usd: null }));
+    const model = it.model ?? null;
+    let m = models.find((x) => x.model === model && x.agent === it.agent);
+    if (!m) models.push((m = { model, ...(it.agent ? { agent: it.agent } : {}), attempts: 0, cost_usd: null }));
     m.attempts++;
     m.cost_usd = plus(m.cost_usd, agentCost);
   }

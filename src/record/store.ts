@@ -7,7 +7,7 @@
  * Another process (`monitor`, `status`, the MCP server) follows the files.
  */
 import type { State } from "../state/schema.ts";
-import { writeState } from "../state/store.ts";
+import { stateWriter } from "../state/store.ts";
 import type { LoopPaths } from "../state/paths.ts";
 import { EventLog } from "./event-log.ts";
 import type { LoopEvent } from "./events.ts";
@@ -50,15 +50,28 @@ export class LoopStore {
   }
 
   /**
-   * Writes the state as it is when its turn comes: one write at a time (lanes save from their own steps),
-   * stamped, then told to the subscribers. Rejects when this write failed; the next one is tried anyway.
+   * A step of the loop: the state is stamped (`updated_at`) and written as it is when its turn comes — one
+   * write at a time (lanes save from their own steps), then told to the subscribers. Rejects when this write
+   * failed; the next one is tried anyway.
    */
   save(): Promise<void> {
+    return this.#queue(true);
+  }
+
+  /**
+   * Not a new step: a detail the engine keeps up to date within one (the agent's pid, the checkpoint it just
+   * took) written unstamped, so a write that repeats the last one is skipped by the writer (state/store.ts).
+   */
+  write(): Promise<void> {
+    return this.#queue(false);
+  }
+
+  #queue(stamp: boolean): Promise<void> {
     const write = this.#writing
       .catch(() => {})
       .then(async () => {
         this.#prepare?.(this.#state);
-        this.#state.updated_at = new Date().toISOString();
+        if (stamp) this.#state.updated_at = new Date().toISOString();
         await this.sink.write(this.#state);
         this.#tell({ kind: "saved", state: this.#state });
       });
@@ -98,7 +111,7 @@ export function fileStore(state: State, paths: Pick<LoopPaths, "state" | "events
   const log = new EventLog(paths.events);
   return new LoopStore(state, {
     append: (event) => log.append(event),
-    write: (s) => writeState(paths.state, s),
+    write: stateWriter(paths.state),
     close: () => log.close(),
   });
 }

@@ -6,6 +6,8 @@
 import { relative } from "node:path";
 import { auditorOf } from "../agents/auditor.ts";
 import { adapterFor } from "../agents/registry.ts";
+import { otherAgents } from "../agents/story-agent.ts";
+import { loadStories } from "../stories/source.ts";
 import { Git } from "../checkpoint/git.ts";
 import { errorMessage, ExitCode, io } from "../errors.ts";
 import { loopPaths, refusePlantedLinks, runFiles, runPaths } from "../state/paths.ts";
@@ -27,6 +29,7 @@ import type { View } from "../engine/view.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";
 import { issueSyncer } from "../github/issue-sync.ts";
+import { publishPr } from "../github/pull-request.ts";
 import { watchHangUp } from "../term/hangup.ts";
 import { loopSandbox } from "./sandbox.ts";
 import { attended, nobodyAttached } from "../term/attended.ts";
@@ -65,7 +68,9 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     await io("clear", run.logs, () => removeSafe(state.worktree_path, run.logs));
     await io("create", run.logs, () => makeDir(state.worktree_path, run.logs));
     await ensureExcluded(git);
-    const others = [state.review, state.audit ? auditorOf(state).name : null].filter((n) => n !== null && n !== state.agent);
+    // The sandbox lets in what each agent of the loop needs: the reviewer's, the auditor's, and those the stories' headings name.
+    const named = state.sandbox ? otherAgents(state, await loadStories(source)) : [];
+    const others = [state.review, state.audit ? auditorOf(state).name : null, ...named].filter((n) => n !== null && n !== state.agent);
     sandbox = await loopSandbox(state, [adapter, ...[...new Set(others)].map((n) => adapterFor(n!))], env);
     // The loop's record (record/store.ts): the state this runner holds, written and told to the view.
     store = fileStore({ ...state, runner_pid: process.pid, runner_started: processStartTime(process.pid) }, paths);
@@ -123,10 +128,13 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
           o.lock?.reassert();
         },
         setTitle: (t) => view.title(t),
+        publish: async (s, record) =>
+          (await publishPr(git.uninterruptible(), { cwd: s.worktree_path, timeoutMs: s.command_timeout_sec * 1000, env }, s, record)).message,
         chooseCompletion(status) {
           // A stop from another terminal answered already; nobody may be at this window.
           if (stop.answer) return { kind: "now", choice: stop.answer };
-          if (state.on_complete !== "ask") return { kind: "now", choice: state.on_complete };
+          // `pr` keeps the loop's branch; the engine then pushes it and opens its pull request (publish, below).
+          if (state.on_complete !== "ask") return { kind: "now", choice: state.on_complete === "pr" ? "keep" : state.on_complete };
           if (!view.canAsk) return { kind: "now", choice: "keep" };
           stop.settle(); // the stop (if any) is done: a "still stopping" hint under the question would lie
           return {

@@ -16,7 +16,7 @@ import type { LoopStore } from "../record/store.ts";
 import { runPaths } from "../state/paths.ts";
 import type { StorySource } from "../stories/source.ts";
 
-export type LoopWorld = Pick<LoopDeps, "env" | "signal" | "reclaimFiles" | "setTitle" | "chooseCompletion" | "sandbox">;
+export type LoopWorld = Pick<LoopDeps, "env" | "signal" | "reclaimFiles" | "setTitle" | "chooseCompletion" | "sandbox" | "publish">;
 
 export async function wireLoop(store: LoopStore, git: Git, source: StorySource, world: LoopWorld): Promise<LoopDeps> {
   const state = store.state;

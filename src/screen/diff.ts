@@ -1,21 +1,32 @@
-/** A changed file's diff for the Files tab: what the running attempt changed, else the recent commits that touched it. */
+/**
+ * An attempt's diff for the Files tab: the file the engine wrote when the attempt ended (engine/attempt.ts), before
+ * its work was kept or reverted, so it is what that attempt changed whatever came after — never the worktree now.
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { errorMessage } from "../errors.ts";
-import { Git } from "../checkpoint/git.ts";
-import { inert } from "../term/inert.ts";
 
-const GIT_MS = 10_000;
+/** What is read of a diff: its start, which names the files; the file keeps all of it. */
+export const SHOWN_DIFF_BYTES = 2 * 1024 * 1024;
 
-export async function diffText(worktree: string, path: string): Promise<string> {
-  // Through Git: pinned to the worktree's own folders (a commondir the agent planted mid-run is not followed,
-  // nor the config of the repository it names), hardened like every git of wt-loop's; no external diff program.
-  const g = new Git({ cwd: worktree, timeoutMs: GIT_MS });
-  const git = (cmd: string, ...args: string[]) => g.run(["-c", "color.ui=never", cmd, "--no-ext-diff", ...args], { allowFailure: true });
+/** The diff in `file` (its start, up to `limit` bytes); a sentence when it cannot be read. */
+export function attemptDiff(file: string, limit = SHOWN_DIFF_BYTES): string {
+  let text: string;
+  let size: number;
   try {
-    const open = await git("diff", "HEAD", "--", path);
-    if (open.stdout.trim()) return inert(open.stdout);
-    const done = await git("log", "-p", "-n", "3", "--format=commit %h %s", "--", path);
-    return done.stdout.trim() ? inert(done.stdout) : `No changes to ${path} in the worktree or its last commits.`;
+    const fd = openSync(file, "r");
+    try {
+      size = fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.min(size, limit));
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      // A cut may fall inside a character: its broken end is dropped, not shown as garbage.
+      text = new TextDecoder().decode(buf.subarray(0, n)).replace(/\uFFFD+$/, "");
+    } finally {
+      closeSync(fd);
+    }
   } catch (err) {
-    return `git could not show the diff of ${path}: ${errorMessage(err)}`;
+    return `The diff in ${file} cannot be read: ${errorMessage(err)}`;
   }
+  if (!text.trim()) return `The diff in ${file} is empty.`;
+  const cut = size > limit ? `\n… the diff is cut here (${limit} of ${size} bytes): the whole of it is ${file}` : "";
+  return text.replace(/\n$/, "") + cut;
 }

@@ -67,8 +67,8 @@ export type Action =
   | { kind: "note"; text: string }
   /** The end dialog's answer. */
   | { kind: "answer"; completion: Completion }
-  /** Files tab, Enter: show this path's diff (the model gets the text back through its own method). */
-  | { kind: "diff"; storyId: string; path: string }
+  /** Files tab, Enter: show an attempt's diff (`file`, written when it ended; the model gets the text back through its own method, titled `title`). */
+  | { kind: "diff"; title: string; file: string }
   /** End view or selection: leave the screen (`code` is the exit code). */
   | { kind: "quit"; code: number }
   /** Selection, Enter: preview a piece of work (`id`: a change's name or a tasks file's path), or attach to a worktree's loop. */

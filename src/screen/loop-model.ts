@@ -11,9 +11,10 @@ import { bodySize, layoutFor } from "./geometry.ts";
 import { bannerLines, composeFrame, HEADER_ROWS } from "./loop-frame.ts";
 import { overlayKey } from "./loop-overlays.ts";
 import type { Ended, LoopModelOptions, LoopScreen, Overlay } from "./loop-screen.ts";
-import { attemptsOf, buildTab, changedPaths, pickedAt, tabStamp, TABS, type TabName } from "./loop-tabs.ts";
+import { attemptsOf, buildTab, pickedAt, tabStamp, TABS, type TabName } from "./loop-tabs.ts";
 import { StoryRecord, type StoryEntry } from "./story-record.ts";
 import { BlockList, shown } from "./text-blocks.ts";
+import { plural } from "../text/format.ts";
 
 /** Rows the wheel scrolls per notch. */
 const WHEEL = 3;
@@ -30,7 +31,7 @@ export class LoopModel implements ScreenModel, LoopScreen {
   /** The story the user chose; null while the running one is followed. */
   chosen: string | null = null;
   tab = 0;
-  /** Verify and Prompt: the attempt shown, by its place among the tab's attempts; null: the latest (a new one is shown as it comes). */
+  /** Files, Verify and Prompt: the attempt shown, by its place among the tab's attempts; null: the latest (a new one is shown as it comes). */
   pick: number | null = null;
   top = 0;
   follow = true;
@@ -222,7 +223,7 @@ export class LoopModel implements ScreenModel, LoopScreen {
     const tab = this.tabName;
     if (tab === "Agent") return s?.agent ?? new BlockList();
     if (now - this.stamped.at >= RESTAT_MS || !this.built) this.stamped = { at: now, stamp: tabStamp(tab, s, this.record.loop.tasksFile) };
-    const attempts = s?.attempts.map((a) => `${a.outcome}:${a.verify}:${a.files.length}`).join(",") ?? "";
+    const attempts = s?.attempts.map((a) => `${a.outcome}:${a.verify}:${a.files.length}:${a.diffFile}`).join(",") ?? "";
     const key = [tab, s?.id, attempts, this.pick, this.stamped.stamp, this.note()].join("|");
     if (this.built?.key !== key) this.built = { key, list: buildTab(tab, s, { tasksFile: this.record.loop.tasksFile, note: this.note(), pick: this.pick }) };
     return this.built.list;
@@ -237,7 +238,7 @@ export class LoopModel implements ScreenModel, LoopScreen {
     return this.resetScroll();
   }
 
-  /** Verify and Prompt: the previous or next attempt; past the latest, the latest is followed again. */
+  /** Files, Verify and Prompt: the previous or next attempt; past the latest, the latest is followed again. */
   private pickAttempt(step: number): null {
     const n = attemptsOf(this.tabName, this.selected()).length;
     if (n < 2) return null;
@@ -267,12 +268,16 @@ export class LoopModel implements ScreenModel, LoopScreen {
     return null;
   }
 
+  /** Files tab, Enter: the diff the attempt shown made (every file it changed, one after the other). */
   private openFiles(): Action | null {
     const s = this.selected();
-    if (this.tabName !== "Files" || !s) return null;
-    const paths = changedPaths(s);
-    if (paths.length === 1) return { kind: "diff", storyId: s.id, path: paths[0]! };
-    if (paths.length) this.overlay = { kind: "pick", storyId: s.id, paths, at: 0 };
-    return null;
+    if (this.tabName !== "Files" || !s?.attempts.length) return null;
+    const a = s.attempts[pickedAt(s.attempts.length, this.pick)]!;
+    if (!a.diffFile) {
+      if (!a.outcome) this.say("This attempt is still running: its diff is recorded when it ends.", "dim");
+      else this.say(a.files.length ? "No diff was recorded for this attempt." : "This attempt changed no file.", "dim");
+      return null;
+    }
+    return { kind: "diff", title: `story ${s.id} · attempt ${a.attempt} · ${plural(a.files.length, "file")}`, file: a.diffFile };
   }
 }

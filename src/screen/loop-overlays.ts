@@ -1,6 +1,6 @@
 /**
  * What the loop screen draws over itself (the key help, "stop this loop?", the end dialog, a diff, the
- * note input, the file picker, the result view), and what a key does while one is open: an overlay
+ * note input, the result view), and what a key does while one is open: an overlay
  * takes every key but Ctrl-C.
  */
 import { formatTotalCost, plural } from "../text/format.ts";
@@ -10,7 +10,7 @@ import { auditOf, storiesOf } from "../record/receipt.ts";
 import type { Action, Frame, Key, Line } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import type { StoryReceipt } from "../state/schema.ts";
-import { wrapRows } from "./text-blocks.ts";
+import { wrapOverlay } from "./text.ts";
 
 const CHOICES = [
   { completion: "keep", hint: "stay on the loop's branch with its checkpoint commits" },
@@ -23,9 +23,9 @@ export function helpLines(mode: "run" | "monitor", ended = false): Line[] {
     ["↑ ↓  k j", "select a story (the running one is followed until you do)"],
     ["f", "follow the running story again"],
     ["Tab  Shift-Tab  1-5", "switch tab: Agent, Tasks, Files, Verify, Prompt"],
-    ["[ ]  ← →", "Verify, Prompt: the story's previous / next attempt"],
+    ["[ ]  ← →", "Files, Verify, Prompt: the story's previous / next attempt"],
     ["PgUp PgDn Home End, wheel", "scroll (at the bottom the view follows new text)"],
-    ["Enter", "Files tab: the diff of a file"],
+    ["Enter", "Files tab: the diff the attempt made"],
     ...(ended
       ? ([
           ["r", "the result: the run's summary and receipt"],
@@ -97,30 +97,16 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
       else if (k === "space") o.text += " ";
       else if ([...k].length === 1 && k >= " ") o.text += k;
       return null;
-    case "pick":
-      if (k === "up" || k === "k") o.at = Math.max(0, o.at - 1);
-      else if (k === "down" || k === "j") o.at = Math.min(o.paths.length - 1, o.at + 1);
-      else if (k === "enter") {
-        close();
-        return { kind: "diff", storyId: o.storyId, path: o.paths[o.at]! };
-      } else if (k === "escape" || k === "q") close();
-      return null;
     case "result":
       close();
       return null;
   }
 }
 
-/** The overlay as the frame carries it; its one-span lines wrapped to what the screen's width leaves inside the box (a diff's are not: they scroll as lines). */
+/** The overlay as the frame carries it; its lines wrapped at words to what the screen's width leaves inside the box (a diff's are not: they scroll as lines). */
 export function overlayFrame(m: LoopScreen, rows: number): Frame["overlay"] {
   const o = overlayOf(m, rows);
-  if (!o || m.overlay?.kind === "text") return o;
-  const max = Math.max(1, m.cols - 4);
-  const lines = o.lines.flatMap((l): Line[] => {
-    const wide = l.length === 1 ? Bun.stringWidth(l[0]!.text) : 0;
-    return wide > max ? wrapRows(l[0]!.text, max, Math.ceil(wide / max)).map((text) => [{ ...l[0]!, text }]) : [l];
-  });
-  return { ...o, lines };
+  return m.overlay?.kind === "text" ? o : wrapOverlay(o, m.cols);
 }
 
 function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
@@ -169,14 +155,6 @@ function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
       return {
         title: "A note for the next prompt",
         lines: [[{ text: `> ${o.text}` }, { text: "█", tone: "accent" }], [{ text: "Enter saves · Esc cancels", tone: "dim" }]],
-      };
-    case "pick":
-      return {
-        title: "The diff of which file?",
-        lines: [
-          ...o.paths.map((p, i): Line => [{ text: `${i === o.at ? "› " : "  "}${p}`, bold: i === o.at, tone: i === o.at ? "accent" : "normal" }]),
-          [{ text: "↑/↓ choose · Enter shows · Esc back", tone: "dim" }],
-        ],
       };
     case "result":
       return {

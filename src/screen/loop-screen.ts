@@ -24,7 +24,6 @@ export type Overlay =
   | { kind: "ask"; status: FinalStatus; choice: number }
   | { kind: "text"; title: string; text: string; top: number }
   | { kind: "input"; text: string }
-  | { kind: "pick"; storyId: string; paths: string[]; at: number }
   /** After the end: the result and the run's summary and receipt (`r`); any key closes it. */
   | { kind: "result" };
 

@@ -44,17 +44,17 @@ export function tabStamp(tab: TabName, s: StoryEntry | null, tasksFile: string |
   }
 }
 
-/** The attempts a tab shows one at a time (Verify: those that ran --verify; Prompt: every one); none for the other tabs. */
+/** The attempts a tab shows one at a time (Verify: those that ran --verify; Files, Prompt: every one); none for the other tabs. */
 export function attemptsOf(tab: TabName, s: StoryEntry | null): AttemptRecord[] {
   if (!s) return [];
   if (tab === "Verify") return s.attempts.filter((a) => a.verifyLog);
-  return tab === "Prompt" ? s.attempts : [];
+  return tab === "Prompt" || tab === "Files" ? s.attempts : [];
 }
 
 /** Which of `n` attempts is shown: the one picked (by its place), else the latest. */
 export const pickedAt = (n: number, pick: number | null) => (pick === null ? n - 1 : Math.max(0, Math.min(n - 1, pick)));
 
-/** The active tab's name on screen: Verify and Prompt name the attempt they show (`Prompt · attempt 2 (2/3)`). */
+/** The active tab's name on screen: Files, Verify and Prompt name the attempt they show (`Prompt · attempt 2 (2/3)`). */
 export function tabTitle(tab: TabName, s: StoryEntry | null, pick: number | null): string {
   const list = attemptsOf(tab, s);
   if (!list.length) return tab;
@@ -76,7 +76,7 @@ export function buildTab(
     case "Tasks":
       return tasks(out, s, o.tasksFile);
     case "Files":
-      return files(out, s);
+      return files(out, s, o.pick);
     case "Verify":
       return verify(out, s, o.pick);
     case "Prompt":
@@ -113,20 +113,19 @@ function tasks(out: BlockList, s: StoryEntry, tasksFile: string | null): BlockLi
 
 const MARK = { added: "A", modified: "M", deleted: "D", "type-changed": "T" } as const;
 
-/** Every path the story's attempts changed, newest status last; what the Files tab's Enter offers. */
-export function changedPaths(s: StoryEntry): string[] {
-  return [...new Set(s.attempts.flatMap((a) => a.files.map((f) => f.path)))];
-}
-
-function files(out: BlockList, s: StoryEntry): BlockList {
-  if (!s.attempts.length) out.push(block("No attempt at this story yet.", "dim"));
-  for (const a of s.attempts) {
-    out.push(block(attemptTitle(a), "accent", { bold: true }));
-    if (!a.outcome) out.push(block("  (the files are measured when the attempt ends)", "dim"));
-    else if (!a.files.length) out.push(block("  no files changed", "dim"));
-    for (const f of a.files) out.push(block(inertLine(`  ${MARK[f.status]} ${f.path}`), f.status === "deleted" ? "bad" : "normal"));
+function files(out: BlockList, s: StoryEntry, pick: number | null): BlockList {
+  if (!s.attempts.length) {
+    out.push(block("No attempt at this story yet.", "dim"));
+    return out;
   }
-  if (changedPaths(s).length) out.push(block("Enter: the diff of a file", "dim"));
+  const a = s.attempts[pickedAt(s.attempts.length, pick)]!;
+  others(out, s.attempts.length);
+  out.push(block(attemptTitle(a), "accent", { bold: true }));
+  if (!a.outcome) out.push(block("  (the files are measured when the attempt ends)", "dim"));
+  else if (!a.files.length) out.push(block("  no files changed", "dim"));
+  for (const f of a.files) out.push(block(inertLine(`  ${MARK[f.status]} ${f.path}`), f.status === "deleted" ? "bad" : "normal"));
+  if (a.diffFile) out.push(block("Enter: the diff this attempt made", "dim"));
+  else if (a.files.length) out.push(block("(no diff was recorded for this attempt)", "dim"));
   return out;
 }
 

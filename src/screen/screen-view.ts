@@ -14,7 +14,7 @@ import { setTitle } from "../term/title.ts";
 import { reportHangUp } from "../term/hangup.ts";
 import type { Action, ScreenModel } from "./frame.ts";
 import type { Screen } from "./renderer.ts";
-import { diffText } from "./diff.ts";
+import { attemptDiff } from "./diff.ts";
 import { steerAction } from "./steer-action.ts";
 
 /** What the view feeds the loop screen's model (screen/loop-model.ts). */
@@ -191,7 +191,7 @@ export class ScreenView implements View {
         return answer?.(a.completion);
       }
       case "diff":
-        this.model.showText(`${a.path} (${a.storyId})`, await diffText(this.o.worktree, a.path));
+        this.model.showText(a.title, attemptDiff(a.file));
         return this.screen.redraw();
       case "pause":
       case "resume":

@@ -22,6 +22,8 @@ export interface AttemptRecord {
   outcome: Outcome | null;
   reason: string | null;
   files: ChangedFile[];
+  /** The attempt's diff, written before its work was kept or reverted; null: none (no file changed, not measured, an older log). */
+  diffFile: string | null;
   verifyLog: string | null;
   verify: "running" | "passed" | "failed" | null;
   promptFile: string | null;
@@ -167,6 +169,7 @@ export class StoryRecord {
           outcome: null,
           reason: null,
           files: [],
+          diffFile: null,
           verifyLog: null,
           verify: null,
           promptFile: e.prompt_file ?? null,
@@ -182,7 +185,7 @@ export class StoryRecord {
         const s = this.story(e.story_id);
         const a = this.attemptOf(s, e.iteration);
         const tokens = sumTokens(e.tokens);
-        if (a) Object.assign(a, { outcome: e.outcome, reason: e.reason, files: e.files, tokens, cost: e.cost_usd });
+        if (a) Object.assign(a, { outcome: e.outcome, reason: e.reason, files: e.files, diffFile: e.diff_file ?? null, tokens, cost: e.cost_usd });
         s.tokens += tokens;
         if (e.cost_usd !== null) s.cost = (s.cost ?? 0) + e.cost_usd;
         L.tokens += tokens;
@@ -241,6 +244,7 @@ export class StoryRecord {
             outcome: null,
             reason: null,
             files: [],
+            diffFile: null,
             verifyLog: null,
             verify: null,
             promptFile: null,

@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, lstatSync, statfsSync } from "node:fs";
 import { join } from "node:path";
-import { adapterFor, checkAgent, checkReviewer, plainProgram } from "../agents/registry.ts";
+import { adapterFor, AGENT_INSTALL, checkAgent, checkReviewer, plainProgram } from "../agents/registry.ts";
 import { AUDIT_FLAGS } from "../agents/auditor.ts";
 import { sandboxProblem, sandboxTools } from "../proc/sandbox-tools.ts";
 import { describeIoError, UserError } from "../errors.ts";
@@ -19,11 +19,6 @@ import { untrustedCommands } from "./trust.ts";
 type Found = Omit<CheckLine, "id">;
 const ok = (text: string): Found => ({ mark: "ok", text, fix: null });
 
-const AGENT_INSTALL: Record<string, string> = {
-  claude: "npm install -g @anthropic-ai/claude-code",
-  codex: "npm install -g @openai/codex",
-  gemini: "npm install -g @google/gemini-cli",
-};
 const OPENSPEC_INSTALL = "npm install -g @fission-ai/openspec";
 const systemInstall = (pkg: string) =>
   process.platform === "darwin" ? `brew install ${pkg}` : `sudo apt-get install ${pkg} (or your system's package manager)`;

@@ -29,7 +29,8 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
     out.push("");
     for (const s of plan.stories) {
       const after = afterLabel(s);
-      out.push(`  ${isComplete(s) ? "✔" : "○"} ${s.id}. ${s.title}${after ? `  (${after})` : ""}`);
+      const named = [after, s.agent ? `agent: ${s.agent}` : "", s.model ? `model: ${s.model}` : ""].filter(Boolean).join(" · ");
+      out.push(`  ${isComplete(s) ? "✔" : "○"} ${s.id}. ${s.title}${named ? `  (${named})` : ""}`);
       for (const t of s.tasks) out.push(`      [${t.done ? "x" : " "}] ${t.text}`);
     }
   }

@@ -157,7 +157,7 @@ export const LoopOptions = z.strictObject({
   }),
   checkpoint: opt(CheckpointKind.default("branch"), { help: "Checkpoint strategy", state: "checkpoint", remembered }),
   onComplete: opt(OnComplete.default("ask"), {
-    help: "What to do with the checkpoint branch at the end",
+    help: "What to do with the checkpoint branch at the end (pr: keep it, push it and open its pull request)",
     defaultNote: "keep when not a TTY",
     state: "on_complete",
     remembered,

@@ -8,15 +8,16 @@ import { exec } from "../proc/spawn.ts";
 import { UserError } from "../errors.ts";
 import { changeContext, isOpenSpecProject, pickChange, type OpenSpecOptions } from "../stories/openspec.ts";
 import { loadStories, type StorySource } from "../stories/source.ts";
-import { isComplete, type Story } from "../stories/story.ts";
+import { headingOf, isComplete, parseStories, type Story } from "../stories/story.ts";
 import { SCHEMA_VERSION, ZERO_TOKENS, type State } from "../state/schema.ts";
 import { findTasksFile } from "../stories/tasks-file.ts";
 import type { LoopOptions } from "./options.ts";
 import { toState } from "./option-table.ts";
-import { graphRefusal, headingOf } from "../parallel/graph.ts";
+import { graphRefusal } from "../parallel/graph.ts";
+import { otherAgents, storyAgentsProblem } from "../agents/story-agent.ts";
+import { refuseUnmeasurable } from "../record/budget.ts";
 import { issueWork } from "../github/issue-source.ts";
 import type { GitHubLink } from "../state/schema.ts";
-import { parseStories } from "../stories/story.ts";
 
 export const NO_TASKS_WARNING = "No tasks.md found, using manual done criteria";
 
@@ -66,12 +67,7 @@ async function workPlan(worktree: string, opts: LoopOptions, os: OpenSpecOptions
   // Refused with or without --parallel: one after another the file's order stands, but a circle or a typo is a mistake.
   const unmet = graphRefusal(stories, rel(found.tasksFile));
   if (unmet) throw new UserError(unmet);
-  const withAgent = stories.filter((s) => s.agent);
-  if (withAgent.length)
-    throw new UserError(
-      `${rel(found.tasksFile)}: ${withAgent.map((s) => `\`${headingOf(s)}\``).join(", ")} names an agent for one story, which wt-loop does not do yet: ` +
-        "every story runs with --agent. Take the (agent: …) out, or name a model with (model: …). Nothing was started.",
-    );
+  refuseStoryAgents(stories, rel(found.tasksFile), opts, os);
   return { source: found, doneCriteria: "tasks", task, change, tasksFile: found.tasksFile, stories, write: null, github: null };
 }
 
@@ -92,8 +88,27 @@ async function issuePlan(worktree: string, opts: LoopOptions, os: OpenSpecOption
   if (stories.length === 0) throw new UserError(`${rel} has no checkbox tasks (lines like \`- [ ] do X\`). Delete it to read the issue again.`);
   const unmet = graphRefusal(stories, rel);
   if (unmet) throw new UserError(unmet);
+  refuseStoryAgents(stories, rel, opts, os);
   const write = work.markdown === null ? null : { path: work.tasksFile, text: work.markdown };
   return { source, doneCriteria: "tasks", task, change: null, tasksFile: work.tasksFile, stories, write, github: work.github };
+}
+
+/**
+ * Stories that name their agent (agents/story-agent.ts): each one known and installed, and measurable by the
+ * budget a loop has — a story of an agent that reports no cost would spend past `--max-cost` unseen.
+ */
+function refuseStoryAgents(stories: Story[], file: string, opts: LoopOptions, os: OpenSpecOptions): void {
+  const loop = { agent: opts.agent, agent_cmd: opts.agentCmd ?? null };
+  const problem = storyAgentsProblem(loop, stories, (os.env ?? process.env).PATH, isComplete);
+  if (problem) throw new UserError(`${file}: ${problem} Nothing was started.`);
+  const left = stories.filter((s) => !isComplete(s));
+  for (const name of otherAgents(loop, left))
+    try {
+      refuseUnmeasurable(name, opts);
+    } catch (err) {
+      const story = left.find((s) => s.agent?.toLowerCase() === name)!;
+      throw new UserError(`${file}: \`${headingOf(story)}\` runs its attempts with ${name}. ${(err as Error).message}`);
+    }
 }
 
 async function findWork(worktree: string, opts: LoopOptions, os: OpenSpecOptions): Promise<Exclude<StorySource, { kind: "manual" }> | null> {
@@ -226,6 +241,7 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     error: null,
     spent_before: { cost_usd: 0, tokens: 0 },
     earlier_stories: [],
+    pull_request: null,
     stop_reason: null,
     waiting: null,
     pause_requested: false,

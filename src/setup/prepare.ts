@@ -19,6 +19,7 @@ import { uncheckedStory } from "../state/ending.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
 import { resumeAfterDeadRunner, stashesLeftBy, userWorkLeftBy } from "../checkpoint/resume.ts";
+import { putBackHeld } from "../checkpoint/held-after-kill.ts";
 import { checkpointPreflight } from "../checkpoint/strategy.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree/worktree.ts";
@@ -29,6 +30,7 @@ import { refuseOptionMistakes } from "./option-mistakes.ts";
 import { rememberedOptions } from "./restart.ts";
 import { storiesOf } from "../record/receipt.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";
+import { prTarget } from "../github/pull-request.ts";
 
 /** A `starting` state this young may belong to a `run` that is still opening in its new window. */
 const STARTING_GRACE_MS = 60_000;
@@ -76,6 +78,13 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     // A runner that died mid-cleanup (or left git's index.lock) is finished first: the refusals below would trip on it.
     const completing = previous?.completing;
     for (const note of await resumeAfterDeadRunner(git, previous)) warn(note);
+    // The auditor was running when the runner died: what it changed is put back before anything reads the tree.
+    if (previous?.held) {
+      const note = await putBackHeld(git, previous.held, "auditor");
+      if (note) warn(note);
+      previous.held = null;
+      await writeState(loopPaths(wt.path).state, previous); // at once: a refusal below must not have it put back again later
+    }
     // Lanes a dead runner left open (--parallel): their agents were ended above (the run's tag); now their worktrees.
     for (const note of await recoverLanes(git, previous)) warn(note);
     // Recorded at once, as `stop` does: a refusal below (a spent budget) must not leave a state that
@@ -90,6 +99,8 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   state.spent_before = carriedFrom(previous, continues);
   // …and its receipt: attempts and costs per story survive the restart (record/receipt.ts).
   state.earlier_stories = previous && continues ? storiesOf(previous) : [];
+  // …and its pull request (`--on-complete pr`): the next push and update go to that one.
+  state.pull_request = previous && continues ? (previous.pull_request ?? null) : null;
   // The ticks of an attempt cut short before its check are still in the tree: that story goes first.
   state.unchecked_story = previous ? uncheckedStory(previous) : null;
   if (state.checkpoint === "stash") state.checkpoint_stashes = stashesLeftBy(previous);
@@ -103,6 +114,9 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   if (!opts.dryRun && !idle) {
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);
+    // `--on-complete pr`: a remote, gh's login and the right to push, refused now rather than after hours of work.
+    if (state.on_complete === "pr")
+      await prTarget(git, { cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }, { ...state, original_branch: await git.branch() });
   }
   return { state, source: plan.source, plan, previous, finishedPlanNote: idle };
 }

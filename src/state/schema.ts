@@ -89,6 +89,9 @@ export const AuditRun = z.object({
 });
 export type AuditRun = z.infer<typeof AuditRun>;
 
+export const AgentName = z.enum(["claude", "codex", "gemini", "command", "demo"]);
+export type AgentName = z.infer<typeof AgentName>;
+
 export const Iteration = z.object({
   n: z.number().int().positive().describe("iteration number, 1-based"),
   started: Iso.describe("when the agent run began"),
@@ -112,7 +115,17 @@ export const Iteration = z.object({
   turns: Count.nullable().describe("the agent's turns, when it reports them"),
   exit_code: z.number().int().nullable().describe("the agent's exit code"),
   model: z.string().optional().describe("the model this attempt asked the agent for (the story's heading, `--escalate` or `--model`); absent: the agent's own"),
+  agent: AgentName.optional().describe(
+    "the agent this attempt ran when its story's heading named another than the loop's (`(agent: codex)`); absent: the loop's `agent`",
+  ),
   log_file: z.string().describe("absolute path of `logs/<run>/iter-NNN.jsonl`, the agent's raw output (its stderr beside it as `.stderr`)"),
+  diff_file: z
+    .string()
+    .optional()
+    .describe(
+      "absolute path of `logs/<run>/iter-NNN.diff`: what the attempt changed, from its checkpoint to the tree it left (untracked files included), " +
+        "written before its work was kept or reverted; absent when it changed no file, was stopped or refused before it was measured, or ran before diffs were kept",
+    ),
   verify: VerifyRun.optional().describe("the `--verify` run after this attempt's COMPLETE; absent when it did not run"),
   review: ReviewRun.optional().describe("the `--review` run after this attempt's COMPLETE passed the box check and `--verify`; absent when it did not run"),
   kind: z
@@ -133,10 +146,9 @@ export const Iteration = z.object({
 export type Iteration = z.infer<typeof Iteration>;
 
 export const DoneCriteria = z.enum(["tasks", "manual"]);
-export const AgentName = z.enum(["claude", "codex", "gemini", "command", "demo"]);
-export type AgentName = z.infer<typeof AgentName>;
 export const CheckpointKind = z.enum(["branch", "stash"]);
-export const OnComplete = z.enum(["ask", "cleanup", "keep"]);
+/** `pr`: keep the loop's branch, push it and open (or update) a pull request with the loop's records (docs/github.md). */
+export const OnComplete = z.enum(["ask", "cleanup", "keep", "pr"]);
 export const Completion = z.enum(["cleanup", "keep"]);
 /** Why a `stopped` loop stopped: the user (a stop, Ctrl-C) or a budget. */
 export const StopReason = z.enum(["user", "budget"]);
@@ -204,13 +216,16 @@ export const StoryReceipt = z.object({
   models: z
     .array(
       z.object({
-        model: z.string().describe("the model asked for"),
+        model: z.string().nullable().describe("the model asked for; null: the agent's own (a story that names its agent and no model)"),
+        agent: AgentName.optional().describe("the agent the story's heading named, when another than the loop's; absent: the loop's"),
         attempts: Count.describe("attempts with it"),
         cost_usd: z.number().nonnegative().nullable().describe("what the agent spent in them (the reviewer's share apart); null when it reports no cost"),
       }),
     )
     .optional()
-    .describe("per model asked for, in the order first used: its attempts and what the agent spent in them; absent when no attempt named a model"),
+    .describe(
+      "per model (and agent) asked for, in the order first used: its attempts and what the agent spent in them; absent when no attempt named a model or another agent",
+    ),
 });
 export type StoryReceipt = z.infer<typeof StoryReceipt>;
 
@@ -286,6 +301,17 @@ export const State = z.object({
     .describe(
       "`--issue-sync`: the issue's boxes are ticked as stories are accepted, and one comment with the receipt is written (edited by later runs) when the loop ends",
     ),
+  pull_request: z
+    .object({
+      number: z.number().int().positive().describe("the pull request's number"),
+      url: z.string().describe("its address"),
+      repo: z.string().describe("`host/owner/name` of the repository it is in"),
+      remote: z.string().describe("the git remote the loop's branch was pushed to"),
+      pushed: z.string().describe("the commit wt-loop last pushed to the branch: a later push may move the branch over it (and only over it)"),
+    })
+    .nullable()
+    .default(null)
+    .describe("the pull request `--on-complete pr` or `wt-loop pr` opened for the loop's branch; later runs update this one"),
   issue_search: z.string().nullable().default(null).describe("`--issues`, as given: a GitHub search, one story per open issue it finds"),
   stories_total: Count.describe("stories in the plan, planned stories that went missing included"),
   stories_completed: Count.describe("stories complete"),
@@ -329,6 +355,19 @@ export const State = z.object({
       "your uncommitted work from before the loop, when you had some: recorded before its ref is written, taken over by a run that follows a killed runner; at the end the ref is deleted (and this is null) when the tree still holds all of it, else kept until you remove it",
     ),
   index_tree: z.string().nullable().optional().describe("the tree of the index you had at start: what cleanup stages again"),
+  held: z
+    .object({
+      head: z.string().describe("the commit HEAD was at"),
+      branch: z.string().nullable().describe("the branch HEAD was on (`refs/heads/…`); null: detached"),
+      full: z.string().describe("the tree of the worktree (tracked and untracked files)"),
+      index: z.string().describe("the tree of the index"),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      "the worktree as it was before the auditor ran, which must not change it; set while it runs. Left set when the runner died meanwhile: the next `start` puts the tree, " +
+        "the index and the branch back to it (keeping what the tree held then as a stash entry), then audits again",
+    ),
   completing: Completion.nullable()
     .optional()
     .describe(

@@ -31,7 +31,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["agent_cmd"] = (v["agent_cmd"] === null ? null : ((typeof v["agent_cmd"] === "string") ? v["agent_cmd"] : fail(p + ".agent_cmd", "a string")));
   out["model"] = (v["model"] === null ? null : ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string")));
   out["checkpoint"] = ((v["checkpoint"] === "branch" || v["checkpoint"] === "stash") ? v["checkpoint"] : fail(p + ".checkpoint", "one of \"branch\", \"stash\""));
-  out["on_complete"] = ((v["on_complete"] === "ask" || v["on_complete"] === "cleanup" || v["on_complete"] === "keep") ? v["on_complete"] : fail(p + ".on_complete", "one of \"ask\", \"cleanup\", \"keep\""));
+  out["on_complete"] = ((v["on_complete"] === "ask" || v["on_complete"] === "cleanup" || v["on_complete"] === "keep" || v["on_complete"] === "pr") ? v["on_complete"] : fail(p + ".on_complete", "one of \"ask\", \"cleanup\", \"keep\", \"pr\""));
   out["terminal"] = ((typeof v["terminal"] === "string") ? v["terminal"] : fail(p + ".terminal", "a string"));
   out["source"] = ((v["source"] === "openspec" || v["source"] === "tasks-file" || v["source"] === "manual" || v["source"] === "issue") ? v["source"] : fail(p + ".source", "one of \"openspec\", \"tasks-file\", \"manual\", \"issue\""));
   out["change"] = (v["change"] === null ? null : ((typeof v["change"] === "string") ? v["change"] : fail(p + ".change", "a string")));
@@ -39,11 +39,12 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["github"] = (v["github"] === undefined ? null : (v["github"] === null ? null : o12(v["github"], p + ".github")));
   out["issue"] = (v["issue"] === undefined ? null : (v["issue"] === null ? null : ((typeof v["issue"] === "string") ? v["issue"] : fail(p + ".issue", "a string"))));
   out["issue_sync"] = (v["issue_sync"] === undefined ? false : ((typeof v["issue_sync"] === "boolean") ? v["issue_sync"] : fail(p + ".issue_sync", "true or false")));
+  out["pull_request"] = (v["pull_request"] === undefined ? null : (v["pull_request"] === null ? null : o15(v["pull_request"], p + ".pull_request")));
   out["issue_search"] = (v["issue_search"] === undefined ? null : (v["issue_search"] === null ? null : ((typeof v["issue_search"] === "string") ? v["issue_search"] : fail(p + ".issue_search", "a string"))));
   out["stories_total"] = ((typeof v["stories_total"] === "number") && (Number.isFinite(v["stories_total"])) && (Number.isSafeInteger(v["stories_total"])) && (v["stories_total"] >= 0) ? v["stories_total"] : fail(p + ".stories_total", "a number in range"));
   out["stories_completed"] = ((typeof v["stories_completed"] === "number") && (Number.isFinite(v["stories_completed"])) && (Number.isSafeInteger(v["stories_completed"])) && (v["stories_completed"] >= 0) ? v["stories_completed"] : fail(p + ".stories_completed", "a number in range"));
-  out["planned_stories"] = (v["planned_stories"] === undefined ? [] : a15(v["planned_stories"], p + ".planned_stories"));
-  out["current_story"] = (v["current_story"] === null ? null : o17(v["current_story"], p + ".current_story"));
+  out["planned_stories"] = (v["planned_stories"] === undefined ? [] : a16(v["planned_stories"], p + ".planned_stories"));
+  out["current_story"] = (v["current_story"] === null ? null : o18(v["current_story"], p + ".current_story"));
   out["runner_pid"] = (v["runner_pid"] === null ? null : ((typeof v["runner_pid"] === "number") && (Number.isFinite(v["runner_pid"])) && (Number.isSafeInteger(v["runner_pid"])) && (v["runner_pid"] > 0) ? v["runner_pid"] : fail(p + ".runner_pid", "a number in range")));
   out["runner_started"] = (v["runner_started"] === null ? null : ((typeof v["runner_started"] === "string") ? v["runner_started"] : fail(p + ".runner_started", "a string")));
   out["agent_pid"] = (v["agent_pid"] === null ? null : ((typeof v["agent_pid"] === "number") && (Number.isFinite(v["agent_pid"])) && (Number.isSafeInteger(v["agent_pid"])) && (v["agent_pid"] > 0) ? v["agent_pid"] : fail(p + ".agent_pid", "a number in range")));
@@ -52,9 +53,10 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["original_branch"] = (v["original_branch"] === null ? null : ((typeof v["original_branch"] === "string") ? v["original_branch"] : fail(p + ".original_branch", "a string")));
   out["original_commit"] = (v["original_commit"] === null ? null : ((typeof v["original_commit"] === "string") ? v["original_commit"] : fail(p + ".original_commit", "a string")));
   out["checkpoint_sha"] = (v["checkpoint_sha"] === null ? null : ((typeof v["checkpoint_sha"] === "string") ? v["checkpoint_sha"] : fail(p + ".checkpoint_sha", "a string")));
-  if (v["checkpoint_stashes"] !== undefined) out["checkpoint_stashes"] = a18(v["checkpoint_stashes"], p + ".checkpoint_stashes");
-  if (v["user_work"] !== undefined) out["user_work"] = (v["user_work"] === null ? null : o19(v["user_work"], p + ".user_work"));
+  if (v["checkpoint_stashes"] !== undefined) out["checkpoint_stashes"] = a19(v["checkpoint_stashes"], p + ".checkpoint_stashes");
+  if (v["user_work"] !== undefined) out["user_work"] = (v["user_work"] === null ? null : o20(v["user_work"], p + ".user_work"));
   if (v["index_tree"] !== undefined) out["index_tree"] = (v["index_tree"] === null ? null : ((typeof v["index_tree"] === "string") ? v["index_tree"] : fail(p + ".index_tree", "a string")));
+  if (v["held"] !== undefined) out["held"] = (v["held"] === null ? null : o23(v["held"], p + ".held"));
   if (v["completing"] !== undefined) out["completing"] = (v["completing"] === null ? null : ((v["completing"] === "cleanup" || v["completing"] === "keep") ? v["completing"] : fail(p + ".completing", "one of \"cleanup\", \"keep\"")));
   out["completion"] = (v["completion"] === null ? null : ((v["completion"] === "cleanup" || v["completion"] === "keep") ? v["completion"] : fail(p + ".completion", "one of \"cleanup\", \"keep\"")));
   out["completion_message"] = (v["completion_message"] === undefined ? null : (v["completion_message"] === null ? null : ((typeof v["completion_message"] === "string") ? v["completion_message"] : fail(p + ".completion_message", "a string"))));
@@ -76,7 +78,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["review_timeout_min"] = (v["review_timeout_min"] === undefined ? 15 : ((typeof v["review_timeout_min"] === "number") && (Number.isFinite(v["review_timeout_min"])) && (v["review_timeout_min"] > 0) ? v["review_timeout_min"] : fail(p + ".review_timeout_min", "a number in range")));
   if (v["max_cost_usd"] !== undefined) out["max_cost_usd"] = (v["max_cost_usd"] === null ? null : ((typeof v["max_cost_usd"] === "number") && (Number.isFinite(v["max_cost_usd"])) && (v["max_cost_usd"] > 0) ? v["max_cost_usd"] : fail(p + ".max_cost_usd", "a number in range")));
   if (v["max_tokens"] !== undefined) out["max_tokens"] = (v["max_tokens"] === null ? null : ((typeof v["max_tokens"] === "number") && (Number.isFinite(v["max_tokens"])) && (Number.isSafeInteger(v["max_tokens"])) && (v["max_tokens"] > 0) ? v["max_tokens"] : fail(p + ".max_tokens", "a number in range")));
-  if (v["spent_before"] !== undefined) out["spent_before"] = o22(v["spent_before"], p + ".spent_before");
+  if (v["spent_before"] !== undefined) out["spent_before"] = o24(v["spent_before"], p + ".spent_before");
   if (v["stop_reason"] !== undefined) out["stop_reason"] = (v["stop_reason"] === null ? null : ((v["stop_reason"] === "user" || v["stop_reason"] === "budget") ? v["stop_reason"] : fail(p + ".stop_reason", "one of \"user\", \"budget\"")));
   if (v["unchecked_story"] !== undefined) out["unchecked_story"] = (v["unchecked_story"] === null ? null : ((typeof v["unchecked_story"] === "string") ? v["unchecked_story"] : fail(p + ".unchecked_story", "a string")));
   if (v["commands_seal"] !== undefined) out["commands_seal"] = (v["commands_seal"] === null ? null : ((typeof v["commands_seal"] === "string") ? v["commands_seal"] : fail(p + ".commands_seal", "a string")));
@@ -86,14 +88,14 @@ function o0(v: any, p: string): Record<string, unknown> {
   if (v["sandbox_allow"] !== undefined) out["sandbox_allow"] = (v["sandbox_allow"] === null ? null : ((typeof v["sandbox_allow"] === "string") ? v["sandbox_allow"] : fail(p + ".sandbox_allow", "a string")));
   if (v["sandbox_deny_read"] !== undefined) out["sandbox_deny_read"] = (v["sandbox_deny_read"] === null ? null : ((typeof v["sandbox_deny_read"] === "string") ? v["sandbox_deny_read"] : fail(p + ".sandbox_deny_read", "a string")));
   if (v["sandbox_env"] !== undefined) out["sandbox_env"] = (v["sandbox_env"] === null ? null : ((typeof v["sandbox_env"] === "string") ? v["sandbox_env"] : fail(p + ".sandbox_env", "a string")));
-  out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o23(v["waiting"], p + ".waiting")));
+  out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o25(v["waiting"], p + ".waiting")));
   out["pause_requested"] = (v["pause_requested"] === undefined ? false : ((typeof v["pause_requested"] === "boolean") ? v["pause_requested"] : fail(p + ".pause_requested", "true or false")));
   out["paused_since"] = (v["paused_since"] === undefined ? null : (v["paused_since"] === null ? null : ((typeof v["paused_since"] === "string") && (RE0.test(v["paused_since"])) ? v["paused_since"] : fail(p + ".paused_since", "a datetime string"))));
   out["paused_ms"] = (v["paused_ms"] === undefined ? 0 : ((typeof v["paused_ms"] === "number") && (Number.isFinite(v["paused_ms"])) && (Number.isSafeInteger(v["paused_ms"])) && (v["paused_ms"] >= 0) ? v["paused_ms"] : fail(p + ".paused_ms", "a number in range")));
-  out["notes"] = (v["notes"] === undefined ? [] : a24(v["notes"], p + ".notes"));
-  out["earlier_stories"] = (v["earlier_stories"] === undefined ? [] : a26(v["earlier_stories"], p + ".earlier_stories"));
+  out["notes"] = (v["notes"] === undefined ? [] : a26(v["notes"], p + ".notes"));
+  out["earlier_stories"] = (v["earlier_stories"] === undefined ? [] : a28(v["earlier_stories"], p + ".earlier_stories"));
   out["parallel"] = (v["parallel"] === undefined ? 1 : ((typeof v["parallel"] === "number") && (Number.isFinite(v["parallel"])) && (Number.isSafeInteger(v["parallel"])) && (v["parallel"] > 0) ? v["parallel"] : fail(p + ".parallel", "a number in range")));
-  out["lanes"] = (v["lanes"] === undefined ? [] : a31(v["lanes"], p + ".lanes"));
+  out["lanes"] = (v["lanes"] === undefined ? [] : a33(v["lanes"], p + ".lanes"));
   return out;
 }
 function a1(v: any, p: string): unknown[] {
@@ -123,7 +125,9 @@ function o2(v: any, p: string): Record<string, unknown> {
   out["turns"] = (v["turns"] === null ? null : ((typeof v["turns"] === "number") && (Number.isFinite(v["turns"])) && (Number.isSafeInteger(v["turns"])) && (v["turns"] >= 0) ? v["turns"] : fail(p + ".turns", "a number in range")));
   out["exit_code"] = (v["exit_code"] === null ? null : ((typeof v["exit_code"] === "number") && (Number.isFinite(v["exit_code"])) && (Number.isSafeInteger(v["exit_code"])) ? v["exit_code"] : fail(p + ".exit_code", "a number in range")));
   if (v["model"] !== undefined) out["model"] = ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string"));
+  if (v["agent"] !== undefined) out["agent"] = ((v["agent"] === "claude" || v["agent"] === "codex" || v["agent"] === "gemini" || v["agent"] === "command" || v["agent"] === "demo") ? v["agent"] : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
   out["log_file"] = ((typeof v["log_file"] === "string") ? v["log_file"] : fail(p + ".log_file", "a string"));
+  if (v["diff_file"] !== undefined) out["diff_file"] = ((typeof v["diff_file"] === "string") ? v["diff_file"] : fail(p + ".diff_file", "a string"));
   if (v["verify"] !== undefined) out["verify"] = o5(v["verify"], p + ".verify");
   if (v["review"] !== undefined) out["review"] = o6(v["review"], p + ".review");
   if (v["kind"] !== undefined) out["kind"] = ((v["kind"] === "audit") ? v["kind"] : fail(p + ".kind", "\"audit\""));
@@ -232,20 +236,30 @@ function o14(v: any, p: string): Record<string, unknown> {
   out["url"] = ((typeof v["url"] === "string") ? v["url"] : fail(p + ".url", "a string"));
   return out;
 }
-function a15(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
-  const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o16(v[i], p + "[" + i + "]");
+function o15(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
+  out["number"] = ((typeof v["number"] === "number") && (Number.isFinite(v["number"])) && (Number.isSafeInteger(v["number"])) && (v["number"] > 0) ? v["number"] : fail(p + ".number", "a number in range"));
+  out["url"] = ((typeof v["url"] === "string") ? v["url"] : fail(p + ".url", "a string"));
+  out["repo"] = ((typeof v["repo"] === "string") ? v["repo"] : fail(p + ".repo", "a string"));
+  out["remote"] = ((typeof v["remote"] === "string") ? v["remote"] : fail(p + ".remote", "a string"));
+  out["pushed"] = ((typeof v["pushed"] === "string") ? v["pushed"] : fail(p + ".pushed", "a string"));
   return out;
 }
-function o16(v: any, p: string): Record<string, unknown> {
+function a16(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = o17(v[i], p + "[" + i + "]");
+  return out;
+}
+function o17(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["id"] = ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string"));
   out["title"] = ((typeof v["title"] === "string") ? v["title"] : fail(p + ".title", "a string"));
   return out;
 }
-function o17(v: any, p: string): Record<string, unknown> {
+function o18(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["id"] = ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string"));
@@ -254,25 +268,19 @@ function o17(v: any, p: string): Record<string, unknown> {
   out["attempt"] = ((typeof v["attempt"] === "number") && (Number.isFinite(v["attempt"])) && (Number.isSafeInteger(v["attempt"])) && (v["attempt"] >= 0) ? v["attempt"] : fail(p + ".attempt", "a number in range"));
   return out;
 }
-function a18(v: any, p: string): unknown[] {
+function a19(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
   for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
   return out;
 }
-function o19(v: any, p: string): Record<string, unknown> {
+function o20(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["ref"] = ((typeof v["ref"] === "string") ? v["ref"] : fail(p + ".ref", "a string"));
   out["commit"] = ((typeof v["commit"] === "string") ? v["commit"] : fail(p + ".commit", "a string"));
-  out["paths"] = a20(v["paths"], p + ".paths");
-  out["lost"] = (v["lost"] === null ? null : a21(v["lost"], p + ".lost"));
-  return out;
-}
-function a20(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
-  const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  out["paths"] = a21(v["paths"], p + ".paths");
+  out["lost"] = (v["lost"] === null ? null : a22(v["lost"], p + ".lost"));
   return out;
 }
 function a21(v: any, p: string): unknown[] {
@@ -281,32 +289,34 @@ function a21(v: any, p: string): unknown[] {
   for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
   return out;
 }
-function o22(v: any, p: string): Record<string, unknown> {
+function a22(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  return out;
+}
+function o23(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
+  out["head"] = ((typeof v["head"] === "string") ? v["head"] : fail(p + ".head", "a string"));
+  out["branch"] = (v["branch"] === null ? null : ((typeof v["branch"] === "string") ? v["branch"] : fail(p + ".branch", "a string")));
+  out["full"] = ((typeof v["full"] === "string") ? v["full"] : fail(p + ".full", "a string"));
+  out["index"] = ((typeof v["index"] === "string") ? v["index"] : fail(p + ".index", "a string"));
+  return out;
+}
+function o24(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["cost_usd"] = ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range"));
   out["tokens"] = ((typeof v["tokens"] === "number") && (Number.isFinite(v["tokens"])) && (Number.isSafeInteger(v["tokens"])) && (v["tokens"] >= 0) ? v["tokens"] : fail(p + ".tokens", "a number in range"));
   return out;
 }
-function o23(v: any, p: string): Record<string, unknown> {
+function o25(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["reason"] = ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string"));
   out["since"] = ((typeof v["since"] === "string") && (RE0.test(v["since"])) ? v["since"] : fail(p + ".since", "a datetime string"));
   out["until"] = ((typeof v["until"] === "string") && (RE0.test(v["until"])) ? v["until"] : fail(p + ".until", "a datetime string"));
-  return out;
-}
-function a24(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
-  const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o25(v[i], p + "[" + i + "]");
-  return out;
-}
-function o25(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
-  const out: Record<string, unknown> = {};
-  out["text"] = ((typeof v["text"] === "string") ? v["text"] : fail(p + ".text", "a string"));
-  out["added_at"] = ((typeof v["added_at"] === "string") && (RE0.test(v["added_at"])) ? v["added_at"] : fail(p + ".added_at", "a datetime string"));
   return out;
 }
 function a26(v: any, p: string): unknown[] {
@@ -318,35 +328,34 @@ function a26(v: any, p: string): unknown[] {
 function o27(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
+  out["text"] = ((typeof v["text"] === "string") ? v["text"] : fail(p + ".text", "a string"));
+  out["added_at"] = ((typeof v["added_at"] === "string") && (RE0.test(v["added_at"])) ? v["added_at"] : fail(p + ".added_at", "a datetime string"));
+  return out;
+}
+function a28(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = o29(v[i], p + "[" + i + "]");
+  return out;
+}
+function o29(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
   out["id"] = (v["id"] === null ? null : ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string")));
   out["title"] = (v["title"] === null ? null : ((typeof v["title"] === "string") ? v["title"] : fail(p + ".title", "a string")));
   out["complete"] = ((typeof v["complete"] === "boolean") ? v["complete"] : fail(p + ".complete", "true or false"));
   out["attempts"] = ((typeof v["attempts"] === "number") && (Number.isFinite(v["attempts"])) && (Number.isSafeInteger(v["attempts"])) && (v["attempts"] >= 0) ? v["attempts"] : fail(p + ".attempts", "a number in range"));
   out["duration_ms"] = ((typeof v["duration_ms"] === "number") && (Number.isFinite(v["duration_ms"])) && (v["duration_ms"] >= 0) ? v["duration_ms"] : fail(p + ".duration_ms", "a number in range"));
   out["waited_ms"] = ((typeof v["waited_ms"] === "number") && (Number.isFinite(v["waited_ms"])) && (v["waited_ms"] >= 0) ? v["waited_ms"] : fail(p + ".waited_ms", "a number in range"));
-  out["agent"] = o28(v["agent"], p + ".agent");
-  out["reviewer"] = o28(v["reviewer"], p + ".reviewer");
-  if (v["models"] !== undefined) out["models"] = a29(v["models"], p + ".models");
-  return out;
-}
-function o28(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
-  const out: Record<string, unknown> = {};
-  out["tokens"] = ((typeof v["tokens"] === "number") && (Number.isFinite(v["tokens"])) && (Number.isSafeInteger(v["tokens"])) && (v["tokens"] >= 0) ? v["tokens"] : fail(p + ".tokens", "a number in range"));
-  out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
-  return out;
-}
-function a29(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
-  const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o30(v[i], p + "[" + i + "]");
+  out["agent"] = o30(v["agent"], p + ".agent");
+  out["reviewer"] = o30(v["reviewer"], p + ".reviewer");
+  if (v["models"] !== undefined) out["models"] = a31(v["models"], p + ".models");
   return out;
 }
 function o30(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["model"] = ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string"));
-  out["attempts"] = ((typeof v["attempts"] === "number") && (Number.isFinite(v["attempts"])) && (Number.isSafeInteger(v["attempts"])) && (v["attempts"] >= 0) ? v["attempts"] : fail(p + ".attempts", "a number in range"));
+  out["tokens"] = ((typeof v["tokens"] === "number") && (Number.isFinite(v["tokens"])) && (Number.isSafeInteger(v["tokens"])) && (v["tokens"] >= 0) ? v["tokens"] : fail(p + ".tokens", "a number in range"));
   out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
   return out;
 }
@@ -357,6 +366,21 @@ function a31(v: any, p: string): unknown[] {
   return out;
 }
 function o32(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
+  out["model"] = (v["model"] === null ? null : ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string")));
+  if (v["agent"] !== undefined) out["agent"] = ((v["agent"] === "claude" || v["agent"] === "codex" || v["agent"] === "gemini" || v["agent"] === "command" || v["agent"] === "demo") ? v["agent"] : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
+  out["attempts"] = ((typeof v["attempts"] === "number") && (Number.isFinite(v["attempts"])) && (Number.isSafeInteger(v["attempts"])) && (v["attempts"] >= 0) ? v["attempts"] : fail(p + ".attempts", "a number in range"));
+  out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
+  return out;
+}
+function a33(v: any, p: string): unknown[] {
+  if (!Array.isArray(v)) fail(p, "an array");
+  const out = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = o34(v[i], p + "[" + i + "]");
+  return out;
+}
+function o34(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["story_id"] = ((typeof v["story_id"] === "string") ? v["story_id"] : fail(p + ".story_id", "a string"));

@@ -15,7 +15,7 @@ export interface Story {
   after?: string[];
   /** The model named in the heading (`## 3. Migrate the schema (model: opus)`): every attempt at it asks for this one. */
   model?: string;
-  /** An agent named in the heading (`(agent: codex)`): not supported yet, so a start refuses it naming the heading. */
+  /** An agent named in the heading (`(agent: codex)`): its attempts run that agent (agents/story-agent.ts), as the heading gave it. */
   agent?: string;
 }
 
@@ -34,6 +34,17 @@ export interface PlannedStory {
 export const missingFromPlan = (planned: PlannedStory[], stories: Story[]): PlannedStory[] => planned.filter((p) => !stories.some((s) => s.id === p.id));
 
 export const describeStories = (stories: PlannedStory[]) => stories.map((s) => `${s.id} "${s.title}"`).join(", ");
+
+/** "after 1, 2": a story's prerequisites as its heading names them; empty when it has none. */
+export const afterLabel = (s: Pick<Story, "after">) => (s.after?.length ? `after ${s.after.join(", ")}` : "");
+
+/** The heading as the file has it, near enough to find: `## 3. CLI (after 1, 2)`, `## Set up the db (after 1)`, `## 4. Migrate (model: opus)`. */
+export function headingOf(s: Story): string {
+  const number = /^\d+(?:\.\d+)*/.exec(s.id.replace(/~\d+$/, ""))?.[0];
+  const after = afterLabel(s);
+  const named = [s.model ? ` (model: ${s.model})` : "", s.agent ? ` (agent: ${s.agent})` : ""].join("");
+  return `## ${number && number === s.id.replace(/~\d+$/, "") ? `${number}. ` : ""}${s.title}${after ? ` (${after})` : ""}${named}`;
+}
 
 const HEADING = /^##\s+(.*?)\s*#*\s*$/;
 const NUMBERED = /^(\d+(?:\.\d+)*)[.)]?\s+(.+)$/;

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_FILE, cliText } from "../../scripts/docs-cli.ts";
-import { COMMANDS } from "../../src/commands/_catalog.ts";
+import { COMMANDS } from "../../src/catalog/catalog.ts";
 import { FLAGS } from "../../src/setup/option-table.ts";
 import { ROOT } from "../helpers/cli.ts";
 

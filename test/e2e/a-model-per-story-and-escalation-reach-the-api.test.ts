@@ -67,12 +67,4 @@ describe("a model per story and --escalate", () => {
     // The end box shows the models under each story.
     expect(r.stdout).toMatch(/claude-sonnet-4-5 ×1 \$[\d.]+ · claude-opus-4-5 ×1/);
   }, 300_000);
-
-  test("(agent: codex) in a heading is refused at start, naming the heading; nothing is written", async () => {
-    const repo = makeRepo({ "tasks.md": "## 1. Port (agent: codex)\n- [ ] 1.1 a\n" });
-    const r = await wtLoop(["start", "--terminal", "inline"], { cwd: repo });
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain("`## 1. Port (agent: codex)` names an agent for one story");
-    expect(r.stderr).toContain("Nothing was started");
-  });
 });

@@ -43,7 +43,9 @@ describe("no agent process outlives the loop", () => {
   test("an iteration timeout: the attempt's setsid grandchild is gone before the next attempt starts", async () => {
     const repo = makeRepo({ "tasks.md": TASKS });
     const agent = fakeAgent([{ hangSec: 300, setsidGrandchild: true }, { hangSec: 300 }], tempDir("fake-agent-"));
-    const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--iteration-timeout", "0.02"], {
+    // 6 s: long enough for the agent to have left its grandchild behind on a loaded machine (a shorter limit
+    // can end the attempt before the grandchild exists, and the test would prove nothing).
+    const proc = spawnWtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--iteration-timeout", "0.1"], {
       cwd: repo,
       env: agent.env,
       stdout: "ignore",
@@ -52,6 +54,7 @@ describe("no agent process outlives the loop", () => {
     const count = join(agent.dir, "count");
     await waitFor("the second attempt to start", () => readFileSync(count, "utf8") === "2", 30_000, { whileRunning: proc });
     const grandchild = Number(readFileSync(join(agent.dir, "setsid.pid"), "utf8"));
+    expect(grandchild).toBeGreaterThan(1);
     expect(isAlive(grandchild)).toBe(false);
     await wtLoop(["stop"], { cwd: repo });
     expect(await proc.exited).toBe(4);

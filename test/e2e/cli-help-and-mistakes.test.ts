@@ -3,13 +3,13 @@
 import { describe, expect, test } from "bun:test";
 import pkg from "../../package.json" with { type: "json" };
 import { wtLoop } from "../helpers/cli.ts";
-import { commandNames } from "../../src/commands/_catalog.ts";
+import { commandNames } from "../../src/catalog/catalog.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 
 const ANSI = /\x1b\[/;
 // A colour terminal would be allowed colour: only the pipe should keep it out.
 const colourEnv = { NO_COLOR: undefined, TERM: "xterm-256color", FORCE_COLOR: "1" };
-// Every command the catalog lists: help is written once, in src/commands/_catalog.ts, for all of them.
+// Every command the catalog lists: help is written once, in src/catalog/catalog.ts, for all of them.
 const COMMANDS = commandNames();
 
 describe("help", () => {

@@ -24,6 +24,17 @@ export interface Comment {
   body: string;
 }
 
+export interface ScriptedPull {
+  number: number;
+  title: string;
+  head: string;
+  base: string;
+  body: string;
+  state: "open" | "closed";
+  merged: boolean;
+  draft: boolean;
+}
+
 export interface GitHubServer {
   /** `localhost:PORT`: the value of GH_HOST and the host part of every URL. */
   host: string;
@@ -31,6 +42,13 @@ export interface GitHubServer {
   repo: string;
   issues: Map<number, ScriptedIssue>;
   comments: Comment[];
+  /** Pull requests, numbered after the issues. */
+  pulls: Map<number, ScriptedPull>;
+  /**
+   * The next request whose method and path match is carried out, then its answer is held until `release`:
+   * `arrived` resolves once it is held (a test kills its client there, the work done and never answered).
+   */
+  hold(method: string, match: RegExp): { arrived: Promise<void>; release(): void };
   /** Every request: method, path with query, body text. */
   requests: { method: string; path: string; body: string }[];
   /** Answer the next requests whose path matches with this instead (a rate limit, an outage). */
@@ -78,6 +96,8 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
   const repo = opts.repo ?? "widgets";
   const issues = new Map((opts.issues ?? []).map((i) => [i.number, { state: "open" as const, ...i }]));
   const comments: Comment[] = [];
+  const pulls = new Map<number, ScriptedPull>();
+  const holds: { method: string; match: RegExp; arrived: () => void; released: Promise<void> }[] = [];
   const requests: GitHubServer["requests"] = [];
   const refusals: { match: RegExp; response: () => Response; left: number }[] = [];
   const { cert, key } = testCertificate();
@@ -107,6 +127,19 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
     default_branch: "main",
     permissions: { admin: false, push: opts.pushable ?? true, pull: true },
   });
+  const pullJson = (p: ScriptedPull): Record<string, unknown> => ({
+    number: p.number,
+    node_id: `PR_${p.number}`,
+    title: p.title,
+    body: p.body,
+    state: p.state,
+    draft: p.draft,
+    merged_at: p.merged ? "2026-11-28T00:00:00Z" : null,
+    html_url: `${base()}/${owner}/${repo}/pull/${p.number}`,
+    head: { ref: p.head, label: `${owner}:${p.head}` },
+    base: { ref: p.base },
+  });
+  const nextNumber = () => Math.max(0, ...issues.keys(), ...pulls.keys()) + 1;
   const notFound = () => Response.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest" }, { status: 404 });
 
   const server: ReturnType<typeof Bun.serve> = Bun.serve({
@@ -119,6 +152,18 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
       const body = await req.text();
       const path = url.pathname.replace(/^\/api\/v3/, "");
       requests.push({ method: req.method, path: path + url.search, body });
+      const res = answer(req, url, path, body);
+      const h = holds.findIndex((x) => x.method === req.method && x.match.test(path));
+      if (h >= 0) {
+        const [held] = holds.splice(h, 1);
+        held!.arrived();
+        await held!.released;
+      }
+      return res;
+    },
+  });
+  function answer(req: Request, url: URL, path: string, body: string): Response {
+    {
       const refusal = refusals.find((r) => r.left > 0 && r.match.test(path));
       if (refusal) {
         refusal.left--;
@@ -168,9 +213,56 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
         if (req.method === "PATCH") c.body = String(json.body ?? c.body);
         return Response.json({ id: c.id, body: c.body });
       }
+      if (path === `${repoPath}/pulls` && req.method === "GET") {
+        const head = url.searchParams.get("head");
+        const state = url.searchParams.get("state") ?? "open";
+        const found = [...pulls.values()].filter((p) => (!head || `${owner}:${p.head}` === head) && (state === "all" || p.state === state));
+        return Response.json(found.map(pullJson));
+      }
+      if (path === `${repoPath}/pulls` && req.method === "POST") {
+        const head = String(json.head ?? "");
+        // As GitHub: one open pull request per head branch.
+        if ([...pulls.values()].some((p) => p.head === head && p.state === "open"))
+          return Response.json(
+            {
+              message: "Validation Failed",
+              errors: [{ resource: "PullRequest", code: "custom", message: `A pull request already exists for ${owner}:${head}.` }],
+            },
+            { status: 422 },
+          );
+        const p: ScriptedPull = {
+          number: nextNumber(),
+          title: String(json.title ?? ""),
+          head,
+          base: String(json.base ?? "main"),
+          body: String(json.body ?? ""),
+          state: "open",
+          merged: false,
+          draft: json.draft === true,
+        };
+        pulls.set(p.number, p);
+        return Response.json(pullJson(p), { status: 201 });
+      }
+      const pull = new RegExp(`^${repoPath}/pulls/(\\d+)$`).exec(path);
+      if (pull) {
+        const p = pulls.get(Number(pull[1]));
+        if (!p) return notFound();
+        if (req.method === "PATCH") {
+          if (typeof json.body === "string") p.body = json.body;
+          if (typeof json.title === "string") p.title = json.title;
+        }
+        return Response.json(pullJson(p));
+      }
+      if (path === "/api/graphql" && /markPullRequestReadyForReview/.test(body)) {
+        const id = String((json.variables as { id?: string } | undefined)?.id ?? "");
+        const p = pulls.get(Number(id.replace(/^PR_/, "")));
+        if (!p) return Response.json({ data: null, errors: [{ type: "NOT_FOUND", message: `Could not resolve to a node with the global id of '${id}'` }] });
+        p.draft = false;
+        return Response.json({ data: { markPullRequestReadyForReview: { pullRequest: { isDraft: false } } } });
+      }
       return notFound();
-    },
-  });
+    }
+  }
   host = `localhost:${server.port}`;
   arm();
   let configDir: string | null = null;
@@ -180,6 +272,15 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
     repo,
     issues,
     comments,
+    pulls,
+    hold(method, match) {
+      let arrived!: () => void;
+      let release!: () => void;
+      const arrival = new Promise<void>((r) => (arrived = r));
+      const released = new Promise<void>((r) => (release = r));
+      holds.push({ method, match, arrived, released });
+      return { arrived: arrival, release };
+    },
     requests,
     refuse: (match, response, times = 1) => void refusals.push({ match, response, left: times }),
     env() {

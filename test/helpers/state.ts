@@ -91,6 +91,7 @@ export function sampleState(over: Partial<State> = {}): State {
     issue: null,
     issue_search: null,
     issue_sync: false,
+    pull_request: null,
     audit: false,
     audit_agent: null,
     audit_cmd: null,

@@ -96,6 +96,26 @@ describe("the receipt", () => {
     expect(forecastText(r.forecast!)).toContain("(no cost reported)");
   });
 
+  test("per story, each model and agent its attempts asked for; an agent's cost counts as that agent reports it", () => {
+    // A codex loop: story 1 climbs sonnet -> opus on a story that names claude; story 2 runs codex with its own model.
+    const runs = [
+      it(1, "1", 1, 0, 2, { agent: "claude", model: "sonnet", cost_usd: 1 }),
+      it(2, "1", 2, 2, 6, { agent: "claude", model: "opus", cost_usd: 4, outcome: "complete" }),
+      it(3, "2", 1, 6, 8, { cost_usd: null, outcome: "complete" }),
+      it(4, "3", 1, 8, 9, { model: "gpt-5", cost_usd: null }),
+    ];
+    const r = receiptOf(running({ agent: "codex", iterations: runs, stories_total: 4, stories_completed: 2 }));
+    expect(Receipt.parse(r)).toEqual(r);
+    expect(r.stories[0]!.models).toEqual([
+      { model: "sonnet", agent: "claude", attempts: 1, cost_usd: 1 },
+      { model: "opus", agent: "claude", attempts: 1, cost_usd: 4 },
+    ]);
+    expect(r.stories[0]!.agent.cost_usd).toBe(5); // claude reports its cost, though the loop's codex does not
+    expect(r.stories[1]!.models).toBeUndefined();
+    expect(r.stories[2]!.models).toEqual([{ model: "gpt-5", attempts: 1, cost_usd: null }]);
+    expect(receiptRows(r.stories, 100)[1]).toBe("    claude sonnet ×1 $1.00 · claude opus ×1 $4.00");
+  });
+
   test("the earlier runs a restart continues count: attempts add up per story", () => {
     const earlier = storiesOf(running({ iterations: HISTORY.slice(0, 1) })); // story 1, one failed attempt
     const r = receiptOf(running({ earlier_stories: earlier, iterations: [it(1, "1", 1, 30, 33, { outcome: "complete" })] }));

@@ -1,23 +1,26 @@
-// The Files tab's diff: git's own text, never an external diff program, and never through a commondir
-// planted after the worktree's folders were found.
-import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+// The Files tab's diff is read from the file the engine wrote when the attempt ended: its start when it is big
+// (with where the rest is), a sentence when it is gone — never a stack trace, never the worktree's diff now.
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { diffText } from "../../src/screen/diff.ts";
-import { git, makeRepo, tempDir } from "../helpers/repo.ts";
+import { attemptDiff } from "../../src/screen/diff.ts";
+import { tempDir } from "../helpers/repo.ts";
 
-describe("diffText", () => {
-  test("shows git's own diff; a diff.external program is not run", async () => {
-    const repo = makeRepo({ "a.txt": "one\n" });
-    const mark = join(tempDir("mark-"), "ran");
-    const tool = join(tempDir("tool-"), "difftool.sh");
-    writeFileSync(tool, `#!/bin/sh\ntouch ${mark}\necho EXTERNAL\n`);
-    chmodSync(tool, 0o755);
-    git(repo, "config", "diff.external", tool);
-    writeFileSync(join(repo, "a.txt"), "two\n");
-    const text = await diffText(repo, "a.txt");
-    expect(text).toContain("-one");
-    expect(text).toContain("+two");
-    expect(existsSync(mark)).toBe(false);
-  });
+test("a big diff is shown from its start up to the limit, cut on a whole character, naming the file with the rest", () => {
+  const file = join(tempDir("diff-"), "iter-001.diff");
+  const diff = `diff --git a/a.txt b/a.txt\n+${"é".repeat(100)}\n`;
+  writeFileSync(file, diff);
+  const limit = 40; // inside an é (two bytes each)
+  const text = attemptDiff(file, limit);
+  expect(text.startsWith("diff --git a/a.txt b/a.txt\n+é")).toBe(true);
+  expect(text).not.toContain("\uFFFD");
+  expect(text).toContain(`the diff is cut here (${limit} of ${Buffer.byteLength(diff)} bytes): the whole of it is ${file}`);
+  expect(attemptDiff(file)).toBe(diff.replace(/\n$/, ""));
+});
+
+test("a diff file that is gone or empty is said", () => {
+  const dir = tempDir("diff-");
+  expect(attemptDiff(join(dir, "gone.diff"))).toContain(`The diff in ${join(dir, "gone.diff")} cannot be read`);
+  writeFileSync(join(dir, "empty.diff"), "");
+  expect(attemptDiff(join(dir, "empty.diff"))).toBe(`The diff in ${join(dir, "empty.diff")} is empty.`);
 });

@@ -11,11 +11,10 @@ import { auditorOf } from "../../agents/auditor.ts";
 import { adapterFor } from "../../agents/registry.ts";
 import { runAgent, type AgentRun } from "../../agents/run-agent.ts";
 import { auditIn } from "../../agents/promise.ts";
-import { runTag } from "../../proc/contain.ts";
-import { processStartTime } from "../../proc/pid.ts";
 import { addTokens, ZERO_TOKENS, type AuditRun, type State, type Tokens } from "../../state/schema.ts";
 import { changeRequirements } from "../../stories/requirements.ts";
 import type { Story } from "../../stories/story.ts";
+import { agentRunOptions } from "../agent-run.ts";
 import type { LoopDeps } from "../ports.ts";
 import { buildAuditPrompt, type AuditPromptInput } from "./audit-prompt.ts";
 import { REVIEW_DIFF_BYTES } from "./review-prompt.ts";
@@ -54,6 +53,9 @@ export async function runAudit(
   // The whole change: from what the tree was when the loop began (your uncommitted work then, while it is kept, else
   // the commit it began on — which a restart keeps, where its checkpoint is new) to now.
   const held = await deps.checkpoint.hold(state.user_work?.commit ?? state.original_commit ?? state.checkpoint_sha ?? undefined);
+  // Recorded before the auditor may touch anything: a start after a kill puts the tree back to it (checkpoint/held-after-kill.ts).
+  state.held = held.at;
+  await deps.store.write();
   const prompt = buildAuditPrompt(
     await promptInput(state, deps, at, { ...(await headOf(() => held.writeDiff(diffFile), diffFile, REVIEW_DIFF_BYTES)), file: diffFile }),
   );
@@ -133,7 +135,8 @@ export async function runAudit(
     }
     return out;
   } finally {
-    Object.assign(state, { agent_pid: null, agent_started: null });
+    // Every run's changes were put back (or a harness failure ends the loop): nothing is left for a start to put back.
+    Object.assign(state, { agent_pid: null, agent_started: null, held: null });
   }
 }
 
@@ -177,22 +180,7 @@ function runAuditor(state: State, deps: LoopDeps, prompt: string, logPath: strin
   return runAgent(
     adapterFor(auditor.name),
     { prompt, model: auditor.model, agentCmd: auditor.cmd },
-    {
-      cwd: state.worktree_path,
-      env: deps.env,
-      sandbox: deps.sandbox,
-      timeoutMs: state.iteration_timeout_min * 60_000,
-      signal: deps.signal,
-      logPath,
-      runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
-      onEvent: (event) => deps.store.emit({ type: "AuditEvent", event }),
-      // The auditor is the process a `stop --force` must reach now, as the agent is during its run.
-      onStart: (pid) => {
-        state.agent_pid = pid;
-        state.agent_started = processStartTime(pid);
-        deps.store.save().catch(() => {});
-      },
-    },
+    agentRunOptions(state, deps, { logPath, timeoutMin: state.iteration_timeout_min, onEvent: (event) => deps.store.emit({ type: "AuditEvent", event }) }),
   );
 }
 

@@ -120,12 +120,12 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
     state.waiting = { reason: u.reason, since: new Date(now).toISOString(), until: new Date(until).toISOString() };
     deps.store.emit({ type: "Waiting", story_id: at.storyId, iteration: at.iteration, attempt: at.attempt, runs, ...state.waiting });
     deps.setTitle(windowTitle(state.worktree_name, `waiting until ${clockTime(until, now)}`));
-    await deps.store.save();
+    await deps.store.write();
     const rested = await sleepUntil(until, deps.signal);
     waited += Date.now() - now;
     state.waiting = null;
     deps.setTitle(windowTitle(state.worktree_name, `${state.current_iteration}/${state.max_iterations}`));
-    await deps.store.save();
+    await deps.store.write();
     if (!rested) return { run: { ...run, end: "aborted", unavailable: null }, waits: waits(), halt: null, refusedSpent };
     addSpent(refusedSpent, run); // tried again: this run is not the one returned
   }
@@ -141,10 +141,10 @@ async function heldBack(state: State, deps: LoopDeps, at: AttemptContext): Promi
     state.waiting = { reason: held.reason, since: new Date(now).toISOString(), until: new Date(held.until).toISOString() };
     deps.store.emit({ type: "Waiting", story_id: at.storyId, iteration: at.iteration, attempt: at.attempt, runs: 1, ...state.waiting });
     deps.setTitle(windowTitle(state.worktree_name, `waiting until ${clockTime(held.until, now)}`));
-    await deps.store.save();
+    await deps.store.write();
     const rested = await sleepUntil(held.until, deps.signal);
     state.waiting = null;
-    await deps.store.save();
+    await deps.store.write();
     if (!rested) return;
   }
 }

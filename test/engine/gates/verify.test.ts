@@ -15,7 +15,12 @@ const alive = (pid: number) => {
     return false;
   }
 };
-const pidIn = (file: string) => Number(readFileSync(file, "utf8").trim());
+/** A pid the command wrote; never 0 or empty, which `kill(0, 0)` would call alive (the test's own group). */
+const pidIn = (file: string) => {
+  const pid = Number(readFileSync(file, "utf8").trim());
+  if (!(pid > 1)) throw new Error(`${file} holds no pid: ${JSON.stringify(readFileSync(file, "utf8"))}`);
+  return pid;
+};
 
 describe.each([["branch"], ["stash"]] as const)("--verify (%s checkpoints)", (checkpoint) => {
   test("a verify that fails once then passes: rejected and reverted, the second prompt carries the command and the end of its output, then done", async () => {
@@ -57,7 +62,10 @@ describe.each([["branch"], ["stash"]] as const)("--verify (%s checkpoints)", (ch
   test("a verify that hangs is ended at --verify-timeout with its children, a setsid one included; the attempt is rejected", async () => {
     const repo = makeRepo({ "tasks.md": ONE });
     const dir = tempDir("verify-hang-");
-    const verify = `sleep 300 & echo $! > ${dir}/child.pid; ` + `setsid -f sh -c 'echo $$ > ${dir}/setsid.pid; exec sleep 300'; ` + `echo waiting; sleep 300`;
+    const verify =
+      `sleep 300 & echo $! > ${dir}/child.pid; ` +
+      `setsid -f sh -c 'echo $$ > ${dir}/setsid.tmp && mv ${dir}/setsid.tmp ${dir}/setsid.pid; exec sleep 300'; ` +
+      `while [ ! -s ${dir}/setsid.pid ]; do sleep 0.02; done; echo waiting; sleep 300`;
     const t0 = performance.now();
     const r = await runEngine(repo, [tickStory("1", "echo good > x.txt")], { checkpoint, verify, verifyTimeout: 0.05, maxRetries: 1 });
     const elapsed = performance.now() - t0;
@@ -76,7 +84,10 @@ describe.each([["branch"], ["stash"]] as const)("--verify (%s checkpoints)", (ch
   test("a stop during the verify command ends the loop stopped: the command and its children end, the agent's work stays", async () => {
     const repo = makeRepo({ "tasks.md": ONE });
     const dir = tempDir("verify-stop-");
-    const verify = `setsid -f sh -c 'echo $$ > ${dir}/setsid.pid; exec sleep 300'; echo started > ${dir}/started; sleep 300`;
+    // `started` only once the setsid child has written its pid (setsid -f returns before the child runs).
+    const verify =
+      `setsid -f sh -c 'echo $$ > ${dir}/setsid.tmp && mv ${dir}/setsid.tmp ${dir}/setsid.pid; exec sleep 300'; ` +
+      `while [ ! -s ${dir}/setsid.pid ]; do sleep 0.02; done; echo started > ${dir}/started; sleep 300`;
     const r = await runEngine(repo, [tickStory("1", "echo good > x.txt")], {
       checkpoint,
       verify,

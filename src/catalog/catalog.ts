@@ -38,7 +38,7 @@ export const COMMANDS: CommandInfo[] = [
       ['wt-loop start "Add a --verbose flag" --done manual', "a task in words, no tasks.md"],
       ["wt-loop start --verify 'npm test' --max-cost 20", "a COMPLETE counts only when npm test passes; stop once $20 is spent"],
     ],
-    load: () => import("./start.ts").then((m) => m.default),
+    load: () => import("../commands/start.ts").then((m) => m.default),
   },
   {
     name: "run",
@@ -50,7 +50,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop run", "the loop `start` prepared, or a new one, here"],
       ["wt-loop run --agent codex --dry-run", "print the plan with Codex as the agent"],
     ],
-    load: () => import("./run.ts").then((m) => m.default),
+    load: () => import("../commands/run.ts").then((m) => m.default),
   },
   {
     name: "stop",
@@ -61,7 +61,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop stop", "stop after the agent is signalled; wait up to 60 s"],
       ["wt-loop stop --force", "kill the runner and its agent now"],
     ],
-    load: () => import("./stop.ts").then((m) => m.default),
+    load: () => import("../commands/stop.ts").then((m) => m.default),
   },
   {
     name: "pause",
@@ -73,7 +73,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop pause", "the agent finishes its iteration, then the loop waits for `wt-loop resume`"],
       ["wt-loop status", "says `paused` once the iteration has ended"],
     ],
-    load: () => import("./pause.ts").then((m) => m.default),
+    load: () => import("../commands/pause.ts").then((m) => m.default),
   },
   {
     name: "resume",
@@ -85,7 +85,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop resume", "the next iteration starts now"],
       ["wt-loop pause && wt-loop resume", "calls off a pause the loop has not reached yet"],
     ],
-    load: () => import("./resume.ts").then((m) => m.default),
+    load: () => import("../commands/resume.ts").then((m) => m.default),
   },
   {
     name: "note",
@@ -97,7 +97,7 @@ export const COMMANDS: CommandInfo[] = [
       ['wt-loop note "the API moved to /v2; do not touch the old client"', 'the next iteration\'s prompt has it under "Note from the user"'],
       ['wt-loop note "run the e2e tests before you say COMPLETE"', "notes wait in order; the next prompt carries them all"],
     ],
-    load: () => import("./note.ts").then((m) => m.default),
+    load: () => import("../commands/note.ts").then((m) => m.default),
   },
   {
     name: "max",
@@ -110,7 +110,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop max -- -5", "five fewer (never below the iterations run, the running one included)"],
       ["wt-loop max 40", "a limit of 40"],
     ],
-    load: () => import("./max.ts").then((m) => m.default),
+    load: () => import("../commands/max.ts").then((m) => m.default),
   },
   {
     name: "status",
@@ -122,7 +122,19 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop status", "where the loop is"],
       ["wt-loop status --json | jq .status", "the state file, for scripts"],
     ],
-    load: () => import("./status.ts").then((m) => m.default),
+    load: () => import("../commands/status.ts").then((m) => m.default),
+  },
+  {
+    name: "pr",
+    worktree: true,
+    plainOutput: true,
+    summary: "Push the ended loop's branch and open its pull request with the loop's proof (or update the one it has)",
+    usage: "wt-loop pr",
+    examples: [
+      ["wt-loop pr", "push the branch, open the pull request (a draft while stories remain); run again to update the same one"],
+      ["wt-loop start --on-complete pr", "the same, done by the loop when it ends"],
+    ],
+    load: () => import("../commands/pr.ts").then((m) => m.default),
   },
   {
     name: "config",
@@ -134,7 +146,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop config", "every option, its value, and the file (or flag, or default) it comes from"],
       ["wt-loop config --max 5 --json", "what a start with --max 5 would use, as JSON"],
     ],
-    load: () => import("./config.ts").then((m) => m.default),
+    load: () => import("../commands/config.ts").then((m) => m.default),
   },
   {
     name: "trust",
@@ -147,7 +159,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop trust --show", "every trusted file, and whether it changed since"],
       ["wt-loop trust --revoke", "stop trusting this worktree's .wt-loop.json"],
     ],
-    load: () => import("./trust.ts").then((m) => m.default),
+    load: () => import("../commands/trust.ts").then((m) => m.default),
   },
   {
     name: "doctor",
@@ -157,7 +169,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop doctor", "one line per check, ✓ ! or ✗ with the fix; exit 0 when a loop can start"],
       ["wt-loop doctor --agent codex --terminal tmux", "what a start with these options would need"],
     ],
-    load: () => import("./doctor.ts").then((m) => m.default),
+    load: () => import("../commands/doctor.ts").then((m) => m.default),
   },
   {
     name: "history",
@@ -170,7 +182,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop history --runs", "the archived runs of this worktree"],
       ["wt-loop history --json", "the same as JSON, reasons whole"],
     ],
-    load: () => import("./history.ts").then((m) => m.default),
+    load: () => import("../commands/history.ts").then((m) => m.default),
   },
   {
     name: "log",
@@ -185,7 +197,7 @@ export const COMMANDS: CommandInfo[] = [
     ],
     load: () =>
       oneShot()
-        .then(() => import("./log.ts"))
+        .then(() => import("../commands/log.ts"))
         .then((m) => m.default),
   },
   {
@@ -198,7 +210,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop monitor", "follow the loop; exits with its exit code"],
       ["wt-loop monitor --story 2", "only story 2's messages"],
     ],
-    load: () => import("./monitor.ts").then((m) => m.default),
+    load: () => import("../commands/monitor.ts").then((m) => m.default),
   },
   {
     name: "list",
@@ -208,7 +220,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop list", "every worktree: status, story, iteration, elapsed, cost, runner alive"],
       ["wt-loop list --json", "the same for programs"],
     ],
-    load: () => import("./list.ts").then((m) => m.default),
+    load: () => import("../commands/list.ts").then((m) => m.default),
   },
   {
     name: "statusline",
@@ -219,7 +231,7 @@ export const COMMANDS: CommandInfo[] = [
       ['{"type":"command","command":"wt-loop statusline"}', "the statusLine entry of Claude Code's settings.json"],
       ['echo \'{"workspace":{"current_dir":"\'$PWD\'"}}\' | wt-loop statusline', "what Claude Code shows for this worktree"],
     ],
-    load: () => import("./statusline.ts").then((m) => m.default),
+    load: () => import("../commands/statusline.ts").then((m) => m.default),
   },
   {
     name: "mcp",
@@ -229,7 +241,7 @@ export const COMMANDS: CommandInfo[] = [
       ["claude mcp add wt-loop -- wt-loop mcp", "register it with Claude Code"],
       ["wt-loop mcp", "speak MCP on stdin/stdout (for a client to start)"],
     ],
-    load: () => import("./mcp.ts").then((m) => m.default),
+    load: () => import("../commands/mcp.ts").then((m) => m.default),
   },
   {
     name: "schema",
@@ -240,7 +252,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop schema events > loop-event.schema.json", "one line of the event log"],
       ["wt-loop schema config", "what .wt-loop.json may hold (for editors)"],
     ],
-    load: () => import("./schema.ts").then((m) => m.default),
+    load: () => import("../commands/schema.ts").then((m) => m.default),
   },
   {
     name: "demo",
@@ -251,7 +263,7 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop demo", "a two-story change, a scripted agent, no account needed"],
       ["wt-loop demo > demo.txt", "the same as plain text, to read later"],
     ],
-    load: () => import("./demo.ts").then((m) => m.default),
+    load: () => import("../commands/demo.ts").then((m) => m.default),
   },
   {
     name: "help",
@@ -271,7 +283,7 @@ export const COMMANDS: CommandInfo[] = [
       ["source <(wt-loop completion bash)", "in ~/.bashrc: commands, options, their values and change names complete"],
       ["wt-loop completion fish > ~/.config/fish/completions/wt-loop.fish", "fish loads it by itself"],
     ],
-    load: () => import("./completion.ts").then((m) => m.default),
+    load: () => import("../commands/completion.ts").then((m) => m.default),
   },
   {
     name: "demo-agent",
@@ -279,7 +291,7 @@ export const COMMANDS: CommandInfo[] = [
     usage: "wt-loop demo-agent",
     hidden: true,
     examples: [],
-    load: () => import("./demo-agent.ts").then((m) => m.default),
+    load: () => import("../commands/demo-agent.ts").then((m) => m.default),
   },
 ];
 

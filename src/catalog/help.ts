@@ -4,7 +4,7 @@
  * (80 columns when piped) and never end in spaces.
  */
 import type { ArgsDef } from "citty";
-import { type CommandInfo, COMMANDS, EXIT_CODES } from "./_catalog.ts";
+import { type CommandInfo, COMMANDS, EXIT_CODES } from "./catalog.ts";
 import { paint, stdoutInfo } from "../term/color.ts";
 
 export interface HelpStyle {

@@ -10,7 +10,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { FLAGS } from "../setup/option-table.ts";
 import { TERMINAL_NAMES } from "../text/terminal-names.ts";
-import { COMMANDS, findCommand } from "./_catalog.ts";
+import { COMMANDS, findCommand } from "./catalog.ts";
 import { print } from "../term/print.ts";
 
 export interface Candidate {
@@ -125,7 +125,7 @@ export async function complete(typed: string[], ctx: CompleteContext, bashEquals
 
 /**
  * `wt-loop __complete SHELL -- WORDS…`, run by main.ts before the catalog (a hidden command the
- * scripts of commands/completion.ts call): never an error on the command line, no candidates instead.
+ * scripts of text/completion-scripts.ts call): never an error on the command line, no candidates instead.
  */
 export async function completeMain(rawArgs: string[]): Promise<void> {
   const sep = rawArgs.indexOf("--");

@@ -1,6 +1,6 @@
 /**
  * The loop's flags, as citty reads them, generated from the options table (setup/options.ts). Its own
- * module, apart from _args.ts: it loads zod, which `status`, `list` and the other readers of the
+ * module, apart from args.ts: it loads zod, which `status`, `list` and the other readers of the
  * state file do without (start-up, state/state-check.gen.ts).
  */
 import type { ArgsDef } from "citty";
