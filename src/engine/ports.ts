@@ -5,7 +5,7 @@
 import type { AgentAdapter } from "../agents/adapter.ts";
 import type { Checkpoint } from "../checkpoint/strategy.ts";
 import type { LoopPaths } from "../state/paths.ts";
-import type { Completion, FinalStatus } from "../state/schema.ts";
+import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { LoopStore } from "../record/store.ts";
 import type { Wrapper } from "../proc/spawn.ts";
