@@ -42,7 +42,8 @@ describe("a model per story and --escalate", () => {
       ["2", "complete", "claude-opus-4-5"],
     ]);
     // What the API was asked: every request of each agent run (one conversation of the server) names that attempt's model.
-    const runs = server.log.filter((l) => !l.refused).map((l, k) => ({ conversation: l.conversation, model: server.requests[k].model }));
+    const api = server;
+    const runs = api.log.filter((l) => !l.refused).map((l, k) => ({ conversation: l.conversation, model: api.requests[k].model }));
     const byRun = [0, 1, 2].map((c) => [...new Set(runs.filter((r) => r.conversation === c).map((r) => r.model))]);
     expect(byRun).toEqual([["claude-haiku-4-5"], ["claude-sonnet-4-5"], ["claude-opus-4-5"]]);
     // What the API reported: each main request's answer says 100 input and 20 output tokens (helpers/model-server.ts).
