@@ -10,7 +10,18 @@ import type { Git } from "./git.ts";
 import { readRefs, restoreRefs, type RefsAt } from "./refs.ts";
 import { restoreSnapshot, takeSnapshot } from "./snapshot.ts";
 
+/** What a hold recorded, enough to put the tree back from another process (a start after the runner was killed: held-after-kill.ts). */
+export interface HeldAt {
+  head: string;
+  /** `refs/heads/…` HEAD was on; null when detached. */
+  branch: string | null;
+  /** The snapshot's trees: the worktree (untracked files included), and the index. */
+  full: string;
+  index: string;
+}
+
 export interface Held {
+  at: HeldAt;
   /**
    * Writes `git diff` from `base` (the checkpoint's tree) to the held tree into `file`, untracked
    * files included (they are in the snapshot); its size in bytes.
@@ -49,6 +60,7 @@ export async function holdTree(git: Git, base: string, keep: string[], protect: 
   const refs = await readRefs(git);
   const snap = await takeSnapshot(git, refs.head);
   return {
+    at: { head: refs.head, branch: refs.symbolic, full: snap.full, index: snap.index },
     writeDiff: (file) => writeTreeDiff(git, base, snap.full, file),
     async putBack() {
       // Uninterruptible from the first read: after a stop it must still run whole, or the reviewer's changes stay.

@@ -11,7 +11,8 @@ import { loopBranchName } from "../checkpoint/strategy.ts";
 import { errorMessage, thenSentence, UserError } from "../errors.ts";
 import { gitLanes } from "../parallel/lanes.ts";
 import { notAmongTheChanges } from "../engine/finish.ts";
-import { isFinal, type State } from "../state/schema.ts";
+import { isFinal } from "../state/final.ts";
+import type { State } from "../state/schema.ts";
 
 /** Whether a `stop --cleanup` finds a loop whose dead runner never did its completion. */
 export const cleanupLeft = (s: State) => isFinal(s.status) && s.completion === null && !s.completing && s.runner_pid === null;

@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import type { LoopFiles } from "../state/paths.ts";
-import { isFinal, type FinalStatus } from "../state/schema.ts";
+import { isFinal, type FinalStatus } from "../state/final.ts";
 import { readState } from "../state/store.ts";
 import { correctDeadRunner } from "./liveness.ts";
 import { parseLoggedEvent, type Logged } from "../record/events.ts";

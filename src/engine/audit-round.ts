@@ -45,6 +45,7 @@ export async function auditRound(state: State, deps: LoopDeps, save: () => Promi
   await save();
   const started = new Date();
   const a = await runAudit(state, deps, { iteration: n, round, stories, earlierGaps });
+  await save(); // the auditor's changes are put back: a kill from here on leaves nothing for a start to put back
   let ending: Ending | null;
   let outcome: Iteration["outcome"];
   let reason: string | null = null;

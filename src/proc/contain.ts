@@ -74,11 +74,13 @@ interface Proc {
   ppid: number;
   pgrp: number;
   zombie: boolean;
+  /** When it started, in clock ticks since boot (/proc/PID/stat field 22). */
+  start: number;
 }
 
 function readProc(pid: number): Proc | null {
   const s = stat(pid); // null: gone meanwhile
-  return s && { pid, ppid: s.ppid, pgrp: s.pgrp, zombie: s.state === "Z" || s.state === "X" };
+  return s && { pid, ppid: s.ppid, pgrp: s.pgrp, zombie: s.state === "Z" || s.state === "X", start: Number(s.started) };
 }
 
 /** The RUN_TAG_VAR value `pid` carries: null when none (or it is not ours to read). */
@@ -118,6 +120,17 @@ export interface Target {
   orphans?: boolean;
   /** Also the tags made from `tag` (`<tag>#…`: a `--parallel` lane's, laneTag; each contained command's, spawn.ts). */
   family?: boolean;
+  /**
+   * No process that carries `tag` started before this (clock ticks since boot, as /proc/PID/stat
+   * says): the command that first carried it, when only its own tag is looked for. The environments
+   * of the older processes (on a shared machine, hundreds) are then not read after every agent run.
+   */
+  bornSince?: number;
+}
+
+/** When `pid` started (clock ticks since boot), while it is there to ask; undefined elsewhere than Linux. */
+export function startTicks(pid: number): number | undefined {
+  return procAvailable() ? readProc(pid)?.start : undefined;
 }
 
 /** A `--parallel` lane's own tag: ending one lane's run ends nothing of another's; the run's family ends them all. */
@@ -146,7 +159,7 @@ export function findProcesses(t: Target): number[] {
       continue;
     }
     const orphan = t.orphans && p.ppid === process.pid && !spawnedLive.has(p.pid);
-    if (!orphan && !t.tag) continue;
+    if (!orphan && (!t.tag || (t.bornSince !== undefined && p.start < t.bornSince))) continue;
     const tag = tagOf(p.pid);
     const ours = t.tag !== undefined && tag !== null && (tag === t.tag || (t.family === true && tag.startsWith(`${t.tag}#`)));
     // An orphan that carries another command's tag is that command's, not ours.

@@ -3,7 +3,7 @@
  * a timeout or a stop ends the whole tree (SIGTERM, then SIGKILL after a grace), a typed error
  * carrying the command, exit code and stderr.
  */
-import { becomeSubreaper, endProcesses, findProcesses, RUN_TAG_VAR, spawnedLive, type Target } from "./contain.ts";
+import { becomeSubreaper, endProcesses, findProcesses, RUN_TAG_VAR, spawnedLive, startTicks, type Target } from "./contain.ts";
 import { signalQuietly } from "./signal.ts";
 import { readLines, tailLines, type LongLines } from "./lines.ts";
 import { closeSync, existsSync, writeSync } from "node:fs";
@@ -165,7 +165,8 @@ export function start(given: string[], opts: StartOptions): Running {
   spawnedLive.add(proc.pid);
   void proc.exited.then(() => spawnedLive.delete(proc.pid));
   // Everything of this run: its group, and with `contain` whatever carries its tag or was orphaned to us.
-  const target: Target = { pgid: proc.pid, ...(tag ? { tag, orphans: becomeSubreaper() } : {}) };
+  // Its own tag is carried only by what it started: nothing older (read now, before Bun can reap it).
+  const target: Target = { pgid: proc.pid, ...(tag ? { tag, orphans: becomeSubreaper(), bornSince: startTicks(proc.pid) } : {}) };
   if (!opts.keepGroup) running.add(target);
   if (!exitHook) {
     exitHook = true;

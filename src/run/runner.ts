@@ -21,7 +21,7 @@ import { loopBranchName } from "../checkpoint/strategy.ts";
 import { fileGate, limitFileOf } from "../engine/gates/limit-gate.ts";
 import { isFinal, type FinalStatus, type State } from "../state/schema.ts";
 import type { Lock } from "../state/lock.ts";
-import { writeState, writeStateSync } from "../state/store.ts";
+import { stateWriter, writeState, writeStateSync } from "../state/store.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { repairLocators } from "../checkpoint/git-admin.ts";
 import type { StorySource } from "../stories/source.ts";
@@ -93,6 +93,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   };
   let live = state; // the latest state the engine saved, for a force-quit
   const syncer = issueSyncer(state, { ctx: { cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000, env }, warn: (m) => view.warn(m) });
+  const writeOwnState = stateWriter(paths.state);
   const notifier = loopNotifier(state, paths.state, { terminal: (t, b) => view.notice(t, b), warn: (m) => view.warn(m), env, sandbox });
   const stop = stopControl({
     controller,
@@ -143,7 +144,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         save: (s) => {
           live = s;
           // Once written: a --notify command reads the state file it is given.
-          return writeState(paths.state, s).then(() => {
+          return writeOwnState(s).then(() => {
             notifier.saw(s);
             syncer.saw(s); // --issue-sync: GitHub hears of an accepted story only once the state holds it
           });

@@ -19,6 +19,7 @@ import { uncheckedStory } from "../state/ending.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
 import { resumeAfterDeadRunner, stashesLeftBy, userWorkLeftBy } from "../checkpoint/resume.ts";
+import { putBackHeld } from "../checkpoint/held-after-kill.ts";
 import { checkpointPreflight } from "../checkpoint/strategy.ts";
 import type { StorySource } from "../stories/source.ts";
 import type { Worktree } from "../worktree/worktree.ts";
@@ -77,6 +78,13 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     // A runner that died mid-cleanup (or left git's index.lock) is finished first: the refusals below would trip on it.
     const completing = previous?.completing;
     for (const note of await resumeAfterDeadRunner(git, previous)) warn(note);
+    // The auditor was running when the runner died: what it changed is put back before anything reads the tree.
+    if (previous?.held) {
+      const note = await putBackHeld(git, previous.held, "auditor");
+      if (note) warn(note);
+      previous.held = null;
+      await writeState(loopPaths(wt.path).state, previous); // at once: a refusal below must not have it put back again later
+    }
     // Lanes a dead runner left open (--parallel): their agents were ended above (the run's tag); now their worktrees.
     for (const note of await recoverLanes(git, previous)) warn(note);
     // Recorded at once, as `stop` does: a refusal below (a spent budget) must not leave a state that

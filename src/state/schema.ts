@@ -355,6 +355,19 @@ export const State = z.object({
       "your uncommitted work from before the loop, when you had some: recorded before its ref is written, taken over by a run that follows a killed runner; at the end the ref is deleted (and this is null) when the tree still holds all of it, else kept until you remove it",
     ),
   index_tree: z.string().nullable().optional().describe("the tree of the index you had at start: what cleanup stages again"),
+  held: z
+    .object({
+      head: z.string().describe("the commit HEAD was at"),
+      branch: z.string().nullable().describe("the branch HEAD was on (`refs/heads/…`); null: detached"),
+      full: z.string().describe("the tree of the worktree (tracked and untracked files)"),
+      index: z.string().describe("the tree of the index"),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      "the worktree as it was before the auditor ran, which must not change it; set while it runs. Left set when the runner died meanwhile: the next `start` puts the tree, " +
+        "the index and the branch back to it (keeping what the tree held then as a stash entry), then audits again",
+    ),
   completing: Completion.nullable()
     .optional()
     .describe(

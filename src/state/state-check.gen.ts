@@ -56,6 +56,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   if (v["checkpoint_stashes"] !== undefined) out["checkpoint_stashes"] = a19(v["checkpoint_stashes"], p + ".checkpoint_stashes");
   if (v["user_work"] !== undefined) out["user_work"] = (v["user_work"] === null ? null : o20(v["user_work"], p + ".user_work"));
   if (v["index_tree"] !== undefined) out["index_tree"] = (v["index_tree"] === null ? null : ((typeof v["index_tree"] === "string") ? v["index_tree"] : fail(p + ".index_tree", "a string")));
+  if (v["held"] !== undefined) out["held"] = (v["held"] === null ? null : o23(v["held"], p + ".held"));
   if (v["completing"] !== undefined) out["completing"] = (v["completing"] === null ? null : ((v["completing"] === "cleanup" || v["completing"] === "keep") ? v["completing"] : fail(p + ".completing", "one of \"cleanup\", \"keep\"")));
   out["completion"] = (v["completion"] === null ? null : ((v["completion"] === "cleanup" || v["completion"] === "keep") ? v["completion"] : fail(p + ".completion", "one of \"cleanup\", \"keep\"")));
   out["completion_message"] = (v["completion_message"] === undefined ? null : (v["completion_message"] === null ? null : ((typeof v["completion_message"] === "string") ? v["completion_message"] : fail(p + ".completion_message", "a string"))));
@@ -77,7 +78,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["review_timeout_min"] = (v["review_timeout_min"] === undefined ? 15 : ((typeof v["review_timeout_min"] === "number") && (Number.isFinite(v["review_timeout_min"])) && (v["review_timeout_min"] > 0) ? v["review_timeout_min"] : fail(p + ".review_timeout_min", "a number in range")));
   if (v["max_cost_usd"] !== undefined) out["max_cost_usd"] = (v["max_cost_usd"] === null ? null : ((typeof v["max_cost_usd"] === "number") && (Number.isFinite(v["max_cost_usd"])) && (v["max_cost_usd"] > 0) ? v["max_cost_usd"] : fail(p + ".max_cost_usd", "a number in range")));
   if (v["max_tokens"] !== undefined) out["max_tokens"] = (v["max_tokens"] === null ? null : ((typeof v["max_tokens"] === "number") && (Number.isFinite(v["max_tokens"])) && (Number.isSafeInteger(v["max_tokens"])) && (v["max_tokens"] > 0) ? v["max_tokens"] : fail(p + ".max_tokens", "a number in range")));
-  if (v["spent_before"] !== undefined) out["spent_before"] = o23(v["spent_before"], p + ".spent_before");
+  if (v["spent_before"] !== undefined) out["spent_before"] = o24(v["spent_before"], p + ".spent_before");
   if (v["stop_reason"] !== undefined) out["stop_reason"] = (v["stop_reason"] === null ? null : ((v["stop_reason"] === "user" || v["stop_reason"] === "budget") ? v["stop_reason"] : fail(p + ".stop_reason", "one of \"user\", \"budget\"")));
   if (v["unchecked_story"] !== undefined) out["unchecked_story"] = (v["unchecked_story"] === null ? null : ((typeof v["unchecked_story"] === "string") ? v["unchecked_story"] : fail(p + ".unchecked_story", "a string")));
   if (v["commands_seal"] !== undefined) out["commands_seal"] = (v["commands_seal"] === null ? null : ((typeof v["commands_seal"] === "string") ? v["commands_seal"] : fail(p + ".commands_seal", "a string")));
@@ -87,14 +88,14 @@ function o0(v: any, p: string): Record<string, unknown> {
   if (v["sandbox_allow"] !== undefined) out["sandbox_allow"] = (v["sandbox_allow"] === null ? null : ((typeof v["sandbox_allow"] === "string") ? v["sandbox_allow"] : fail(p + ".sandbox_allow", "a string")));
   if (v["sandbox_deny_read"] !== undefined) out["sandbox_deny_read"] = (v["sandbox_deny_read"] === null ? null : ((typeof v["sandbox_deny_read"] === "string") ? v["sandbox_deny_read"] : fail(p + ".sandbox_deny_read", "a string")));
   if (v["sandbox_env"] !== undefined) out["sandbox_env"] = (v["sandbox_env"] === null ? null : ((typeof v["sandbox_env"] === "string") ? v["sandbox_env"] : fail(p + ".sandbox_env", "a string")));
-  out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o24(v["waiting"], p + ".waiting")));
+  out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o25(v["waiting"], p + ".waiting")));
   out["pause_requested"] = (v["pause_requested"] === undefined ? false : ((typeof v["pause_requested"] === "boolean") ? v["pause_requested"] : fail(p + ".pause_requested", "true or false")));
   out["paused_since"] = (v["paused_since"] === undefined ? null : (v["paused_since"] === null ? null : ((typeof v["paused_since"] === "string") && (RE0.test(v["paused_since"])) ? v["paused_since"] : fail(p + ".paused_since", "a datetime string"))));
   out["paused_ms"] = (v["paused_ms"] === undefined ? 0 : ((typeof v["paused_ms"] === "number") && (Number.isFinite(v["paused_ms"])) && (Number.isSafeInteger(v["paused_ms"])) && (v["paused_ms"] >= 0) ? v["paused_ms"] : fail(p + ".paused_ms", "a number in range")));
-  out["notes"] = (v["notes"] === undefined ? [] : a25(v["notes"], p + ".notes"));
-  out["earlier_stories"] = (v["earlier_stories"] === undefined ? [] : a27(v["earlier_stories"], p + ".earlier_stories"));
+  out["notes"] = (v["notes"] === undefined ? [] : a26(v["notes"], p + ".notes"));
+  out["earlier_stories"] = (v["earlier_stories"] === undefined ? [] : a28(v["earlier_stories"], p + ".earlier_stories"));
   out["parallel"] = (v["parallel"] === undefined ? 1 : ((typeof v["parallel"] === "number") && (Number.isFinite(v["parallel"])) && (Number.isSafeInteger(v["parallel"])) && (v["parallel"] > 0) ? v["parallel"] : fail(p + ".parallel", "a number in range")));
-  out["lanes"] = (v["lanes"] === undefined ? [] : a32(v["lanes"], p + ".lanes"));
+  out["lanes"] = (v["lanes"] === undefined ? [] : a33(v["lanes"], p + ".lanes"));
   return out;
 }
 function a1(v: any, p: string): unknown[] {
@@ -297,11 +298,20 @@ function a22(v: any, p: string): unknown[] {
 function o23(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
+  out["head"] = ((typeof v["head"] === "string") ? v["head"] : fail(p + ".head", "a string"));
+  out["branch"] = (v["branch"] === null ? null : ((typeof v["branch"] === "string") ? v["branch"] : fail(p + ".branch", "a string")));
+  out["full"] = ((typeof v["full"] === "string") ? v["full"] : fail(p + ".full", "a string"));
+  out["index"] = ((typeof v["index"] === "string") ? v["index"] : fail(p + ".index", "a string"));
+  return out;
+}
+function o24(v: any, p: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+  const out: Record<string, unknown> = {};
   out["cost_usd"] = ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range"));
   out["tokens"] = ((typeof v["tokens"] === "number") && (Number.isFinite(v["tokens"])) && (Number.isSafeInteger(v["tokens"])) && (v["tokens"] >= 0) ? v["tokens"] : fail(p + ".tokens", "a number in range"));
   return out;
 }
-function o24(v: any, p: string): Record<string, unknown> {
+function o25(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["reason"] = ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string"));
@@ -309,26 +319,26 @@ function o24(v: any, p: string): Record<string, unknown> {
   out["until"] = ((typeof v["until"] === "string") && (RE0.test(v["until"])) ? v["until"] : fail(p + ".until", "a datetime string"));
   return out;
 }
-function a25(v: any, p: string): unknown[] {
+function a26(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o26(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) out[i] = o27(v[i], p + "[" + i + "]");
   return out;
 }
-function o26(v: any, p: string): Record<string, unknown> {
+function o27(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["text"] = ((typeof v["text"] === "string") ? v["text"] : fail(p + ".text", "a string"));
   out["added_at"] = ((typeof v["added_at"] === "string") && (RE0.test(v["added_at"])) ? v["added_at"] : fail(p + ".added_at", "a datetime string"));
   return out;
 }
-function a27(v: any, p: string): unknown[] {
+function a28(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o28(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) out[i] = o29(v[i], p + "[" + i + "]");
   return out;
 }
-function o28(v: any, p: string): Record<string, unknown> {
+function o29(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["id"] = (v["id"] === null ? null : ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string")));
@@ -337,25 +347,25 @@ function o28(v: any, p: string): Record<string, unknown> {
   out["attempts"] = ((typeof v["attempts"] === "number") && (Number.isFinite(v["attempts"])) && (Number.isSafeInteger(v["attempts"])) && (v["attempts"] >= 0) ? v["attempts"] : fail(p + ".attempts", "a number in range"));
   out["duration_ms"] = ((typeof v["duration_ms"] === "number") && (Number.isFinite(v["duration_ms"])) && (v["duration_ms"] >= 0) ? v["duration_ms"] : fail(p + ".duration_ms", "a number in range"));
   out["waited_ms"] = ((typeof v["waited_ms"] === "number") && (Number.isFinite(v["waited_ms"])) && (v["waited_ms"] >= 0) ? v["waited_ms"] : fail(p + ".waited_ms", "a number in range"));
-  out["agent"] = o29(v["agent"], p + ".agent");
-  out["reviewer"] = o29(v["reviewer"], p + ".reviewer");
-  if (v["models"] !== undefined) out["models"] = a30(v["models"], p + ".models");
+  out["agent"] = o30(v["agent"], p + ".agent");
+  out["reviewer"] = o30(v["reviewer"], p + ".reviewer");
+  if (v["models"] !== undefined) out["models"] = a31(v["models"], p + ".models");
   return out;
 }
-function o29(v: any, p: string): Record<string, unknown> {
+function o30(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["tokens"] = ((typeof v["tokens"] === "number") && (Number.isFinite(v["tokens"])) && (Number.isSafeInteger(v["tokens"])) && (v["tokens"] >= 0) ? v["tokens"] : fail(p + ".tokens", "a number in range"));
   out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
   return out;
 }
-function a30(v: any, p: string): unknown[] {
+function a31(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o31(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) out[i] = o32(v[i], p + "[" + i + "]");
   return out;
 }
-function o31(v: any, p: string): Record<string, unknown> {
+function o32(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["model"] = (v["model"] === null ? null : ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string")));
@@ -364,13 +374,13 @@ function o31(v: any, p: string): Record<string, unknown> {
   out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
   return out;
 }
-function a32(v: any, p: string): unknown[] {
+function a33(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o33(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) out[i] = o34(v[i], p + "[" + i + "]");
   return out;
 }
-function o33(v: any, p: string): Record<string, unknown> {
+function o34(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
   out["story_id"] = ((typeof v["story_id"] === "string") ? v["story_id"] : fail(p + ".story_id", "a string"));

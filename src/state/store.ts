@@ -122,6 +122,38 @@ export async function archiveRun(paths: LoopFiles, previous: State): Promise<str
   return files.archivedState;
 }
 
+type Written = { text: string; ino: number; size: number; mtimeMs: number; ctimeMs: number };
+
+/**
+ * The runner's writes of its own state, in order: a write of the very text this writer last wrote,
+ * to a file that is still the one it wrote (the same inode, size, mtime and ctime: any other writer's
+ * file is a new one), is skipped — an attempt's "the checkpoint is in the state" save usually repeats
+ * the save before it, and each write is an fsync (docs/performance.md).
+ */
+export function stateWriter(path: string): (state: State) => Promise<void> {
+  let last: Written | null = null;
+  const same = (w: Written) => {
+    try {
+      const st = lstatSync(path);
+      return st.isFile() && st.ino === w.ino && st.size === w.size && st.mtimeMs === w.mtimeMs && st.ctimeMs === w.ctimeMs;
+    } catch {
+      return false;
+    }
+  };
+  return async (state) => {
+    const text = JSON.stringify(validForWriting(state), null, 2) + "\n";
+    if (last?.text === text && same(last)) return;
+    last = null;
+    await io("write", path, () => writeFileSafe(loopRoot(path), path, text));
+    try {
+      const st = lstatSync(path);
+      last = { text, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+    } catch {
+      // gone already: the next write writes
+    }
+  };
+}
+
 /** writeState for a process about to exit (a force-quit): synchronous, still atomic. */
 export function writeStateSync(path: string, state: State): void {
   ioSync("write", path, () => writeFileSafe(loopRoot(path), path, JSON.stringify(validForWriting(state), null, 2) + "\n"));

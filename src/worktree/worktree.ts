@@ -2,6 +2,7 @@
 import { basename } from "node:path";
 import { NOT_IN_WORKTREE, UserError } from "../errors.ts";
 import { CommandError, exec } from "../proc/spawn.ts";
+import { findTop } from "./find-top.ts";
 
 export interface Worktree {
   path: string;
@@ -27,6 +28,9 @@ export function resolveWorktree(cwd = process.cwd()): Promise<Worktree> {
 }
 
 async function lookUp(cwd: string): Promise<Worktree> {
+  // The plain case from the files; anything else (and every refusal) from git itself.
+  const top = findTop(cwd);
+  if (top !== null) return { path: top, name: basename(top) };
   let path: string;
   try {
     // Exactly as git prints it: a worktree named `proj ` is not its neighbour `proj`.

@@ -31,18 +31,20 @@ function job(repo: string, extra: Partial<JobContext> = {}, env: Record<string, 
     workspace: repo,
     event: { action: "labeled", issue: { number: 7, title: "Add a login page" }, label: { name: "wt-loop" } },
     token: "test-token",
-    with: { sandbox: "false", "on-complete": "keep", "download-url": `file://${release}`, ...extra.with },
+    with: { sandbox: "false", "download-url": `file://${release}`, ...extra.with },
     env: { ...baseEnv(), ...gh.env(), GH_REPO: `${gh.host}/acme/widgets`, ...env },
     ...extra,
   } as JobContext;
 }
 
 describe("the action on an issues event", () => {
-  test("installs the release, runs the event's issue to done, and hands back status, receipt and summary", async () => {
-    const repo = makeRepo();
-    // A runner's checkout has no git identity: the action gives the commits the Actions bot's.
-    git(repo, "config", "--unset", "user.name");
-    git(repo, "config", "--unset", "user.email");
+  test("installs the release, runs the event's issue to done, opens its pull request, and hands back status, pr-url, receipt and summary", async () => {
+    // The runner's checkout: a clone of the repository (here a bare one on disk) with no git identity.
+    const seed = makeRepo();
+    const remote = join(tempDir("remote-"), "origin.git");
+    git(tempDir(), "clone", "-q", "--bare", seed, remote);
+    const repo = join(tempDir("workspace-"), "widgets");
+    git(tempDir(), "clone", "-q", remote, repo);
     const agent = fakeAgent([{ tick: "story", promise: "COMPLETE" }], tempDir("fake-agent-"));
     const home = tempDir("home-");
     const run = await runAction(job(repo, {}, { ...agent.env, HOME: home, GIT_CONFIG_GLOBAL: join(home, "none"), GIT_CONFIG_NOSYSTEM: "1" }));
@@ -51,13 +53,21 @@ describe("the action on an issues event", () => {
     // The binary on PATH for the later steps is the one the archive held.
     expect(run.path).toHaveLength(1);
     expect(run.log).toContain(`wt-loop ${version}`);
-    expect(run.log).toContain("wt-loop run --plain --issue 7 --agent claude --max 30 --on-complete keep");
+    expect(run.log).toContain("wt-loop run --plain --issue 7 --agent claude --max 30 --on-complete pr");
     expect(run.outputs.status).toBe("done");
-    expect(run.outputs["pr-url"]).toBe("");
+    // One pull request, ready, closing the issue, its branch pushed to the remote.
+    const pulls = [...gh.pulls.values()];
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]!.draft).toBe(false);
+    expect(pulls[0]!.body).toContain("Closes #7");
+    expect(run.outputs["pr-url"]).toBe(`https://${gh.host}/acme/widgets/pull/${pulls[0]!.number}`);
+    expect(git(remote, "rev-parse", `refs/heads/${pulls[0]!.head}`)).toBe(git(repo, "rev-parse", "HEAD"));
     const receipt = JSON.parse(run.outputs.receipt!);
     expect(receipt.stories).toHaveLength(3);
     expect(run.summary).toContain("## wt-loop: done");
+    expect(run.summary).toContain(`Pull request: ${run.outputs["pr-url"]}`);
     expect(run.summary).toContain("Add a login page");
+    // A runner's checkout has no git identity: the action gives the commits the Actions bot's.
     expect(git(repo, "log", "-1", "--format=%an <%ae>")).toBe("github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>");
     expect(run.summary + run.log).not.toContain("test-token");
   }, 180_000);

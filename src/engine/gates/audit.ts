@@ -54,6 +54,9 @@ export async function runAudit(
   // The whole change: from what the tree was when the loop began (your uncommitted work then, while it is kept, else
   // the commit it began on — which a restart keeps, where its checkpoint is new) to now.
   const held = await deps.checkpoint.hold(state.user_work?.commit ?? state.original_commit ?? state.checkpoint_sha ?? undefined);
+  // Recorded before the auditor may touch anything: a start after a kill puts the tree back to it (checkpoint/held-after-kill.ts).
+  state.held = held.at;
+  await deps.save(state);
   const prompt = buildAuditPrompt(
     await promptInput(state, deps, at, { ...(await headOf(() => held.writeDiff(diffFile), diffFile, REVIEW_DIFF_BYTES)), file: diffFile }),
   );
@@ -133,7 +136,8 @@ export async function runAudit(
     }
     return out;
   } finally {
-    Object.assign(state, { agent_pid: null, agent_started: null });
+    // Every run's changes were put back (or a harness failure ends the loop): nothing is left for a start to put back.
+    Object.assign(state, { agent_pid: null, agent_started: null, held: null });
   }
 }
 
