@@ -30,7 +30,7 @@ import { refuseOptionMistakes } from "./option-mistakes.ts";
 import { rememberedOptions } from "./restart.ts";
 import { storiesOf } from "../record/receipt.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";
-import { prTarget } from "../github/pull-request.ts";
+import { prPreflight } from "../github/pull-request.ts";
 
 /** A `starting` state this young may belong to a `run` that is still opening in its new window. */
 const STARTING_GRACE_MS = 60_000;
@@ -78,9 +78,9 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     // A runner that died mid-cleanup (or left git's index.lock) is finished first: the refusals below would trip on it.
     const completing = previous?.completing;
     for (const note of await resumeAfterDeadRunner(git, previous)) warn(note);
-    // The auditor was running when the runner died: what it changed is put back before anything reads the tree.
+    // The auditor or the reviewer was running when the runner died: what it changed is put back before anything reads the tree.
     if (previous?.held) {
-      const note = await putBackHeld(git, previous.held, "auditor");
+      const note = await putBackHeld(git, previous.held, previous.held.by);
       if (note) warn(note);
       previous.held = null;
       await writeState(loopPaths(wt.path).state, previous); // at once: a refusal below must not have it put back again later
@@ -116,7 +116,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);
     // `--on-complete pr`: a remote, gh's login and the right to push, refused now rather than after hours of work.
     if (state.on_complete === "pr")
-      await prTarget(git, { cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }, { ...state, original_branch: await git.branch() });
+      await prPreflight(git, { cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }, { ...state, original_branch: await git.branch() });
   }
   return { state, source: plan.source, plan, previous, finishedPlanNote: idle };
 }
