@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { pullRequestOfLoop } from "../control/pull-request.ts";
 import { print } from "../term/print.ts";
+import { clockTime } from "../text/format.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
 import { action, givenOptions } from "../args/args.ts";
 
@@ -11,6 +12,7 @@ export default defineCommand({
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("pr", args, rawArgs, a);
-    print(await pullRequestOfLoop((await resolveWorktree()).path));
+    const onWait = (until: number, reason: string) => print(`${reason}: waiting until ${clockTime(until)} (Ctrl-C stops; \`wt-loop pr\` later goes on).`);
+    print(await pullRequestOfLoop((await resolveWorktree()).path, { onWait }));
   }),
 });

@@ -16,6 +16,8 @@ import { correctDeadRunner } from "./liveness.ts";
 export interface PrOptions {
   commandTimeoutSec?: number;
   env?: Record<string, string | undefined>;
+  /** Told when GitHub's rate limit makes it wait, and until when. */
+  onWait?: (until: number, reason: string) => void;
 }
 
 /** Opens or updates the pull request of the loop that ran in `worktree`; returns what was done, in words. */
@@ -41,11 +43,17 @@ export async function pullRequestOfLoop(worktree: string, o: PrOptions = {}): Pr
   try {
     const git = new Git({ cwd: worktree, timeoutMs: (o.commandTimeoutSec ?? state.command_timeout_sec) * 1000 });
     const ctx = { cwd: worktree, timeoutMs: (o.commandTimeoutSec ?? state.command_timeout_sec) * 1000, env: o.env };
-    const done = await publishPr(git, ctx, state, async (pr) => {
-      // Only the pull request's record changes: the rest of the state is the loop's, as its runner left it.
-      const now = (await readState(paths.state)) ?? state;
-      await writeState(paths.state, { ...now, pull_request: pr });
-    });
+    const done = await publishPr(
+      git,
+      ctx,
+      state,
+      async (pr) => {
+        // Only the pull request's record changes: the rest of the state is the loop's, as its runner left it.
+        const now = (await readState(paths.state)) ?? state;
+        await writeState(paths.state, { ...now, pull_request: pr });
+      },
+      { onWait: o.onWait },
+    );
     return done.message;
   } finally {
     held.lock.release();

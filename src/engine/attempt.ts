@@ -8,13 +8,12 @@ import { runAgent } from "../agents/run-agent.ts";
 import { remeasured } from "../checkpoint/strategy.ts";
 import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
-import { runTag } from "../proc/contain.ts";
 import { loopRoot, writeRecordSafe } from "../proc/safe-fs.ts";
 import { diffFileOf, promptFileOf } from "../state/paths.ts";
-import { processStartTime } from "../proc/pid.ts";
 import { CommandError } from "../proc/spawn.ts";
 import { addTokens, sumTokens, ZERO_TOKENS, type AgentName, type Iteration, type State } from "../state/schema.ts";
 import { isComplete, missingFromPlan, type Story } from "../stories/story.ts";
+import { agentRunOptions } from "./agent-run.ts";
 import type { LoopDeps } from "./ports.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
@@ -120,21 +119,11 @@ export async function attemptStory(
       runAgent(
         agent.other ? adapterFor(agent.name) : deps.adapter,
         { prompt, model: res.model, agentCmd: agent.cmd },
-        {
-          cwd: state.worktree_path,
-          env: deps.env,
-          sandbox: deps.sandbox,
-          timeoutMs: state.iteration_timeout_min * 60_000,
-          signal: deps.signal,
+        agentRunOptions(state, deps, {
           logPath,
-          runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
+          timeoutMin: state.iteration_timeout_min,
           onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
-          onStart: (pid) => {
-            state.agent_pid = pid;
-            state.agent_started = processStartTime(pid);
-            deps.save(state).catch(() => {});
-          },
-        },
+        }),
       ).finally(() => Object.assign(state, { agent_pid: null, agent_started: null })),
     );
     const run = avail.run;

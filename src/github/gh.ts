@@ -29,6 +29,13 @@ export const INSTALL_GH = "Install GitHub's CLI (https://cli.github.com; Debian 
 /** GitHub said its rate limit is used up: the caller may wait (as for an agent's usage limit) or give up. */
 export class GhRateLimited extends UserError {
   override name = "GhRateLimited";
+  constructor(
+    message: string,
+    /** The GitHub host whose limit it is. */
+    readonly host: string,
+  ) {
+    super(message);
+  }
 }
 
 /** What a failed `gh` call means for the user, by what `gh` printed. `what`: the request, in words. */
@@ -40,7 +47,7 @@ export function ghFailure(err: unknown, what: string, host: string, notFound?: s
   if (err.reason === "aborted") return err;
   const said = redact(err.stderr.trim() || err.message);
   if (/rate limit/i.test(said))
-    return new GhRateLimited(`GitHub's API rate limit is used up (${host}) while it ${what}: ${said}. Wait a while (an hour at most) and try again.`);
+    return new GhRateLimited(`GitHub's API rate limit is used up (${host}) while it ${what}: ${said}. Wait a while (an hour at most) and try again.`, host);
   if (/HTTP 401|Bad credentials|Requires authentication|authentication failed|gh auth login/i.test(said))
     return new UserError(`\`gh\` is not logged in to ${host} (${said}). Run \`gh auth login --hostname ${host}\` (or set GH_TOKEN), then try again.`);
   if (/HTTP 404/.test(said) && notFound) return new UserError(notFound);

@@ -16,7 +16,7 @@ import type { Iteration, State } from "../state/schema.ts";
 import { loopPaths } from "../state/paths.ts";
 import { archivedRuns, findRun } from "../state/run-files.ts";
 import { parseStories } from "../stories/story.ts";
-import { ghApi, ghApiText, repoLabel, requireGhLogin, type GhContext, type RepoId } from "./gh.ts";
+import { GhRateLimited, ghApi, ghApiText, repoLabel, requireGhLogin, type GhContext, type RepoId } from "./gh.ts";
 import { resolveRepo } from "./issues.ts";
 import { prBody, prSection, prTitle, type PlanStory } from "./pr-text.ts";
 
@@ -74,6 +74,15 @@ export async function prTarget(git: Git, ctx: GhContext, s: Pick<State, "checkpo
   return { repo, remote, defaultBranch: j.default_branch ?? "main" };
 }
 
+/**
+ * `start --on-complete pr`, before anything is written: what `prTarget` checks, and a pull request the loop
+ * already has (a restart) must still be open — a closed or merged one is refused now, not after the work.
+ */
+export async function prPreflight(git: Git, ctx: GhContext, s: Pick<State, "checkpoint" | "github" | "original_branch" | "pull_request">): Promise<void> {
+  const target = await prTarget(git, ctx, s);
+  if (s.pull_request) await findPull(ctx, target.repo, "", s.pull_request);
+}
+
 /** The remote of your branch's upstream, else `origin`, else the only remote. */
 async function pushRemote(git: Git, branch: string | null): Promise<string> {
   const remotes = (await git.run(["remote"], { allowFailure: true })).stdout
@@ -99,7 +108,55 @@ export interface Published {
  * Pushes the loop's branch and opens or updates its pull request. `record` is called as soon as the pull
  * request's number is known, before anything else is written, so a kill after it leaves the state naming it.
  */
-export async function publishPr(git: Git, ctx: GhContext, s: State, record: (r: PullRequestRecord) => Promise<void>): Promise<Published> {
+export async function publishPr(git: Git, ctx: GhContext, s: State, record: (r: PullRequestRecord) => Promise<void>, wait: RateWait = {}): Promise<Published> {
+  const env = ctx.env ?? process.env;
+  const scale = Number(env[WAIT_SCALE_VAR]) > 0 ? Number(env[WAIT_SCALE_VAR]) : 1;
+  const budget = s.max_wait_hours * 3_600_000;
+  const began = Date.now();
+  for (let tries = 1; ; tries++) {
+    try {
+      return await publishOnce(git, ctx, s, record);
+    } catch (err) {
+      if (!(err instanceof GhRateLimited)) throw err;
+      // Every step is safe to do again: the push is then "already pushed", the pull request is found by its branch.
+      const now = Date.now();
+      const reset = await rateLimitReset(ctx, err.host);
+      const until = reset && reset > now ? reset + RESET_MARGIN_MS * scale : now + Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (tries - 1)) * scale;
+      if (until - began > budget)
+        throw new UserError(
+          `${err.message.replace(/ Wait a while.*$/, "")} Waiting until ${new Date(until).toISOString()} would pass --max-wait ${s.max_wait_hours} h: run \`wt-loop pr\` once the limit is lifted.`,
+        );
+      await wait.onWait?.(until, `GitHub's API rate limit is used up (${err.host})`);
+      await Bun.sleep(until - Date.now());
+    }
+  }
+}
+
+/** `--on-complete pr`/`wt-loop pr` wait out a rate limit as the loop waits out an agent's usage limit (within --max-wait). */
+export interface RateWait {
+  onWait?(until: number, reason: string): void | Promise<void>;
+}
+
+/** Multiplies the backoffs and the margin (not a reset time GitHub gave): the engine's own variable (engine/gates/unavailable.ts). */
+const WAIT_SCALE_VAR = "WT_LOOP_WAIT_SCALE";
+const FIRST_BACKOFF_MS = 30_000;
+const MAX_BACKOFF_MS = 15 * 60_000;
+const RESET_MARGIN_MS = 15_000;
+
+/** When GitHub lifts the limit (`GET /rate_limit` is not counted against it); null when it does not say. */
+async function rateLimitReset(ctx: GhContext, host: string): Promise<number | null> {
+  try {
+    const j = await ghApi<{ resources?: Record<string, { remaining?: number; reset?: number }> }>(ctx, { host, owner: "-", name: "-" }, "rate_limit", {
+      what: "reads its rate limit",
+    });
+    const spent = Object.values(j.resources ?? {}).filter((r) => r.remaining === 0 && typeof r.reset === "number");
+    return spent.length ? Math.max(...spent.map((r) => r.reset! * 1000)) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function publishOnce(git: Git, ctx: GhContext, s: State, record: (r: PullRequestRecord) => Promise<void>): Promise<Published> {
   const branch = s.checkpoint_branch;
   if (!branch) throw new UserError("This loop made no branch of its own (no checkpoint was taken): there is nothing to open a pull request from.");
   const target = await prTarget(git, ctx, s);

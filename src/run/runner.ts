@@ -34,6 +34,7 @@ import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";
 import { issueSyncer } from "../github/issue-sync.ts";
 import { publishPr } from "../github/pull-request.ts";
+import { clockTime } from "../text/format.ts";
 import { watchHangUp } from "../term/hangup.ts";
 import { loopSandbox } from "./sandbox.ts";
 import { attended, nobodyAttached } from "../term/attended.ts";
@@ -150,7 +151,11 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         },
         setTitle: (t) => view.title(t),
         publish: async (s, record) =>
-          (await publishPr(git.uninterruptible(), { cwd: s.worktree_path, timeoutMs: s.command_timeout_sec * 1000, env }, s, record)).message,
+          (
+            await publishPr(git.uninterruptible(), { cwd: s.worktree_path, timeoutMs: s.command_timeout_sec * 1000, env }, s, record, {
+              onWait: (until, reason) => view.warn(`${reason}: the pull request waits until ${clockTime(until)} (within --max-wait).`),
+            })
+          ).message,
         chooseCompletion(status) {
           // A stop from another terminal answered already; nobody may be at this window.
           if (stop.answer) return { kind: "now", choice: stop.answer };

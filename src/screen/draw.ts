@@ -6,6 +6,7 @@
 import { RGBA, TextAttributes, type OptimizedBuffer } from "@opentui/core";
 import type { Frame, Line, ListRow, Tone } from "./frame.ts";
 import { geometry, type Box } from "./geometry.ts";
+import { cells, clip } from "../text/width.ts";
 
 const CLEAR = RGBA.fromValues(0, 0, 0, 0);
 const PALETTE: Record<Tone, RGBA> = {
@@ -22,21 +23,6 @@ const PLAIN = RGBA.fromHex("#d0d0d0");
 export interface Paint {
   /** False under NO_COLOR: every tone is the one foreground; the selection is shown inverted. */
   color: boolean;
-}
-
-/** `text` cut to at most `max` cells (a wide character counts two). */
-export function clip(text: string, max: number): string {
-  if (max <= 0) return "";
-  if (Bun.stringWidth(text) <= max) return text;
-  let out = "";
-  let used = 0;
-  for (const ch of text) {
-    const w = Bun.stringWidth(ch);
-    if (used + w > max) break;
-    out += ch;
-    used += w;
-  }
-  return out;
 }
 
 export function drawFrame(buf: OptimizedBuffer, f: Frame, p: Paint): void {
@@ -64,7 +50,7 @@ function drawLine(buf: OptimizedBuffer, line: Line, x: number, y: number, max: n
     const text = clip(s.text.replace(/[\n\t]/g, " "), max - used);
     if (!text) break;
     buf.drawText(text, x + used, y, fg(s.tone, p), bg, attrs | (s.bold ? TextAttributes.BOLD : 0));
-    used += Bun.stringWidth(text);
+    used += cells(text);
   }
   return used;
 }
@@ -77,7 +63,7 @@ function drawList(buf: OptimizedBuffer, f: Frame, box: Box, p: Paint): void {
     borderStyle: "single",
     borderColor: fg("dim", p),
     backgroundColor: CLEAR,
-    title: clip(` ${f.list.title} `, box.width - 4),
+    title: clip(` ${f.list.title} `, box.width - 4), // cut by columns between whole characters (text/width.ts)
     titleColor: fg("accent", p),
   });
   const inner = { x: box.x + 1, y: box.y + 1, width: box.width - 2, height: box.height - 2 };
@@ -97,12 +83,12 @@ function drawRow(buf: OptimizedBuffer, r: ListRow, x: number, y: number, width: 
   const bg = r.selected && p.color ? SELECTED : CLEAR;
   const attrs = r.selected && !p.color ? TextAttributes.INVERSE : 0;
   if (r.selected) buf.fillRect(x, y, width, 1, bg);
-  const detail = r.detail && Bun.stringWidth(r.detail) + 8 < width ? r.detail : "";
-  const titleMax = width - 2 - (detail ? Bun.stringWidth(detail) + 1 : 0);
+  const detail = r.detail && cells(r.detail) + 8 < width ? r.detail : "";
+  const titleMax = width - 2 - (detail ? cells(detail) + 1 : 0);
   buf.drawText(r.selected ? "›" : " ", x, y, fg("accent", p), bg, attrs);
   buf.drawText(clip(r.glyph, 1), x + 1, y, fg(r.tone, p), bg, attrs);
   const used = drawLine(buf, [{ text: ` ${r.title}`, bold: r.selected }], x + 2, y, titleMax, p, bg, attrs);
-  if (detail) buf.drawText(detail, x + width - Bun.stringWidth(detail), y, fg("dim", p), bg, attrs);
+  if (detail) buf.drawText(detail, x + width - cells(detail), y, fg("dim", p), bg, attrs);
   else if (attrs && used < titleMax) buf.drawText(" ".repeat(titleMax - used), x + 2 + used, y, PLAIN, bg, attrs);
 }
 
@@ -144,7 +130,7 @@ function drawTabs(buf: OptimizedBuffer, f: Frame, box: Box, p: Paint): void {
     if (room <= 0) break;
     const attrs = t.active ? TextAttributes.BOLD | (p.color ? TextAttributes.UNDERLINE : TextAttributes.INVERSE) : 0;
     buf.drawText(clip(label, room), x, box.y, fg(t.active ? "accent" : "dim", p), CLEAR, attrs);
-    x += Bun.stringWidth(label) + 1;
+    x += cells(label) + 1;
   }
 }
 
@@ -160,7 +146,7 @@ function drawBody(buf: OptimizedBuffer, f: Frame, box: Box, p: Paint): void {
 }
 
 function drawOverlay(buf: OptimizedBuffer, o: NonNullable<Frame["overlay"]>, cols: number, rows: number, p: Paint): void {
-  const longest = Math.max(Bun.stringWidth(o.title) + 4, ...o.lines.map((l) => l.reduce((n, s) => n + Bun.stringWidth(s.text), 0)));
+  const longest = Math.max(cells(o.title) + 4, ...o.lines.map((l) => l.reduce((n, s) => n + cells(s.text), 0)));
   const width = Math.min(cols, longest + 4);
   const height = Math.min(rows, o.lines.length + 2);
   const x = Math.floor((cols - width) / 2);
@@ -176,7 +162,7 @@ function drawOverlay(buf: OptimizedBuffer, o: NonNullable<Frame["overlay"]>, col
     borderStyle: "rounded",
     borderColor: fg("accent", p),
     backgroundColor: back,
-    title: clip(` ${o.title} `, width - 4),
+    title: clip(` ${o.title.replace(/[\n\t]/g, " ")} `, width - 4), // cut by columns between whole characters (text/width.ts)
     titleColor: fg("accent", p),
   });
   o.lines.slice(0, height - 2).forEach((line, i) => drawLine(buf, line, x + 2, y + 1 + i, width - 4, p, back));

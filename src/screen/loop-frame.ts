@@ -13,7 +13,8 @@ import { overlayFrame } from "./loop-overlays.ts";
 import { tabTitle, TABS } from "./loop-tabs.ts";
 import { AUDIT_ENTRY, type StoryEntry, type StoryStatus } from "./story-record.ts";
 import { listWidth } from "./geometry.ts";
-import { fit, wrap } from "./text.ts";
+import { fit, hintLine, wrap } from "./text.ts";
+import { cut } from "../text/width.ts";
 
 /** Header rows per layout: the body's height depends on them (geometry.ts). */
 export const HEADER_ROWS: Record<Frame["layout"], number> = { split: 2, full: 2, compact: 1 };
@@ -99,7 +100,7 @@ function status(m: LoopScreen, now: number): Span[] {
   if (waiting && waiting.until > now)
     return [
       { text: `waiting ${formatDuration(waiting.until - now)}`, tone: "warn", bold: true },
-      ...(waiting.reason ? [{ text: ` (${waiting.reason.slice(0, 60)})`, tone: "dim" as Tone }] : []),
+      ...(waiting.reason ? [{ text: ` (${cut(waiting.reason, 60)})`, tone: "dim" as Tone }] : []),
     ];
   return [{ text: st, tone: STATUS_TONE[st] ?? "normal", bold: true }];
 }
@@ -167,25 +168,32 @@ const NOTICE_MS = 8000;
 function footer(m: LoopScreen, now: number): Line {
   if (m.notice) {
     m.noticeAt ??= now;
-    if (now - m.noticeAt < NOTICE_MS) return [{ text: m.notice.text, tone: m.notice.tone }];
+    if (now - m.noticeAt < NOTICE_MS) return [{ text: cut(m.notice.text, m.cols), tone: m.notice.tone }];
     [m.notice, m.noticeAt] = [null, null];
   }
+  const files: [string, number][] = m.tabName === "Files" ? [["Enter diff", 7]] : [];
   if (m.end) {
-    const hints = ["↑/↓ story", "Tab tab", "PgUp/PgDn scroll", m.tabName === "Files" ? "Enter diff" : null, "r result", "q leave", "? keys"];
-    return [{ text: hints.filter(Boolean).join(" · "), tone: "dim" }];
+    const hints: [string, number][] = [["↑/↓ story", 6], ["Tab tab", 5], ["PgUp/PgDn scroll", 3], ...files, ["r result", 6], ["q leave", 9], ["? keys", 8]];
+    return [{ text: hintLine(hints, m.cols), tone: "dim" }];
   }
-  const quit = m.o.mode === "run" ? "q stop" : "q leave · s stop";
-  const hints = [
-    "↑/↓ story",
-    m.chosen ? "f follow" : null,
-    "Tab tab",
-    "PgUp/PgDn scroll",
-    m.tabName === "Files" ? "Enter diff" : null,
-    m.st?.status === "paused" ? "p resume" : "p pause",
-    "+/- max",
-    "n note",
-    quit,
-    "? keys",
+  const quit: [string, number][] =
+    m.o.mode === "run"
+      ? [["q stop", 9]]
+      : [
+          ["q leave", 9],
+          ["s stop", 8],
+        ];
+  const hints: [string, number][] = [
+    ["↑/↓ story", 6],
+    ...(m.chosen ? [["f follow", 5] as [string, number]] : []),
+    ["Tab tab", 5],
+    ["PgUp/PgDn scroll", 3],
+    ...files,
+    [m.st?.status === "paused" ? "p resume" : "p pause", 4],
+    ["+/- max", 2],
+    ["n note", 2],
+    ...quit,
+    ["? keys", 8],
   ];
-  return [{ text: hints.filter(Boolean).join(" · "), tone: "dim" }];
+  return [{ text: hintLine(hints, m.cols), tone: "dim" }];
 }

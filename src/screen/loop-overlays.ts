@@ -10,7 +10,7 @@ import { auditOf, storiesOf } from "../record/receipt.ts";
 import type { Action, Frame, Key, Line } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import type { StoryReceipt } from "../state/schema.ts";
-import { wrapRows } from "./text-blocks.ts";
+import { wrapOverlay } from "./text.ts";
 
 const CHOICES = [
   { completion: "keep", hint: "stay on the loop's branch with its checkpoint commits" },
@@ -103,16 +103,10 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
   }
 }
 
-/** The overlay as the frame carries it; its one-span lines wrapped to what the screen's width leaves inside the box (a diff's are not: they scroll as lines). */
+/** The overlay as the frame carries it; its lines wrapped at words to what the screen's width leaves inside the box (a diff's are not: they scroll as lines). */
 export function overlayFrame(m: LoopScreen, rows: number): Frame["overlay"] {
   const o = overlayOf(m, rows);
-  if (!o || m.overlay?.kind === "text") return o;
-  const max = Math.max(1, m.cols - 4);
-  const lines = o.lines.flatMap((l): Line[] => {
-    const wide = l.length === 1 ? Bun.stringWidth(l[0]!.text) : 0;
-    return wide > max ? wrapRows(l[0]!.text, max, Math.ceil(wide / max)).map((text) => [{ ...l[0]!, text }]) : [l];
-  });
-  return { ...o, lines };
+  return m.overlay?.kind === "text" ? o : wrapOverlay(o, m.cols);
 }
 
 function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {

@@ -9,7 +9,7 @@ import type { Requirement } from "../stories/requirements.ts";
 import type { Action, Frame, Key, Line, ScreenModel, Tone } from "./frame.ts";
 import { storyCount, taskCount, type PreviewData } from "./select-data.ts";
 import { bodySize, layoutFor } from "./geometry.ts";
-import { span, textLines, windowOf, wrap } from "./text.ts";
+import { hintLine, span, textLines, windowOf, wrap, wrapOverlay } from "./text.ts";
 import { TextScreen } from "./text-screen.ts";
 
 export const PREVIEW_TABS = ["Tasks", "Scenarios", "Prompt"] as const;
@@ -136,8 +136,24 @@ export class PreviewModel extends TextScreen implements ScreenModel {
       list: { title: "Preview", rows: [{ glyph: "◆", tone: "accent", title: item.name, detail: `${t.done}/${t.total}`, selected: true }], gauge: t },
       tabs: PREVIEW_TABS.map((title, i) => ({ title, active: i === this.tab })),
       body: win,
-      footer: this.message ?? [span("Tab tabs · ↑↓ PgUp PgDn scroll · R run here · S new window · Esc back · ? keys · q quit", "dim")],
-      overlay: this.overlay,
+      footer: this.message ?? [
+        span(
+          hintLine(
+            [
+              ["Tab tabs", 4],
+              ["↑↓ PgUp PgDn scroll", 3],
+              ["R run here", 8],
+              ["S new window", 7],
+              ["Esc back", 6],
+              ["? keys", 6],
+              ["q quit", 9],
+            ],
+            this.cols,
+          ),
+          "dim",
+        ),
+      ],
+      overlay: wrapOverlay(this.overlay, this.cols),
     };
   }
 

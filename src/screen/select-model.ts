@@ -11,7 +11,8 @@ import { formatCost, formatDuration } from "../text/format.ts";
 import type { Action, Frame, Key, Line, ListRow, ScreenModel, Tone } from "./frame.ts";
 import { storyCount, taskCount, type SelectionData, type WorkItem } from "./select-data.ts";
 import { bodySize, layoutFor } from "./geometry.ts";
-import { fit, span, windowOf, wrap } from "./text.ts";
+import { fit, hintLine, span, windowOf, wrap, wrapOverlay } from "./text.ts";
+import { cells, cut } from "../text/width.ts";
 import { TextScreen } from "./text-screen.ts";
 
 type Entry = { kind: "work"; item: WorkItem } | { kind: "loop"; loop: WorktreeLoop };
@@ -139,7 +140,10 @@ export class SelectModel extends TextScreen implements ScreenModel {
     const entries = this.entries;
     const rows: ListRow[] = entries.map((e, i) => ({ ...rowOf(e), selected: i === this.selected }));
     const e = entries[this.selected];
-    const body = (e ? (e.kind === "work" ? workDetails(e.item) : loopDetails(e.loop, now)) : emptyDetails(this.data)).flatMap((l) => wrap(l, this.bodyCols()));
+    // What could not be read is said in full under any entry's details (the footer has room for its start only).
+    const warnings: Line[] = e && this.data.warnings.length ? [[], ...this.data.warnings.map((w) => [span(`⚠ ${w}`, "warn")])] : [];
+    const details = e ? (e.kind === "work" ? workDetails(e.item) : loopDetails(e.loop, now)) : emptyDetails(this.data);
+    const body = [...details, ...warnings].flatMap((l) => wrap(l, this.bodyCols()));
     const win = windowOf(body, this.top, this.bodyRows());
     this.top = win.top;
     const work = this.data.work.length;
@@ -161,14 +165,24 @@ export class SelectModel extends TextScreen implements ScreenModel {
       tabs: [{ title: e?.kind === "loop" ? "Loop" : "Details", active: true }],
       body: win,
       footer: this.message ?? this.hints(),
-      overlay: this.overlay,
+      overlay: wrapOverlay(this.overlay, this.cols),
     };
   }
 
+  /** The keys first, then what could not be read (the details say all of it): a warning never hides the keys. */
   private hints(): Line {
+    const keys = hintLine(
+      [
+        ["↑↓ select", 5],
+        ["Enter open", 6],
+        ["? keys", 7],
+        ["q quit", 8],
+      ],
+      this.cols,
+    );
     const warning = this.data.warnings[0];
-    if (warning) return [span(warning, "warn")];
-    return [span("↑↓ select · Enter open · ? keys · q quit", "dim")];
+    const room = this.cols - cells(keys) - 3;
+    return warning && room > 8 ? [span(keys, "dim"), span(" · ", "dim"), span(cut(`⚠ ${warning}`, room), "warn")] : [span(keys, "dim")];
   }
 }
 

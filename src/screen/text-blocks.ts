@@ -2,10 +2,12 @@
  * A tab's text as blocks (a message, a tool call, an attempt's separator) that may live on disk: a block
  * keeps the width of each of its lines, not the lines, so the wrapped height of a story with megabytes
  * of messages is known without holding them, and only the window on screen is read back and wrapped.
- * Wrapping is by cell (a wide character counts two), hard at the width: the row count of a line is
- * then its width alone, which is what lets the height be known without the text.
+ * Lines are wrapped at words (text/width.ts): a line as narrow as the body is one row whatever its text,
+ * and a wider one's rows are counted from its text once per width — when the block comes (its text is at
+ * hand then) or, for a block read back from disk, when the width changes — and kept with the block.
  */
 import { inert } from "../term/inert.ts";
+import { cells, wrapLine, wrapPlan } from "../text/width.ts";
 import type { Line, Tone } from "./frame.ts";
 
 export interface Block {
@@ -16,6 +18,12 @@ export interface Block {
   load?: () => string;
   /** The cell width of each of its lines, as shown (inert, tabs expanded). */
   widths: Uint32Array;
+  /** The widest line: a block no wider than the body is one row a line, counted without its text. */
+  widest: number;
+  /** A block read back from disk: its text while it is added to a list, which counts its rows with it and lets it go. */
+  fresh?: string;
+  /** Rows per line at `width`, counted from the text (only for a block wider than that). */
+  wrapped?: { width: number; rows: Uint32Array };
 }
 
 /** Untrusted text as it is shown: every control character visible, CRLF as LF, tabs as two spaces. */
@@ -24,25 +32,41 @@ export function shown(text: string): string {
   return t.includes("\t") ? t.replace(/\t/g, "  ") : t;
 }
 
-// Shown text is inert, so no escape sequence is there for stringWidth to skip.
-const cells = (line: string) => Bun.stringWidth(line);
-
 /** A block of text already made `shown`; `load` (when given) reads it back instead of keeping it. */
 export function block(text: string, tone: Tone = "normal", o: { bold?: boolean; load?: () => string } = {}): Block {
   const lines = text.split("\n");
   const widths = new Uint32Array(lines.length);
-  for (let i = 0; i < lines.length; i++) widths[i] = cells(lines[i]!);
-  return { tone, bold: o.bold, text: o.load ? null : text, load: o.load, widths };
+  let widest = 0;
+  for (let i = 0; i < lines.length; i++) widest = Math.max(widest, (widths[i] = cells(lines[i]!)));
+  return { tone, bold: o.bold, text: o.load ? null : text, load: o.load, widths, widest, ...(o.load ? { fresh: text } : {}) };
 }
+
+/**
+ * A line wider than this many cells (minified code, base64, a log on one line) is cut at the width instead of
+ * wrapped at words: its rows are then its width alone, and a window deep in it costs the window, not the line.
+ */
+const WORDS_UP_TO = 20_000;
 
 const rowsOf = (cellsWide: number, width: number) => Math.max(1, Math.ceil(cellsWide / width));
 
+/** The rows of one line at `width`: at words, or cut at the width past WORDS_UP_TO. */
+function lineRows(line: string, width: number, wide: number): number {
+  if (wide <= width) return 1;
+  return wide > WORDS_UP_TO ? rowsOf(wide, width) : wrapPlan(line, width).length;
+}
+
+/** Rows `from`…`to` of one line that makes `rows` rows at `width`. */
+function lineWindow(line: string, width: number, rows: number, from: number, to: number, wide: number): string[] {
+  if (wide <= width) return from === 0 && to > 0 ? [line] : [];
+  return wide > WORDS_UP_TO ? wrapRows(line, width, rows, from, to, wide) : wrapLine(line, width).slice(from, to);
+}
+
 /**
- * Rows `from`…`to` of one line cut into rows of at most `width` cells; the line makes exactly `rows`
- * rows (the last takes any rest). A line as wide as it is long (ASCII, most text) is sliced, so a
- * window deep in a megabyte-long line costs the window.
+ * Rows `from`…`to` of one line (past WORDS_UP_TO) cut into rows of at most `width` cells; the line makes
+ * exactly `rows` rows (the last takes any rest). A line as wide as it is long (ASCII, most text) is sliced,
+ * so a window deep in a megabyte-long line costs the window.
  */
-export function wrapRows(line: string, width: number, rows: number, from = 0, to = rows, wide = cells(line)): string[] {
+function wrapRows(line: string, width: number, rows: number, from: number, to: number, wide: number): string[] {
   if (rows === 1) return from === 0 && to > 0 ? [line] : [];
   if (wide === line.length) {
     const out: string[] = [];
@@ -80,8 +104,9 @@ export class BlockList {
     this.blocks.push(b);
     if (this.width) {
       this.before.push(this.total);
-      this.total += blockRows(b, this.width);
+      this.total += this.blockRows(b, this.width);
     }
+    delete b.fresh; // counted: a block read back from disk holds no text from now on
   }
 
   clear(): void {
@@ -96,7 +121,7 @@ export class BlockList {
       [this.width, this.before, this.total] = [width, [], 0];
       for (const b of this.blocks) {
         this.before.push(this.total);
-        this.total += blockRows(b, width);
+        this.total += this.blockRows(b, width);
       }
     }
     return this.total;
@@ -112,17 +137,32 @@ export class BlockList {
       const b = this.blocks[i]!;
       const lines = this.lines(b);
       for (let l = 0; l < b.widths.length && out.length < count; l++) {
-        const n = rowsOf(b.widths[l]!, width);
+        const n = b.widest <= width ? 1 : b.wrapped!.rows[l]!;
         if (row + n <= top) {
           row += n;
           continue;
         }
         const from = Math.max(0, top - row);
-        for (const text of wrapRows(lines[l] ?? "", width, n, from, from + count - out.length, b.widths[l]!)) out.push([{ text, tone: b.tone, bold: b.bold }]);
+        for (const text of lineWindow(lines[l] ?? "", width, n, from, from + count - out.length, b.widths[l]!))
+          out.push([{ text, tone: b.tone, bold: b.bold }]);
         row += n;
       }
     }
     return out;
+  }
+
+  /** A block's rows at `width`: one a line when it is no wider, else counted from its text once per width. */
+  private blockRows(b: Block, width: number): number {
+    if (b.widest <= width) return b.widths.length;
+    if (b.wrapped?.width !== width) {
+      const lines = b.fresh !== undefined ? b.fresh.split("\n") : this.lines(b);
+      const rows = new Uint32Array(b.widths.length);
+      for (let l = 0; l < rows.length; l++) rows[l] = lineRows(lines[l] ?? "", width, b.widths[l]!);
+      b.wrapped = { width, rows };
+    }
+    let n = 0;
+    for (const r of b.wrapped.rows) n += r;
+    return n;
   }
 
   private lines(b: Block): string[] {
@@ -145,12 +185,6 @@ export class BlockList {
 }
 
 const CACHE_CHARS = 4 << 20;
-
-function blockRows(b: Block, width: number): number {
-  let n = 0;
-  for (let i = 0; i < b.widths.length; i++) n += rowsOf(b.widths[i]!, width);
-  return n;
-}
 
 /** The first index whose value is greater than `x` (`xs` ascending). */
 function upperBound(xs: number[], x: number): number {

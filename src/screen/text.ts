@@ -1,65 +1,52 @@
 /** Lines for the selection screen and the preview: inert text, padded columns, wrapping to the body's width. */
 import { inertLine } from "../term/inert.ts";
-import type { Line, Span, Tone } from "./frame.ts";
+import { cells, cut, wrapPlan } from "../text/width.ts";
+import type { Frame, Line, Span, Tone } from "./frame.ts";
 
 export const span = (text: string, tone: Tone = "normal", bold = false): Span => ({ text: inertLine(text), tone, ...(bold ? { bold } : {}) });
 
-const width = (s: string) => Bun.stringWidth(s);
-
-/** `text` cut or padded to exactly `n` columns (a cut ends in …). */
-export function fit(text: string, n: number): string {
-  if (n <= 0) return "";
-  const w = width(text);
-  if (w <= n) return text + " ".repeat(n - w);
-  let out = "";
-  for (const ch of text) {
-    if (width(out + ch) > n - 1) break;
-    out += ch;
-  }
-  return out + "…" + " ".repeat(Math.max(0, n - 1 - width(out)));
-}
+export { fit } from "../text/width.ts";
 
 /**
- * One line broken into rows of at most `cols` columns, at spaces where it can be; a word longer than
- * a row is cut. Continuation rows keep the line's leading indent, so a wrapped task stays under its box.
+ * One line of spans broken into rows of at most `cols` columns, at words (text/width.ts wrapPlan); a word longer
+ * than a row is cut between its characters. Continuation rows keep the line's leading indent, so a wrapped task
+ * stays under its box.
  */
 export function wrap(line: Line, cols: number): Line[] {
   if (cols <= 0) return [line];
-  const total = line.reduce((n, s) => n + width(s.text), 0);
-  if (total <= cols) return [line];
-  const indent = " ".repeat(Math.min(/^ */.exec(line[0]?.text ?? "")![0].length, Math.floor(cols / 2)));
-  const rows: Line[] = [];
-  let row: Line = [];
-  let used = 0;
-  const push = (text: string, s: Span) => {
-    const last = row[row.length - 1];
-    if (last && last.tone === s.tone && last.bold === s.bold) last.text += text;
-    else row.push({ ...s, text });
-    used += width(text);
-  };
-  const newRow = () => {
-    rows.push(row);
-    row = [];
-    used = 0;
-    if (indent) push(indent, { text: "", tone: "normal" });
-  };
-  for (const s of line)
-    for (const token of s.text.match(/\S+|\s+/g) ?? []) {
-      const w = width(token);
-      if (used + w <= cols) push(token, s);
-      else if (/^\s+$/.test(token))
-        newRow(); // the break falls on the space
-      else if (w <= cols - indent.length) {
-        newRow();
-        push(token, s);
-      } else
-        for (const ch of token) {
-          if (used + width(ch) > cols) newRow();
-          push(ch, s);
-        }
+  const whole = line.map((s) => s.text).join("");
+  const plan = wrapPlan(whole, cols);
+  if (plan.length === 1) return [line];
+  return plan.map((r) => {
+    const row: Line = r.indent ? [{ text: " ".repeat(r.indent), tone: "normal" }] : [];
+    let at = 0;
+    for (const s of line) {
+      const [from, to] = [Math.max(r.start, at), Math.min(r.end, at + s.text.length)];
+      if (from < to) row.push({ ...s, text: s.text.slice(from - at, to - at) });
+      at += s.text.length;
     }
-  rows.push(row);
-  return rows;
+    return row;
+  });
+}
+
+/**
+ * Key hints (`q quit`) on one line of `cols` columns: the least needed go first (a lower `keep`), so the ones
+ * every screen needs (leave, `?` for all the keys) stay at 80 columns and below; what is left keeps its order.
+ */
+export function hintLine(hints: [text: string, keep: number][], cols: number): string {
+  const kept = [...hints];
+  const text = () => kept.map(([t]) => t).join(" · ");
+  while (kept.length > 1 && cells(text()) > cols) {
+    const least = kept.reduce((low, h, i) => (h[1] < kept[low]![1] ? i : low), 0);
+    kept.splice(least, 1);
+  }
+  return cut(text(), cols);
+}
+
+/** An overlay's lines wrapped to what a screen `cols` wide leaves inside its box (its border and margins). */
+export function wrapOverlay(o: Frame["overlay"], cols: number): Frame["overlay"] {
+  if (!o) return o;
+  return { ...o, lines: o.lines.flatMap((l) => wrap(l, Math.max(1, cols - 4))) };
 }
 
 /** Text (many lines, from a file or the prompt) as Lines in one tone. */

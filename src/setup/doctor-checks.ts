@@ -158,9 +158,13 @@ async function checkOpenSpec(input: DoctorInput): Promise<Found | null> {
   return ok(`openspec ${(await versionOf(["openspec", "--version"], input)) ?? "(version unknown)"}`);
 }
 
-/** GitHub's CLI: needed by a loop whose stories come from an issue (docs/github.md); shown by `doctor` when installed. */
+/**
+ * GitHub's CLI: needed by a loop whose stories come from an issue or that opens a pull request (docs/github.md);
+ * shown by `doctor` when installed, with its login on the host (`gh auth status`).
+ */
 async function checkGh(input: DoctorInput): Promise<Found | null> {
-  const uses = input.opts?.issue ? "--issue" : input.opts?.issues ? "--issues" : null;
+  const o = input.opts;
+  const uses = o?.issue ? "--issue" : o?.issues ? "--issues" : o?.onComplete === "pr" ? "--on-complete pr" : null;
   if (!Bun.which("gh", { PATH: input.env.PATH ?? "" })) {
     if (!uses) return null;
     return {
@@ -170,7 +174,19 @@ async function checkGh(input: DoctorInput): Promise<Found | null> {
     };
   }
   if (input.purpose !== "doctor") return ok("gh");
-  return ok(`${(await versionOf(["gh", "--version"], input)) ?? "gh (version unknown)"} (GitHub: --issue, --issues; docs/github.md)`);
+  const version = (await versionOf(["gh", "--version"], input)) ?? "gh (version unknown)";
+  const host = input.env.GH_HOST || "github.com";
+  const status = await exec(["gh", "auth", "status", "--hostname", host], {
+    cwd: input.cwd,
+    env: { ...input.env, GH_PROMPT_DISABLED: "1", GH_NO_UPDATE_NOTIFIER: "1", NO_COLOR: "1" },
+    timeoutMs: 10_000,
+    allowFailure: true,
+  }).catch(() => null);
+  if (status?.code === 0) return ok(`${version}, logged in to ${host} (GitHub: --issue, --issues, --on-complete pr; docs/github.md)`);
+  // Not logged in: nothing needs it unless an option does.
+  const text = `${version}, not logged in to ${host}`;
+  const fix = `gh auth login --hostname ${host} (or set GH_TOKEN)`;
+  return uses ? { mark: "fail", text: `${text}, and ${uses} needs it`, fix } : ok(`${text} (${fix}; GitHub: docs/github.md)`);
 }
 
 function checkTerminal(input: DoctorInput): Found | null {

@@ -30,7 +30,7 @@ import { refuseOptionMistakes } from "./option-mistakes.ts";
 import { rememberedOptions } from "./restart.ts";
 import { storiesOf } from "../record/receipt.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";
-import { prTarget } from "../github/pull-request.ts";
+import { prPreflight } from "../github/pull-request.ts";
 
 /** A `starting` state this young may belong to a `run` that is still opening in its new window. */
 const STARTING_GRACE_MS = 60_000;
@@ -116,7 +116,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);
     // `--on-complete pr`: a remote, gh's login and the right to push, refused now rather than after hours of work.
     if (state.on_complete === "pr")
-      await prTarget(git, { cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }, { ...state, original_branch: await git.branch() });
+      await prPreflight(git, { cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }, { ...state, original_branch: await git.branch() });
   }
   return { state, source: plan.source, plan, previous, finishedPlanNote: idle };
 }

@@ -5,20 +5,21 @@ import type { StoryReceipt } from "../state/schema.ts";
 
 export { auditText } from "../record/audit-text.ts";
 import { inertLine } from "./inert.ts";
+import { cells } from "../text/width.ts";
 import { truncate, formatCost, formatDuration, formatTokens, plural, table } from "../text/format.ts";
 
 /** One row per story: mark, id and title, attempts, time, tokens and cost (the reviewer's apart when one ran); under it the models asked for, when any was. */
 export function receiptRows(stories: StoryReceipt[], width = 80, mark: (l: StoryReceipt) => string = (l) => (l.complete ? "✓" : "·")): string[] {
-  const titles = Math.max(12, Math.min(60, width - 62)); // the figures keep their room
-  return table(
-    stories.map((l) => [
-      `${mark(l)} ${label(l, titles)}`,
-      plural(l.attempts, "attempt"),
-      formatDuration(l.duration_ms),
-      `${formatTokens(l.agent.tokens + l.reviewer.tokens)} tokens`,
-      formatCost(storyCost(l)) + reviewPart(l),
-    ]),
-  )
+  const figures = stories.map((l) => [
+    plural(l.attempts, "attempt"),
+    formatDuration(l.duration_ms),
+    `${formatTokens(l.agent.tokens + l.reviewer.tokens)} tokens`,
+    formatCost(storyCost(l)) + reviewPart(l),
+  ]);
+  // The figures keep their room; the titles get the rest (the mark, and two spaces between columns).
+  const room = figures[0]?.reduce((n, _, i) => n + 2 + Math.max(...figures.map((f) => cells(f[i]!))), 2) ?? 0;
+  const titles = Math.max(12, Math.min(60, width - room));
+  return table(stories.map((l, i) => [`${mark(l)} ${label(l, titles)}`, ...figures[i]!]))
     .split("\n")
     .filter((r) => r !== "")
     .flatMap((row, i) => {

@@ -1,4 +1,5 @@
 /** How numbers look to a human: durations, token counts, money. */
+import { cells, clip, cut, padCells } from "./width.ts";
 
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return "-";
@@ -23,13 +24,13 @@ export const formatTotalCost = (usd: number) => (usd > 0 ? formatCost(usd) : "-"
 
 export const between = (a: string, b: string | null | undefined, now = Date.now()) => (b ? Date.parse(b) : now) - Date.parse(a);
 
-/** Plain fixed-width columns; the last column is not padded. */
+/** Plain fixed-width columns (by display columns); the last column is not padded. */
 export function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => cells(r[i] ?? "")))) ?? [];
   return rows
     .map((r) =>
       r
-        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+        .map((c, i) => (i === r.length - 1 ? c : padCells(c, widths[i]!)))
         .join("  ")
         .trimEnd(),
     )
@@ -43,16 +44,17 @@ export const plural = (n: number, noun: string, many = `${noun}s`) => `${formatT
 export const utcDateTime = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 
 /**
- * `text` cut to `width` characters, ending in "…" when cut. With `more`, the cut also says how many
+ * `text` cut to `width` columns (text/width.ts: a wide character takes two, never cut in half), ending in "…" when cut. With `more`, the cut also says how many
  * characters were left out and where the whole value is (`more.rest`, e.g. "--json has all"), and
  * with `more.firstLine` only the first line is kept: a field of a state can hold megabytes (a task
  * pasted whole, a failure reason with a tool's output), and a reader wants its start, not all of it.
  */
 export function truncate(text: string, width: number, more?: { rest: string; firstLine?: boolean }): string {
-  if (!more) return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+  if (!more) return cut(text, width);
   const end = more.firstLine ? text.indexOf("\n") : -1;
   const line = end === -1 ? text : text.slice(0, end);
-  const kept = line.length <= width ? line : line.slice(0, Math.max(0, width - 1));
+  const flat = line.replace(/\n/g, " "); // a kept line break counts one column, as before the next line
+  const kept = cells(flat) <= width ? line : line.slice(0, clip(flat, Math.max(0, width - 1)).length);
   if (kept.length === text.length) return text;
   return `${kept}… (${formatTokens(text.length - kept.length)} more characters; ${more.rest})`;
 }

@@ -41,9 +41,21 @@ describe("a model per story and --escalate", () => {
       ["2", "failed", "claude-sonnet-4-5"],
       ["2", "complete", "claude-opus-4-5"],
     ]);
-    // What the API was asked: each agent run's requests name its attempt's model.
-    const asked = [...new Set(server.requests.map((b: any) => b.model))];
-    expect(asked).toEqual(["claude-haiku-4-5", "claude-sonnet-4-5", "claude-opus-4-5"]);
+    // What the API was asked: every request of each agent run (one conversation of the server) names that attempt's model.
+    const api = server;
+    const runs = api.log.filter((l) => !l.refused).map((l, k) => ({ conversation: l.conversation, model: api.requests[k].model }));
+    const byRun = [0, 1, 2].map((c) => [...new Set(runs.filter((r) => r.conversation === c).map((r) => r.model))]);
+    expect(byRun).toEqual([["claude-haiku-4-5"], ["claude-sonnet-4-5"], ["claude-opus-4-5"]]);
+    // What the API reported: each main request's answer says 100 input and 20 output tokens (helpers/model-server.ts).
+    // Each iteration's tokens are its run's requests' sum, and its cost is those tokens at the list price of the model it
+    // asked for (per million: haiku 4.5 $1/$5, sonnet 4.5 $3/$15, opus 4.5 $5/$25) — the price of no other model.
+    const PRICE: Record<string, [number, number]> = { "claude-haiku-4-5": [1, 5], "claude-sonnet-4-5": [3, 15], "claude-opus-4-5": [5, 25] };
+    state.iterations.forEach((it: any, c: number) => {
+      const requests = runs.filter((r) => r.conversation === c).length;
+      expect(it.tokens).toEqual({ input: 100 * requests, output: 20 * requests, cache_read: 0, cache_creation: 0 });
+      const [inPrice, outPrice] = PRICE[it.model]!;
+      expect(it.cost_usd).toBeCloseTo((it.tokens.input * inPrice + it.tokens.output * outPrice) / 1e6, 12);
+    });
     // The events carry it too.
     expect(
       readEvents(repo)

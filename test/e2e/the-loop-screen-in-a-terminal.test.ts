@@ -52,9 +52,7 @@ describeWithTmux("the loop screen in a terminal", () => {
     await tmux.waitFor("the Tasks tab", () => /\[x\]|☑|✓ .*first/i.test(tmux.capture(pane)) && !tmux.capture(pane).includes("I parsed the config"));
     tmux.keys(pane, "Tab");
     await tmux.waitFor("the Files tab with story one's file", () => tmux.capture(pane).includes("notes.txt"));
-    tmux.keys(pane, "Enter");
-    await tmux.waitFor("the file picker", () => tmux.capture(pane).includes("The diff of which file?"));
-    tmux.keys(pane, "Down");
+    // Enter: the attempt's whole diff (notes.txt and the ticked tasks.md), as written when it ended.
     tmux.keys(pane, "Enter");
     await tmux.waitFor("notes.txt's diff", () => tmux.capture(pane).includes("+first notes"));
     tmux.keys(pane, "Escape");

@@ -100,6 +100,7 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
   const holds: { method: string; match: RegExp; arrived: () => void; released: Promise<void> }[] = [];
   const requests: GitHubServer["requests"] = [];
   const refusals: { match: RegExp; response: () => Response; left: number }[] = [];
+  let rateLimited = false; // the last answer was a limit: /rate_limit says it is spent
   const { cert, key } = testCertificate();
   let nextComment = 1000;
   let host = ""; // localhost:PORT, once the server listens
@@ -167,14 +168,23 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
       const refusal = refusals.find((r) => r.left > 0 && r.match.test(path));
       if (refusal) {
         refusal.left--;
-        return refusal.response();
+        const r = refusal.response();
+        rateLimited = r.status === 403 || r.status === 429;
+        return r;
       }
+      if (path !== "/rate_limit") rateLimited = false;
       // As GitHub: a request without a token is refused (the public reads gh might still make are not needed here).
       if (!/^token \S+/.test(req.headers.get("authorization") ?? "")) return Response.json({ message: "Requires authentication" }, { status: 401 });
       const json = body && req.method !== "GET" ? (JSON.parse(body) as Record<string, unknown>) : {};
       if (path === "/api/graphql" && /UserCurrent/.test(body)) return Response.json({ data: { viewer: { login: "tester" } } });
       // `gh auth status` asks the API root and reads the token's scopes from this header.
       if (path === "/" || path === "") return Response.json({}, { headers: { "X-Oauth-Scopes": "repo, read:org" } });
+      // Not counted against the limit: when a refused rate limit lifts (one second from now, for the tests that hit it).
+      if (path === "/rate_limit") {
+        const spent = refusals.some((r) => r.left > 0) || rateLimited;
+        const reset = Math.ceil(Date.now() / 1000) + 1;
+        return Response.json({ resources: { core: { limit: 5000, remaining: spent ? 0 : 4999, reset }, graphql: { limit: 5000, remaining: 4999, reset } } });
+      }
       if (path === "/user") return Response.json({ login: "tester" }, { headers: { "X-Oauth-Scopes": "repo, read:org" } });
       const repoPath = `/repos/${owner}/${repo}`;
       if (path === repoPath && req.method === "GET") return Response.json(repoJson());

@@ -116,6 +116,24 @@ describe("the receipt", () => {
     expect(receiptRows(r.stories, 100)[1]).toBe("    claude sonnet ×1 $1.00 · claude opus ×1 $4.00");
   });
 
+  test("the forecast prices the models in use: a heading's model, and an escalated story's whole climb", () => {
+    // Story 1 names a cheap model ($0.80); story 2 climbed sonnet ($0.60, failed) -> opus ($4.00). Two stories left.
+    const runs = [
+      it(1, "1", 1, 0, 2, { model: "haiku", cost_usd: 0.8, outcome: "complete" }),
+      it(2, "2", 1, 2, 3, { model: "sonnet", cost_usd: 0.6 }),
+      it(3, "2", 2, 3, 6, { model: "opus", cost_usd: 4, outcome: "complete" }),
+    ];
+    const f = receiptOf(running({ iterations: runs, stories_total: 4, stories_completed: 2 })).forecast!;
+    // Low: two more stories like the haiku one; high: two more that climb to opus as story 2 did, its failed sonnet attempt included.
+    expect(f.cost_usd!.low).toBeCloseTo(2 * 0.8, 9);
+    expect(f.cost_usd!.high).toBeCloseTo(2 * (0.6 + 4), 9);
+    // Had story 2 passed at once on sonnet, its figure would be that one attempt's: the forecast follows what ran.
+    const once = [runs[0]!, { ...runs[2]!, attempt: 1, model: "sonnet", cost_usd: 0.6 }];
+    const flat = receiptOf(running({ iterations: once, stories_total: 4, stories_completed: 2 })).forecast!;
+    expect(flat.cost_usd!.low).toBeCloseTo(2 * 0.6, 9);
+    expect(flat.cost_usd!.high).toBeCloseTo(2 * 0.8, 9);
+  });
+
   test("the earlier runs a restart continues count: attempts add up per story", () => {
     const earlier = storiesOf(running({ iterations: HISTORY.slice(0, 1) })); // story 1, one failed attempt
     const r = receiptOf(running({ earlier_stories: earlier, iterations: [it(1, "1", 1, 30, 33, { outcome: "complete" })] }));

@@ -106,6 +106,19 @@ describe("renderer", () => {
     expect(text).toContain("Keys");
   });
 
+  test("a box's title of emoji and CJK is cut by columns between whole characters; the border keeps its row", async () => {
+    // The cut falls inside the family emoji (one cluster of five code points), after CJK that takes two columns each.
+    const title = `家族の記録 ${"x".repeat(40)}👨‍👩‍👧 and more`;
+    const { text } = await draw(frame({ overlay: { title, lines: [[{ text: "the box is about this wide" }]] } }), 60, 20);
+    const row = text.split("\n").find((r) => r.includes("家族"))!;
+    expect(row).not.toContain("\uFFFD");
+    // Cut by columns, the emoji fits whole (cut by code points it was torn: 👨‍👩‍ and the border after it).
+    expect(row).toContain(`家族の記録 ${"x".repeat(40)}👨‍👩‍👧`);
+    // The right corner stays where the box ends: no wide character pushed it.
+    const body = text.split("\n").find((r) => r.includes("the box is about this wide"))!;
+    expect(Bun.stringWidth(row.slice(0, row.lastIndexOf("╮") + 1))).toBe(Bun.stringWidth(body.slice(0, body.lastIndexOf("│") + 1)));
+  });
+
   test("keys are named as frame.ts says: arrows, Tab and Shift-Tab, Enter, Escape, printable characters, Ctrl-C, the wheel", async () => {
     const { m } = await draw(frame());
     t!.mockInput.pressArrow("down");

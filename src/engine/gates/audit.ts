@@ -11,11 +11,10 @@ import { auditorOf } from "../../agents/auditor.ts";
 import { adapterFor } from "../../agents/registry.ts";
 import { runAgent, type AgentRun } from "../../agents/run-agent.ts";
 import { auditIn } from "../../agents/promise.ts";
-import { runTag } from "../../proc/contain.ts";
-import { processStartTime } from "../../proc/pid.ts";
 import { addTokens, ZERO_TOKENS, type AuditRun, type State, type Tokens } from "../../state/schema.ts";
 import { changeRequirements } from "../../stories/requirements.ts";
 import type { Story } from "../../stories/story.ts";
+import { agentRunOptions } from "../agent-run.ts";
 import type { LoopDeps } from "../ports.ts";
 import { buildAuditPrompt, type AuditPromptInput } from "./audit-prompt.ts";
 import { REVIEW_DIFF_BYTES } from "./review-prompt.ts";
@@ -181,22 +180,7 @@ function runAuditor(state: State, deps: LoopDeps, prompt: string, logPath: strin
   return runAgent(
     adapterFor(auditor.name),
     { prompt, model: auditor.model, agentCmd: auditor.cmd },
-    {
-      cwd: state.worktree_path,
-      env: deps.env,
-      sandbox: deps.sandbox,
-      timeoutMs: state.iteration_timeout_min * 60_000,
-      signal: deps.signal,
-      logPath,
-      runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
-      onEvent: (event) => deps.emit({ type: "AuditEvent", event }),
-      // The auditor is the process a `stop --force` must reach now, as the agent is during its run.
-      onStart: (pid) => {
-        state.agent_pid = pid;
-        state.agent_started = processStartTime(pid);
-        deps.save(state).catch(() => {});
-      },
-    },
+    agentRunOptions(state, deps, { logPath, timeoutMin: state.iteration_timeout_min, onEvent: (event) => deps.emit({ type: "AuditEvent", event }) }),
   );
 }
 

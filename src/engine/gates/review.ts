@@ -12,10 +12,9 @@ import { adapterFor } from "../../agents/registry.ts";
 import { runAgent, type AgentRun } from "../../agents/run-agent.ts";
 import { verdictIn } from "../../agents/promise.ts";
 import type { Held } from "../../checkpoint/hold.ts";
-import { runTag } from "../../proc/contain.ts";
-import { processStartTime } from "../../proc/pid.ts";
 import { addTokens, ZERO_TOKENS, type ReviewRun, type State, type Tokens } from "../../state/schema.ts";
 import type { Story } from "../../stories/story.ts";
+import { agentRunOptions } from "../agent-run.ts";
 import type { LoopDeps } from "../ports.ts";
 import { buildReviewPrompt, REVIEW_DIFF_BYTES } from "./review-prompt.ts";
 import { runWhenAvailable, type Spent } from "./unavailable.ts";
@@ -129,22 +128,11 @@ function runReviewer(state: State, deps: LoopDeps, storyId: string, prompt: stri
   return runAgent(
     adapterFor(state.review!),
     { prompt, model: state.review_model, agentCmd: state.review_cmd },
-    {
-      cwd: state.worktree_path,
-      env: deps.env,
-      sandbox: deps.sandbox,
-      timeoutMs: state.review_timeout_min * 60_000,
-      signal: deps.signal,
+    agentRunOptions(state, deps, {
       logPath,
-      runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
+      timeoutMin: state.review_timeout_min,
       onEvent: (event) => deps.emit({ type: "ReviewEvent", story_id: storyId, event }),
-      // The reviewer is the process a `stop --force` must reach now, as the agent is during its run.
-      onStart: (pid) => {
-        state.agent_pid = pid;
-        state.agent_started = processStartTime(pid);
-        deps.save(state).catch(() => {});
-      },
-    },
+    }),
   );
 }
 

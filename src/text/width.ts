@@ -1,0 +1,122 @@
+/**
+ * Text measured and cut the way a terminal shows it: by display columns (a CJK character or an emoji takes two),
+ * never inside a grapheme cluster (an emoji with its modifiers, a letter with its accents, a flag), and wrapped at
+ * spaces so a word is not broken unless it is longer than a row. Every place that wraps or cuts text for a
+ * terminal (the screens, the receipt's table, a field of `status`) does it here, so they agree.
+ */
+
+/** Columns `text` takes on a terminal (escape sequences take none; callers pass inert text). */
+export const cells = (text: string): number => Bun.stringWidth(text);
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Printable ASCII: one character is one cluster of one column, the common case, without the segmenter.
+const ASCII = /^[\x20-\x7e]*$/;
+
+/** The grapheme clusters of `text`, with their columns. */
+export function* graphemes(text: string): Generator<{ g: string; at: number; w: number }> {
+  if (ASCII.test(text)) {
+    for (let i = 0; i < text.length; i++) yield { g: text[i]!, at: i, w: 1 };
+    return;
+  }
+  for (const s of segmenter.segment(text)) yield { g: s.segment, at: s.index, w: Bun.stringWidth(s.segment) };
+}
+
+/** How many UTF-16 units of `text` fit in `cols` columns, cut between clusters. */
+function fitting(text: string, cols: number): { end: number; used: number } {
+  if (ASCII.test(text)) return { end: Math.min(text.length, Math.max(0, cols)), used: Math.min(text.length, Math.max(0, cols)) };
+  let used = 0;
+  for (const { at, w } of graphemes(text)) {
+    if (used + w > cols) return { end: at, used };
+    used += w;
+  }
+  return { end: text.length, used };
+}
+
+/** `text` cut to at most `cols` columns, between clusters (nothing added). */
+export function clip(text: string, cols: number): string {
+  if (cols <= 0) return "";
+  if (cells(text) <= cols) return text;
+  return text.slice(0, fitting(text, cols).end);
+}
+
+/** `text` in at most `cols` columns, ending in `…` when it was cut. */
+export function cut(text: string, cols: number): string {
+  if (cols <= 0) return "";
+  if (cells(text) <= cols) return text;
+  return `${text.slice(0, fitting(text, cols - 1).end)}…`;
+}
+
+/** `text` cut (with `…`) or padded with spaces to exactly `cols` columns. */
+export function fit(text: string, cols: number): string {
+  if (cols <= 0) return "";
+  const shown = cut(text, cols);
+  return shown + " ".repeat(Math.max(0, cols - cells(shown)));
+}
+
+/** `text` padded with spaces to `cols` columns (never cut). */
+export const padCells = (text: string, cols: number): string => text + " ".repeat(Math.max(0, cols - cells(text)));
+
+/** One row of a wrapped line: `text.slice(start, end)`, after `indent` spaces on a continuation row. */
+export interface WrapRow {
+  start: number;
+  end: number;
+  indent: number;
+}
+
+/**
+ * One line (no newline in it) broken into rows of at most `cols` columns: at spaces (the spaces at a break are
+ * dropped), a word longer than a row cut between its clusters. Continuation rows keep the line's leading indent
+ * (up to half the row), so a wrapped list item stays under its text.
+ */
+export function wrapPlan(line: string, cols: number): WrapRow[] {
+  const width = Math.max(1, cols);
+  if (cells(line) <= width) return [{ start: 0, end: line.length, indent: 0 }];
+  const lead = /^ */.exec(line)![0].length;
+  const indent = lead < width / 2 ? lead : 0;
+  const rows: WrapRow[] = [];
+  let row: WrapRow = { start: 0, end: 0, indent: 0 };
+  let used = 0;
+  const next = (at: number) => {
+    while (row.end > row.start && line.charCodeAt(row.end - 1) === 32) row.end--; // the spaces before a break go with it
+    rows.push(row);
+    row = { start: at, end: at, indent };
+    used = indent;
+  };
+  const words = /[^ ]+| +/g;
+  for (let m = words.exec(line); m; m = words.exec(line)) {
+    const token = m[0];
+    const at = m.index;
+    const w = cells(token);
+    if (used + w <= width) {
+      if (row.end === row.start && token[0] === " " && rows.length) {
+        row.start = row.end = at + token.length; // a continuation row does not start with the break's spaces
+        continue;
+      }
+      row.end = at + token.length;
+      used += w;
+    } else if (token[0] === " ") {
+      next(at + token.length); // the break falls on the spaces
+    } else if (w <= width - indent && row.end > row.start) {
+      next(at);
+      row.end = at + token.length;
+      used += w;
+    } else {
+      // Longer than a row: cut between its clusters, filling the row it starts on.
+      for (const { g, at: i, w: gw } of graphemes(token)) {
+        if (used + gw > width && row.end > row.start) next(at + i);
+        row.end = at + i + g.length;
+        used += gw;
+      }
+    }
+  }
+  rows.push(row);
+  return rows;
+}
+
+/** One line wrapped to `cols` columns, as the rows' text (continuation rows indented). */
+export function wrapLine(line: string, cols: number): string[] {
+  return wrapPlan(line, cols).map((r) => " ".repeat(r.indent) + line.slice(r.start, r.end));
+}
+
+/** Text of many lines wrapped to `cols` columns, as rows. */
+export const wrapText = (text: string, cols: number): string[] => text.split("\n").flatMap((l) => wrapLine(l, cols));
