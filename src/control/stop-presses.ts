@@ -2,7 +2,7 @@
  * Stopping `run` (docs/how-it-works.md). Every stop request — `q` or Ctrl-C in the terminal, SIGINT or SIGTERM
  * (what `wt-loop stop` sends) — is one "press": the first stops the loop gracefully; if it has not
  * finished 5 s later the user is told to press q twice more to force it; three presses within 3 s
- * force-quit at once, and so does a second signal. A signal (SIGINT or SIGTERM: keep, SIGUSR2:
+ * force-quit at once (each press says how many more are needed), and so does a second signal. A signal (SIGINT or SIGTERM: keep, SIGUSR2:
  * cleanup, what `wt-loop stop [--cleanup]` sends) comes from outside the window, so it also answers
  * the completion question, since nobody may be at this window to answer it. So does the terminal
  * going away (term/hangup.ts): nobody is left to answer.
@@ -64,9 +64,12 @@ export function stopControl(opts: {
     stamps.push(now);
     while (stamps.length && now - stamps[0]! > FORCE_WINDOW_MS) stamps.shift();
     // After the slow-stop hint the first request still counts, so "q twice more" is enough.
-    if (stamps.length + (hinted ? 1 : 0) >= 3) force();
-    if (opts.controller.signal.aborted) return;
-    opts.say(`Stopping (${source}): the agent is being stopped; completed stories stay committed. Press q three times to force-quit.`);
+    const counted = stamps.length + (hinted ? 1 : 0);
+    if (counted >= 3) return force();
+    // What is said is what is true: the presses still needed, within the window that counts them.
+    const more = `press q ${3 - counted === 1 ? "once" : "twice"} more within ${FORCE_WINDOW_MS / 1000} s to force-quit`;
+    if (opts.controller.signal.aborted) return opts.say(`Still stopping… ${more}.`);
+    opts.say(`Stopping (${source}): the agent is being stopped; completed stories stay committed. P${more.slice(1)}.`);
     opts.controller.abort();
     slow = setTimeout(() => {
       if (settled) return;

@@ -25,6 +25,10 @@ import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 
 const REFRESH_MS = 2000;
+
+/** What of the loops changes the work: which runs, and how each stands. */
+const loopsKey = (loops: { worktree: string; loop?: { status: string; runner_alive: boolean } | null }[]) =>
+  loops.map((l) => `${l.worktree}:${l.loop?.status ?? "-"}:${l.loop?.runner_alive ?? "-"}`).join("|");
 const START_TIMEOUT_MS = 120_000;
 
 /** The exit code, or null when help is due instead (outside a worktree, or the screen could not open). */
@@ -118,10 +122,13 @@ class Session {
   private async refreshLoops(): Promise<void> {
     if (this.busy || this.current !== this.select) return;
     const loops = await loadLoops(this.wt);
-    if (loops && this.screen) {
-      this.select.updateLoops(loops);
-      this.screen.redraw();
-    }
+    if (!loops || !this.screen) return;
+    // A loop that ended or began (one S started in its own window) changed the work too: a change it finished
+    // is no longer to do. The work is read again then, not every 2 s (it asks the openspec CLI).
+    const moved = loopsKey(loops) !== loopsKey(this.select.loops());
+    if (moved) this.select.update(await loadSelection(this.wt));
+    else this.select.updateLoops(loops);
+    this.screen?.redraw();
   }
 
   private async act(a: Action): Promise<void> {

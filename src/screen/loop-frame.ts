@@ -5,6 +5,7 @@
  */
 import { issueShort } from "../github/label.ts";
 import { isFinal, type State } from "../state/schema.ts";
+import { pausedMs, runTimeMs } from "../state/run-time.ts";
 import { formatCost, formatTotalCost, formatDuration, formatTokens } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
 import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
@@ -15,6 +16,9 @@ import { AUDIT_ENTRY, type StoryEntry, type StoryStatus } from "./story-record.t
 import { listWidth } from "./geometry.ts";
 import { fit, hintLine, wrap } from "./text.ts";
 import { cut } from "../text/width.ts";
+
+/** What `monitor` shows until a loop starts in its worktree (its line stream says the same). */
+export const WAITING = "Waiting for loop to start…";
 
 /** Header rows per layout: the body's height depends on them (geometry.ts). */
 export const HEADER_ROWS: Record<Frame["layout"], number> = { split: 2, full: 2, compact: 1 };
@@ -115,9 +119,18 @@ function headerLines(m: LoopScreen, now: number, compact: boolean): Line[] {
   const attempt = current?.id === AUDIT_ENTRY ? undefined : current?.attempts.at(-1)?.attempt; // an audit's rounds are not attempts
   const started = st ? Date.parse(st.started_at) : r.since;
   const ended = st?.ended_at ? Date.parse(st.ended_at) : r.complete && "ts" in r.complete ? Date.parse(String(r.complete.ts)) : null;
-  const elapsed = started !== null ? formatDuration(Math.max(0, (ended ?? now) - started)) : "-";
+  // Paused time left out, as `status` counts it (state/run-time.ts).
+  const ran = st
+    ? (runTimeMs(st, now) ?? (ended !== null ? ended - Date.parse(st.started_at) - pausedMs(st, ended) : null))
+    : started !== null
+      ? (ended ?? now) - started
+      : null;
+  const elapsed = ran !== null ? formatDuration(Math.max(0, ran)) : "-";
   const iteration = `iteration ${r.iteration}/${maxIt ?? "?"}`;
   const dot: Span = { text: " · ", tone: "dim" };
+  // `monitor` before any loop: what the line stream's monitor says, not a loop "starting" at iteration 0.
+  if (!st && r.since === null && !m.end && m.o.mode === "monitor")
+    return [[{ text: name, bold: true }, dot, { text: WAITING, tone: "dim" }], ...(compact ? [] : [[]])];
   const first: Span[] = [{ text: name, bold: true }, ...(change ? [dot, { text: inertLine(change) }] : []), dot, ...status(m, now)];
   const money = spending(m, st);
   if (compact) return [[...first, dot, { text: `${r.iteration}/${maxIt ?? "?"}` }, dot, { text: elapsed }]];

@@ -75,6 +75,7 @@ export class LoopModel implements ScreenModel, LoopScreen {
   /** The end dialog: keep or clean up the loop's branch, with the run's summary. Answered by an `answer` action. */
   ask(status: FinalStatus): void {
     this.overlay = { kind: "ask", status, choice: 0 };
+    this.notice = null; // the loop is over: a "stopping" message would outlive what it said
   }
 
   /** The question was answered elsewhere (`wt-loop stop`): the dialog goes. */
@@ -93,6 +94,7 @@ export class LoopModel implements ScreenModel, LoopScreen {
    */
   ended(code: number, message?: string): void {
     this.end = { code, message: shown(message ?? `Loop ${this.record.loop.complete?.status ?? this.st?.status ?? "over"}`) };
+    this.notice = null; // the banner says how it ended: a "stopping" message in the footer would outlive what it said
     if (this.overlay?.kind === "ask" || this.overlay?.kind === "input" || this.overlay?.kind === "confirm-stop") this.overlay = null;
   }
 

@@ -66,6 +66,11 @@ export class SelectModel extends TextScreen implements ScreenModel {
     return this.data.work.find((w) => w.name === id);
   }
 
+  /** The loops as last read. */
+  loops(): WorktreeLoop[] {
+    return this.data.loops;
+  }
+
   /** The loops as they stand now (a refresh while the screen is open). */
   updateLoops(loops: WorktreeLoop[]): void {
     this.update({ ...this.data, loops });

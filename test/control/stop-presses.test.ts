@@ -22,13 +22,15 @@ function make() {
   return { control, said, log, controller };
 }
 
-test("the first press stops gracefully; the third within 3 s force-quits", () => {
+test("the first press stops gracefully and says two more force-quit; the third within 3 s force-quits", () => {
   const { control, said, log, controller } = make();
   control.press("q");
   expect(controller.signal.aborted).toBe(true);
-  expect(said).toEqual(["Stopping (q): the agent is being stopped; completed stories stay committed. Press q three times to force-quit."]);
+  // Each press says how many more are needed: two after the first (not "three times"), one after the second.
+  expect(said).toEqual(["Stopping (q): the agent is being stopped; completed stories stay committed. Press q twice more within 3 s to force-quit."]);
   control.press("q");
   expect(log).toEqual([]);
+  expect(said.at(-1)).toBe("Still stopping… press q once more within 3 s to force-quit.");
   control.press("Ctrl-C");
   expect(log).toEqual(["forceQuit", "exit 130"]);
   expect(said.at(-1)).toStartWith("Force-quit: the agent was killed");

@@ -102,6 +102,8 @@ describeWithTmux("closing the terminal stops the loop and its agent (compiled bi
       tmux.tmux("kill-pane", "-t", pane); // the shell goes; the runner was its child
       writeFileSync(gate, "");
       await waitFor("the loop to be done", () => readState(repo).status === "done" && readState(repo).runner_pid === null, 60_000);
+      // The lock is let go after the last state is written: look once the runner has ended.
+      await waitFor(`the runner (pid ${s.runner_pid}) to end`, () => !isAlive(s.runner_pid), GONE_MS);
       expect(readState(repo).completion).toBe("keep");
       expect(existsSync(lockPath(repo))).toBe(false);
     } finally {

@@ -327,4 +327,39 @@ describe("small truths of the header", () => {
     expect(header(bare({}))).not.toContain("$0.00");
     expect(header(bare({ max_cost_usd: 5 }))).toContain("$0.00 of $5.00");
   });
+
+  test("the elapsed time leaves out the time paused, as `status` does: a pause under way too", () => {
+    const now = Date.now();
+    const started = new Date(now - 10 * 60_000).toISOString();
+    const running = { status: "running", started_at: started, ended_at: null };
+    expect(header(bare({ ...running, paused_ms: 0, paused_since: null }))).toMatch(/elapsed 10m 0\ds/);
+    expect(header(bare({ ...running, paused_ms: 4 * 60_000, paused_since: null }))).toMatch(/elapsed 6m 0\ds/);
+    expect(header(bare({ ...running, paused_ms: 4 * 60_000, paused_since: new Date(now - 60_000).toISOString(), status: "paused" }))).toMatch(
+      /elapsed 5m 0\ds/,
+    );
+    const ended = new Date(now - 2 * 60_000).toISOString();
+    expect(header(bare({ status: "done", started_at: started, ended_at: ended, paused_ms: 3 * 60_000, paused_since: null }))).toContain("elapsed 5m 00s");
+  });
+
+  test("monitor before any loop says it waits for one, as the line stream does, not 'starting · iteration 0/?'", () => {
+    const m = new LoopModel({ mode: "monitor", events: join(repo, "no-events.jsonl") });
+    m.resize(100, 30);
+    expect(header(m)).toContain("Waiting for loop to start…");
+    expect(header(m)).not.toContain("iteration 0");
+    expect(header(m)).not.toContain("starting");
+  });
+
+  test("a stop's message leaves the footer once the loop is over: at its question, and after its end", () => {
+    const footer = (m: LoopModel) => text([m.frame(Date.now()).footer]);
+    const m = bare({});
+    m.say("Stopping (q): the agent is being stopped; completed stories stay committed. Press q twice more within 3 s to force-quit.");
+    expect(footer(m)).toContain("Stopping (q)");
+    m.ask("stopped");
+    expect(footer(m)).not.toContain("Stopping");
+    m.key("escape"); // kept
+    m.say("Still stopping… press q once more within 3 s to force-quit.");
+    m.ended(130, "Loop stopped: Stopped by the user");
+    expect(footer(m)).not.toContain("Still stopping");
+    expect(footer(m)).toContain("q leave");
+  });
 });
