@@ -53,12 +53,14 @@ export class LoopModel implements ScreenModel, LoopScreen {
   /** A loop event. With an event log, the record reads it from there (at the next frame); else it is kept here. */
   event(e: LoopEvent): void {
     if (!this.o.events) this.record.apply(e);
-    // The runner says it paused or resumed before the state file's next re-read (up to a second later):
-    // `p` must already send the other request, and the header and footer say so.
-    if (this.st && (e.type === "Paused" || e.type === "Resumed")) this.st = { ...this.st, status: e.type === "Paused" ? "paused" : "running" };
+    // monitor: the runner says it paused or resumed before the state file's next re-read (up to a second
+    // later): `p` must already send the other request, and the header and footer say so. (run: the state
+    // is the runner's own, changed before the event is told.)
+    if (this.o.mode === "monitor" && this.st && (e.type === "Paused" || e.type === "Resumed"))
+      this.st = { ...this.st, status: e.type === "Paused" ? "paused" : "running" };
   }
 
-  /** The state as last written: the header's status, limits, budget and notes. */
+  /** The state (run: the runner's own; monitor: as last written): the header's status, limits, budget and notes. */
   state(s: State): void {
     this.st = s;
   }
