@@ -8,7 +8,7 @@ import { runAgent } from "../agents/run-agent.ts";
 import { remeasured } from "../checkpoint/strategy.ts";
 import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
-import { loopRoot, writeFileSafe } from "../proc/safe-fs.ts";
+import { loopRoot, writeRecordSafe } from "../proc/safe-fs.ts";
 import { diffFileOf, promptFileOf } from "../state/paths.ts";
 import { CommandError } from "../proc/spawn.ts";
 import { addTokens, sumTokens, ZERO_TOKENS, type AgentName, type Iteration, type State } from "../state/schema.ts";
@@ -111,7 +111,7 @@ export async function attemptStory(
     const logPath = deps.paths.iterLog(at.n);
     // Kept so a person can read what the agent was told (the screen's Prompt tab, `cat`).
     step = "recording the prompt";
-    writeFileSafe(loopRoot(logPath), promptFileOf(logPath), prompt);
+    writeRecordSafe(loopRoot(logPath), promptFileOf(logPath), prompt);
     step = "running the agent";
     // Another agent than the loop's waits for its own service alone: the loop agent's usage limit is not its.
     const gate = agent.other ? { ...deps, limits: undefined } : deps;
@@ -213,7 +213,7 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
 async function recordDiff(deps: LoopDeps, res: AttemptResult, file: string): Promise<void> {
   if (!res.files.length || res.diffFile) return;
   try {
-    writeFileSafe(loopRoot(file), file, ""); // the log folder's links are refused before git writes into it
+    writeRecordSafe(loopRoot(file), file, ""); // the log folder's links are refused before git writes into it
     await deps.checkpoint.writeDiff(file);
     res.diffFile = file;
   } catch (err) {

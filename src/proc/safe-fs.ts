@@ -140,6 +140,20 @@ const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8
 
 /** Writes `path` whole, atomically: a fresh temp file (random name, O_EXCL, `mode`), then a rename over it. */
 export function writeFileSafe(root: string, path: string, data: string, mode = 0o644): void {
+  writeWhole(root, path, data, mode, true);
+}
+
+/**
+ * writeFileSafe for a record a person reads (an iteration's prompt, the placeholder of its diff), not
+ * one wt-loop decides by: atomic and never through a link as well, but not forced to the disk first —
+ * the agent's own log beside it never is, and an fsync was ~9 ms of an iteration on this loaded machine
+ * (docs/performance.md). After a power loss it may be empty; nothing reads it to decide anything.
+ */
+export function writeRecordSafe(root: string, path: string, data: string): void {
+  writeWhole(root, path, data, 0o644, false);
+}
+
+function writeWhole(root: string, path: string, data: string, mode: number, durable: boolean): void {
   makeDir(root, dirname(path));
   refuseLinks(root, path);
   const tmp = `${path}.${process.pid}.${randomHex(6)}.tmp`;
@@ -148,7 +162,7 @@ export function writeFileSafe(root: string, path: string, data: string, mode = 0
     try {
       writeSync(fd, data);
       // On disk before the rename gives it the name: else a crash can leave an empty or torn file there.
-      fsyncSync(fd);
+      if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }

@@ -78,9 +78,9 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     // A runner that died mid-cleanup (or left git's index.lock) is finished first: the refusals below would trip on it.
     const completing = previous?.completing;
     for (const note of await resumeAfterDeadRunner(git, previous)) warn(note);
-    // The auditor was running when the runner died: what it changed is put back before anything reads the tree.
+    // The auditor or the reviewer was running when the runner died: what it changed is put back before anything reads the tree.
     if (previous?.held) {
-      const note = await putBackHeld(git, previous.held, "auditor");
+      const note = await putBackHeld(git, previous.held, previous.held.by);
       if (note) warn(note);
       previous.held = null;
       await writeState(loopPaths(wt.path).state, previous); // at once: a refusal below must not have it put back again later

@@ -361,12 +361,13 @@ export const State = z.object({
       branch: z.string().nullable().describe("the branch HEAD was on (`refs/heads/…`); null: detached"),
       full: z.string().describe("the tree of the worktree (tracked and untracked files)"),
       index: z.string().describe("the tree of the index"),
+      by: z.enum(["auditor", "reviewer"]).default("auditor").describe("who runs under the hold"),
     })
     .nullable()
     .optional()
     .describe(
-      "the worktree as it was before the auditor ran, which must not change it; set while it runs. Left set when the runner died meanwhile: the next `start` puts the tree, " +
-        "the index and the branch back to it (keeping what the tree held then as a stash entry), then audits again",
+      "the worktree as it was before the auditor (or, one story after another, the reviewer) ran, which must not change it; set while it runs. Left set when the runner died meanwhile: " +
+        "the next `start` puts the tree, the index and the branch back to it (keeping what the tree held then as a stash entry) before anything else",
     ),
   completing: Completion.nullable()
     .optional()

@@ -302,6 +302,7 @@ function o23(v: any, p: string): Record<string, unknown> {
   out["branch"] = (v["branch"] === null ? null : ((typeof v["branch"] === "string") ? v["branch"] : fail(p + ".branch", "a string")));
   out["full"] = ((typeof v["full"] === "string") ? v["full"] : fail(p + ".full", "a string"));
   out["index"] = ((typeof v["index"] === "string") ? v["index"] : fail(p + ".index", "a string"));
+  out["by"] = (v["by"] === undefined ? "auditor" : ((v["by"] === "auditor" || v["by"] === "reviewer") ? v["by"] : fail(p + ".by", "one of \"auditor\", \"reviewer\"")));
   return out;
 }
 function o24(v: any, p: string): Record<string, unknown> {

@@ -12,6 +12,7 @@ import {
   removeSafe,
   renameSafe,
   writeFileSafe,
+  writeRecordSafe,
 } from "../../src/proc/safe-fs.ts";
 import { tempDir } from "../helpers/repo.ts";
 
@@ -56,6 +57,7 @@ describe("safe-fs: nothing is written through a link", () => {
     }
     expect(refusal(() => makeDir(root, join(root, ".claude/logs/run")))).toBeInstanceOf(LinkRefused);
     expect(refusal(() => writeFileSafe(root, join(root, ".claude/loop-state.json"), "{}"))).toBeInstanceOf(LinkRefused);
+    expect(refusal(() => writeRecordSafe(root, join(root, ".claude/logs/run/iter-001.prompt"), "p"))).toBeInstanceOf(LinkRefused);
     expect(refusal(() => renameSafe(root, join(root, "a"), join(root, ".claude/loop-runs/a")))).toBeInstanceOf(LinkRefused);
     expect(refusal(() => removeSafe(root, join(root, ".claude/logs/run")))).toBeInstanceOf(LinkRefused);
     expect(readdirSync(baitDir)).toEqual([]);
@@ -93,6 +95,19 @@ describe("safe-fs: nothing is written through a link", () => {
         .sort(),
     ).toEqual(["loop-state.json"]);
     expect(readdirSync(join(root, ".claude")).length).toBe(51); // the 50 links, none replaced by a temp file
+    expect(readFileSync(bait, "utf8")).toBe("mine\n");
+  });
+
+  test("a record (an iteration's prompt) is written whole as a state is, only not forced to the disk: replaced, no temp left, never through a link", () => {
+    const { root, bait } = setup();
+    const prompt = join(root, ".claude/logs/run/iter-001.prompt");
+    writeRecordSafe(root, prompt, "first\n");
+    writeRecordSafe(root, prompt, "second\n");
+    expect(readFileSync(prompt, "utf8")).toBe("second\n");
+    expect(readdirSync(join(root, ".claude/logs/run"))).toEqual(["iter-001.prompt"]);
+    const planted = join(root, ".claude/logs/run/iter-002.prompt");
+    symlinkSync(bait, planted);
+    expect(refusal(() => writeRecordSafe(root, planted, "x"))).toBeInstanceOf(LinkRefused);
     expect(readFileSync(bait, "utf8")).toBe("mine\n");
   });
 

@@ -54,7 +54,7 @@ export async function runAudit(
   // the commit it began on — which a restart keeps, where its checkpoint is new) to now.
   const held = await deps.checkpoint.hold(state.user_work?.commit ?? state.original_commit ?? state.checkpoint_sha ?? undefined);
   // Recorded before the auditor may touch anything: a start after a kill puts the tree back to it (checkpoint/held-after-kill.ts).
-  state.held = held.at;
+  state.held = { ...held.at, by: "auditor" };
   await deps.save(state);
   const prompt = buildAuditPrompt(
     await promptInput(state, deps, at, { ...(await headOf(() => held.writeDiff(diffFile), diffFile, REVIEW_DIFF_BYTES)), file: diffFile }),

@@ -41,6 +41,13 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
   const iteration = state.current_iteration;
   const iterLog = deps.paths.iterLog(iteration);
   const held = await deps.checkpoint.hold();
+  // One story after another, recorded before the reviewer may touch anything: a start after a kill puts the tree back to
+  // it (checkpoint/held-after-kill.ts). Not in a lane: a dead runner's lanes are removed, with whatever a reviewer did there.
+  const recorded = !deps.parallel;
+  if (recorded) {
+    state.held = { ...held.at, by: "reviewer" };
+    await deps.save(state);
+  }
   const diffFile = reviewDiffOf(iterLog);
   const prompt = buildReviewPrompt({
     worktree: state.worktree_path,
@@ -121,6 +128,11 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
   } finally {
     rec.duration_ms = performance.now() - t0;
     Object.assign(state, { agent_pid: null, agent_started: null });
+    if (recorded) {
+      // Its changes are put back: saved at once, so a kill before the work is kept never moves that back.
+      state.held = null;
+      await deps.save(state);
+    }
   }
 }
 
