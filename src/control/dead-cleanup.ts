@@ -7,6 +7,7 @@
 import { branchCheckpoint } from "../checkpoint/branch.ts";
 import type { Git } from "../checkpoint/git.ts";
 import { dropStash, stashShas } from "../checkpoint/stash-ref.ts";
+import { putBackHeld } from "../checkpoint/held-after-kill.ts";
 import { loopBranchName } from "../checkpoint/strategy.ts";
 import { errorMessage, thenSentence, UserError } from "../errors.ts";
 import { gitLanes } from "../parallel/lanes.ts";
@@ -20,6 +21,10 @@ export const cleanupLeft = (s: State) => isFinal(s.status) && s.completion === n
 /** Does the cleanup on `state` (updated in place: the caller writes it); returns what to tell the user. */
 export async function cleanupAfterDeadRunner(git: Git, state: State): Promise<string> {
   const q = git.uninterruptible();
+  // As the runner would have before its completion: what the auditor or the reviewer it ran had changed goes back first.
+  const putBack = state.held ? await putBackHeld(q, state.held, state.held.by) : null;
+  state.held = null;
+  const said = (m: string) => (putBack ? `${putBack}\n${m}` : m);
   let message: string;
   try {
     message = state.checkpoint === "stash" ? await dropStashes(q, state) : await backToYourBranch(q, state);
@@ -27,10 +32,10 @@ export async function cleanupAfterDeadRunner(git: Git, state: State): Promise<st
     if (!(err instanceof UserError)) throw err;
     // A refusal that changed nothing: the loop stays as it is, and the message says what to do by hand.
     state.completion_message = `Cleanup not done: ${errorMessage(err)}`;
-    return state.completion_message;
+    return said(state.completion_message);
   }
   Object.assign(state, { completion: "cleanup", completion_message: message, reason: thenSentence(state.reason ?? `The loop ended ${state.status}`, message) });
-  return message;
+  return said(message);
 }
 
 async function backToYourBranch(git: Git, state: State): Promise<string> {

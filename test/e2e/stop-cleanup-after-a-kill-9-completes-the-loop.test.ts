@@ -105,4 +105,27 @@ describe("stop --cleanup after a kill -9", () => {
     expect(readFileSync(join(repo, "two.txt"), "utf8")).toBe("two\n");
     expect(readJson<State>(join(repo, ".claude/loop-state.json")).completion).toBe("cleanup");
   }, 200_000);
+
+  test("killed while the auditor had changed the tree: its changes are put back first, then the cleanup", async () => {
+    const repo = makeRepo({ "tasks.md": "# Tasks\n\n## 1. S1\n- [ ] 1.1 do\n" });
+    const dir = tempDir("agent-");
+    const started = join(dir, "started");
+    writeFileSync(join(dir, "agent.sh"), 'cat > /dev/null\necho work > work.txt\nsed -i "s/- \\[ \\]/- [x]/" tasks.md\necho "<promise>COMPLETE</promise>"\n');
+    // The auditor rewrites the work and leaves notes, then hangs until killed.
+    writeFileSync(join(dir, "auditor.sh"), `cat > /dev/null\necho scribbled > work.txt\necho notes > audit-notes.txt\n: > "${started}"\nsleep 120\n`);
+    const args = ["start", "--plain", "--terminal", "inline", "--agent", "command", "--agent-cmd", `sh "${join(dir, "agent.sh")}"`, "--on-complete", "keep"];
+    const audit = ["--audit", "--audit-agent", "command", "--audit-cmd", `sh "${join(dir, "auditor.sh")}"`];
+    const proc = spawnWtLoop([...args, ...audit], { cwd: repo, stdout: "ignore", stderr: "ignore" });
+    await waitFor("the auditor to have changed the tree", () => existsSync(started), 90_000, { whileRunning: proc });
+    proc.kill("SIGKILL");
+    await proc.exited;
+
+    const r = await wtLoop(["stop", "--cleanup"], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("put back what the auditor had changed (audit-notes.txt (added), work.txt (modified))");
+    expect(r.stdout).toContain("Back on main with all the loop's work as uncommitted changes");
+    expect(readFileSync(join(repo, "work.txt"), "utf8")).toBe("work\n");
+    expect(existsSync(join(repo, "audit-notes.txt"))).toBe(false);
+    expect(readJson<State>(join(repo, ".claude/loop-state.json")).held ?? null).toBeNull();
+  }, 200_000);
 });
