@@ -94,6 +94,11 @@ export const LoopOptions = z.strictObject({
     remembered,
     file: "none",
   }),
+  pr: opt(int("pr", 1).optional(), {
+    hint: "n",
+    help: "This loop's pull request: its failing checks and the reviews asking for changes become new stories, run on its branch and pushed (implies --on-complete pr; docs/github.md)",
+    file: "none",
+  }),
   done: opt(DoneCriteria.optional(), { help: "Done criteria", defaultText: "tasks when a tasks.md is found, else manual", state: "done_criteria", remembered }),
   max: opt(int("max", 1).default(30), { hint: "n", help: "Maximum iterations (agent runs)", state: "max_iterations", remembered }),
   maxRetries: opt(int("max-retries", 1).default(3), { hint: "n", help: "Attempts per story before giving up", state: "max_retries", remembered }),

@@ -31,6 +31,7 @@ import { rememberedOptions } from "./restart.ts";
 import { storiesOf } from "../record/receipt.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";
 import { prPreflight } from "../github/pull-request.ts";
+import { takePrFeedback } from "./pr-feedback-step.ts";
 
 /** A `starting` state this young may belong to a `run` that is still opening in its new window. */
 const STARTING_GRACE_MS = 60_000;
@@ -91,6 +92,8 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     // says the cleanup is unfinished, or that the work is on the branch it deleted.
     if (previous && completing) await writeState(loopPaths(wt.path).state, previous);
   }
+  // `--pr N`: its failing checks and requested changes are appended to the loop's tasks file first, as stories.
+  if (opts.pr !== undefined) await takePrFeedback(wt.path, opts, previous, warn);
   const plan = await makePlan(wt.path, opts, openSpecOptions(wt.path, opts.commandTimeout, warn));
   refuseParallelConflicts({ ...opts, done: plan.doneCriteria }, opts.done === undefined && plan.tasksFile === null);
   const state = initialState(wt, opts, plan);
@@ -99,6 +102,8 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   state.spent_before = carriedFrom(previous, continues);
   // …and its receipt: attempts and costs per story survive the restart (record/receipt.ts).
   state.earlier_stories = previous && continues ? storiesOf(previous) : [];
+  // `--pr N` pushes again and updates that pull request at the end.
+  if (opts.pr !== undefined) state.on_complete = "pr";
   // …and its pull request (`--on-complete pr`): the next push and update go to that one.
   state.pull_request = previous && continues ? (previous.pull_request ?? null) : null;
   // The ticks of an attempt cut short before its check are still in the tree: that story goes first.

@@ -30,7 +30,7 @@ describe("options are validated", () => {
     [["--agent", "gpt"], "--agent must be claude, codex, gemini, command or demo, got 'gpt'"],
     [["--checkpoint", "tag"], "--checkpoint must be branch or stash, got 'tag'"],
     [["--done", "maybe"], "--done must be tasks or manual, got 'maybe'"],
-    [["--on-complete", "delete"], "--on-complete must be ask, cleanup or keep, got 'delete'"],
+    [["--on-complete", "delete"], "--on-complete must be ask, cleanup, keep or pr, got 'delete'"],
     [["--parallel", "17"], "--parallel must be at most 16 (each lane is an agent on your one account"],
     [["--parallel", "0"], "--parallel must be at least 1"],
     [["--parallel", "2.5"], "--parallel must be a whole number"],

@@ -33,6 +33,26 @@ export interface ScriptedPull {
   state: "open" | "closed";
   merged: boolean;
   draft: boolean;
+  /** The head commit GitHub knows (a test sets it to what was pushed); its check runs are `checks`. */
+  headSha?: string;
+  checks?: ScriptedCheck[];
+  reviews?: ScriptedReview[];
+}
+
+export interface ScriptedCheck {
+  id: number;
+  name: string;
+  status: "queued" | "in_progress" | "completed";
+  conclusion: "success" | "failure" | "timed_out" | "cancelled" | "skipped" | "neutral" | null;
+  output?: { title?: string; summary?: string; text?: string };
+}
+
+export interface ScriptedReview {
+  id: number;
+  user: string;
+  state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED";
+  body: string;
+  comments: { path: string; line: number | null; body: string }[];
 }
 
 export interface GitHubServer {
@@ -137,7 +157,7 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
     draft: p.draft,
     merged_at: p.merged ? "2026-11-28T00:00:00Z" : null,
     html_url: `${base()}/${owner}/${repo}/pull/${p.number}`,
-    head: { ref: p.head, label: `${owner}:${p.head}` },
+    head: { ref: p.head, label: `${owner}:${p.head}`, sha: p.headSha ?? "0".repeat(40) },
     base: { ref: p.base },
   });
   const nextNumber = () => Math.max(0, ...issues.keys(), ...pulls.keys()) + 1;
@@ -262,6 +282,26 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
           if (typeof json.title === "string") p.title = json.title;
         }
         return Response.json(pullJson(p));
+      }
+      const checkRuns = new RegExp(`^${repoPath}/commits/([0-9a-f]{40})/check-runs$`).exec(path);
+      if (checkRuns && req.method === "GET") {
+        const runs = [...pulls.values()].filter((p) => p.headSha === checkRuns[1]).flatMap((p) => p.checks ?? []);
+        return Response.json({
+          total_count: runs.length,
+          check_runs: runs.map((c) => ({ ...c, head_sha: checkRuns[1], output: { title: null, summary: null, text: null, ...c.output } })),
+        });
+      }
+      const reviews = new RegExp(`^${repoPath}/pulls/(\\d+)/reviews$`).exec(path);
+      if (reviews && req.method === "GET") {
+        const p = pulls.get(Number(reviews[1]));
+        if (!p) return notFound();
+        return Response.json((p.reviews ?? []).map((r) => ({ id: r.id, user: { login: r.user }, state: r.state, body: r.body })));
+      }
+      const reviewComments = new RegExp(`^${repoPath}/pulls/(\\d+)/reviews/(\\d+)/comments$`).exec(path);
+      if (reviewComments && req.method === "GET") {
+        const r = pulls.get(Number(reviewComments[1]))?.reviews?.find((x) => x.id === Number(reviewComments[2]));
+        if (!r) return notFound();
+        return Response.json(r.comments.map((c, i) => ({ id: r.id * 100 + i, path: c.path, line: c.line, original_line: c.line, body: c.body })));
       }
       if (path === "/api/graphql" && /markPullRequestReadyForReview/.test(body)) {
         const id = String((json.variables as { id?: string } | undefined)?.id ?? "");
