@@ -26,7 +26,8 @@ export function agentRunOptions(
     onStart: (pid) => {
       state.agent_pid = pid;
       state.agent_started = processStartTime(pid);
-      deps.save(state).catch(() => {});
+      // Not awaited (the run goes on) and not fatal: the run tag names the agent meanwhile, the next save writes it.
+      deps.store.write().catch(() => {});
     },
   };
 }

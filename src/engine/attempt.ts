@@ -86,13 +86,13 @@ export async function attemptStory(
   try {
     await checkpoint.ensure(story.id, async () => {
       recordCheckpoint(state, checkpoint);
-      await deps.save(state);
+      await deps.store.write();
     });
     recordCheckpoint(state, checkpoint);
     // The user's notes go to this prompt only; the event says which iteration carried them.
     const notes = state.notes.splice(0).map((n) => n.text);
-    if (notes.length) deps.emit({ type: "NotesUsed", iteration: at.n, notes });
-    await deps.save(state); // the checkpoint is in the state before the agent may touch anything
+    if (notes.length) deps.store.emit({ type: "NotesUsed", iteration: at.n, notes });
+    await deps.store.write(); // the checkpoint is in the state before the agent may touch anything
     const prompt = buildPrompt({
       worktree: state.worktree_path,
       task: state.task,
@@ -122,7 +122,7 @@ export async function attemptStory(
         agentRunOptions(state, deps, {
           logPath,
           timeoutMin: state.iteration_timeout_min,
-          onEvent: (event) => deps.emit({ type: "StoryEvent", story_id: story.id, event }),
+          onEvent: (event) => deps.store.emit({ type: "StoryEvent", story_id: story.id, event }),
         }),
       ).finally(() => Object.assign(state, { agent_pid: null, agent_started: null })),
     );
@@ -218,7 +218,7 @@ async function recordDiff(deps: LoopDeps, res: AttemptResult, file: string): Pro
     res.diffFile = file;
   } catch (err) {
     if (deps.signal.aborted && err instanceof CommandError && err.reason === "aborted") throw err;
-    deps.emit({ type: "Error", message: `wt-loop could not record the attempt's diff in ${file}: ${errorMessage(err)}` });
+    deps.store.emit({ type: "Error", message: `wt-loop could not record the attempt's diff in ${file}: ${errorMessage(err)}` });
   }
 }
 
@@ -268,13 +268,13 @@ export function recordIteration(state: State, deps: LoopDeps, it: AttemptResult,
     const names = it.deletedIgnored.slice(0, 10).join(", ") + (it.deletedIgnored.length > 10 ? ` and ${it.deletedIgnored.length - 10} more` : "");
     const lost = `The agent deleted files git ignores, which no checkpoint holds and wt-loop cannot bring back: ${names}`;
     rec.reason = rec.reason ? thenSentence(rec.reason, lost) : lost;
-    deps.emit({ type: "Error", message: lost });
+    deps.store.emit({ type: "Error", message: lost });
   }
   state.iterations.push(rec);
   state.total_tokens += rec.tokens_used;
   addTokens(state.tokens, it.tokens);
   state.total_cost_usd += it.cost ?? 0;
-  deps.emit({
+  deps.store.emit({
     type: "IterationEnd",
     story_id: at.story.id,
     iteration: n,

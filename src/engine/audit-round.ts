@@ -35,17 +35,17 @@ export function auditDue(state: State): { due: true } | { due: false; note: stri
 }
 
 /** Runs one audit round; the loop's ending, or null when its gaps became a story and the loop goes on. */
-export async function auditRound(state: State, deps: LoopDeps, save: () => Promise<void>, stories: Story[]): Promise<Ending | null> {
+export async function auditRound(state: State, deps: LoopDeps, stories: Story[]): Promise<Ending | null> {
   const earlier = auditRounds(state);
   const round = earlier.length + 1;
   const earlierGaps = earlier.flatMap((i) => i.audit!.gaps);
   const n = ++state.current_iteration;
   state.current_story = null;
   deps.setTitle(windowTitle(state.worktree_name, `${n}/${state.max_iterations} audit`));
-  await save();
+  await deps.store.save();
   const started = new Date();
   const a = await runAudit(state, deps, { iteration: n, round, stories, earlierGaps });
-  await save(); // the auditor's changes are put back: a kill from here on leaves nothing for a start to put back
+  await deps.store.save(); // the auditor's changes are put back: a kill from here on leaves nothing for a start to put back
   let ending: Ending | null;
   let outcome: Iteration["outcome"];
   let reason: string | null = null;
@@ -109,7 +109,7 @@ export async function auditRound(state: State, deps: LoopDeps, save: () => Promi
   state.total_tokens += rec.tokens_used;
   addTokens(state.tokens, a.tokens);
   state.total_cost_usd += a.cost ?? 0;
-  if (ending?.status === "stuck") deps.emit({ type: "Error", message: ending.reason });
-  await save();
+  if (ending?.status === "stuck") deps.store.emit({ type: "Error", message: ending.reason });
+  await deps.store.save();
   return ending;
 }

@@ -21,30 +21,29 @@ import { runParallel } from "./lanes/scheduler.ts";
 import { windowTitle } from "../text/window-title.ts";
 import { auditDue, auditRound } from "./audit-round.ts";
 
-export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
-  const state: State = { ...initial, status: "running", runner_pid: process.pid, error: null, reason: null };
-  const save = async () => {
-    recordCheckpoint(state, deps.checkpoint);
-    state.updated_at = new Date().toISOString();
-    await deps.save(state);
-  };
-  await save();
+/** Runs the loop whose state `deps.store` holds (run/wire.ts), changing it there; returns it as it ended. */
+export async function runLoop(deps: LoopDeps): Promise<State> {
+  const state = deps.store.state;
+  // Every write of the state carries where the checkpoint is (its stashes, the index tree).
+  deps.store.beforeSave((s) => recordCheckpoint(s, deps.checkpoint));
+  Object.assign(state, { status: "running", runner_pid: process.pid, error: null, reason: null });
+  await deps.store.save();
 
-  const inbox = steerInbox(state, deps, save);
+  const inbox = steerInbox(state, deps);
   let ending: Ending;
   try {
     // First, before the checkpoint moves anything: what the user had stays reachable past the loop.
     state.user_work = await harnessStep("keeping a snapshot of your work", () =>
       deps.checkpoint.userWork.keep(state.user_work ?? null, state.started_at, async (w) => {
         state.user_work = w;
-        await save();
+        await deps.store.save();
       }),
     );
     const cp = await harnessStep("taking the initial checkpoint", () => deps.checkpoint.init());
     Object.assign(state, { checkpoint_branch: cp.branch, original_branch: cp.originalBranch, original_commit: cp.originalCommit, checkpoint_sha: cp.sha });
-    await save();
+    await deps.store.save();
     // --parallel 1 (the default) is the sequential engine, untouched; above 1 the scheduler runs lanes.
-    ending = state.parallel > 1 ? await parallelThenAudit(state, deps, save, inbox) : await iterate(state, deps, save, inbox);
+    ending = state.parallel > 1 ? await parallelThenAudit(state, deps, inbox) : await iterate(state, deps, inbox);
   } catch (err) {
     // Nothing is reverted, cleaned or dropped after a failure of the harness: the reason says where the work is.
     const where = rescue(deps.checkpoint).replace(/\.$/, ""); // finish adds its own sentence after it
@@ -56,7 +55,7 @@ export async function runLoop(initial: State, deps: LoopDeps): Promise<State> {
     if (ending.error) emitQuietly(deps, { type: "Error", message: ending.reason });
   }
   await inbox.close(); // requests that come now are withdrawn by their senders: the loop has ended
-  return finish(state, ending, deps, save);
+  return finish(state, ending, deps);
 }
 
 /**
@@ -77,9 +76,9 @@ const withNote = (e: Ending, note: string | null): Ending => (note ? { ...e, rea
  * `--parallel` with `--audit`: the lanes run to `done`, then the audit runs in the main worktree, which holds
  * every integrated story; its gaps are a new story the lanes take on as they would any other.
  */
-async function parallelThenAudit(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
+async function parallelThenAudit(state: State, deps: LoopDeps, inbox: Inbox): Promise<Ending> {
   for (;;) {
-    const ending = await runParallel(state, deps, save, inbox);
+    const ending = await runParallel(state, deps, inbox);
     if (ending.status !== "done") return ending;
     const audit = auditDue(state);
     if (!audit.due) return withNote(ending, audit.note);
@@ -90,12 +89,12 @@ async function parallelThenAudit(state: State, deps: LoopDeps, save: () => Promi
         status: "stuck",
         reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done (every story is complete; the audit did not run)`,
       };
-    const after = await auditRound(state, deps, save, await loadStories(deps.source));
+    const after = await auditRound(state, deps, await loadStories(deps.source));
     if (after) return after;
   }
 }
 
-async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
+async function iterate(state: State, deps: LoopDeps, inbox: Inbox): Promise<Ending> {
   const { checkpoint } = deps;
   let storyId: string | null = null;
   let attempt = 0;
@@ -122,7 +121,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
     if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
     await inbox.check(); // a pause or a new limit asked during the last iteration counts before the next
     if (state.pause_requested) {
-      await pauseHere(state, deps, save, inbox);
+      await pauseHere(state, deps, inbox);
       continue; // the tasks file may have changed meanwhile, and the limit too
     }
     if (state.current_iteration >= state.max_iterations)
@@ -131,7 +130,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
         reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done${allDone ? " (every story is complete; the audit did not run)" : ""}`,
       };
     if (allDone || !next) {
-      const ending = await auditRound(state, deps, save, stories);
+      const ending = await auditRound(state, deps, stories);
       if (ending) return ending;
       [storyId, attempt, retryReason, noProgress] = [null, 0, undefined, 0];
       continue; // its gaps are a new story of the tasks file
@@ -143,12 +142,12 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
     const index = stories.indexOf(next) + 1;
     storyBegins(state, deps, next, { n, index, total: stories.length, attempt });
     deps.setTitle(windowTitle(state.worktree_name, `${n}/${state.max_iterations}`));
-    await save();
+    await deps.store.save();
 
     const started = new Date();
     const it = await attemptStory(state, deps, next, { n, index, total: stories.length, attempt, retryReason });
     const rec = recordIteration(state, deps, it, { n, started, story: next, attempt });
-    await save();
+    await deps.store.save();
 
     const r = it.result;
     if (r.outcome === "stopped") return { status: "stopped", reason: "Stopped by the user" };
@@ -164,7 +163,7 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
     if (attempt >= state.max_retries) {
       const why = "reason" in r ? r.reason : r.outcome;
       ending = { status: "stuck", reason: `Story ${next.id} "${next.title}" failed after ${plural(attempt, "attempt")}. Last reason: ${why}` };
-      deps.emit({ type: "Error", message: ending.reason });
+      deps.store.emit({ type: "Error", message: ending.reason });
     } else if (noProgress >= state.stall_threshold)
       ending = { status: "stalled", reason: `No progress in the last ${plural(noProgress, "iteration")} (no new commit, no change in the working tree)` };
     // A loop that ends on a failed attempt leaves its tree to look at, but never a branch the agent
@@ -173,8 +172,8 @@ async function iterate(state: State, deps: LoopDeps, save: () => Promise<void>, 
     const notes = await harnessStep("reverting the failed attempt", () => checkpoint.revert());
     if (notes.length) {
       rec.reason = `${rec.reason ?? r.outcome}. wt-loop put back what the agent moved: ${notes.join("; ")}`;
-      deps.emit({ type: "Error", message: `The agent touched branches other than the loop's; put back: ${notes.join("; ")}` });
-      await save();
+      deps.store.emit({ type: "Error", message: `The agent touched branches other than the loop's; put back: ${notes.join("; ")}` });
+      await deps.store.save();
     }
     if (ending) return ending;
     // After no_signal the next attempt starts afresh; every other failure tells it what went wrong.

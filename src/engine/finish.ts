@@ -28,7 +28,7 @@ export interface Ending {
 /** An event that must not fail the ending: the log may be what failed. */
 export function emitQuietly(deps: LoopDeps, event: LoopEvent): void {
   try {
-    deps.emit(event);
+    deps.store.emit(event);
   } catch {
     // already reported: the state's error names it
   }
@@ -40,7 +40,7 @@ export function emitQuietly(deps: LoopDeps, event: LoopEvent): void {
  * window) never leaves readers with "done, still running". While the question waits the state says
  * `completion_pending` and the runner (still `runner_pid`) holds the worktree; `wt-loop stop` answers it.
  */
-export async function finish(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>): Promise<State> {
+export async function finish(state: State, ending: Ending, deps: LoopDeps): Promise<State> {
   const kept = await settleUserWork(state, deps);
   if (kept) ending = { ...ending, reason: thenSentence(ending.reason, kept) };
   const stopReason = ending.status === "stopped" ? (ending.stopReason ?? "user") : undefined;
@@ -57,21 +57,21 @@ export async function finish(state: State, ending: Ending, deps: LoopDeps, save:
   if (decided?.kind === "ask") {
     // The final status, then Complete, then the waiting question: whoever sees the question waiting
     // finds the end already in the state and the event log (saving once after Complete left a window).
-    await save();
+    await deps.store.save();
     emitComplete(state, ending, deps);
     state.completion_pending = true;
     deps.setTitle(windowTitle(state.worktree_name, `${ending.status} · keep or cleanup?`));
-    await save();
-    await complete(state, ending, deps, save, () => decided.answer());
+    await deps.store.save();
+    await complete(state, ending, deps, () => decided.answer());
     deps.setTitle(windowTitle(state.worktree_name, ending.status));
   } else {
-    await save();
-    if (decided) await complete(state, ending, deps, save, async () => decided.choice);
+    await deps.store.save();
+    if (decided) await complete(state, ending, deps, async () => decided.choice);
     emitComplete(state, ending, deps);
   }
   state.completion_pending = false;
   state.runner_pid = null;
-  await save();
+  await deps.store.save();
   return state;
 }
 
@@ -100,13 +100,13 @@ async function settleUserWork(state: State, deps: LoopDeps): Promise<string | nu
 }
 
 /** The completion step (cleanup or keep); its failure is reported and recorded, never thrown. */
-async function complete(state: State, ending: Ending, deps: LoopDeps, save: () => Promise<void>, choose: () => Promise<Completion>): Promise<void> {
+async function complete(state: State, ending: Ending, deps: LoopDeps, choose: () => Promise<Completion>): Promise<void> {
   try {
     const choice = await choose();
     state.completing = choice; // a runner killed from here on leaves a state that says so (checkpoint/resume.ts)
-    await save();
+    await deps.store.save();
     let message = notInCleanup(await deps.checkpoint.finish(choice), choice, ending);
-    if (choice === "keep" && state.on_complete === "pr" && !ending.harness && deps.publish) message = thenSentence(message, await publish(state, deps, save));
+    if (choice === "keep" && state.on_complete === "pr" && !ending.harness && deps.publish) message = thenSentence(message, await publish(state, deps));
     state.completing = null;
     Object.assign(state, { completion: choice, completion_message: message });
     state.reason = thenSentence(ending.reason, message);
@@ -122,11 +122,11 @@ async function complete(state: State, ending: Ending, deps: LoopDeps, save: () =
  * `--on-complete pr`: the push and the pull request. Its failure is said, never thrown: the loop's ending and
  * its branch stand, and `wt-loop pr` tries again.
  */
-async function publish(state: State, deps: LoopDeps, save: () => Promise<void>): Promise<string> {
+async function publish(state: State, deps: LoopDeps): Promise<string> {
   try {
     const said = await deps.publish!(state, async (pr) => {
       state.pull_request = pr;
-      await save();
+      await deps.store.save();
     });
     return `${said[0]!.toUpperCase()}${said.slice(1)}.`;
   } catch (err) {

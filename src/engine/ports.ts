@@ -7,7 +7,7 @@ import type { Checkpoint } from "../checkpoint/strategy.ts";
 import type { LoopPaths } from "../state/paths.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import type { StorySource } from "../stories/source.ts";
-import type { LoopEvent } from "../record/events.ts";
+import type { LoopStore } from "../record/store.ts";
 import type { Wrapper } from "../proc/spawn.ts";
 import type { LanePlan, Lanes, MergeQueue } from "../parallel/ports.ts";
 
@@ -20,8 +20,8 @@ export interface LoopDeps {
   /** `--sandbox`: the agent and `--verify` run inside it. */
   sandbox?: Wrapper | null;
   signal: AbortSignal;
-  emit(event: LoopEvent): void;
-  save(state: State): Promise<void>;
+  /** The loop's record (record/store.ts): the state it holds, saved and told to its watchers; the events. */
+  store: LoopStore;
   /**
    * After the agent (or --verify) ran: the loop's own files it deleted or un-ignored are put back
    * (its lines in info/exclude; the lock where it is in `.claude/`), before anything looks at the

@@ -29,9 +29,9 @@ export interface Inbox {
   close(): Promise<void>;
 }
 
-type Deps = Pick<LoopDeps, "paths" | "emit">;
+type Deps = Pick<LoopDeps, "paths" | "store">;
 
-export function steerInbox(state: State, deps: Deps, save: () => Promise<void>): Inbox {
+export function steerInbox(state: State, deps: Deps): Inbox {
   const dir = deps.paths.requests;
   const root = loopRoot(dir);
   const ignored = new Set<string>();
@@ -56,7 +56,7 @@ export function steerInbox(state: State, deps: Deps, save: () => Promise<void>):
       if (req === undefined) continue; // withdrawn meanwhile
       if (req === null || req.run !== state.started_at) {
         ignored.add(name);
-        deps.emit({
+        deps.store.emit({
           type: "Error",
           message: `Ignored ${path}: it is not a request wt-loop made for this run (a file the repository holds, or one an earlier run left). It was left as it is.`,
         });
@@ -69,11 +69,11 @@ export function steerInbox(state: State, deps: Deps, save: () => Promise<void>):
         continue; // its sender withdrew it first: it is not applied
       }
       const { events, ...answer } = applySteer(state, req);
-      for (const e of events) deps.emit(e);
+      for (const e of events) deps.store.emit(e);
       answered.push({ id, answer });
     }
     if (!answered.length) return;
-    await save(); // before any answer: whoever reads the state after its answer sees the change
+    await deps.store.save(); // before any answer: whoever reads the state after its answer sees the change
     for (const { id, answer } of answered) {
       writeFileSafe(root, join(dir, id + ANSWER_SUFFIX), JSON.stringify(answer) + "\n");
       rmSync(join(dir, id + TAKEN_SUFFIX), { force: true });
@@ -85,7 +85,7 @@ export function steerInbox(state: State, deps: Deps, save: () => Promise<void>):
       .catch((err) => {
         // The loop goes on without steering rather than ending on it; said once per kind of failure.
         const message = `wt-loop could not read its requests in ${dir}: ${errorMessage(err)}`;
-        if (!failures.has(message)) deps.emit({ type: "Error", message });
+        if (!failures.has(message)) deps.store.emit({ type: "Error", message });
         failures.add(message);
       })
       .finally(() => {
@@ -129,11 +129,11 @@ function readRequest(root: string, path: string) {
  * The loop pauses here, between iterations: `paused` until a resume (or a stop) comes. The agent is
  * not running, so nothing is interrupted; the next iteration starts as if there had been no pause.
  */
-export async function pauseHere(state: State, deps: Deps & Pick<LoopDeps, "signal" | "setTitle">, save: () => Promise<void>, inbox: Inbox): Promise<void> {
-  Object.assign(state, { status: "paused", pause_requested: false, paused_since: new Date().toISOString() });
-  deps.emit({ type: "Paused", iteration: state.current_iteration });
+export async function pauseHere(state: State, deps: Deps & Pick<LoopDeps, "signal" | "setTitle">, inbox: Inbox): Promise<void> {
   deps.setTitle(windowTitle(state.worktree_name, `paused ${state.current_iteration}/${state.max_iterations}`));
-  await save();
+  await deps.store.record({ type: "Paused", iteration: state.current_iteration }, (s) =>
+    Object.assign(s, { status: "paused", pause_requested: false, paused_since: new Date().toISOString() }),
+  );
   while (state.status === "paused" && !deps.signal.aborted) {
     await new Promise<void>((resolve) => {
       const t = setTimeout(done, POLL_MS);

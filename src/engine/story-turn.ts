@@ -28,7 +28,7 @@ export function storyTurns(state: State, deps: LoopDeps): () => Promise<Turn> {
     const stories = await loadStories(deps.source);
     if (!announced) {
       announced = true;
-      deps.emit(loopStarted(state, stories));
+      deps.store.emit(loopStarted(state, stories));
     }
     refreshCounts(state, stories);
     const missing = missingFromPlan(state.planned_stories, stories);
@@ -65,7 +65,7 @@ export function loopStarted(state: State, stories: Story[]): LoopEvent {
 /** An iteration begins on `story` (sequential or in a lane): it becomes the current story, and the event says so. */
 export function storyBegins(state: State, deps: LoopDeps, story: Story, at: { n: number; index: number; total: number; attempt: number }): void {
   state.current_story = { id: story.id, title: story.title, index: at.index, attempt: at.attempt };
-  deps.emit({
+  deps.store.emit({
     type: "StoryProgress",
     story_id: story.id,
     title: story.title,

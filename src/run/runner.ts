@@ -8,26 +8,22 @@ import { auditorOf } from "../agents/auditor.ts";
 import { adapterFor } from "../agents/registry.ts";
 import { otherAgents } from "../agents/story-agent.ts";
 import { loadStories } from "../stories/source.ts";
-import { branchCheckpoint } from "../checkpoint/branch.ts";
 import { Git } from "../checkpoint/git.ts";
-import { stashCheckpoint } from "../checkpoint/stash.ts";
 import { errorMessage, ExitCode, io } from "../errors.ts";
 import { loopPaths, refusePlantedLinks, runFiles, runPaths } from "../state/paths.ts";
 import { makeDir, moveAsideWhileRunning, removeSafe, takeDisplaced } from "../proc/safe-fs.ts";
 import { processStartTime, signalQuietly } from "../proc/pid.ts";
 import { ownAgents } from "../state/lane-agents.ts";
-import { laneWiring } from "../parallel/wiring.ts";
-import { loopBranchName } from "../checkpoint/strategy.ts";
-import { fileGate, limitFileOf } from "../engine/gates/limit-gate.ts";
 import { isFinal, type FinalStatus, type State } from "../state/schema.ts";
 import type { Lock } from "../state/lock.ts";
-import { stateWriter, writeState, writeStateSync } from "../state/store.ts";
+import { writeState, writeStateSync } from "../state/store.ts";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { repairLocators } from "../checkpoint/git-admin.ts";
 import type { StorySource } from "../stories/source.ts";
 import { runLoop } from "../engine/engine.ts";
 import { endedState } from "../state/ending.ts";
-import { EventLog } from "../record/event-log.ts";
+import { fileStore, type LoopStore } from "../record/store.ts";
+import { wireLoop } from "./wire.ts";
 import { stopControl } from "../control/stop-presses.ts";
 import type { View } from "../engine/view.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
@@ -65,8 +61,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   const controller = new AbortController();
   let notice = (_message: string) => {}; // the event log, once it is open
   const git = new Git({ cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000, signal: controller.signal, onNotice: (m) => notice(m) });
-  const name = state.change ?? state.worktree_name;
-  let log: EventLog;
+  let store: LoopStore;
   const env = o.env ?? process.env;
   const adapter = adapterFor(state.agent);
   let sandbox: Sandbox | null = null;
@@ -78,7 +73,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     const named = state.sandbox ? otherAgents(state, await loadStories(source)) : [];
     const others = [state.review, state.audit ? auditorOf(state).name : null, ...named].filter((n) => n !== null && n !== state.agent);
     sandbox = await loopSandbox(state, [adapter, ...[...new Set(others)].map((n) => adapterFor(n!))], env);
-    log = new EventLog(paths.events);
+    // The loop's record (record/store.ts): the state this runner holds, written and told to the view.
+    store = fileStore({ ...state, runner_pid: process.pid, runner_started: processStartTime(process.pid) }, paths);
   } catch (err) {
     await sandbox?.close();
     // Nothing ran yet; a state left `starting` would block the next start for a minute.
@@ -87,42 +83,33 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     );
     throw err;
   }
-  notice = (message) => {
-    view.event({ type: "Error", message });
-    log.append({ type: "Error", message });
-  };
-  let live = state; // the latest state the engine saved, for a force-quit
+  notice = (message) => store.emit({ type: "Error", message });
   const syncer = issueSyncer(state, { ctx: { cwd: state.worktree_path, timeoutMs: state.command_timeout_sec * 1000, env }, warn: (m) => view.warn(m) });
-  const writeOwnState = stateWriter(paths.state);
   const notifier = loopNotifier(state, paths.state, { terminal: (t, b) => view.notice(t, b), warn: (m) => view.warn(m), env, sandbox });
   const stop = stopControl({
     controller,
     say: (m) => view.say(m),
-    forceQuit: () => forceQuit(paths.state, live),
+    forceQuit: () => forceQuit(paths.state, store.state),
     exit: o.exit,
   });
   view.keys((intent) => (intent.kind === "force-stop" ? stop.force() : stop.press(intent.key)));
   // A closed window: the loop stops and its question is answered keep — never asked of a dead terminal.
   const unwatch = watchHangUp(() => stop.hangUp("terminal closed"));
+  const unsubscribe = store.subscribe((change) => {
+    if (change.kind === "event") view.event(change.event);
+    else {
+      // Once written: a --notify command reads the state file it is given.
+      notifier.saw(change.state);
+      syncer.saw(change.state); // --issue-sync: GitHub hears of an accepted story only once the state holds it
+    }
+  });
   try {
     moveAsideWhileRunning(true);
     return await runLoop(
-      { ...state, runner_pid: process.pid, runner_started: processStartTime(process.pid) },
-      {
-        paths,
-        source,
-        adapter,
-        checkpoint: state.checkpoint === "branch" ? branchCheckpoint(git, name) : stashCheckpoint(git, name, state.checkpoint_stashes ?? []),
-        // --parallel above 1: lanes and the merge queue; every loop: the repository's usage-limit note of this agent.
-        ...(state.parallel > 1 ? { parallel: await laneWiring(git, loopBranchName(name)) } : {}),
-        limits: fileGate(limitFileOf(await git.commonDir(), state.agent), controller.signal),
+      await wireLoop(store, git, source, {
         env: { ...env, OPENSPEC_TELEMETRY: "0" },
         sandbox,
         signal: controller.signal,
-        emit(event) {
-          view.event(event);
-          log.append(event); // after the screen: when the log fails (a full disk), the user still sees why
-        },
         async reclaimFiles() {
           // The event log (before each append) and each new log file (its folder) see to themselves.
           // A link the agent planted ends the loop here, before anything is written through it.
@@ -130,7 +117,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
           // A file put where `.claude/` was is moved aside by the first write after it (makeDir), here at the latest.
           await io("create", run.logs, () => makeDir(state.worktree_path, run.logs));
           for (const d of takeDisplaced())
-            this.emit({
+            store.emit({
               type: "Error",
               message:
                 `A file was put where the loop's folder ${relative(state.worktree_path, d.file)} belongs (by the agent or --verify): wt-loop moved it to ` +
@@ -138,16 +125,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
             });
           await ensureExcluded(git);
           // A `commondir` or `.git` file written meanwhile would make the user's git read another repository.
-          for (const message of repairLocators(await git.commonDir())) this.emit({ type: "Error", message });
+          for (const message of repairLocators(await git.commonDir())) store.emit({ type: "Error", message });
           o.lock?.reassert();
-        },
-        save: (s) => {
-          live = s;
-          // Once written: a --notify command reads the state file it is given.
-          return writeOwnState(s).then(() => {
-            notifier.saw(s);
-            syncer.saw(s); // --issue-sync: GitHub hears of an accepted story only once the state holds it
-          });
         },
         setTitle: (t) => view.title(t),
         publish: async (s, record) =>
@@ -170,7 +149,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
               // display): nobody can answer, so keep — as without a terminal — never a question left open.
               if ((await attended()) === false) return "keep";
               if (stop.answer) return stop.answer; // answered by a signal meanwhile: asked of nobody
-              notifier.question(live); // after the final status was written (and notified)
+              notifier.question(store.state); // after the final status was written (and notified)
               const asking = new AbortController();
               const here = view.ask(status, asking.signal).then((choice) => ({ choice, why: null }));
               const remote = stop
@@ -186,7 +165,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
             },
           };
         },
-      },
+      }),
     );
   } finally {
     moveAsideWhileRunning(false);
@@ -196,7 +175,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     await sandbox?.close();
     stop.dispose();
     unwatch();
-    log.close();
+    unsubscribe();
+    store.close();
   }
 }
 

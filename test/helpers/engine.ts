@@ -6,10 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { adapterFor } from "../../src/agents/registry.ts";
-import { branchCheckpoint } from "../../src/checkpoint/branch.ts";
 import { Git } from "../../src/checkpoint/git.ts";
-import { stashCheckpoint } from "../../src/checkpoint/stash.ts";
 import { runLoop } from "../../src/engine/engine.ts";
 import type { LoopDeps } from "../../src/engine/ports.ts";
 import type { LoopEvent } from "../../src/record/events.ts";
@@ -17,10 +14,10 @@ import { LoopOptions } from "../../src/setup/options.ts";
 import { initialState, makePlan } from "../../src/setup/plan.ts";
 import { ensureExcluded } from "../../src/checkpoint/exclude.ts";
 import { runPaths } from "../../src/state/paths.ts";
+import { fileStore } from "../../src/record/store.ts";
+import { wireLoop } from "../../src/run/wire.ts";
 import type { State } from "../../src/state/schema.ts";
 import { tempDir } from "./repo.ts";
-import { laneWiring } from "../../src/parallel/wiring.ts";
-import { loopBranchName } from "../../src/checkpoint/strategy.ts";
 
 export interface EngineRun {
   /** The agent's folder: `count`, `prompt-N.txt` */
@@ -65,26 +62,29 @@ export async function runEngine(
   mkdirSync(dirname(paths.iterLog(1)), { recursive: true });
   const events: LoopEvent[] = [];
   const saved: State[] = [];
-  const deps: LoopDeps = {
-    paths,
-    source: plan.source,
-    adapter: adapterFor("command"),
-    checkpoint: options.checkpoint === "stash" ? stashCheckpoint(git, "repo") : branchCheckpoint(git, "repo"),
+  // The runner's store and wiring (run/wire.ts): the state file and event log are written in the repository's
+  // `.claude/`, and what the runner's view would be told is collected here.
+  const store = fileStore(initial, paths);
+  store.subscribe((change) => {
+    if (change.kind === "saved") saved.push(structuredClone(change.state));
+    else {
+      events.push(change.event);
+      onEvent?.(change.event, () => controller.abort());
+    }
+  });
+  const deps = await wireLoop(store, git, plan.source, {
     env: { ...process.env, AGENT_DIR: agentDir, ...more },
     signal: controller.signal,
-    emit(e) {
-      events.push(e);
-      onEvent?.(e, () => controller.abort());
-    },
-    save: async (s) => void saved.push(structuredClone(s)),
     reclaimFiles: () => ensureExcluded(git), // as the runner does (it also puts back its lock; here there is none)
     setTitle() {},
     chooseCompletion: chooseCompletion ?? (() => ({ kind: "now", choice: "keep" })),
-    // --parallel above 1: real lanes and merge queue, as the runner wires them.
-    ...(options.parallel > 1 ? { parallel: await laneWiring(git, loopBranchName("repo")) } : {}),
-  };
-  const state = await runLoop(initial, deps);
-  return { agentDir, state, events, saved };
+  });
+  try {
+    const state = await runLoop(deps);
+    return { agentDir, state, events, saved };
+  } finally {
+    store.close();
+  }
 }
 
 /** A shell step that ticks every box of the story whose heading line is `## {id}.` and reports COMPLETE. */

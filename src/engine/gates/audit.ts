@@ -55,7 +55,7 @@ export async function runAudit(
   const held = await deps.checkpoint.hold(state.user_work?.commit ?? state.original_commit ?? state.checkpoint_sha ?? undefined);
   // Recorded before the auditor may touch anything: a start after a kill puts the tree back to it (checkpoint/held-after-kill.ts).
   state.held = { ...held.at, by: "auditor" };
-  await deps.save(state);
+  await deps.store.write();
   const prompt = buildAuditPrompt(
     await promptInput(state, deps, at, { ...(await headOf(() => held.writeDiff(diffFile), diffFile, REVIEW_DIFF_BYTES)), file: diffFile }),
   );
@@ -85,7 +85,7 @@ export async function runAudit(
       const logPath = runLogOf(iterLog, run);
       Object.assign(out, { logFile: logPath });
       out.run.runs = run;
-      deps.emit({ type: "AuditStart", iteration: at.iteration, round: at.round, auditor: auditor.name, run, log_file: logPath });
+      deps.store.emit({ type: "AuditStart", iteration: at.iteration, round: at.round, auditor: auditor.name, run, log_file: logPath });
       const r0 = performance.now();
       const avail = await runWhenAvailable(
         state,
@@ -101,7 +101,7 @@ export async function runAudit(
       const verdict = auditIn(r.ending);
       const end = (v: AuditRun["verdict"], reason: string | null, final: boolean) => {
         Object.assign(out.run, { verdict: v, reason, gaps: verdict?.kind === "gaps" ? verdict.gaps : [] });
-        deps.emit({
+        deps.store.emit({
           type: "AuditEnd",
           iteration: at.iteration,
           round: at.round,
@@ -180,7 +180,7 @@ function runAuditor(state: State, deps: LoopDeps, prompt: string, logPath: strin
   return runAgent(
     adapterFor(auditor.name),
     { prompt, model: auditor.model, agentCmd: auditor.cmd },
-    agentRunOptions(state, deps, { logPath, timeoutMin: state.iteration_timeout_min, onEvent: (event) => deps.emit({ type: "AuditEvent", event }) }),
+    agentRunOptions(state, deps, { logPath, timeoutMin: state.iteration_timeout_min, onEvent: (event) => deps.store.emit({ type: "AuditEvent", event }) }),
   );
 }
 

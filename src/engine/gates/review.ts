@@ -46,7 +46,7 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
   const recorded = !deps.parallel;
   if (recorded) {
     state.held = { ...held.at, by: "reviewer" };
-    await deps.save(state);
+    await deps.store.write();
   }
   const diffFile = reviewDiffOf(iterLog);
   const prompt = buildReviewPrompt({
@@ -75,7 +75,7 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
     for (let run = 1; run <= RUNS; run++) {
       const logPath = reviewLogOf(iterLog, run);
       Object.assign(rec, { runs: run, log_file: logPath });
-      deps.emit({ type: "ReviewStart", story_id: story.id, iteration, reviewer, run, log_file: logPath });
+      deps.store.emit({ type: "ReviewStart", story_id: story.id, iteration, reviewer, run, log_file: logPath });
       const r0 = performance.now();
       // A refused run's partial changes are put back like any other: the held tree is the candidate, not the checkpoint.
       const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration, attempt, logPath, undo: () => held.putBack() }, () =>
@@ -88,7 +88,7 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
       const verdict = verdictIn(r.ending);
       const end = (v: ReviewRun["verdict"], reason: string | null) => {
         Object.assign(rec, { verdict: v, reason });
-        deps.emit({
+        deps.store.emit({
           type: "ReviewEnd",
           story_id: story.id,
           iteration,
@@ -123,7 +123,7 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
     }
     const why = `The reviewer gave no verdict in ${RUNS} runs (last: ${rec.reason}): story ${story.id} is accepted without a review.`;
     rec.reason = why;
-    deps.emit({ type: "Error", message: why });
+    deps.store.emit({ type: "Error", message: why });
     return true;
   } finally {
     rec.duration_ms = performance.now() - t0;
@@ -131,7 +131,7 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
     if (recorded) {
       // Its changes are put back: saved at once, so a kill before the work is kept never moves that back.
       state.held = null;
-      await deps.save(state);
+      await deps.store.write();
     }
   }
 }
@@ -143,7 +143,7 @@ function runReviewer(state: State, deps: LoopDeps, storyId: string, prompt: stri
     agentRunOptions(state, deps, {
       logPath,
       timeoutMin: state.review_timeout_min,
-      onEvent: (event) => deps.emit({ type: "ReviewEvent", story_id: storyId, event }),
+      onEvent: (event) => deps.store.emit({ type: "ReviewEvent", story_id: storyId, event }),
     }),
   );
 }

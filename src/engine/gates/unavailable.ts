@@ -118,14 +118,14 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
       };
     }
     state.waiting = { reason: u.reason, since: new Date(now).toISOString(), until: new Date(until).toISOString() };
-    deps.emit({ type: "Waiting", story_id: at.storyId, iteration: at.iteration, attempt: at.attempt, runs, ...state.waiting });
+    deps.store.emit({ type: "Waiting", story_id: at.storyId, iteration: at.iteration, attempt: at.attempt, runs, ...state.waiting });
     deps.setTitle(windowTitle(state.worktree_name, `waiting until ${clockTime(until, now)}`));
-    await deps.save(state);
+    await deps.store.write();
     const rested = await sleepUntil(until, deps.signal);
     waited += Date.now() - now;
     state.waiting = null;
     deps.setTitle(windowTitle(state.worktree_name, `${state.current_iteration}/${state.max_iterations}`));
-    await deps.save(state);
+    await deps.store.write();
     if (!rested) return { run: { ...run, end: "aborted", unavailable: null }, waits: waits(), halt: null, refusedSpent };
     addSpent(refusedSpent, run); // tried again: this run is not the one returned
   }
@@ -139,12 +139,12 @@ async function heldBack(state: State, deps: LoopDeps, at: AttemptContext): Promi
   for (let held = deps.limits?.held(); held && !deps.signal.aborted; held = deps.limits?.held()) {
     const now = Date.now();
     state.waiting = { reason: held.reason, since: new Date(now).toISOString(), until: new Date(held.until).toISOString() };
-    deps.emit({ type: "Waiting", story_id: at.storyId, iteration: at.iteration, attempt: at.attempt, runs: 1, ...state.waiting });
+    deps.store.emit({ type: "Waiting", story_id: at.storyId, iteration: at.iteration, attempt: at.attempt, runs: 1, ...state.waiting });
     deps.setTitle(windowTitle(state.worktree_name, `waiting until ${clockTime(held.until, now)}`));
-    await deps.save(state);
+    await deps.store.write();
     const rested = await sleepUntil(held.until, deps.signal);
     state.waiting = null;
-    await deps.save(state);
+    await deps.store.write();
     if (!rested) return;
   }
 }

@@ -114,7 +114,7 @@ export async function verifyClaim(state: State, deps: LoopDeps, storyId: string,
   if (!state.verify) return true;
   const iteration = state.current_iteration;
   const logFile = verifyLogOf(deps.paths.iterLog(iteration));
-  deps.emit({ type: "VerifyStart", story_id: storyId, iteration, command: state.verify, log_file: logFile });
+  deps.store.emit({ type: "VerifyStart", story_id: storyId, iteration, command: state.verify, log_file: logFile });
   const v = await runVerify({
     command: state.verify,
     timeoutMin: state.verify_timeout_min,
@@ -127,7 +127,7 @@ export async function verifyClaim(state: State, deps: LoopDeps, storyId: string,
   });
   res.verify = v.run;
   const { exit_code, timed_out, duration_ms } = v.run;
-  deps.emit({ type: "VerifyEnd", story_id: storyId, iteration, passed: v.verdict === "passed", exit_code, timed_out, duration_ms, log_file: logFile });
+  deps.store.emit({ type: "VerifyEnd", story_id: storyId, iteration, passed: v.verdict === "passed", exit_code, timed_out, duration_ms, log_file: logFile });
   if (v.verdict === "stopped") {
     res.result = { outcome: "stopped", reason: "Stopped by the user during the verify command" };
     return false;

@@ -45,7 +45,6 @@ export interface LaneContext {
   signal: AbortSignal;
   gate: LimitGate;
   tries: Tries;
-  saveAll: () => Promise<void>;
   stories: Story[];
   /** The lane's agent is done (its attempt judged): its slot is free for another story while it is integrated. */
   freed: () => void;
@@ -67,7 +66,18 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
   let rec: Iteration | null = null;
   let started: Date | null = null; // when the attempt began (it may throw before it is recorded)
   const step = (s: "opened" | "queued" | "integrating" | "integrated" | "conflict" | "verify_failed" | "closed", more: object = {}) =>
-    deps.emit({ type: "Lane", story_id: story.id, iteration: n, attempt, step: s, worktree: lane!.worktree, commits: [], paths: [], reason: null, ...more });
+    deps.store.emit({
+      type: "Lane",
+      story_id: story.id,
+      iteration: n,
+      attempt,
+      step: s,
+      worktree: lane!.worktree,
+      commits: [],
+      paths: [],
+      reason: null,
+      ...more,
+    });
   try {
     // A limit in force: lanes not yet started wait with the others (one account, one wait).
     if (!(await c.gate.pass())) {
@@ -88,19 +98,18 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
       started: new Date().toISOString(),
     };
     state.lanes.push(lane);
-    await c.saveAll();
+    await deps.store.save();
     await harnessStep("opening a lane", () => par.lanes.open(plan));
     lane.status = "running";
     step("opened");
     storyBegins(state, deps, story, { n, index, total: c.stories.length, attempt });
     deps.setTitle(`${windowTitle(state.worktree_name, `${n}/${state.max_iterations}`)} · ${state.lanes.length} lanes`);
-    await c.saveAll();
+    await deps.store.save();
     const laneDeps: LoopDeps = {
       ...deps,
       checkpoint: par.checkpointIn(plan),
       source: laneSource(deps.source, state.worktree_path, plan.worktree),
       signal: c.signal,
-      save: () => c.saveAll(),
       limits: c.gate,
       runTag: laneTag(runTag(state.worktree_path, state.started_at), story.id, attempt),
     };
@@ -116,14 +125,14 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     rec = recordIteration(state, deps, it, { n, started, story, attempt });
     c.freed();
     Object.assign(out, { result: it.result, progress: it.progress, reason: "reason" in it.result ? it.result.reason : undefined });
-    await c.saveAll();
+    await deps.store.save();
     if (!it.accepted) return out;
     lane.status = "queued";
     step("queued");
-    await c.saveAll();
+    await deps.store.save();
     lane.status = "integrating";
     step("integrating");
-    await c.saveAll();
+    await deps.store.save();
     const leave = await c.turns.enter(story.id, c.signal);
     const got = await harnessStep("integrating a lane", () => par.queue.integrate(lane!, verifier(state, deps, n))).finally(leave);
     out.integration = got;
@@ -170,11 +179,11 @@ async function closeLane(c: LaneContext, lane: Lane, out: LaneDone, step: (s: "c
   try {
     lane.status = "closing";
     lane.agent_pid = lane.agent_started = null;
-    await c.saveAll();
+    await c.deps.store.save();
     out.kept = await c.par.lanes.close(lane, { integrated: out.integrated });
     c.state.lanes = c.state.lanes.filter((l) => l !== lane);
     step("closed");
-    await c.saveAll();
+    await c.deps.store.save();
   } catch (err) {
     out.error ??= new HarnessError(`wt-loop failed while closing the lane of story ${lane.story_id}: ${errorMessage(err)}`, { cause: err });
   }

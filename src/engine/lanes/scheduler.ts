@@ -20,10 +20,10 @@ import type { LoopDeps, ParallelDeps } from "../ports.ts";
 import { pauseHere, type Inbox } from "../steer-inbox.ts";
 import { storyTurns } from "../story-turn.ts";
 
-export async function runParallel(state: State, deps: LoopDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
+export async function runParallel(state: State, deps: LoopDeps, inbox: Inbox): Promise<Ending> {
   const par = deps.parallel;
   if (!par) throw new HarnessError("wt-loop failed while starting the lanes of --parallel: this build runs no lanes");
-  return withKeptLanes(await schedule(state, deps, par, save, inbox), state, par);
+  return withKeptLanes(await schedule(state, deps, par, inbox), state, par);
 }
 
 /**
@@ -44,10 +44,8 @@ async function withKeptLanes(ending: Ending, state: State, par: ParallelDeps): P
   return { ...ending, keptLanes: kept, reason: thenSentence(ending.reason, `Work of lanes that is not on ${branch} is kept: ${which} (${how}).`) };
 }
 
-async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: () => Promise<void>, inbox: Inbox): Promise<Ending> {
-  // Lanes save from their own steps: one write at a time, each of the state as it is then.
-  let chain: Promise<void> = Promise.resolve();
-  const saveAll = () => (chain = chain.catch(() => {}).then(save));
+async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, inbox: Inbox): Promise<Ending> {
+  // Lanes save from their own steps: the store writes one at a time, each of the state as it is then.
   // A harness failure in one lane ends every other at once; a story that is stuck lets the others finish.
   const inner = new AbortController();
   const signal = AbortSignal.any([deps.signal, inner.signal]);
@@ -85,7 +83,7 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: (
     if (!ending) {
       await inbox.check();
       if (state.pause_requested && !running.size) {
-        await pauseHere(state, deps, save, inbox);
+        await pauseHere(state, deps, inbox);
         continue;
       }
     }
@@ -104,7 +102,7 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: (
           working.delete(story.id);
           wake();
         };
-        running.set(story.id, runLane(story, { state, deps, par, signal, gate, tries, saveAll, stories, freed, turns, alone }).finally(freed));
+        running.set(story.id, runLane(story, { state, deps, par, signal, gate, tries, stories, freed, turns, alone }).finally(freed));
       }
     }
     if (!running.size) {
@@ -123,7 +121,7 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: (
     if (!done) continue; // a lane's agent finished: another story may start while that lane is integrated
     running.delete(done.story.id);
     turns.release(done.story.id); // a lane that ran alone is done: the others integrate again
-    await saveAll();
+    await deps.store.save();
     if (ending && ending.status !== "stopped") finishedAfter.push(afterEnding(done));
     if (done.error) {
       fatal ??= done.error;
@@ -151,7 +149,7 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, save: (
         const failed = `Story ${done.story.id} "${done.story.title}" failed after ${plural(t.attempt, "attempt")}. Last reason: ${why}`;
         const waiting = waitingOn(done.story.id, stories, running);
         const reason = waiting ? thenSentence(failed, waiting) : failed;
-        if (!ending) deps.emit({ type: "Error", message: reason });
+        if (!ending) deps.store.emit({ type: "Error", message: reason });
         ending ??= { status: "stuck", reason };
       } else if (noProgress >= state.stall_threshold)
         ending ??= { status: "stalled", reason: `No progress in the last ${plural(noProgress, "iteration")} (no new commit, no change in the working tree)` };

@@ -9,6 +9,7 @@ import { fileGate, limitFileOf, limitGate } from "../../../src/engine/gates/limi
 import type { LoopDeps } from "../../../src/engine/ports.ts";
 import { runWhenAvailable } from "../../../src/engine/gates/unavailable.ts";
 import type { LoopEvent } from "../../../src/record/events.ts";
+import { memoryStore } from "../../../src/record/store.ts";
 import { sampleState } from "../../helpers/state.ts";
 import { tempDir } from "../../helpers/repo.ts";
 
@@ -23,14 +24,15 @@ const ran = (refusedUntil?: Date): AgentRun => ({
 });
 
 function deps(limits: LoopDeps["limits"], events: LoopEvent[]): LoopDeps {
+  const store = memoryStore(sampleState());
+  store.subscribe((change) => change.kind === "event" && events.push(change.event));
   return {
     env: { WT_LOOP_WAIT_SCALE: "0.001" },
     signal: new AbortController().signal,
     limits,
     checkpoint: { revert: async () => [] },
-    emit: (e: LoopEvent) => events.push(e),
+    store,
     setTitle() {},
-    save: async () => {},
   } as unknown as LoopDeps;
 }
 

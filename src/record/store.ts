@@ -1,0 +1,122 @@
+/**
+ * The one writer of a running loop's record (docs/architecture.md "The store"): the state the runner holds,
+ * the event log beside it, and whoever watches them in this process. The engine changes the state through it
+ * (`record`, `save`) and tells it what happened (`emit`); the store stamps and writes the state (one write at a
+ * time, atomic: state/store.ts), appends the event, and hands both to its subscribers in memory — the screen of
+ * `run`, the inline view, --notify, --issue-sync — so none of them reads back the files this process writes.
+ * Another process (`monitor`, `status`, the MCP server) follows the files.
+ */
+import type { State } from "../state/schema.ts";
+import { stateWriter } from "../state/store.ts";
+import type { LoopPaths } from "../state/paths.ts";
+import { EventLog } from "./event-log.ts";
+import type { LoopEvent } from "./events.ts";
+
+/** What a subscriber hears: an event as it happens (before it is appended), a state once it is written. */
+export type StoreChange = { kind: "event"; event: LoopEvent } | { kind: "saved"; state: State };
+
+/** Where the record goes: the files for a real loop; nowhere for a test of one gate. */
+export interface RecordSink {
+  append(event: LoopEvent): void;
+  write(state: State): Promise<void>;
+  close(): void;
+}
+
+export class LoopStore {
+  readonly #state: State;
+  readonly #listeners = new Set<(change: StoreChange) => void>();
+  #prepare: ((state: State) => void) | null = null;
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    state: State,
+    private readonly sink: RecordSink,
+  ) {
+    this.#state = state;
+  }
+
+  /** The state as the loop holds it now (the engine changes it in place between saves). */
+  get state(): State {
+    return this.#state;
+  }
+
+  /**
+   * Something that happened: shown to the subscribers first, then appended — when the log fails (a full
+   * disk) the user still sees why, and the failure is thrown to the caller.
+   */
+  emit(event: LoopEvent): void {
+    this.#tell({ kind: "event", event });
+    this.sink.append(event);
+  }
+
+  /**
+   * A step of the loop: the state is stamped (`updated_at`) and written as it is when its turn comes — one
+   * write at a time (lanes save from their own steps), then told to the subscribers. Rejects when this write
+   * failed; the next one is tried anyway.
+   */
+  save(): Promise<void> {
+    return this.#queue(true);
+  }
+
+  /**
+   * Not a new step: a detail the engine keeps up to date within one (the agent's pid, the checkpoint it just
+   * took) written unstamped, so a write that repeats the last one is skipped by the writer (state/store.ts).
+   */
+  write(): Promise<void> {
+    return this.#queue(false);
+  }
+
+  #queue(stamp: boolean): Promise<void> {
+    const write = this.#writing
+      .catch(() => {})
+      .then(async () => {
+        this.#prepare?.(this.#state);
+        if (stamp) this.#state.updated_at = new Date().toISOString();
+        await this.sink.write(this.#state);
+        this.#tell({ kind: "saved", state: this.#state });
+      });
+    this.#writing = write;
+    return write;
+  }
+
+  /** A change of the state and the event that tells of it, in one step: changed, emitted, saved. */
+  async record(event: LoopEvent, change?: (state: State) => void): Promise<void> {
+    change?.(this.#state);
+    this.emit(event);
+    await this.save();
+  }
+
+  /** What every write brings up to date first (the engine's checkpoint info). */
+  beforeSave(prepare: (state: State) => void): void {
+    this.#prepare = prepare;
+  }
+
+  /** Hears every event and every written state from now on; returns the unsubscribe. */
+  subscribe(listener: (change: StoreChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  close(): void {
+    this.sink.close();
+  }
+
+  #tell(change: StoreChange): void {
+    for (const listener of this.#listeners) listener(change);
+  }
+}
+
+/** The store of a loop running here: its state file and its event log (opened now: a failure is the caller's to report). */
+export function fileStore(state: State, paths: Pick<LoopPaths, "state" | "events">): LoopStore {
+  const log = new EventLog(paths.events);
+  return new LoopStore(state, {
+    append: (event) => log.append(event),
+    write: stateWriter(paths.state),
+    close: () => log.close(),
+  });
+}
+
+/** A store that keeps nothing but tells its subscribers (a test of one gate, driven without files). */
+export function memoryStore(state: State): LoopStore {
+  return new LoopStore(state, { append() {}, write: async () => {}, close() {} });
+}
