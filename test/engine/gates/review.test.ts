@@ -138,7 +138,8 @@ describe("a review without a verdict is tried once more, then the story is accep
 test("a stop during the review ends the reviewer; what it changed is put back, the attempt's work stays in the tree unaccepted", async () => {
   const repo = makeRepo({ "tasks.md": ONE });
   const dir = tempDir("review-stop-");
-  const rv = reviewer([`echo scribble > x.txt; echo started; sleep 300 & echo $! > ${dir}/child.pid; wait`]);
+  // The child's pid is on disk before "started" (which stops the loop): a stop never comes before the file is written.
+  const rv = reviewer([`echo scribble > x.txt; sleep 300 & echo $! > ${dir}/child.pid.tmp && mv ${dir}/child.pid.tmp ${dir}/child.pid; echo started; wait`]);
   const r = await runEngine(repo, [tickStory("1", "echo good > x.txt")], {
     review: "command",
     reviewCmd: rv.cmd,
