@@ -26,6 +26,10 @@ export async function resumeAfterDeadRunner(git: Git, previous: State | null): P
     notes.push(`Removed ${lock}, left behind by a git process of the previous loop that was killed.`);
   }
   if (!previous?.completing) return notes;
+  if (previous.completing === "keep" && previous.on_complete === "pr")
+    notes.push(
+      "The previous loop was killed while it pushed its branch or opened its pull request: the branch is kept, and `wt-loop pr` finishes that (it pushes what is missing and finds a pull request GitHub already made, never a second).",
+    );
   const done = previous.completing === "cleanup" ? await finishCleanup(git, previous) : { note: null, finished: true };
   if (done.note) notes.push(done.note);
   // The record says what happened: the completion is done, or (a cleanup that had not begun) none took place.

@@ -4,7 +4,7 @@
  * can be another. The view owns the keyboard; the loop owns what a key means (control/stop-presses.ts counts the
  * presses that make a force-quit).
  */
-import type { Completion, FinalStatus } from "../state/schema.ts";
+import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import type { LoopEvent } from "../record/events.ts";
 
 /** What a key press asks of the loop: `stop` (q, Ctrl-C: counted by control/stop-presses.ts), `force-stop` (at once). */
@@ -13,6 +13,11 @@ export type KeyIntent = { kind: "stop" | "force-stop"; key: string };
 export interface View {
   /** One loop event, live (run) or as logged (monitor). */
   event(e: LoopEvent): void;
+  /**
+   * run: the state the runner holds (record/store.ts), after each write and once at the start — the same
+   * object, changed in place by the loop, so a view reads it from memory and never reads the file back.
+   */
+  state?(s: State): void;
   /** The window's title (progress, waiting, the ending). */
   title(title: string): void;
   /** A message from wt-loop itself: stopping, a force-quit, how a followed loop ended. */

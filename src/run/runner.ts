@@ -23,7 +23,7 @@ import type { StorySource } from "../stories/source.ts";
 import { runLoop } from "../engine/engine.ts";
 import { endedState } from "../state/ending.ts";
 import { fileStore, type LoopStore } from "../record/store.ts";
-import { wireLoop } from "./wire.ts";
+import { showStore, wireLoop } from "./wire.ts";
 import { stopControl } from "../control/stop-presses.ts";
 import type { View } from "../engine/view.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
@@ -95,13 +95,12 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
   view.keys((intent) => (intent.kind === "force-stop" ? stop.force() : stop.press(intent.key)));
   // A closed window: the loop stops and its question is answered keep — never asked of a dead terminal.
   const unwatch = watchHangUp(() => stop.hangUp("terminal closed"));
+  const unshow = showStore(store, view);
   const unsubscribe = store.subscribe((change) => {
-    if (change.kind === "event") view.event(change.event);
-    else {
-      // Once written: a --notify command reads the state file it is given.
-      notifier.saw(change.state);
-      syncer.saw(change.state); // --issue-sync: GitHub hears of an accepted story only once the state holds it
-    }
+    if (change.kind !== "saved") return;
+    // Once written: a --notify command reads the state file it is given.
+    notifier.saw(change.state);
+    syncer.saw(change.state); // --issue-sync: GitHub hears of an accepted story only once the state holds it
   });
   try {
     moveAsideWhileRunning(true);
@@ -176,6 +175,7 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
     stop.dispose();
     unwatch();
     unsubscribe();
+    unshow();
     store.close();
   }
 }

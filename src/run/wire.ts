@@ -13,6 +13,7 @@ import { fileGate, limitFileOf } from "../engine/gates/limit-gate.ts";
 import type { LoopDeps } from "../engine/ports.ts";
 import { laneWiring } from "../parallel/wiring.ts";
 import type { LoopStore } from "../record/store.ts";
+import type { View } from "../engine/view.ts";
 import { runPaths } from "../state/paths.ts";
 import type { StorySource } from "../stories/source.ts";
 
@@ -32,4 +33,13 @@ export async function wireLoop(store: LoopStore, git: Git, source: StorySource, 
     ...(state.parallel > 1 ? { parallel: await laneWiring(git, loopBranchName(name)) } : {}),
     limits: fileGate(limitFileOf(await git.commonDir(), state.agent), world.signal),
   };
+}
+
+/**
+ * The runner's view sees the loop from the store, in memory: its state now and after each write (the same
+ * object the engine changes), each event as it happens. Returns the unsubscribe.
+ */
+export function showStore(store: LoopStore, view: Pick<View, "event" | "state">): () => void {
+  view.state?.(store.state);
+  return store.subscribe((change) => (change.kind === "event" ? view.event(change.event) : view.state?.(change.state)));
 }

@@ -21,7 +21,7 @@ import { cut } from "../text/width.ts";
 export const WAITING = "Waiting for loop to start…";
 
 /** Header rows per layout: the body's height depends on them (geometry.ts). */
-export const HEADER_ROWS: Record<Frame["layout"], number> = { split: 2, full: 2, compact: 1 };
+export const HEADER_ROWS: Record<Frame["layout"], number> = { split: 3, full: 3, compact: 1 };
 
 const GLYPH: Record<StoryStatus, { glyph: string; tone: Tone }> = {
   done: { glyph: "✓", tone: "good" },
@@ -54,16 +54,31 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
   // The gauge counts stories; the audit's entry is not one.
   const stories = m.record.stories.filter((s) => s.id !== AUDIT_ENTRY);
   const done = stories.filter((s) => s.status === "done").length;
-  const header = [...headerLines(m, now, layout === "compact"), ...bannerLines(m)];
+  const header = [...headerLines(m, now, layout === "compact"), ...(layout === "compact" ? [] : [titleLine(sel, m.cols)]), ...bannerLines(m)];
+  // Scrolled up in the Agent tab while the agent writes on: the last row says there is more below.
+  let lines = content.window(width, m.top, size.rows);
+  if (m.tabName === "Agent" && !m.follow && total > m.seen && m.seen > 0 && size.rows > 1)
+    lines = [...lines.slice(0, size.rows - 1), [{ text: cut("▼ new output below · End follows it", width), tone: "warn", bold: true }]];
   return {
     layout,
     header,
     list: { title: m.chosen ? "Stories" : "Stories (following)", rows, gauge: stories.length ? { done, total: stories.length } : null },
     tabs: TABS.map((t, i) => ({ title: i === m.tab ? tabTitle(t, sel, m.pick) : t, active: i === m.tab })),
-    body: { lines: content.window(width, m.top, size.rows), top: m.top, total, following: m.follow },
+    body: { lines, top: m.top, total, following: m.follow },
     footer: footer(m, now),
     overlay: overlayFrame(m, m.rows),
   };
+}
+
+/** The selected story's whole title (the list cuts it to its width), cut only where the screen ends. */
+function titleLine(s: StoryEntry | null, cols: number): Line {
+  if (!s) return [];
+  const g = GLYPH[s.status];
+  const title = inertLine(s.id === AUDIT_ENTRY ? s.title : `${s.id}. ${s.title}`);
+  return [
+    { text: g.glyph, tone: g.tone },
+    { text: ` ${cut(title, Math.max(1, cols - 2))}`, bold: true },
+  ];
 }
 
 /** What a story row spends besides its title and figures: the selection mark, the glyph, a space. */
@@ -186,7 +201,16 @@ function footer(m: LoopScreen, now: number): Line {
   }
   const files: [string, number][] = m.tabName === "Files" ? [["Enter diff", 7]] : [];
   if (m.end) {
-    const hints: [string, number][] = [["↑/↓ story", 6], ["Tab tab", 5], ["PgUp/PgDn scroll", 3], ...files, ["r result", 6], ["q leave", 9], ["? keys", 8]];
+    const hints: [string, number][] = [
+      ["↑/↓ story", 6],
+      ["Tab tab", 5],
+      ["PgUp/PgDn scroll", 3],
+      ["/ find", 2],
+      ...files,
+      ["r result", 6],
+      ["q leave", 9],
+      ["? keys", 8],
+    ];
     return [{ text: hintLine(hints, m.cols), tone: "dim" }];
   }
   const quit: [string, number][] =
@@ -201,6 +225,7 @@ function footer(m: LoopScreen, now: number): Line {
     ...(m.chosen ? [["f follow", 5] as [string, number]] : []),
     ["Tab tab", 5],
     ["PgUp/PgDn scroll", 3],
+    ["/ find", 1],
     ...files,
     [m.st?.status === "paused" ? "p resume" : "p pause", 4],
     ["+/- max", 2],

@@ -31,6 +31,10 @@ export class LoopModel implements ScreenModel, LoopScreen {
   /** The story the user chose; null while the running one is followed. */
   chosen: string | null = null;
   tab = 0;
+  /** The Agent tab's rows when the view stopped following: rows past them are new output below. */
+  seen = 0;
+  /** The last `/` search, repeated by an empty one. */
+  searched: string | null = null;
   /** Files, Verify and Prompt: the attempt shown, by its place among the tab's attempts; null: the latest (a new one is shown as it comes). */
   pick: number | null = null;
   top = 0;
@@ -53,12 +57,14 @@ export class LoopModel implements ScreenModel, LoopScreen {
   /** A loop event. With an event log, the record reads it from there (at the next frame); else it is kept here. */
   event(e: LoopEvent): void {
     if (!this.o.events) this.record.apply(e);
-    // The runner says it paused or resumed before the state file's next re-read (up to a second later):
-    // `p` must already send the other request, and the header and footer say so.
-    if (this.st && (e.type === "Paused" || e.type === "Resumed")) this.st = { ...this.st, status: e.type === "Paused" ? "paused" : "running" };
+    // monitor: the runner says it paused or resumed before the state file's next re-read (up to a second
+    // later): `p` must already send the other request, and the header and footer say so. (run: the state
+    // is the runner's own, changed before the event is told.)
+    if (this.o.mode === "monitor" && this.st && (e.type === "Paused" || e.type === "Resumed"))
+      this.st = { ...this.st, status: e.type === "Paused" ? "paused" : "running" };
   }
 
-  /** The state as last written: the header's status, limits, budget and notes. */
+  /** The state (run: the runner's own; monitor: as last written): the header's status, limits, budget and notes. */
   state(s: State): void {
     this.st = s;
   }
@@ -159,11 +165,20 @@ export class LoopModel implements ScreenModel, LoopScreen {
         return this.scrollBy(-WHEEL);
       case "wheeldown":
         return this.scrollBy(WHEEL);
+      // The story list's ends, as in lazygit and k9s. Home and End stay the text's: a 10 MB Agent tab needs them.
+      case "g":
+        return this.selectAt(0);
+      case "G":
+        return this.selectAt(this.record.stories.length - 1);
       case "home":
+        if (this.follow) this.seen = this.content(Date.now()).rows(Math.max(1, this.bodySize().cols));
         [this.top, this.follow] = [0, false];
         return null;
       case "end":
         this.follow = true;
+        return null;
+      case "/":
+        this.overlay = { kind: "search", text: "" };
         return null;
       case "p":
         return this.st?.status === "paused" ? { kind: "resume" } : { kind: "pause" };
@@ -234,10 +249,33 @@ export class LoopModel implements ScreenModel, LoopScreen {
   private select(step: number): null {
     const list = this.record.stories;
     if (!list.length) return null;
-    const at = list.indexOf(this.selected()!);
-    const next = list[Math.max(0, Math.min(list.length - 1, at + step))]!;
-    this.chosen = next.id;
+    return this.selectAt(list.indexOf(this.selected()!) + step);
+  }
+
+  private selectAt(at: number): null {
+    const list = this.record.stories;
+    if (!list.length) return null;
+    this.chosen = list[Math.max(0, Math.min(list.length - 1, at))]!.id;
     return this.resetScroll();
+  }
+
+  /**
+   * `/`: the Agent tab scrolled to the next line holding `query` (any case) after the top row, from the start again
+   * past the end; the footer says what was found. An empty query repeats the last.
+   */
+  search(query: string): void {
+    const q = query || this.searched || "";
+    if (!q) return;
+    this.searched = q;
+    this.tab = 0; // the Agent tab
+    const width = Math.max(1, this.bodySize().cols);
+    const list = this.content(Date.now());
+    const from = this.follow ? -1 : this.top;
+    const row = list.find(q, width, from) ?? list.find(q, width, -1);
+    if (row === null) return this.say(`“${q}” is not in this story's Agent tab.`, "dim");
+    [this.top, this.follow] = [row, false];
+    this.seen = list.rows(width);
+    this.say(`“${q}”: / Enter finds the next.`, "dim");
   }
 
   /** Files, Verify and Prompt: the previous or next attempt; past the latest, the latest is followed again. */
@@ -262,8 +300,10 @@ export class LoopModel implements ScreenModel, LoopScreen {
 
   private scrollBy(rows: number): null {
     const size = this.bodySize();
-    const max = Math.max(0, this.content(Date.now()).rows(Math.max(1, size.cols)) - size.rows);
+    const total = this.content(Date.now()).rows(Math.max(1, size.cols));
+    const max = Math.max(0, total - size.rows);
     const from = this.follow ? max : Math.min(this.top, max);
+    if (this.follow) this.seen = total; // what was there when the view stopped following: more is "new output below"
     this.top = Math.max(0, Math.min(max, from + rows));
     // At the bottom, the view follows the tail again.
     this.follow = this.top >= max;

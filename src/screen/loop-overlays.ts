@@ -24,7 +24,9 @@ export function helpLines(mode: "run" | "monitor", ended = false): Line[] {
     ["f", "follow the running story again"],
     ["Tab  Shift-Tab  1-5", "switch tab: Agent, Tasks, Files, Verify, Prompt"],
     ["[ ]  ← →", "Files, Verify, Prompt: the story's previous / next attempt"],
+    ["g G", "the first / last story"],
     ["PgUp PgDn Home End, wheel", "scroll (at the bottom the view follows new text)"],
+    ["/", "find text in the Agent tab (/ Enter: the next)"],
     ["Enter", "Files tab: the diff the attempt made"],
     ...(ended
       ? ([
@@ -97,6 +99,15 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
       else if (k === "space") o.text += " ";
       else if ([...k].length === 1 && k >= " ") o.text += k;
       return null;
+    case "search":
+      if (k === "escape") close();
+      else if (k === "enter") {
+        close();
+        m.search(o.text.trim());
+      } else if (k === "backspace") o.text = o.text.slice(0, -1);
+      else if (k === "space") o.text += " ";
+      else if ([...k].length === 1 && k >= " ") o.text += k;
+      return null;
     case "result":
       close();
       return null;
@@ -151,6 +162,11 @@ function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
       const where = lines.length > fit ? ` · lines ${o.top + 1}–${Math.min(lines.length, o.top + fit)} of ${lines.length}` : "";
       return { title: o.title, lines: [...shownLines, [{ text: `↑/↓ PgUp/PgDn scroll · Esc closes${where}`, tone: "dim" }]] };
     }
+    case "search":
+      return {
+        title: "Find in the Agent tab",
+        lines: [[{ text: `/ ${o.text}` }, { text: "█", tone: "accent" }], [{ text: "Enter finds (empty: the last again) · Esc cancels", tone: "dim" }]],
+      };
     case "input":
       return {
         title: "A note for the next prompt",

@@ -24,6 +24,8 @@ export type Overlay =
   | { kind: "ask"; status: FinalStatus; choice: number }
   | { kind: "text"; title: string; text: string; top: number }
   | { kind: "input"; text: string }
+  /** `/`: what to look for in the Agent tab. */
+  | { kind: "search"; text: string }
   /** After the end: the result and the run's summary and receipt (`r`); any key closes it. */
   | { kind: "result" };
 
@@ -57,4 +59,8 @@ export interface LoopScreen {
   headerRows(): number;
   selected(): StoryEntry | null;
   content(now: number): BlockList;
+  /** The Agent tab's rows when the view stopped following (more since: "new output below"). */
+  seen: number;
+  /** `/`: scrolls the Agent tab to `query` (empty: the last one again). */
+  search(query: string): void;
 }

@@ -2,7 +2,8 @@
  * The full-screen View (engine/view.ts) of `run` and `monitor`: loop events, messages and the end
  * question go to the loop screen's model; the keys the model does not handle itself come back as
  * Actions, done here — a stop press (counted by control/stop-presses.ts), leaving, stopping a followed loop, a
- * diff, steering, quitting. The state is re-read every second for the header.
+ * diff, steering, quitting. The header's state: in `run`, the one the runner holds, handed over in memory
+ * (`state`); in `monitor`, the file, re-read every second when it was written since.
  */
 import type { LoopEvent } from "../record/events.ts";
 import type { KeyIntent, View } from "../engine/view.ts";
@@ -53,7 +54,7 @@ export class ScreenView implements View {
   private quitWith: ((code: number | null) => void) | null = null;
   private gone = false;
   private stateAt: string | null = null;
-  private readonly poll: Timer;
+  private readonly poll: Timer | null = null;
   private readonly env: Record<string, string | undefined>;
 
   constructor(
@@ -78,14 +79,16 @@ export class ScreenView implements View {
       // The terminal went away (a hang-up): nothing more is drawn. A run stops as after `wt-loop
       // stop` (term/hangup.ts: its question answered keep); a follower just stops following.
       this.gone = true;
-      clearInterval(this.poll);
+      if (this.poll) clearInterval(this.poll);
       if (o.mode === "run") reportHangUp("the screen was closed");
       else o.onLeave?.(128 + 1); // SIGHUP's code: nobody is left to read it
       this.quitWith?.(null);
     });
-    this.poll = setInterval(() => void this.reread(), STATE_MS);
-    this.poll.unref?.();
-    void this.reread();
+    if (o.mode === "monitor") {
+      this.poll = setInterval(() => void this.reread(), STATE_MS);
+      this.poll.unref?.();
+      void this.reread();
+    }
   }
 
   /** Whether the terminal is still there to draw on. */
@@ -96,6 +99,13 @@ export class ScreenView implements View {
   event(e: LoopEvent): void {
     this.o.onEvent?.(e);
     this.model.event(e);
+    this.screen.redraw();
+  }
+
+  /** run: the runner's state, from its store (the same object each time, as it is now). */
+  state(s: State): void {
+    if (this.gone) return;
+    this.model.state(s);
     this.screen.redraw();
   }
 
@@ -146,15 +156,16 @@ export class ScreenView implements View {
 
   /**
    * The loop is over: its state is read one last time and no more — the worktree is free now, and a
-   * loop started there next must not show up on this one's end.
+   * loop started there next must not show up on this one's end. (run: the runner handed over its last.)
    */
   async lastState(): Promise<void> {
+    if (!this.poll) return;
     clearInterval(this.poll);
     await this.reread();
   }
 
   dispose(): void {
-    clearInterval(this.poll);
+    if (this.poll) clearInterval(this.poll);
     this.intents = null;
   }
 
@@ -198,8 +209,8 @@ export class ScreenView implements View {
       case "max":
       case "note":
         this.say(await steerAction(this.o.worktree, a));
-        // The runner answers after it saved the state: read it now, not at the next poll.
-        return this.reread();
+        // The runner answers after it saved the state: monitor reads it now, not at the next poll (run holds it already).
+        return this.poll ? this.reread() : this.screen.redraw();
       case "quit":
         return this.quitWith?.(a.code);
       default:

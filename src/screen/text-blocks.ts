@@ -151,6 +151,38 @@ export class BlockList {
     return out;
   }
 
+  /**
+   * The row (at `width`) where the first line holding `query` (any case) starts, after row `after`; null when none.
+   * Blocks kept on disk are read back one by one, through the same bounded cache the window uses.
+   */
+  find(query: string, width: number, after: number): number | null {
+    const q = query.toLowerCase();
+    this.rows(width);
+    let i = Math.max(0, upperBound(this.before, Math.max(0, after)) - 1);
+    for (; i < this.blocks.length; i++) {
+      const b = this.blocks[i]!;
+      const lines = this.lines(b);
+      let row = this.before[i]!;
+      for (let l = 0; l < b.widths.length; l++) {
+        const text = lines[l] ?? "";
+        // Where in the line it is: the row of the wrapped line that holds its start.
+        const at = row > after ? text.toLowerCase().indexOf(q) : -1;
+        if (at >= 0) {
+          const rows = b.widest <= width ? [text] : lineWindow(text, width, b.wrapped!.rows[l]!, 0, b.wrapped!.rows[l]!, b.widths[l]!);
+          return (
+            row +
+            Math.max(
+              0,
+              rows.findIndex((r) => r.toLowerCase().includes(q)),
+            )
+          );
+        }
+        row += b.widest <= width ? 1 : b.wrapped!.rows[l]!;
+      }
+    }
+    return null;
+  }
+
   /** A block's rows at `width`: one a line when it is no wider, else counted from its text once per width. */
   private blockRows(b: Block, width: number): number {
     if (b.widest <= width) return b.widths.length;

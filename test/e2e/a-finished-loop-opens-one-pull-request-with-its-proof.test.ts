@@ -142,6 +142,25 @@ describe("wt-loop pr", () => {
     expect(readState(repo).pull_request?.number).toBe(pullsFrom(branch)[0]!.number);
   });
 
+  test("the loop's runner killed -9 in its push at the end: `start` says what happened, `pr` finishes it, one pull request", async () => {
+    const { repo, remote } = repoWithRemote();
+    const agent = fakeAgent([{ tick: "story", promise: "COMPLETE" }], tempDir("fake-agent-"));
+    const mark = join(tempDir("mark-"), "push.pid");
+    const proc = spawnWtLoop(["start", "--issue", "7", "--on-complete", "pr", ...INLINE], { cwd: repo, env: env({ ...agent.env, PATH: slowPushPath(mark) }) });
+    const pusher = Number(await waitFor("the push to start", () => existsSync(mark) && readFileSync(mark, "utf8").trim(), 90_000, { whileRunning: proc }));
+    proc.kill("SIGKILL");
+    await proc.exited;
+    process.kill(pusher, "SIGKILL");
+    const branch = readState(repo).checkpoint_branch!;
+    const again = await wtLoop(["start", ...INLINE], { cwd: repo, env: env() });
+    expect(again.stdout + again.stderr).toContain("killed while it pushed its branch or opened its pull request");
+    const pr = await wtLoop(["pr"], { cwd: repo, env: env() });
+    expect(pr.stderr).toBe("");
+    expect(pr.code).toBe(0);
+    expect(remoteHead(remote, branch)).toBe(git(repo, "rev-parse", branch));
+    expect(pullsFrom(branch)).toHaveLength(1);
+  });
+
   test("kill -9 once GitHub made the pull request but before the answer came, then `pr` again: that one is updated", async () => {
     const { repo, branch, tip } = await endedLoop();
     const held = gh.hold("POST", /\/pulls$/);

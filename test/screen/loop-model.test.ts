@@ -5,6 +5,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame } from "../../src/screen/frame.ts";
 import { LoopModel } from "../../src/screen/loop-model.ts";
+import { memoryStore } from "../../src/record/store.ts";
+import { showStore } from "../../src/run/wire.ts";
+import type { LoopEvent } from "../../src/record/events.ts";
+import type { State } from "../../src/state/schema.ts";
 import { COMPLETE, runLoop, type LoopRun } from "../helpers/loop.ts";
 import { makeRepo } from "../helpers/repo.ts";
 
@@ -208,8 +212,8 @@ describe("keys", () => {
     expect(m.key("p")).toEqual({ kind: "resume" });
   });
 
-  test("the runner's Paused event makes p resume and the footer say so before the state is read again; Resumed makes p pause", () => {
-    const m = model();
+  test("monitor: the runner's Paused event makes p resume and the footer say so before the state is read again; Resumed makes p pause", () => {
+    const m = model("monitor");
     m.state({ ...run.state, status: "running" });
     m.event({ type: "Paused", iteration: 1 } as never);
     expect(m.key("p")).toEqual({ kind: "resume" });
@@ -217,6 +221,19 @@ describe("keys", () => {
     m.event({ type: "Resumed", paused_ms: 10 } as never);
     expect(m.key("p")).toEqual({ kind: "pause" });
     expect(frameText(m.frame(Date.now()))).toContain("p pause");
+  });
+
+  test("run: the screen holds the runner's own state (its store), changed before Paused and Resumed are told: p resumes, then pauses", async () => {
+    const m = model();
+    // As the runner wires its view (run/wire.ts showStore): the store's state in memory, its events as they come.
+    const store = memoryStore({ ...run.state, status: "running" });
+    showStore(store, { event: (e: LoopEvent) => m.event(e), state: (s: State) => m.state(s) });
+    const seen: unknown[] = [];
+    store.subscribe((c) => c.kind === "event" && seen.push(m.key("p"), frameText(m.frame(Date.now())).includes("p resume")));
+    await store.record({ type: "Paused", iteration: 1 }, (s) => Object.assign(s, { status: "paused", pause_requested: false }));
+    Object.assign(store.state, { status: "running" }); // as steer-apply.ts resumes: the state first, then the event
+    store.emit({ type: "Resumed", paused_ms: 10 });
+    expect(seen).toEqual([{ kind: "resume" }, true, { kind: "pause" }, false]);
   });
 
   test("? lists every key; any key closes it", () => {
