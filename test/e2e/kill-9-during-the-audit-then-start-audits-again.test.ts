@@ -3,13 +3,13 @@
 // redone), and the audit's PASS ends it done. Whatever the auditor had changed before the kill — files, the
 // tasks file's boxes, the index, a commit on the loop branch — is put back first: it must not change the work.
 import { afterEach, expect, test } from "bun:test";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive } from "../../src/proc/pid.ts";
-import { git, makeRepo, tempDir } from "../helpers/repo.ts";
-import { spawnWtLoop, testPath, wtLoop } from "../helpers/cli.ts";
+import { git, makeRepo } from "../helpers/repo.ts";
+import { wtLoop } from "../helpers/cli.ts";
+import { gateLoop, killRunnerInGate, letGateAnswer } from "../helpers/kill-in-gate.ts";
 import { readState } from "../helpers/fixtures.ts";
-import { waitFor } from "../helpers/wait.ts";
 
 let sleeper = 0;
 afterEach(() => {
@@ -18,28 +18,9 @@ afterEach(() => {
 
 test("kill -9 during the audit, then start: the audit runs again and passes; no story is redone", async () => {
   const repo = makeRepo({ "tasks.md": "# Tasks\n\n## 1. Greeting\n- [ ] 1.1 write hello.txt\n" });
-  const dir = tempDir("kill9-audit-");
-  const env = {
-    FINISH: join(dir, "finish"),
-    STARTED: join(dir, "started"),
-    AGENT_RUNS: join(dir, "agent-runs"),
-    AUDITS: join(dir, "audits"),
-    PROMPT: join(dir, "prompt"),
-    PATH: testPath(),
-  };
-  const agent = join(dir, "agent.sh");
-  writeFileSync(
-    agent,
-    '#!/bin/sh\ncat > /dev/null\necho ran >> "$AGENT_RUNS"\necho hello > hello.txt\nsed -i "s/- \\[ \\]/- [x]/" tasks.md\necho "<promise>COMPLETE</promise>"\n',
-  );
-  const auditor = join(dir, "auditor.sh");
-  // First audit: hangs until killed. Once FINISH exists: PASS.
-  writeFileSync(
-    auditor,
-    '#!/bin/sh\necho ran >> "$AUDITS"\nif [ -e "$FINISH" ]; then cat > "$PROMPT"; echo "<audit>PASS</audit>"; exit 0; fi\ncat > /dev/null\necho $$ > "$STARTED"\nexec sleep 600\n',
-  );
-  chmodSync(agent, 0o755);
-  chmodSync(auditor, 0o755);
+  // The first audit hangs until killed; later: PASS. Each run counted in $AUDITS.
+  const loop = gateLoop("kill9-audit-", { before: 'echo ran >> "$AUDITS"', finish: 'cat > "$PROMPT"; echo "<audit>PASS</audit>"' });
+  const env = { ...loop.env, AUDITS: join(loop.dir, "audits") };
   const args = [
     "start",
     "--terminal",
@@ -47,31 +28,25 @@ test("kill -9 during the audit, then start: the audit runs again and passes; no 
     "--agent",
     "command",
     "--agent-cmd",
-    agent,
+    loop.agent,
     "--audit",
     "--audit-agent",
     "command",
     "--audit-cmd",
-    auditor,
-    "--on-complete",
-    "keep",
+    loop.gate,
   ];
-  const runner = spawnWtLoop(args, { cwd: repo, env, stdout: "ignore", stderr: "ignore" });
-  await waitFor("the auditor to start", () => existsSync(env.STARTED) && readFileSync(env.STARTED, "utf8").endsWith("\n"), 60_000, { whileRunning: runner });
-  sleeper = Number(readFileSync(env.STARTED, "utf8"));
-  runner.kill("SIGKILL");
-  await runner.exited;
+  sleeper = await killRunnerInGate(repo, { ...loop, env }, [...args, "--on-complete", "keep"]);
   expect(readState(repo)).toMatchObject({ status: "running", current_iteration: 2 });
-  writeFileSync(env.FINISH, "");
+  letGateAnswer(loop);
 
   const again = await wtLoop(["start", "--terminal", "inline"], { cwd: repo, env, timeoutMs: 120_000 });
   expect({ code: again.code, out: again.stdout.slice(-1500), err: again.stderr }).toMatchObject({ code: 0 });
   expect(again.stdout).toContain("--audit");
   const state = readState(repo);
-  expect(state).toMatchObject({ status: "done", audit: true, audit_cmd: auditor });
+  expect(state).toMatchObject({ status: "done", audit: true, audit_cmd: loop.gate });
   expect(state.reason).toContain("the audit passed (round 1)");
   expect(state.iterations.map((i: any) => [i.kind ?? "story", i.outcome])).toEqual([["audit", "complete"]]);
-  expect(readFileSync(join(dir, "prompt"), "utf8")).toContain("+hello"); // the whole change, from before the first run
+  expect(readFileSync(env.PROMPT, "utf8")).toContain("+hello"); // the whole change, from before the first run
   expect(readFileSync(env.AGENT_RUNS, "utf8").trim().split("\n")).toHaveLength(1); // the story was not redone
   expect(readFileSync(env.AUDITS, "utf8").trim().split("\n")).toHaveLength(2);
   expect(isAlive(sleeper)).toBe(false); // the dead runner's auditor was ended by the correction
@@ -79,42 +54,34 @@ test("kill -9 during the audit, then start: the audit runs again and passes; no 
 
 test("kill -9 while the auditor has changed the tree and committed: start puts it all back before it audits again", async () => {
   const repo = makeRepo({ "tasks.md": "# Tasks\n\n## 1. Greeting\n- [ ] 1.1 write hello.txt\n" });
-  const dir = tempDir("kill9-audit-writes-");
-  const env = {
-    FINISH: join(dir, "finish"),
-    STARTED: join(dir, "started"),
-    AGENT_RUNS: join(dir, "agent-runs"),
-    PROMPT: join(dir, "prompt"),
-    PATH: testPath(),
-  };
-  const agent = join(dir, "agent.sh");
-  writeFileSync(
-    agent,
-    '#!/bin/sh\ncat > /dev/null\necho ran >> "$AGENT_RUNS"\necho hello > hello.txt\nsed -i "s/- \\[ \\]/- [x]/" tasks.md\necho "<promise>COMPLETE</promise>"\n',
-  );
   // The first audit rewrites the work, unticks the box, commits it all on the loop branch, leaves a staged and an
-  // untracked file, then hangs until killed. Once FINISH exists: PASS.
-  const auditor = join(dir, "auditor.sh");
-  writeFileSync(
-    auditor,
-    "#!/bin/sh\n" +
-      'if [ -e "$FINISH" ]; then cat > "$PROMPT"; echo "<audit>PASS</audit>"; exit 0; fi\ncat > /dev/null\n' +
+  // untracked file, then hangs until killed; later: PASS.
+  const loop = gateLoop("kill9-audit-writes-", {
+    finish: 'cat > "$PROMPT"; echo "<audit>PASS</audit>"',
+    firstRun:
       'echo scribbled > hello.txt\nsed -i "s/- \\[x\\]/- [ ]/" tasks.md\n' +
       "git -c user.name=a -c user.email=a@example.com commit -qam 'the auditor commits'\n" +
-      "echo staged > staged.txt\ngit add staged.txt\necho notes > audit-notes.txt\n" +
-      'echo $$ > "$STARTED"\nexec sleep 600\n',
-  );
-  chmodSync(agent, 0o755);
-  chmodSync(auditor, 0o755);
-  const args = ["start", "--terminal", "inline", "--agent", "command", "--agent-cmd", agent, "--audit", "--audit-agent", "command", "--audit-cmd", auditor];
-  const runner = spawnWtLoop([...args, "--on-complete", "keep"], { cwd: repo, env, stdout: "ignore", stderr: "ignore" });
-  await waitFor("the auditor to start", () => existsSync(env.STARTED) && readFileSync(env.STARTED, "utf8").endsWith("\n"), 60_000, { whileRunning: runner });
-  sleeper = Number(readFileSync(env.STARTED, "utf8"));
-  runner.kill("SIGKILL");
-  await runner.exited;
+      "echo staged > staged.txt\ngit add staged.txt\necho notes > audit-notes.txt",
+  });
+  const { env } = loop;
+  const args = [
+    "start",
+    "--terminal",
+    "inline",
+    "--agent",
+    "command",
+    "--agent-cmd",
+    loop.agent,
+    "--audit",
+    "--audit-agent",
+    "command",
+    "--audit-cmd",
+    loop.gate,
+  ];
+  sleeper = await killRunnerInGate(repo, loop, [...args, "--on-complete", "keep"]);
   const branch = readState(repo).checkpoint_branch;
   expect(git(repo, "log", "-1", "--format=%s", branch)).toBe("the auditor commits"); // what the kill left
-  writeFileSync(env.FINISH, "");
+  letGateAnswer(loop);
 
   const again = await wtLoop(["start", "--terminal", "inline"], { cwd: repo, env, timeoutMs: 120_000 });
   expect({ code: again.code, out: again.stdout.slice(-1500), err: again.stderr }).toMatchObject({ code: 0 });
