@@ -5,7 +5,7 @@
  * GITHUB_OUTPUT file per step, GITHUB_PATH lines put before PATH for the later steps, and one step summary
  * file. Only what wt-loop's action.yml uses is evaluated; anything else is an error, not a silent blank.
  */
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -79,6 +79,8 @@ export async function runAction(ctx: JobContext): Promise<ActionRun> {
   const pathFile = join(dir, "path");
   writeFileSync(summaryFile, "");
   writeFileSync(pathFile, "");
+  const eventFile = join(dir, "event.json");
+  writeFileSync(eventFile, JSON.stringify(ctx.event));
   let log = "";
   let failedStep: string | null = null;
   let code = 0;
@@ -99,12 +101,11 @@ export async function runAction(ctx: JobContext): Promise<ActionRun> {
       GITHUB_OUTPUT: output,
       GITHUB_PATH: pathFile,
       GITHUB_STEP_SUMMARY: summaryFile,
-      GITHUB_EVENT_PATH: join(dir, "event.json"),
+      GITHUB_EVENT_PATH: eventFile,
       RUNNER_TEMP: join(dir, "temp"),
       RUNNER_OS: process.platform === "darwin" ? "macOS" : "Linux",
       RUNNER_ARCH: process.arch === "arm64" ? "ARM64" : "X64",
     };
-    writeFileSync(env.GITHUB_EVENT_PATH!, JSON.stringify(ctx.event));
     const proc = Bun.spawn(["bash", "--noprofile", "--norc", "-eo", "pipefail", script], { cwd: ctx.workspace, env, stdout: "pipe", stderr: "pipe" });
     const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
     code = await proc.exited;
@@ -115,7 +116,6 @@ export async function runAction(ctx: JobContext): Promise<ActionRun> {
       break;
     }
   }
-  appendFileSync(join(dir, "log"), log);
   const outputs = Object.fromEntries(Object.entries(action.outputs).map(([k, v]) => [k, evaluate(v.value)]));
   return { code, failedStep, log, outputs, summary: readFileSync(summaryFile, "utf8"), path: readFileSync(pathFile, "utf8").split("\n").filter(Boolean) };
 }
