@@ -12,6 +12,7 @@ import type { CompletionChoice, LoopDeps } from "./ports.ts";
 import type { LoopEvent } from "../record/events.ts";
 import type { KeptLane } from "../parallel/ports.ts";
 import { windowTitle } from "../text/window-title.ts";
+import { RateWaitStopped } from "../github/rate-wait.ts";
 
 export interface Ending {
   status: FinalStatus;
@@ -130,7 +131,8 @@ async function publish(state: State, deps: LoopDeps): Promise<string> {
     });
     return `${said[0]!.toUpperCase()}${said.slice(1)}.`;
   } catch (err) {
-    const message = `No pull request was made: ${errorMessage(err)} (\`wt-loop pr\` tries again).`;
+    // A stop during GitHub's rate limit says itself what was pushed and what was not.
+    const message = err instanceof RateWaitStopped ? err.message : `No pull request was made: ${errorMessage(err)} (\`wt-loop pr\` tries again).`;
     emitQuietly(deps, { type: "Error", message });
     return message;
   }

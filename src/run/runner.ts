@@ -131,7 +131,10 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         publish: async (s, record) =>
           (
             await publishPr(git.uninterruptible(), { cwd: s.worktree_path, timeoutMs: s.command_timeout_sec * 1000, env }, s, record, {
-              onWait: (until, reason) => view.warn(`${reason}: the pull request waits until ${clockTime(until)} (within --max-wait).`),
+              onWait: (until, reason) =>
+                view.warn(`${reason}: the pull request waits until ${clockTime(until)} (within --max-wait; \`wt-loop stop\` ends the wait).`),
+              // A stop (now, or before the loop ended) ends that wait at once: the loop's ending stands, `wt-loop pr` does the rest.
+              signal: controller.signal,
             })
           ).message,
         chooseCompletion(status) {
