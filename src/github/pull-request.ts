@@ -84,6 +84,16 @@ export async function prPreflight(git: Git, ctx: GhContext, s: Pick<State, "chec
   if (s.pull_request) await findPull(ctx, target.repo, "", s.pull_request);
 }
 
+/**
+ * Whether the end question offers `pr`: the loop has its own branch, the repository a remote to push it to, and
+ * `gh` is installed. Cheap and offline (the login and the right to push are checked when it is chosen: a failure
+ * then is said, and the branch is kept).
+ */
+export async function prOffered(git: Git, s: Pick<State, "checkpoint" | "checkpoint_branch">, env: Record<string, string | undefined>): Promise<boolean> {
+  if (s.checkpoint !== "branch" || !s.checkpoint_branch || !Bun.which("gh", { PATH: env.PATH ?? "" })) return false;
+  return Boolean((await git.run(["remote"], { allowFailure: true }).catch(() => ({ stdout: "" }))).stdout.trim());
+}
+
 /** The remote of your branch's upstream, else `origin`, else the only remote. */
 async function pushRemote(git: Git, branch: string | null): Promise<string> {
   const remotes = (await git.run(["remote"], { allowFailure: true })).stdout
