@@ -20,6 +20,7 @@ import { storyBegins, storyTurns } from "./story-turn.ts";
 import { runParallel } from "./lanes/scheduler.ts";
 import { windowTitle } from "../text/window-title.ts";
 import { auditDue, auditRound } from "./audit-round.ts";
+import { watchRound } from "./watch-round.ts";
 
 /** Runs the loop whose state `deps.store` holds (run/wire.ts), changing it there; returns it as it ended. */
 export async function runLoop(deps: LoopDeps): Promise<State> {
@@ -77,11 +78,17 @@ const withNote = (e: Ending, note: string | null): Ending => (note ? { ...e, rea
  * every integrated story; its gaps are a new story the lanes take on as they would any other.
  */
 async function parallelThenAudit(state: State, deps: LoopDeps, inbox: Inbox): Promise<Ending> {
-  for (;;) {
+  for (let rounds = 0; ; ) {
     const ending = await runParallel(state, deps, inbox);
     if (ending.status !== "done") return ending;
     const audit = auditDue(state);
-    if (!audit.due) return withNote(ending, audit.note);
+    if (!audit.due) {
+      // --watch: the pull request's feedback, as stories the lanes take on.
+      const watched = await watchRound(state, deps, withNote(ending, audit.note), rounds);
+      if (watched !== "more") return watched ?? withNote(ending, audit.note);
+      rounds++;
+      continue;
+    }
     const overBudget = budgetReached(state);
     if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
     if (state.current_iteration >= state.max_iterations)
@@ -100,6 +107,7 @@ async function iterate(state: State, deps: LoopDeps, inbox: Inbox): Promise<Endi
   let attempt = 0;
   let retryReason: string | undefined;
   let noProgress = 0;
+  let watchRounds = 0;
 
   const turn = storyTurns(state, deps);
   while (true) {
@@ -114,7 +122,14 @@ async function iterate(state: State, deps: LoopDeps, inbox: Inbox): Promise<Endi
     if (allDone) {
       // --audit: one more agent run checks the whole change against its goal before it is called done.
       const audit = auditDue(state);
-      if (!audit.due) return withNote(allComplete(stories), audit.note);
+      if (!audit.due) {
+        // --watch: push, then the pull request's checks and reviews; their feedback is new stories of the tasks file.
+        const watched = await watchRound(state, deps, withNote(allComplete(stories), audit.note), watchRounds);
+        if (watched !== "more") return watched ?? withNote(allComplete(stories), audit.note);
+        watchRounds++;
+        [storyId, attempt, retryReason, noProgress] = [null, 0, undefined, 0];
+        continue;
+      }
     }
     // After every iteration (done wins: nothing more would be spent); a failed attempt was reverted first.
     const overBudget = budgetReached(state);

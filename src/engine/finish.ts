@@ -13,7 +13,7 @@ import type { EndAnswer } from "./view.ts";
 import type { LoopEvent } from "../record/events.ts";
 import type { KeptLane } from "../parallel/ports.ts";
 import { windowTitle } from "../text/window-title.ts";
-import { RateWaitStopped } from "../github/rate-wait.ts";
+import { GitHubWaitStopped } from "../github/rate-wait.ts";
 
 export interface Ending {
   status: FinalStatus;
@@ -23,6 +23,8 @@ export interface Ending {
   harness?: boolean;
   /** Why a `stopped` loop stopped, when it was not the user (state `stop_reason`). */
   stopReason?: Extract<StopReason, "budget">;
+  /** `--watch` ended on a pull request closed or merged: no push nor update at the end (it would be refused). */
+  skipPublish?: boolean;
   /** `--parallel`: lane refs that keep work the loop branch does not hold (named by a cleanup, which does not bring it back). */
   keptLanes?: KeptLane[];
 }
@@ -111,7 +113,7 @@ async function complete(state: State, ending: Ending, deps: LoopDeps, choose: ()
     state.completing = choice; // a runner killed from here on leaves a state that says so (checkpoint/resume.ts)
     await deps.store.save();
     let message = notInCleanup(await deps.checkpoint.finish(choice), choice, ending);
-    if (choice === "keep" && wantsPr && !ending.harness && deps.publish) message = thenSentence(message, await publish(state, deps));
+    if (choice === "keep" && wantsPr && !ending.harness && !ending.skipPublish && deps.publish) message = thenSentence(message, await publish(state, deps));
     state.completing = null;
     Object.assign(state, { completion: choice, completion_message: message });
     state.reason = thenSentence(ending.reason, message);
@@ -136,7 +138,7 @@ async function publish(state: State, deps: LoopDeps): Promise<string> {
     return `${said[0]!.toUpperCase()}${said.slice(1)}.`;
   } catch (err) {
     // A stop during GitHub's rate limit says itself what was pushed and what was not.
-    const message = err instanceof RateWaitStopped ? err.message : `No pull request was made: ${errorMessage(err)} (\`wt-loop pr\` tries again).`;
+    const message = err instanceof GitHubWaitStopped ? err.message : `No pull request was made: ${errorMessage(err)} (\`wt-loop pr\` tries again).`;
     emitQuietly(deps, { type: "Error", message });
     return message;
   }

@@ -40,6 +40,12 @@ export interface LoopDeps {
    * request (github/pull-request.ts); `record` is called as soon as the pull request is known. Returns what it did.
    */
   publish?(state: State, record: (pr: NonNullable<State["pull_request"]>) => Promise<void>): Promise<string>;
+  /**
+   * `--watch`, after a push: waits for the pull request's checks (said through `onWait`: the checks still running,
+   * empty while GitHub does not show the pushed commit or its first check yet) and, `take`, appends what it asks for
+   * to the tasks file as stories (github/pr-feedback.ts, as `start --pr N`).
+   */
+  watchPr?(state: State, o: { take: boolean; onWait(checks: string[]): void | Promise<void> }): Promise<WatchVerdict>;
   /** `--parallel` above 1 (engine/lanes/scheduler.ts): the lanes, the merge queue, and the checkpoint of an attempt in a lane. */
   parallel?: ParallelDeps;
   /**
@@ -68,6 +74,9 @@ export interface ParallelDeps {
   queue: MergeQueue;
   checkpointIn(plan: LanePlan): Checkpoint;
 }
+
+export type { WatchVerdict } from "../github/pr-watch.ts";
+import type { WatchVerdict } from "../github/pr-watch.ts";
 
 /** `pr` (asked at the end): keep, then the push and the pull request, as `--on-complete pr` does. */
 export type CompletionChoice = { kind: "now"; choice: Completion } | { kind: "ask"; answer: () => Promise<EndAnswer> };

@@ -5,10 +5,12 @@
  * loop's tasks file; the loop then runs them on the same branch and `--on-complete pr` pushes again. Checks still
  * running are waited for (bounded by --max-wait), shown as waiting, not as failed.
  */
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { UserError } from "../errors.ts";
 import { parseStories } from "../stories/story.ts";
+import { sleepUntil } from "../proc/timer.ts";
 import { ghApi, repoLabel, type GhContext, type RepoId } from "./gh.ts";
+import { GitHubWaitStopped } from "./rate-wait.ts";
 
 interface PullJson {
   number: number;
@@ -52,31 +54,63 @@ const CHECK_POLL_MS = 30_000;
 const TAIL_LINES = 30;
 
 export interface FeedbackWait {
-  /** Checks still running: the names, and until when this wait may go on. */
-  onWait?(names: string[]): void;
+  /** Checks still running (their names), or the head or its first check awaited (none): said as waiting, and until when it asks again. */
+  onWait?(names: string[], until: number): void | Promise<void>;
   maxWaitMs: number;
   /** Multiplies the poll interval (tests set it small). */
   scale?: number;
+  /** `--watch`: the commit just pushed — waited for as the pull request's head, and for its first check (CI may not have begun). */
+  head?: string;
+  /** Ends the wait (a stop): the read fails with `GitHubWaitStopped`. */
+  signal?: AbortSignal;
 }
+
+/** The pull request was closed or merged (for `start --pr`, a refusal; for `--watch`, the end of the watch). */
+export class PullGone extends UserError {
+  override name = "PullGone";
+  constructor(
+    message: string,
+    readonly merged: boolean,
+    readonly url: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * How long `--watch` waits, after a push, for GitHub to show the pushed commit as the pull request's head and for
+ * its first check run to appear (CI takes a moment to begin); a head with no check after it has no CI, and passes.
+ */
+const FIRST_CHECK_MS = 5 * 60_000;
 
 /** What pull request `n` of `repo` asks for, its head being `branch` (the worktree's); refused when closed, merged or another branch's. */
 export async function readFeedback(ctx: GhContext, repo: RepoId, n: number, branch: string | null, wait: FeedbackWait): Promise<Feedback> {
   const api = `repos/${repo.owner}/${repo.name}`;
-  const pull = await ghApi<PullJson>(ctx, repo, `${api}/pulls/${n}`, {
-    what: `reads pull request #${n}`,
-    notFound: `Pull request #${n} was not found in ${repoLabel(repo)}. Check the number (\`gh pr list --repo ${repoLabel(repo)}\`).`,
-  });
-  if (pull.state !== "open")
-    throw new UserError(
-      `Pull request #${n} (${pull.html_url}) is ${pull.merged_at ? "merged" : "closed"}: there is nothing to fix on it. ${pull.merged_at ? "Start a new loop for more work." : `Reopen it (\`gh pr reopen ${n}\`) first.`}`,
-    );
-  if (pull.head.ref !== branch)
-    throw new UserError(
-      `Pull request #${n} is from the branch ${pull.head.ref}, and this worktree is on ${branch ?? "no branch"}: the stories must run on its branch. Switch to it (\`git switch ${pull.head.ref}\`, or \`gh pr checkout ${n}\`), then try again.`,
-    );
   const began = Date.now();
+  const step = CHECK_POLL_MS * (wait.scale ?? 1);
+  let pull: PullJson;
   let runs: CheckRunJson[];
+  // Each time round, the pull request is read again: closed or merged meanwhile ends the wait.
   for (;;) {
+    pull = await ghApi<PullJson>(ctx, repo, `${api}/pulls/${n}`, {
+      what: `reads pull request #${n}`,
+      notFound: `Pull request #${n} was not found in ${repoLabel(repo)}. Check the number (\`gh pr list --repo ${repoLabel(repo)}\`).`,
+    });
+    if (pull.state !== "open")
+      throw new PullGone(
+        `Pull request #${n} (${pull.html_url}) is ${pull.merged_at ? "merged" : "closed"}: there is nothing to fix on it. ${pull.merged_at ? "Start a new loop for more work." : `Reopen it (\`gh pr reopen ${n}\`) first.`}`,
+        Boolean(pull.merged_at),
+        pull.html_url,
+      );
+    if (pull.head.ref !== branch)
+      throw new UserError(
+        `Pull request #${n} is from the branch ${pull.head.ref}, and this worktree is on ${branch ?? "no branch"}: the stories must run on its branch. Switch to it (\`git switch ${pull.head.ref}\`, or \`gh pr checkout ${n}\`), then try again.`,
+      );
+    const early = wait.head !== undefined && Date.now() - began < FIRST_CHECK_MS * (wait.scale ?? 1);
+    if (pull.head.sha !== wait.head && early) {
+      await rest(wait, [], step);
+      continue;
+    }
     runs = (
       await ghApi<{ check_runs: CheckRunJson[] }>(ctx, repo, `${api}/commits/${pull.head.sha}/check-runs`, {
         query: { per_page: "100" },
@@ -84,14 +118,12 @@ export async function readFeedback(ctx: GhContext, repo: RepoId, n: number, bran
       })
     ).check_runs;
     const running = runs.filter((r) => r.status !== "completed").map((r) => r.name);
-    if (!running.length) break;
-    const step = CHECK_POLL_MS * (wait.scale ?? 1);
+    if (!running.length && !(runs.length === 0 && early)) break;
     if (Date.now() - began + step > wait.maxWaitMs)
       throw new UserError(
         `The checks ${running.join(", ")} of pull request #${n} are still running: run \`wt-loop start --pr ${n}\` again once they have finished (or raise --max-wait).`,
       );
-    wait.onWait?.(running);
-    await Bun.sleep(step);
+    await rest(wait, running, step);
   }
   const failing = runs.filter((r) => r.conclusion && FAILED.has(r.conclusion)).map((r) => ({ name: r.name, output: tail(r.output) }));
   const reviews = await ghApi<ReviewJson[]>(ctx, repo, `${api}/pulls/${n}/reviews`, {
@@ -115,6 +147,14 @@ export async function readFeedback(ctx: GhContext, repo: RepoId, n: number, bran
     });
   }
   return { pull, failing, changes };
+}
+
+/** Says the wait, then sleeps one poll; a stop ends it. */
+async function rest(wait: FeedbackWait, names: string[], step: number): Promise<void> {
+  const until = Date.now() + step;
+  await wait.onWait?.(names, until);
+  if (!(await sleepUntil(until, wait.signal ?? new AbortController().signal)))
+    throw new GitHubWaitStopped(`Stopped while waiting for ${names.length ? `the checks ${names.join(", ")}` : "the pull request's checks"}.`);
 }
 
 function tail(o: CheckRunJson["output"]): string {
@@ -172,4 +212,15 @@ export function appendedNote(tasksFile: string, f: Feedback, titles: string[]): 
   return `Pull request #${f.pull.number}: ${what}, added to ${tasksFile} as ${titles.join("; ")}.`;
 }
 
-export const readText = (path: string) => readFileSync(path, "utf8");
+/**
+ * The feedback as stories appended to the tasks file (`start --pr N` and `--watch` both): returns what to tell the
+ * user, or null when nothing was asked. `write` false (--dry-run): says what it would add, writes nothing.
+ */
+export function appendFeedback(tasksFile: string, shown: string, f: Feedback, write = true): string | null {
+  const text = readFileSync(tasksFile, "utf8");
+  const { text: stories, titles } = feedbackStories(text, f);
+  if (!titles.length) return null;
+  if (!write) return `Would add to ${shown}: ${titles.join("; ")}.`;
+  appendFileSync(tasksFile, `${text.endsWith("\n") ? "" : "\n"}\n${stories}`);
+  return appendedNote(shown, f, titles);
+}

@@ -17,7 +17,7 @@ import { loopPaths } from "../state/paths.ts";
 import { archivedRuns, findRun } from "../state/run-files.ts";
 import { parseStories } from "../stories/story.ts";
 import { ghApi, repoLabel, requireGhLogin, type GhContext, type RepoId } from "./gh.ts";
-import { outwaitingRateLimit, RateWaitStopped, type RateWait } from "./rate-wait.ts";
+import { outwaitingRateLimit, GitHubWaitStopped, type RateWait } from "./rate-wait.ts";
 import { resolveRepo } from "./issues.ts";
 import { prBody, prSection, prTitle, type PlanStory } from "./pr-text.ts";
 
@@ -125,14 +125,14 @@ export async function publishPr(git: Git, ctx: GhContext, s: State, record: (r: 
   try {
     return await outwaitingRateLimit(ctx, s.max_wait_hours, "run `wt-loop pr`", wait, () => publishOnce(git, ctx, s, record, done));
   } catch (err) {
-    if (!(err instanceof RateWaitStopped)) throw err;
+    if (!(err instanceof GitHubWaitStopped)) throw err;
     const what =
       done.size > 1
         ? "it was not marked ready for review"
         : s.pull_request
           ? `pull request #${s.pull_request.number} was not updated`
           : "no pull request was opened";
-    throw new RateWaitStopped(`${err.message} ${done.size ? `Done: ${[...done].join("; ")}; ` : "Nothing was pushed; "}${what} (\`wt-loop pr\` does it).`);
+    throw new GitHubWaitStopped(`${err.message} ${done.size ? `Done: ${[...done].join("; ")}; ` : "Nothing was pushed; "}${what} (\`wt-loop pr\` does it).`);
   }
 }
 

@@ -13,13 +13,13 @@ import { GhRateLimited, ghApi, type GhContext } from "./gh.ts";
 export interface RateWait {
   /** Told when it waits, and until when. */
   onWait?(until: number, reason: string): void | Promise<void>;
-  /** Ends a wait at once (a stop): the step then fails with `RateWaitStopped`. */
+  /** Ends a wait at once (a stop): the step then fails with `GitHubWaitStopped`. */
   signal?: AbortSignal;
 }
 
-/** A stop came while GitHub's rate limit was waited out: nothing of the step was done after it. */
-export class RateWaitStopped extends UserError {
-  override name = "RateWaitStopped";
+/** A stop came while wt-loop waited on GitHub (its rate limit, a pull request's checks): nothing was done after it. */
+export class GitHubWaitStopped extends UserError {
+  override name = "GitHubWaitStopped";
 }
 
 /** Before the loop starts: the wait is said as it begins (the start-up's own notes). */
@@ -47,7 +47,7 @@ export async function outwaitingRateLimit<T>(ctx: GhContext, maxWaitHours: numbe
     } catch (err) {
       if (!(err instanceof GhRateLimited)) throw err;
       const limited = err.message.replace(/ Wait a while.*$/, "");
-      if (wait.signal?.aborted) throw new RateWaitStopped(`${limited} Stopped instead of waiting for it.`);
+      if (wait.signal?.aborted) throw new GitHubWaitStopped(`${limited} Stopped instead of waiting for it.`);
       const now = Date.now();
       const reset = await rateLimitReset(ctx, err.host);
       const until = reset && reset > now ? reset + RESET_MARGIN_MS * scale : now + Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (tries - 1)) * scale;
@@ -57,7 +57,7 @@ export async function outwaitingRateLimit<T>(ctx: GhContext, maxWaitHours: numbe
         );
       await wait.onWait?.(until, `GitHub's API rate limit is used up (${err.host})`);
       if (!(await sleepUntil(until, wait.signal ?? new AbortController().signal)))
-        throw new RateWaitStopped(`${limited} Stopped while waiting for it to be lifted.`);
+        throw new GitHubWaitStopped(`${limited} Stopped while waiting for it to be lifted.`);
     }
   }
 }

@@ -201,6 +201,25 @@ export const WaitingEvent = z.object({
   until: z.string().describe("when the agent is tried again (ISO 8601)"),
 });
 
+export const WatchingEvent = z.object({
+  type: z
+    .literal("Watching")
+    .describe(
+      "`--watch`: every story is done and pushed; the loop waits for its pull request's checks (or for GitHub to show the pushed commit) and asks again at `until`.",
+    ),
+  pull_request: z.number().int().positive().describe("the pull request's number"),
+  url: z.string().describe("its address"),
+  checks: z.array(z.string()).describe("the checks still running (empty: the pushed commit or its first check is not on GitHub yet)"),
+  since: z.string().describe("when the wait began (ISO 8601)"),
+  until: z.string().describe("when GitHub is asked again (ISO 8601)"),
+});
+
+export const FeedbackEvent = z.object({
+  type: z.literal("Feedback").describe("`--watch`: the pull request's failing checks and requested changes were added to the tasks file as stories."),
+  pull_request: z.number().int().positive().describe("the pull request's number"),
+  note: z.string().describe("what was added, in words"),
+});
+
 export const CompleteEvent = z.object({
   type: z
     .literal("Complete")
@@ -291,6 +310,8 @@ export const LoopEvent = z.discriminatedUnion("type", [
   ErrorEvent,
   CompleteEvent,
   WaitingEvent,
+  WatchingEvent,
+  FeedbackEvent,
   Paused,
   Resumed,
   MaxIterationsChanged,

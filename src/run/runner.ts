@@ -30,6 +30,7 @@ import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";
 import { issueSyncer } from "../github/issue-sync.ts";
 import { prOffered, publishPr } from "../github/pull-request.ts";
+import { watchPullRequest } from "../github/pr-watch.ts";
 import { clockTime } from "../text/format.ts";
 import { watchHangUp } from "../term/hangup.ts";
 import { loopSandbox } from "./sandbox.ts";
@@ -137,6 +138,9 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
               signal: controller.signal,
             })
           ).message,
+        // --watch: the pull request's checks and reviews after each push (github/pr-watch.ts); a stop ends its waits.
+        watchPr: (s, w) =>
+          watchPullRequest(s, { ctx: { cwd: s.worktree_path, timeoutMs: s.command_timeout_sec * 1000, env }, signal: controller.signal, ...w }),
         chooseCompletion(status) {
           // A stop from another terminal answered already; nobody may be at this window.
           if (stop.answer) return { kind: "now", choice: stop.answer };

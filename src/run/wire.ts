@@ -17,7 +17,7 @@ import type { View } from "../engine/view.ts";
 import { runPaths } from "../state/paths.ts";
 import type { StorySource } from "../stories/source.ts";
 
-export type LoopWorld = Pick<LoopDeps, "env" | "signal" | "reclaimFiles" | "setTitle" | "chooseCompletion" | "sandbox" | "publish">;
+export type LoopWorld = Pick<LoopDeps, "env" | "signal" | "reclaimFiles" | "setTitle" | "chooseCompletion" | "sandbox" | "publish" | "watchPr">;
 
 export async function wireLoop(store: LoopStore, git: Git, source: StorySource, world: LoopWorld): Promise<LoopDeps> {
   const state = store.state;

@@ -298,6 +298,16 @@ export class StoryRecord {
       case "Error":
         if (L.current) this.story(L.current).agent.push(block(shown(`✖ ${e.message}`), "bad"));
         return;
+      case "Watching": {
+        const what = e.checks.length ? `pull request #${e.pull_request}: ${e.checks.join(", ")}` : `pull request #${e.pull_request}'s checks`;
+        L.waiting = { until: Date.parse(e.until), reason: inertLine(what) };
+        if (L.current) this.story(L.current).agent.push(block(shown(`⏳ Watching ${what} (--watch)`), "warn"));
+        return;
+      }
+      case "Feedback":
+        L.waiting = null;
+        if (L.current) this.story(L.current).agent.push(block(shown(`↩ ${e.note}`), "warn"));
+        return;
       case "Waiting":
         L.waiting = { until: Date.parse(e.until), reason: inertLine(e.reason) };
         this.story(e.story_id).agent.push(block(shown(`⏸ The agent is unavailable: ${e.reason}`), "warn"));

@@ -23,6 +23,10 @@ export function refuseOptionMistakes(opts: LoopOptions): void {
   refuseParallelConflicts(opts);
   if (opts.sandbox) parseEndpoints(opts.sandboxAllow);
   if (opts.sandbox) parseEnvNames(opts.sandboxEnv);
+  if (opts.watch && opts.onComplete !== "pr" && opts.pr === undefined)
+    throw new UserError(
+      `--watch watches the pull request the loop opens at its end: give --on-complete pr too (or --pr N), not --on-complete ${opts.onComplete}.`,
+    );
   if (opts.issueSync && !opts.issue && !opts.issues)
     throw new UserError("--issue-sync writes progress back to the issue the stories came from: give --issue N (or --issues SEARCH) too.");
 }

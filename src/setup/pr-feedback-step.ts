@@ -4,13 +4,12 @@
  * — the loop's tasks file, the pull request open and on this worktree's branch, its checks finished — so a
  * refusal writes nothing; with --dry-run the stories are shown and not written.
  */
-import { appendFileSync } from "node:fs";
 import { relative } from "node:path";
 import { Git } from "../checkpoint/git.ts";
 import { UserError } from "../errors.ts";
 import { resolveRepo } from "../github/issues.ts";
 import { outwaitingRateLimit, startupWait } from "../github/rate-wait.ts";
-import { appendedNote, feedbackStories, readFeedback, readText } from "../github/pr-feedback.ts";
+import { appendFeedback, readFeedback } from "../github/pr-feedback.ts";
 import type { State } from "../state/schema.ts";
 import type { LoopOptions } from "./options.ts";
 
@@ -32,11 +31,7 @@ export async function takePrFeedback(worktree: string, opts: LoopOptions, previo
       onWait: (names) => warn(`Waiting for the checks of pull request #${n} still running: ${names.join(", ")}.`),
     }),
   );
-  const text = readText(tasksFile);
-  const { text: stories, titles } = feedbackStories(text, feedback);
-  if (!titles.length) throw new UserError(`Pull request #${n} has no failing check and no review asking for changes: there is nothing to add.`, 0);
-  const shown = relative(worktree, tasksFile);
-  if (opts.dryRun) return warn(`Would add to ${shown}: ${titles.join("; ")}.`);
-  appendFileSync(tasksFile, `${text.endsWith("\n") ? "" : "\n"}\n${stories}`);
-  warn(appendedNote(shown, feedback, titles));
+  const note = appendFeedback(tasksFile, relative(worktree, tasksFile), feedback, !opts.dryRun);
+  if (!note) throw new UserError(`Pull request #${n} has no failing check and no review asking for changes: there is nothing to add.`, 0);
+  warn(note);
 }

@@ -176,7 +176,8 @@ export const SandboxNetwork = z.enum(["filtered", "open"]);
 
 /** The loop waits for the agent's service (a usage limit): the status stays `running`. */
 export const Waiting = z.object({
-  reason: z.string().describe("the agent's words"),
+  on: z.literal("pull_request").optional().describe("`pull_request` (`--watch`): the pull request's checks are waited for; absent: the agent's service"),
+  reason: z.string().describe("the agent's words, or what the pull request is waited for"),
   since: Iso.describe("when the wait began"),
   until: Iso.describe("when the agent is tried again"),
 });
@@ -313,6 +314,12 @@ export const State = z.object({
     .default(null)
     .describe("the pull request `--on-complete pr` or `wt-loop pr` opened for the loop's branch; later runs update this one"),
   issue_search: z.string().nullable().default(null).describe("`--issues`, as given: a GitHub search, one story per open issue it finds"),
+  watch: z
+    .boolean()
+    .default(false)
+    .describe(
+      "`--watch`: once every story is done, the loop pushes, opens or updates its pull request, and waits for its checks; failing checks and requested changes become new stories",
+    ),
   stories_total: Count.describe("stories in the plan, planned stories that went missing included"),
   stories_completed: Count.describe("stories complete"),
   planned_stories: z

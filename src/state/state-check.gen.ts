@@ -41,6 +41,7 @@ function o0(v: any, p: string): Record<string, unknown> {
   out["issue_sync"] = (v["issue_sync"] === undefined ? false : ((typeof v["issue_sync"] === "boolean") ? v["issue_sync"] : fail(p + ".issue_sync", "true or false")));
   out["pull_request"] = (v["pull_request"] === undefined ? null : (v["pull_request"] === null ? null : o15(v["pull_request"], p + ".pull_request")));
   out["issue_search"] = (v["issue_search"] === undefined ? null : (v["issue_search"] === null ? null : ((typeof v["issue_search"] === "string") ? v["issue_search"] : fail(p + ".issue_search", "a string"))));
+  out["watch"] = (v["watch"] === undefined ? false : ((typeof v["watch"] === "boolean") ? v["watch"] : fail(p + ".watch", "true or false")));
   out["stories_total"] = ((typeof v["stories_total"] === "number") && (Number.isFinite(v["stories_total"])) && (Number.isSafeInteger(v["stories_total"])) && (v["stories_total"] >= 0) ? v["stories_total"] : fail(p + ".stories_total", "a number in range"));
   out["stories_completed"] = ((typeof v["stories_completed"] === "number") && (Number.isFinite(v["stories_completed"])) && (Number.isSafeInteger(v["stories_completed"])) && (v["stories_completed"] >= 0) ? v["stories_completed"] : fail(p + ".stories_completed", "a number in range"));
   out["planned_stories"] = (v["planned_stories"] === undefined ? [] : a16(v["planned_stories"], p + ".planned_stories"));
@@ -315,6 +316,7 @@ function o24(v: any, p: string): Record<string, unknown> {
 function o25(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
+  if (v["on"] !== undefined) out["on"] = ((v["on"] === "pull_request") ? v["on"] : fail(p + ".on", "\"pull_request\""));
   out["reason"] = ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string"));
   out["since"] = ((typeof v["since"] === "string") && (RE0.test(v["since"])) ? v["since"] : fail(p + ".since", "a datetime string"));
   out["until"] = ((typeof v["until"] === "string") && (RE0.test(v["until"])) ? v["until"] : fail(p + ".until", "a datetime string"));

@@ -144,6 +144,17 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
         ),
       ];
     }
+    case "Watching":
+      return [
+        cyan(
+          `⏳ Watching pull request #${e.pull_request}: ${e.checks.length ? `its checks ${bounded(e.checks.join(", "))} are running` : "waiting for GitHub to show the pushed commit and its checks"}.`,
+        ),
+        dim(
+          `   Waiting at most until ${clockTime(Date.parse(e.until), Date.parse(e.since))} (--max-wait); failing checks and requested changes become stories. \`wt-loop stop\` ends the watch.`,
+        ),
+      ];
+    case "Feedback":
+      return [cyan(`↩ ${bounded(e.note)}`)];
     case "Paused":
       return [cyan(`⏸ Paused after iteration ${e.iteration}: \`wt-loop resume\` goes on, \`wt-loop stop\` ends the loop.`)];
     case "Resumed":

@@ -74,7 +74,7 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
   if (s.completion_pending) lines.push("Answer it in the loop's window, or here: `wt-loop stop` (keep the loop's branch) or `wt-loop stop --cleanup`.");
   if (s.waiting)
     lines.push(
-      `Waiting: until ${clockTime(Date.parse(s.waiting.until), now)} (${formatDuration(Date.parse(s.waiting.until) - now)} left) for the agent: ${f(s.waiting.reason)}`,
+      `Waiting: until ${clockTime(Date.parse(s.waiting.until), now)} (${formatDuration(Date.parse(s.waiting.until) - now)} left) ${s.waiting.on === "pull_request" ? "for" : "for the agent:"} ${f(s.waiting.reason)}`,
     );
   if (s.reason) lines.push(`Reason: ${f(s.reason)}`);
   if (s.error) lines.push(`Error: ${f(s.error)}`);

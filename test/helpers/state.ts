@@ -35,6 +35,7 @@ export function sampleState(over: Partial<State> = {}): State {
     updated_at: "2026-11-21T10:05:00.000Z",
     ended_at: "2026-11-21T10:05:00.000Z",
     task: "Do the thing",
+    watch: false,
     iterations: [],
     done_criteria: "tasks",
     stall_threshold: 2,
