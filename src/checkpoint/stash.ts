@@ -113,7 +113,8 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
 
     // What changes() measured: a second snapshot of the whole tree (a copy of the index, `ls-files`, `add -A`,
     // `write-tree`) would find the same tree.
-    writeDiff: async (file) => (left ? writeTreeDiff(git, left.from, left.to, file) : writeTreeDiff(git, current?.snap.full ?? need().sha, await git.snapshot(), file)),
+    writeDiff: async (file) =>
+      left ? writeTreeDiff(git, left.from, left.to, file) : writeTreeDiff(git, current?.snap.full ?? need().sha, await git.snapshot(), file),
 
     async finish(choice) {
       const i = need();
