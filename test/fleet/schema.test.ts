@@ -52,6 +52,8 @@ describe("wt-loop schema", () => {
       "Error",
       "Complete",
       "Waiting",
+      "Watching",
+      "Feedback",
       "Paused",
       "Resumed",
       "MaxIterationsChanged",
