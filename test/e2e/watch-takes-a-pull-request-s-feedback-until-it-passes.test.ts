@@ -116,6 +116,29 @@ describe("--watch", () => {
     }
   }, 240_000);
 
+  test("wt-loop stop while it watches: the wait ends at once, stopped, every story done and pushed", async () => {
+    const { gh, repo, remote, env } = setUp();
+    const ci = scriptedCi(gh, remote, () => [{ id: 1, name: "e2e", status: "in_progress", conclusion: null }]);
+    const proc = spawnWtLoop(["start", "--on-complete", "pr", "--watch", "--terminal", "inline"], { cwd: repo, env });
+    try {
+      const out = collect(proc.stdout);
+      await waitFor("the loop to watch its running check", () => /Watching pull request #\d+: its checks e2e are running/.test(out.text()), 120_000, {
+        whileRunning: proc,
+      });
+      const stop = await wtLoop(["stop"], { cwd: repo });
+      expect(stop.code).toBe(0);
+      expect(await proc.exited).toBe(4);
+      const s = readState(repo);
+      expect(s).toMatchObject({ status: "stopped", completion: "keep", waiting: null, runner_pid: null, stories_completed: 2 });
+      expect(s.reason).toContain(`Stopped by the user while watching pull request #${s.pull_request!.number}`);
+      expect(git(remote, "rev-parse", `refs/heads/${s.checkpoint_branch}`)).toBe(git(repo, "rev-parse", s.checkpoint_branch!));
+      expect(gh.pulls.size).toBe(1);
+    } finally {
+      ci.stop();
+      proc.kill("SIGKILL");
+    }
+  }, 240_000);
+
   test("without --on-complete pr: refused, naming it, nothing written", async () => {
     const repo = makeRepo({ "tasks.md": TASKS });
     const r = await wtLoop(["start", "--watch", "--on-complete", "keep", "--terminal", "inline"], { cwd: repo });
