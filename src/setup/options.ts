@@ -99,11 +99,6 @@ export const LoopOptions = z.strictObject({
     help: "This loop's pull request: its failing checks and the reviews asking for changes become new stories, run on its branch and pushed (implies --on-complete pr; docs/github.md)",
     file: "none",
   }),
-  watch: opt(z.boolean().default(false), {
-    help: "With --on-complete pr: after the push, wait for the pull request's checks; failing checks and requested changes become stories, run and pushed again (docs/github.md)",
-    state: "watch",
-    remembered,
-  }),
   done: opt(DoneCriteria.optional(), { help: "Done criteria", defaultText: "tasks when a tasks.md is found, else manual", state: "done_criteria", remembered }),
   max: opt(int("max", 1).default(30), { hint: "n", help: "Maximum iterations (agent runs)", state: "max_iterations", remembered }),
   maxRetries: opt(int("max-retries", 1).default(3), { hint: "n", help: "Attempts per story before giving up", state: "max_retries", remembered }),
@@ -321,6 +316,11 @@ export const LoopOptions = z.strictObject({
   issueSync: opt(z.boolean().default(false), {
     help: "Write progress back to the issue: its boxes ticked as stories are accepted, one comment with the receipt at the end (with --issue or --issues)",
     state: "issue_sync",
+    remembered,
+  }),
+  watch: opt(z.boolean().default(false), {
+    help: "With --on-complete pr: after the push, wait for the pull request's checks; failing checks and requested changes become stories, run and pushed again (docs/github.md)",
+    state: "watch",
     remembered,
   }),
   dryRun: opt(z.boolean().default(false), { help: "Print the plan and exit, writing nothing", file: "none" }),
