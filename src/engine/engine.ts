@@ -14,7 +14,8 @@ import type { LoopDeps } from "./ports.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 import { budgetReached } from "../record/budget.ts";
 import { pauseHere, steerInbox, type Inbox } from "./steer-inbox.ts";
-import { attemptStory, recordIteration } from "./attempt.ts";
+import { attemptStory, recordIteration, refreshCounts } from "./attempt.ts";
+import { inWorktree } from "./agent-run.ts";
 import { storyBegins, storyTurns } from "./story-turn.ts";
 import { runParallel } from "./lanes/scheduler.ts";
 import { windowTitle } from "../text/window-title.ts";
@@ -78,7 +79,13 @@ async function nextStep(
   const turn = decide({ at: "turn", stopRequested: deps.signal.aborted, gone: facts.gone, allDone: facts.allDone, audit, overBudget: budgetReached(state) });
   if (turn.kind !== "on") return turn;
   await inbox.check();
-  const go = decide({ at: "go", pauseRequested: state.pause_requested, iteration: state.current_iteration, maxIterations: state.max_iterations, allDone: facts.allDone });
+  const go = decide({
+    at: "go",
+    pauseRequested: state.pause_requested,
+    iteration: state.current_iteration,
+    maxIterations: state.max_iterations,
+    allDone: facts.allDone,
+  });
   if (go.kind === "pause") await pauseHere(state, deps, inbox);
   return go;
 }
@@ -159,7 +166,8 @@ async function iterate(state: State, deps: LoopDeps, inbox: Inbox): Promise<Endi
     await deps.store.save();
 
     const started = new Date();
-    const it = await attemptStory(state, deps, next, { n, index, total: stories.length, attempt, retryReason });
+    const it = await attemptStory({ ...inWorktree(state, n), story: next, index, total: stories.length, attempt, retryReason }, deps);
+    if (it.stories) refreshCounts(state, it.stories); // its tree is the loop's: the counts are
     const rec = recordIteration(state, deps, it, { n, started, story: next, attempt });
     await deps.store.save();
 
