@@ -40,9 +40,8 @@ code=$?
 
 # The result, whatever it was. No state (a refusal before the loop began) leaves the outputs empty.
 if state=$(wt-loop status --json 2>/dev/null); then
-  status=$(jq -r '.status' <<<"$state")
-  pr=$(jq -r '.pull_request.url // empty' <<<"$state")
-  receipt=$(jq -c '.receipt' <<<"$state")
+  # One jq pass, one value per line (the receipt compact, so it is one line too).
+  { read -r status; read -r pr; read -r receipt; } < <(jq -r '.status, (.pull_request.url // ""), (.receipt | tojson)' <<<"$state")
   {
     echo "status=$status"
     echo "pr-url=$pr"
