@@ -153,35 +153,6 @@ export function writeRecordSafe(root: string, path: string, data: string): void 
   writeWhole(root, path, data, 0o644, false);
 }
 
-/**
- * writeFileSafe whose write, fsync and rename run off the event loop (the runtime's I/O threads): the same
- * checks, temp file and order — on disk before the rename names it — so a crash at any point leaves the old
- * file or the new one whole. For the runner's state, written while an agent runs: an fsync was ~7–9 ms on this
- * loaded machine, during which the runner read no output and drew nothing (docs/performance.md).
- */
-export async function writeFileSafeAsync(root: string, path: string, data: string, mode = 0o644): Promise<void> {
-  makeDir(root, dirname(path));
-  refuseLinks(root, path);
-  const { open, rm } = await import("node:fs/promises");
-  const tmp = `${path}.${process.pid}.${randomHex(6)}.tmp`;
-  const file = await open(tmp, FLAGS.create | O_NOFOLLOW, mode).catch((err) => {
-    throw (err as { code?: string }).code === "ELOOP" ? new LinkRefused(tmp) : err;
-  });
-  try {
-    try {
-      await file.writeFile(data);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    // On this thread, when its turn comes: a force-quit's synchronous write (store.ts) is never overtaken by it.
-    renameSync(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-}
-
 function writeWhole(root: string, path: string, data: string, mode: number, durable: boolean): void {
   makeDir(root, dirname(path));
   refuseLinks(root, path);

@@ -5,7 +5,7 @@
 import { closeSync, lstatSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { copyContent } from "../proc/lines.ts";
-import { loopRoot, makeDir, openSafe, renameSafe, writeFileSafe, writeFileSafeAsync } from "../proc/safe-fs.ts";
+import { loopRoot, makeDir, openSafe, renameSafe, writeFileSafe } from "../proc/safe-fs.ts";
 import { io, ioSync, UserError } from "../errors.ts";
 import { runFiles, type LoopFiles } from "./paths.ts";
 import type { State } from "./schema.ts";
@@ -128,8 +128,7 @@ type Written = { text: string; ino: number; size: number; mtimeMs: number; ctime
  * The runner's writes of its own state, in order: a write of the very text this writer last wrote,
  * to a file that is still the one it wrote (the same inode, size, mtime and ctime: any other writer's
  * file is a new one), is skipped — an attempt's "the checkpoint is in the state" save usually repeats
- * the save before it, and each write is an fsync (docs/performance.md). The write and its fsync run off the
- * event loop: the agent's pid is written while the agent runs, and its output is read meanwhile.
+ * the save before it, and each write is an fsync (docs/performance.md).
  */
 export function stateWriter(path: string): (state: State) => Promise<void> {
   let last: Written | null = null;
@@ -145,7 +144,7 @@ export function stateWriter(path: string): (state: State) => Promise<void> {
     const text = JSON.stringify(validForWriting(state), null, 2) + "\n";
     if (last?.text === text && same(last)) return;
     last = null;
-    await io("write", path, () => writeFileSafeAsync(loopRoot(path), path, text));
+    await io("write", path, () => writeFileSafe(loopRoot(path), path, text));
     try {
       const st = lstatSync(path);
       last = { text, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };

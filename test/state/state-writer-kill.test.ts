@@ -1,20 +1,19 @@
-// The runner's state writer writes and forces each state to the disk off the event loop (state/store.ts,
-// proc/safe-fs.ts writeFileSafeAsync). A kill -9 at any moment of that must still leave the state file whole —
-// the last state written or the one before, never a torn one, never a temp file that a reader takes for it —
-// and a link planted where it writes is refused as by every other write.
+// The runner's state writes (state/store.ts through proc/safe-fs.ts writeFileSafe: a temp file, fsync, rename).
+// A kill -9 at any moment of them must leave the state file whole — the last state written or the one it was
+// writing, never a torn one, never a temp file a reader takes for it — and a link planted there is refused.
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LinkRefused, writeFileSafeAsync } from "../../src/proc/safe-fs.ts";
+import { LinkRefused, writeFileSafe } from "../../src/proc/safe-fs.ts";
 import { tempDir } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const WRITER = `
-import { writeFileSafeAsync } from ${JSON.stringify(join(import.meta.dir, "../../src/proc/safe-fs.ts"))};
+import { writeFileSafe } from ${JSON.stringify(join(import.meta.dir, "../../src/proc/safe-fs.ts"))};
 const [root, path] = process.argv.slice(2);
 // Big enough that a write takes several pieces of work; each a different text, so a torn one shows.
 for (let n = 1; ; n++) {
-  await writeFileSafeAsync(root, path, JSON.stringify({ n, pad: String(n % 10).repeat(400_000) }) + "\\n");
+  writeFileSafe(root, path, JSON.stringify({ n, pad: String(n % 10).repeat(400_000) }) + "\\n");
   console.log(n);
 }
 `;
@@ -46,13 +45,13 @@ test("kill -9 while the runner writes its state: the file is always a whole stat
   for (const name of readdirSync(join(root, ".claude"))) expect(name === "loop-state.json" || /\.\d+\.[0-9a-f]{12}\.tmp$/.test(name)).toBe(true);
 }, 120_000);
 
-test("the state writer never writes through a link planted at the state", async () => {
+test("the state writer never writes through a link planted at the state", () => {
   const root = tempDir("state-link-");
   const outside = join(tempDir("outside-"), ".bashrc");
   writeFileSync(outside, "mine\n");
   const path = join(root, "loop-state.json");
   symlinkSync(outside, path);
-  await expect(writeFileSafeAsync(root, path, "{}\n")).rejects.toBeInstanceOf(LinkRefused);
+  expect(() => writeFileSafe(root, path, "{}\n")).toThrow(LinkRefused);
   expect(readFileSync(outside, "utf8")).toBe("mine\n");
   expect(readdirSync(root)).toEqual(["loop-state.json"]);
 });
