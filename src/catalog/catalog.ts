@@ -163,7 +163,7 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "doctor",
-    summary: "Check what a loop here needs: git, the agent's CLI, a terminal, the loop's folder, disk space",
+    summary: "Check what a loop here needs: git, the agent's CLI, the stories, a terminal, the loop's folder, disk space",
     usage: "wt-loop doctor [options] [--json]",
     examples: [
       ["wt-loop doctor", "one line per check, ✓ ! or ✗ with the fix; exit 0 when a loop can start"],

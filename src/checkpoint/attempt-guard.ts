@@ -15,10 +15,12 @@ export function attemptGuard(git: Git, sha: () => string, keep: () => string[]):
   let refs: RefsAt | null = null;
   let ignored: string[] = []; // ignored when the attempt began: never deleted by its revert
   let untouched = false; // the last attempt left HEAD, refs and tree exactly at the checkpoint
+  let base = ""; // the checkpoint the attempt started from
   const tree = () => git.treeOf(sha());
   return {
     async ensure() {
       untouched = false;
+      base = sha();
       // Two reads of their own, at once: each is a git process, and an iteration's cost over plain git is mostly these.
       const [at, present] = await Promise.all([readRefs(git), ignoredPaths(git)]);
       refs = at; // every attempt starts here; changes() compares with it
@@ -54,6 +56,11 @@ export function attemptGuard(git: Git, sha: () => string, keep: () => string[]):
 
     hold: async (base) => holdTree(git, base ?? (await tree()), keep(), ignored),
 
-    writeDiff: async (file) => writeTreeDiff(git, await tree(), await git.snapshot(), file),
+    // Once kept, the new checkpoint commit holds the tree the attempt left: a diff of two commits, one git process —
+    // not the snapshot of the whole tree (a copy of the index, `ls-files`, `add -A`, `write-tree`) a revert still needs.
+    writeDiff: async (file) => {
+      const from = base || sha();
+      return writeTreeDiff(git, from, sha() !== from ? sha() : await git.snapshot(), file);
+    },
   };
 }

@@ -26,6 +26,10 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
   let ignored: string[] = [];
   // The story's snapshot, and its stash entry (null when the tree was clean: HEAD holds it all).
   let current: { story: string; snap: Snapshot; stash: string | null } | null = null;
+  // The attempt's diff as changes() last measured it, from the story's snapshot (else HEAD held it all) to the tree
+  // the attempt left: nothing the loop runs after changes() leaves the tree otherwise (the verify command is measured
+  // again, the reviewer's changes are put back), and it holds after accept() forgot the story's snapshot.
+  let left: { from: string; to: string } | null = null;
   const prefix = `ralph:${name}:`;
   const need = () => {
     if (!info) throw new Error("stash checkpoint used before init");
@@ -49,6 +53,7 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
       const [at, present] = await Promise.all([readRefs(git), ignoredPaths(git)]);
       refs = at; // every attempt starts here; changes() compares with it
       ignored = [...new Set([...ignored, ...present])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
+      left = null;
       if (current?.story === storyId) return;
       i.sha = refs.head;
       const snap = await takeSnapshot(git, i.sha); // only objects are written: a stop may cut it short
@@ -83,6 +88,7 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
       const { violation, head } = await refsViolation(git, refs, i.sha);
       // The tree is not clean at a stash checkpoint: compare whole-tree snapshots instead.
       const now = await git.snapshot();
+      left = { from: current?.snap.full ?? i.sha, to: now };
       const progress = head !== i.sha || now !== current?.snap.full;
       const files = current ? await changedFiles(git, current.snap.full, now) : [];
       const gone = deletedIgnored(git.ctx.cwd, ignored);
@@ -105,8 +111,10 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
 
     hold: (base) => holdTree(git, base ?? current?.snap.full ?? need().sha, keep, ignored), // the story's snapshot, else HEAD held it all
 
-    // From the story's snapshot (the tree is not clean at a stash checkpoint), else HEAD's tree held it all.
-    writeDiff: async (file) => writeTreeDiff(git, current?.snap.full ?? need().sha, await git.snapshot(), file),
+    // What changes() measured: a second snapshot of the whole tree (a copy of the index, `ls-files`, `add -A`,
+    // `write-tree`) would find the same tree.
+    writeDiff: async (file) =>
+      left ? writeTreeDiff(git, left.from, left.to, file) : writeTreeDiff(git, current?.snap.full ?? need().sha, await git.snapshot(), file),
 
     async finish(choice) {
       const i = need();

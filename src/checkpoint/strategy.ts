@@ -53,8 +53,8 @@ export interface Checkpoint {
    */
   hold(base?: string): Promise<Held>;
   /**
-   * Writes what the attempt changed — from its checkpoint to the tree as it is now, untracked files included — into
-   * `file` as git's diff (the Files tab's Enter); its size in bytes. Called before the work is kept or reverted.
+   * Writes what the attempt changed — from its checkpoint to the tree it left, untracked files included — into
+   * `file` as git's diff (the Files tab's Enter); its size in bytes. Called before a revert, or once accept() kept it.
    */
   writeDiff(file: string): Promise<number>;
   finish(choice: "cleanup" | "keep"): Promise<string>;

@@ -168,11 +168,12 @@ export async function attemptStory(
 async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult, recordDiff: () => Promise<void>): Promise<void> {
   const r = res.result;
   const title = `checkpoint: story ${story.id} — ${story.title}`;
-  // The diff is taken from the tree the verdict was given on, before the checkpoint moves past it.
+  // The diff is written once the work is kept: the new checkpoint holds the tree the verdict was given on, so the
+  // diff is one of two commits rather than of a fresh snapshot of the whole tree (docs/performance.md).
   const keep = async (message: string) => {
-    await recordDiff();
     res.commits = await deps.checkpoint.accept(message, res);
     res.accepted = true;
+    await recordDiff();
   };
   if (res.violation) {
     res.result = { outcome: "rejected", reason: res.violation };
@@ -217,7 +218,11 @@ async function recordDiff(deps: LoopDeps, res: AttemptResult, file: string): Pro
     await deps.checkpoint.writeDiff(file);
     res.diffFile = file;
   } catch (err) {
-    if (deps.signal.aborted && err instanceof CommandError && err.reason === "aborted") throw err;
+    // A stop that cut the diff short: before a revert it is the attempt's stop; a kept attempt stays kept, undiffed.
+    if (deps.signal.aborted && err instanceof CommandError && err.reason === "aborted") {
+      if (res.accepted) return;
+      throw err;
+    }
     deps.store.emit({ type: "Error", message: `wt-loop could not record the attempt's diff in ${file}: ${errorMessage(err)}` });
   }
 }

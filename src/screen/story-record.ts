@@ -22,7 +22,7 @@ export interface AttemptRecord {
   outcome: Outcome | null;
   reason: string | null;
   files: ChangedFile[];
-  /** The attempt's diff, written before its work was kept or reverted; null: none (no file changed, not measured, an older log). */
+  /** The attempt's diff, written once its work was kept, or before it was reverted; null: none (no file changed, not measured, an older log). */
   diffFile: string | null;
   verifyLog: string | null;
   verify: "running" | "passed" | "failed" | null;

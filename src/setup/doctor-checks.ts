@@ -3,7 +3,7 @@
  * that needs more than a few lines keeps its work in its own function below.
  */
 import { accessSync, constants, lstatSync, statfsSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { adapterFor, AGENT_INSTALL, checkAgent, checkReviewer, plainProgram } from "../agents/registry.ts";
 import { AUDIT_FLAGS } from "../agents/auditor.ts";
 import { sandboxProblem, sandboxTools } from "../proc/sandbox-tools.ts";
@@ -15,6 +15,9 @@ import { isOpenSpecProject } from "../stories/openspec.ts";
 import { chooseLauncher, NO_TERMINAL } from "../term/window.ts";
 import type { Check, CheckLine, DoctorInput } from "./doctor.ts";
 import { untrustedCommands } from "./trust.ts";
+import { makePlan } from "./plan.ts";
+import { otherAgents } from "../agents/story-agent.ts";
+import { isComplete } from "../stories/story.ts";
 
 type Found = Omit<CheckLine, "id">;
 const ok = (text: string): Found => ({ mark: "ok", text, fix: null });
@@ -58,6 +61,7 @@ export const CHECKS: Check[] = [
   { id: "auditor", run: (input) => checkRole(input, "auditor") },
   { id: "sandbox", run: checkSandbox },
   { id: "openspec", run: checkOpenSpec },
+  { id: "stories", run: checkStories },
   { id: "gh", run: checkGh },
   { id: "terminal", run: checkTerminal },
   { id: ".claude", run: checkLoopFolder },
@@ -156,6 +160,32 @@ async function checkOpenSpec(input: DoctorInput): Promise<Found | null> {
     };
   if (input.purpose !== "doctor") return ok("openspec");
   return ok(`openspec ${(await versionOf(["openspec", "--version"], input)) ?? "(version unknown)"}`);
+}
+
+/**
+ * The work a start here would read (setup/plan.ts), and what `start` would refuse in it: a tasks file without
+ * boxes, an `(after N)` that names no story, a heading naming an agent that is unknown or not installed. Only
+ * `doctor` asks (a start makes the same plan itself); stories from GitHub are read at start, not here.
+ */
+async function checkStories(input: DoctorInput): Promise<Found | null> {
+  const { opts } = input;
+  if (input.purpose !== "doctor" || !opts || "error" in input.worktree || opts.issue || opts.issues) return null;
+  const wt = input.worktree.path;
+  // Without a tasks file a start takes its task from the command line; doctor's own task changes nothing checked.
+  const planned = { ...opts, task: opts.task ?? "the task start is given" };
+  try {
+    const plan = await makePlan(wt, planned, { cwd: wt, env: input.env, timeoutMs: 30_000, warn: () => {} });
+    if (plan.doneCriteria === "manual")
+      return ok(plan.tasksFile ? `${relative(wt, plan.tasksFile)}, read as one task (--done manual)` : "no tasks.md: start takes the task you give it");
+    const left = plan.stories.filter((s) => !isComplete(s));
+    const loop = { agent: opts.agent, agent_cmd: opts.agentCmd ?? null };
+    const others = otherAgents(loop, left);
+    const named = others.length ? `; headings name ${others.join(", ")} (installed)` : "";
+    return ok(`${plan.stories.length} stories in ${relative(wt, plan.tasksFile!)}, ${left.length} left${named}`);
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    return { mark: "fail", text: err.message.replace(/ Nothing was started\.$/, "").replace(", so nothing was started:", ":"), fix: null };
+  }
 }
 
 /**

@@ -12,7 +12,9 @@ import type { LoopOptions } from "./options.ts";
 
 /** One line of `doctor`: ✓ (ok) ready, ! (warn) works but something is missing or will be asked, ✗ (fail) a loop cannot start. */
 export const CheckLine = z.object({
-  id: z.string().describe("What was checked: git, worktree, agent, openspec, terminal, .claude, disk, trust (more may come)"),
+  id: z
+    .string()
+    .describe("What was checked: git, worktree, agent, reviewer, auditor, sandbox, openspec, stories, gh, terminal, .claude, disk, trust (more may come)"),
   mark: z.enum(["ok", "warn", "fail"]).describe("ok: ready; warn: works, but see the text; fail: a loop cannot start until it is fixed"),
   text: z.string().describe("What was found, or what is wrong"),
   fix: z.string().nullable().describe("What to do about it (an install command, a flag); null when nothing needs doing"),

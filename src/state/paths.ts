@@ -72,7 +72,7 @@ export function runFiles(paths: { logs: string; runs: string }, startedAt: strin
 /** Where an iteration's prompt is kept, beside its log: `iter-NNN.prompt.md`. */
 export const promptFileOf = (iterLog: string) => iterLog.replace(/\.jsonl$/, "") + ".prompt.md";
 
-/** Where an attempt's diff is kept, beside its log: `iter-NNN.diff` (written before its work is kept or reverted). */
+/** Where an attempt's diff is kept, beside its log: `iter-NNN.diff` (written once its work is kept, or before it is reverted). */
 export const diffFileOf = (iterLog: string) => iterLog.replace(/\.jsonl$/, "") + ".diff";
 
 /** The loop's files with those of the run that started at `startedAt` (what the engine writes). */

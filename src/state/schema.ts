@@ -124,7 +124,7 @@ export const Iteration = z.object({
     .optional()
     .describe(
       "absolute path of `logs/<run>/iter-NNN.diff`: what the attempt changed, from its checkpoint to the tree it left (untracked files included), " +
-        "written before its work was kept or reverted; absent when it changed no file, was stopped or refused before it was measured, or ran before diffs were kept",
+        "written once its work was kept, or before it was reverted; absent when it changed no file, was stopped or refused before it was measured, or ran before diffs were kept",
     ),
   verify: VerifyRun.optional().describe("the `--verify` run after this attempt's COMPLETE; absent when it did not run"),
   review: ReviewRun.optional().describe("the `--review` run after this attempt's COMPLETE passed the box check and `--verify`; absent when it did not run"),

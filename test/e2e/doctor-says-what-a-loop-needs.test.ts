@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { join } from "node:path";
 import { NOT_IN_WORKTREE } from "../../src/errors.ts";
 import { DoctorReport } from "../../src/setup/doctor.ts";
-import { FAKE_BIN, testPath, wtLoop } from "../helpers/cli.ts";
+import { FAKE_BIN, NODE_BIN, testPath, wtLoop } from "../helpers/cli.ts";
 import { makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
 
 const GIT = Bun.which("git")!;
@@ -39,9 +39,10 @@ describe("wt-loop doctor", () => {
     expect(d.code).toBe(0);
     // `gh` has a line when it is installed (--issue needs it; docs/github.md), and none otherwise.
     const gh = Bun.which("gh") ? ["gh"] : [];
-    expect(d.report.checks.map((c) => c.id)).toEqual(["git", "worktree", "agent", ...gh, "terminal", ".claude", "disk"]);
+    expect(d.report.checks.map((c) => c.id)).toEqual(["git", "worktree", "agent", "stories", ...gh, "terminal", ".claude", "disk"]);
     expect(d.report.checks.every((c) => c.mark === "ok")).toBe(true);
     expect(d.line("agent")).toBe("✓ agent     claude: claude 2.1.0 (Claude Code, fake)");
+    expect(d.line("stories")).toBe("✓ stories   2 stories in tasks.md, 2 left");
     expect(d.stdout).toContain("A loop can start here.");
   });
 
@@ -200,5 +201,35 @@ describe("wt-loop doctor", () => {
     expect(d.line("agent")).toStartWith("✓ agent");
     const start = await wtLoop(["start"], { cwd: join(dir, "sub") });
     expect(start.stderr).toContain(NOT_IN_WORKTREE);
+  });
+
+  test("a heading names an agent that is not installed, or a story that is not there: ✗ stories, and start refuses with that line", async () => {
+    const tasks = "## 1. First\n- [x] a\n\n## 2. Port (agent: codex)\n- [ ] b\n";
+    const repo = makeRepo({ "tasks.md": tasks });
+    const env = { PATH: onlyOnPath({ ...BASICS, claude: join(FAKE_BIN, "claude") }) };
+    const d = await doctor(repo, env, ["--terminal", "inline"]);
+    expect(d.code).toBe(1);
+    expect(d.line("stories")).toContain("✗ stories   tasks.md: `## 2. Port (agent: codex)` runs its attempts with codex, whose CLI 'codex' is not installed");
+    const start = await wtLoop(["start", "--terminal", "inline"], { cwd: repo, env });
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain(words(d.line("stories")));
+    expect(existsSync(join(repo, ".claude"))).toBe(false);
+
+    // Installed (the real Codex CLI, node_modules/.bin): ✓, naming it.
+    const ready = await doctor(repo, { PATH: `${env.PATH}:${NODE_BIN}` }, ["--terminal", "inline"]);
+    expect(ready.line("stories")).toBe("✓ stories   2 stories in tasks.md, 1 left; headings name codex (installed)");
+
+    writeFileSync(join(repo, "tasks.md"), "## 1. First\n- [ ] a\n\n## 2. Second (after 7)\n- [ ] b\n");
+    const graph = await doctor(repo, {}, ["--terminal", "inline"]);
+    expect(graph.code).toBe(1);
+    expect(graph.line("stories")).toStartWith("✗ stories   tasks.md: the prerequisites in its headings");
+    expect(graph.stdout).toContain("`## 2. Second (after 7)` names 7, which is no story of tasks.md");
+  });
+
+  test("no tasks.md: the stories line says start takes the task it is given (still ready)", async () => {
+    const repo = makeRepo({ "README.md": "hello\n" });
+    const d = await doctor(repo, {}, ["--terminal", "inline"]);
+    expect(d.code).toBe(0);
+    expect(d.line("stories")).toBe("✓ stories   no tasks.md: start takes the task you give it");
   });
 });
