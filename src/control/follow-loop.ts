@@ -5,9 +5,12 @@
  * no Complete event ends the follow after a grace.
  */
 import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import type { LoopFiles } from "../state/paths.ts";
 import { isFinal, type FinalStatus } from "../state/final.ts";
 import { readState } from "../state/store.ts";
+import type { State } from "../state/schema.ts";
+import { hasOwnRunner, processStartTime } from "../proc/pid.ts";
 import { correctDeadRunner } from "./liveness.ts";
 import { parseLoggedEvent, type Logged } from "../record/events.ts";
 import { followLines } from "./follow.ts";
@@ -64,11 +67,30 @@ export function followLoop(paths: Pick<LoopFiles, "state" | "events">, o: { onWa
     stopFollower = () => follower.stop();
     if (stopped) follower.stop();
     let finalSince = 0;
+    // The state is parsed again only when it was written since (a write is a rename: a new inode):
+    // a long agent run writes none for minutes, and a big state costs milliseconds to parse.
+    let read: { at: string; state: State | null } | null = null;
+    const current = async () => {
+      const at = await stat(paths.state).then(
+        (st) => `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`,
+        () => "",
+      );
+      if (read?.at !== at || !at) read = { at, state: await readState(paths.state).catch(() => null) };
+      return read.state;
+    };
+    // A runner proven ours stays ours while its pid lives with the same start time (a pid is reused only
+    // after its process ended): one read of its /proc stat every half second, not the whole proof.
+    let proven: { state: State; started: string } | null = null;
     const watchdog = setInterval(async () => {
-      const s = await readState(paths.state).catch(() => null);
+      const s = await current();
       if (!s || ending.status) return;
-      const note = await correctDeadRunner(paths.state, s);
-      if (note) return endWith(isFinal(s.status) ? s.status : "stopped", note);
+      const runner = s.runner_pid;
+      if (proven?.state !== s || runner === null || processStartTime(runner) !== proven.started) {
+        proven = null;
+        const note = await correctDeadRunner(paths.state, s);
+        if (note) return endWith(isFinal(s.status) ? s.status : "stopped", note);
+        if (s.runner_started && hasOwnRunner(s)) proven = { state: s, started: s.runner_started };
+      }
       if (s.started_at !== since) return follower.stop(); // a newer loop replaced this one
       if (isFinal(s.status) && s.runner_pid === null) {
         finalSince ||= Date.now();

@@ -1,12 +1,15 @@
 /**
  * Following the event log live (`monitor`): new lines are read as soon as the file changes
- * (fs.watch), with a short poll as the fallback where watching is unreliable (network disks, WSL).
+ * (fs.watch), with a short poll as the fallback where the folder cannot be watched, and a slow one
+ * (once a second) where it is, for a watch that misses (network disks, WSL): a silent loop is then not
+ * looked at 10 times a second (idle CPU, docs/performance.md).
  */
 import { watch, type FSWatcher } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 
 const POLL_MS = 100;
+const WATCHED_POLL_MS = 1000;
 
 export interface Follower {
   stop(): void;
@@ -63,8 +66,11 @@ export function followLines(path: string, from: number, onLine: (line: string) =
     while (!stopped) {
       await readNew();
       await new Promise<void>((r) => {
-        wake = r;
-        setTimeout(r, POLL_MS);
+        const t = setTimeout(r, watcher ? WATCHED_POLL_MS : POLL_MS);
+        wake = () => {
+          clearTimeout(t); // a watched folder wakes it often: no timer is left behind each time
+          r();
+        };
       });
     }
   })();

@@ -9,9 +9,11 @@ import { errorMessage, thenSentence, UserError } from "../errors.ts";
 import { lostMessage } from "../checkpoint/user-work.ts";
 import { endedState } from "../state/ending.ts";
 import type { CompletionChoice, LoopDeps } from "./ports.ts";
+import type { EndAnswer } from "./view.ts";
 import type { LoopEvent } from "../record/events.ts";
 import type { KeptLane } from "../parallel/ports.ts";
 import { windowTitle } from "../text/window-title.ts";
+import { RateWaitStopped } from "../github/rate-wait.ts";
 
 export interface Ending {
   status: FinalStatus;
@@ -100,13 +102,16 @@ async function settleUserWork(state: State, deps: LoopDeps): Promise<string | nu
 }
 
 /** The completion step (cleanup or keep); its failure is reported and recorded, never thrown. */
-async function complete(state: State, ending: Ending, deps: LoopDeps, choose: () => Promise<Completion>): Promise<void> {
+async function complete(state: State, ending: Ending, deps: LoopDeps, choose: () => Promise<EndAnswer>): Promise<void> {
   try {
-    const choice = await choose();
+    const answer = await choose();
+    // `pr`, chosen at the end: keep, then what `--on-complete pr` does.
+    const choice: Completion = answer === "pr" ? "keep" : answer;
+    const wantsPr = answer === "pr" || state.on_complete === "pr";
     state.completing = choice; // a runner killed from here on leaves a state that says so (checkpoint/resume.ts)
     await deps.store.save();
     let message = notInCleanup(await deps.checkpoint.finish(choice), choice, ending);
-    if (choice === "keep" && state.on_complete === "pr" && !ending.harness && deps.publish) message = thenSentence(message, await publish(state, deps));
+    if (choice === "keep" && wantsPr && !ending.harness && deps.publish) message = thenSentence(message, await publish(state, deps));
     state.completing = null;
     Object.assign(state, { completion: choice, completion_message: message });
     state.reason = thenSentence(ending.reason, message);
@@ -130,7 +135,8 @@ async function publish(state: State, deps: LoopDeps): Promise<string> {
     });
     return `${said[0]!.toUpperCase()}${said.slice(1)}.`;
   } catch (err) {
-    const message = `No pull request was made: ${errorMessage(err)} (\`wt-loop pr\` tries again).`;
+    // A stop during GitHub's rate limit says itself what was pushed and what was not.
+    const message = err instanceof RateWaitStopped ? err.message : `No pull request was made: ${errorMessage(err)} (\`wt-loop pr\` tries again).`;
     emitQuietly(deps, { type: "Error", message });
     return message;
   }

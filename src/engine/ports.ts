@@ -10,6 +10,7 @@ import type { StorySource } from "../stories/source.ts";
 import type { LoopStore } from "../record/store.ts";
 import type { Wrapper } from "../proc/spawn.ts";
 import type { LanePlan, Lanes, MergeQueue } from "../parallel/ports.ts";
+import type { EndAnswer } from "./view.ts";
 
 export interface LoopDeps {
   paths: LoopPaths;
@@ -68,4 +69,5 @@ export interface ParallelDeps {
   checkpointIn(plan: LanePlan): Checkpoint;
 }
 
-export type CompletionChoice = { kind: "now"; choice: Completion } | { kind: "ask"; answer: () => Promise<Completion> };
+/** `pr` (asked at the end): keep, then the push and the pull request, as `--on-complete pr` does. */
+export type CompletionChoice = { kind: "now"; choice: Completion } | { kind: "ask"; answer: () => Promise<EndAnswer> };

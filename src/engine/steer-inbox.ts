@@ -7,8 +7,9 @@
  * first decides). A file that does not name this run — committed by a repository, left by an earlier
  * run — is never applied, nor touched.
  */
-import { closeSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { Wake } from "../proc/wake.ts";
 import { errorMessage } from "../errors.ts";
 import { loopRoot, openSafe, refuseLinks, renameSafe, writeFileSafe } from "../proc/safe-fs.ts";
 import type { State } from "../state/schema.ts";
@@ -16,8 +17,13 @@ import type { LoopDeps } from "./ports.ts";
 import { applySteer, parseRequest, type SteerAnswer } from "../record/steer-apply.ts";
 import { windowTitle } from "../text/window-title.ts";
 
-/** Often enough that `wt-loop pause` answers at once; a readdir of a near-empty folder costs nothing. */
+/** Often enough that `wt-loop pause` answers at once when the folder cannot be watched. */
 const POLL_MS = 250;
+/**
+ * While the folder is watched (a request's file wakes the inbox at once, proc/wake.ts), the look that
+ * covers a watch that misses: 4 looks a second were most of what a silent loop did (docs/performance.md).
+ */
+const WATCHED_POLL_MS = 2000;
 export const REQUEST_SUFFIX = ".req.json";
 export const TAKEN_SUFFIX = ".taken";
 export const ANSWER_SUFFIX = ".answer.json";
@@ -93,12 +99,29 @@ export function steerInbox(state: State, deps: Deps): Inbox {
       });
     return running;
   };
-  const timer = setInterval(() => void check(), POLL_MS);
-  timer.unref?.();
+  // The requests folder is made by the first request: its parent is watched for it, then it.
+  const wake = new Wake({ only: (name) => name === basename(dir) || name.endsWith(REQUEST_SUFFIX), keepAlive: false });
+  const watch = () => {
+    wake.watch(dirname(dir));
+    if (existsSync(dir)) wake.watch(dir);
+  };
+  let closed = false;
+  const loop = (async () => {
+    for (let first = true; !closed; first = false) {
+      const before = wake.watched;
+      watch();
+      // The folder just made: a request written before its watch began is looked for now.
+      if (!first && wake.watched > before) wake.poke();
+      await wake.wait(wake.watching && !first ? WATCHED_POLL_MS : POLL_MS);
+      if (!closed) await check();
+    }
+  })();
   return {
     check,
     async close() {
-      clearInterval(timer);
+      closed = true;
+      wake.close();
+      await loop;
       await running;
     },
   };

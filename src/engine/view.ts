@@ -7,6 +7,11 @@
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import type { LoopEvent } from "../record/events.ts";
 
+/** The end question's answer: `pr` keeps the loop's branch, then pushes it and opens its pull request (as `wt-loop pr`). */
+export type EndAnswer = Completion | "pr";
+/** How the end question words `pr` (the line prompt and the screen's dialog). */
+export const PR_HINT = "keep it, push it and open its pull request (as `wt-loop pr`)";
+
 /** What a key press asks of the loop: `stop` (q, Ctrl-C: counted by control/stop-presses.ts), `force-stop` (at once). */
 export type KeyIntent = { kind: "stop" | "force-stop"; key: string };
 
@@ -29,11 +34,11 @@ export interface View {
   /** Whether someone can answer `ask` here; when not, the loop's branch is kept without asking. */
   readonly canAsk: boolean;
   /**
-   * Keep or clean up the loop's branch. The keys are the question's from now on. When `signal`
-   * aborts (answered from another terminal by `wt-loop stop`), the question lets go and the
-   * promise may stay pending.
+   * Keep or clean up the loop's branch (or, `offerPr`, keep it and open its pull request). The keys are the
+   * question's from now on. When `signal` aborts (answered from another terminal by `wt-loop stop`), the
+   * question lets go and the promise may stay pending.
    */
-  ask(status: FinalStatus, signal: AbortSignal): Promise<Completion>;
+  ask(status: FinalStatus, signal: AbortSignal, offerPr?: boolean): Promise<EndAnswer>;
   /** Reports what the keys ask for until `ask` or `dispose`. */
   keys(on: (intent: KeyIntent) => void): void;
   /** Gives the terminal back as it was (keys, the status line). */

@@ -16,7 +16,8 @@ import type { Iteration, State } from "../state/schema.ts";
 import { loopPaths } from "../state/paths.ts";
 import { archivedRuns, findRun } from "../state/run-files.ts";
 import { parseStories } from "../stories/story.ts";
-import { GhRateLimited, ghApi, ghApiText, repoLabel, requireGhLogin, type GhContext, type RepoId } from "./gh.ts";
+import { ghApi, repoLabel, requireGhLogin, type GhContext, type RepoId } from "./gh.ts";
+import { outwaitingRateLimit, RateWaitStopped, type RateWait } from "./rate-wait.ts";
 import { resolveRepo } from "./issues.ts";
 import { prBody, prSection, prTitle, type PlanStory } from "./pr-text.ts";
 
@@ -83,6 +84,16 @@ export async function prPreflight(git: Git, ctx: GhContext, s: Pick<State, "chec
   if (s.pull_request) await findPull(ctx, target.repo, "", s.pull_request);
 }
 
+/**
+ * Whether the end question offers `pr`: the loop has its own branch, the repository a remote to push it to, and
+ * `gh` is installed. Cheap and offline (the login and the right to push are checked when it is chosen: a failure
+ * then is said, and the branch is kept).
+ */
+export async function prOffered(git: Git, s: Pick<State, "checkpoint" | "checkpoint_branch">, env: Record<string, string | undefined>): Promise<boolean> {
+  if (s.checkpoint !== "branch" || !s.checkpoint_branch || !Bun.which("gh", { PATH: env.PATH ?? "" })) return false;
+  return Boolean((await git.run(["remote"], { allowFailure: true }).catch(() => ({ stdout: "" }))).stdout.trim());
+}
+
 /** The remote of your branch's upstream, else `origin`, else the only remote. */
 async function pushRemote(git: Git, branch: string | null): Promise<string> {
   const remotes = (await git.run(["remote"], { allowFailure: true })).stdout
@@ -107,56 +118,25 @@ export interface Published {
 /**
  * Pushes the loop's branch and opens or updates its pull request. `record` is called as soon as the pull
  * request's number is known, before anything else is written, so a kill after it leaves the state naming it.
+ * GitHub's rate limit is waited out (github/rate-wait.ts); a stop during that wait says what was done and what not.
  */
 export async function publishPr(git: Git, ctx: GhContext, s: State, record: (r: PullRequestRecord) => Promise<void>, wait: RateWait = {}): Promise<Published> {
-  const env = ctx.env ?? process.env;
-  const scale = Number(env[WAIT_SCALE_VAR]) > 0 ? Number(env[WAIT_SCALE_VAR]) : 1;
-  const budget = s.max_wait_hours * 3_600_000;
-  const began = Date.now();
-  for (let tries = 1; ; tries++) {
-    try {
-      return await publishOnce(git, ctx, s, record);
-    } catch (err) {
-      if (!(err instanceof GhRateLimited)) throw err;
-      // Every step is safe to do again: the push is then "already pushed", the pull request is found by its branch.
-      const now = Date.now();
-      const reset = await rateLimitReset(ctx, err.host);
-      const until = reset && reset > now ? reset + RESET_MARGIN_MS * scale : now + Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (tries - 1)) * scale;
-      if (until - began > budget)
-        throw new UserError(
-          `${err.message.replace(/ Wait a while.*$/, "")} Waiting until ${new Date(until).toISOString()} would pass --max-wait ${s.max_wait_hours} h: run \`wt-loop pr\` once the limit is lifted.`,
-        );
-      await wait.onWait?.(until, `GitHub's API rate limit is used up (${err.host})`);
-      await Bun.sleep(until - Date.now());
-    }
-  }
-}
-
-/** `--on-complete pr`/`wt-loop pr` wait out a rate limit as the loop waits out an agent's usage limit (within --max-wait). */
-export interface RateWait {
-  onWait?(until: number, reason: string): void | Promise<void>;
-}
-
-/** Multiplies the backoffs and the margin (not a reset time GitHub gave): the engine's own variable (engine/gates/unavailable.ts). */
-const WAIT_SCALE_VAR = "WT_LOOP_WAIT_SCALE";
-const FIRST_BACKOFF_MS = 30_000;
-const MAX_BACKOFF_MS = 15 * 60_000;
-const RESET_MARGIN_MS = 15_000;
-
-/** When GitHub lifts the limit (`GET /rate_limit` is not counted against it); null when it does not say. */
-async function rateLimitReset(ctx: GhContext, host: string): Promise<number | null> {
+  const done = new Set<string>();
   try {
-    const j = await ghApi<{ resources?: Record<string, { remaining?: number; reset?: number }> }>(ctx, { host, owner: "-", name: "-" }, "rate_limit", {
-      what: "reads its rate limit",
-    });
-    const spent = Object.values(j.resources ?? {}).filter((r) => r.remaining === 0 && typeof r.reset === "number");
-    return spent.length ? Math.max(...spent.map((r) => r.reset! * 1000)) : null;
-  } catch {
-    return null;
+    return await outwaitingRateLimit(ctx, s.max_wait_hours, "run `wt-loop pr`", wait, () => publishOnce(git, ctx, s, record, done));
+  } catch (err) {
+    if (!(err instanceof RateWaitStopped)) throw err;
+    const what =
+      done.size > 1
+        ? "it was not marked ready for review"
+        : s.pull_request
+          ? `pull request #${s.pull_request.number} was not updated`
+          : "no pull request was opened";
+    throw new RateWaitStopped(`${err.message} ${done.size ? `Done: ${[...done].join("; ")}; ` : "Nothing was pushed; "}${what} (\`wt-loop pr\` does it).`);
   }
 }
 
-async function publishOnce(git: Git, ctx: GhContext, s: State, record: (r: PullRequestRecord) => Promise<void>): Promise<Published> {
+async function publishOnce(git: Git, ctx: GhContext, s: State, record: (r: PullRequestRecord) => Promise<void>, done: Set<string>): Promise<Published> {
   const branch = s.checkpoint_branch;
   if (!branch) throw new UserError("This loop made no branch of its own (no checkpoint was taken): there is nothing to open a pull request from.");
   const target = await prTarget(git, ctx, s);
@@ -167,6 +147,7 @@ async function publishOnce(git: Git, ctx: GhContext, s: State, record: (r: PullR
   // Before the push: a closed or merged pull request of this loop is refused with nothing written.
   const existing = await findPull(ctx, repo, branch, s.pull_request);
   const pushedWhat = await push(git, remote, branch, tip, s.pull_request?.pushed ?? null);
+  done.add(`${branch} is on ${remote} at ${tip.slice(0, 12)}`);
   const base = (await remoteHead(git, remote, s.original_branch)) ? s.original_branch! : target.defaultBranch;
   const earlier = await earlierIterations(s);
   const section = prSection({ state: s, earlier, plan: await planOf(s), files: await filesOf(git, [...earlier, ...s.iterations]) });
@@ -189,6 +170,7 @@ async function publishOnce(git: Git, ctx: GhContext, s: State, record: (r: PullR
     said = `opened pull request #${pull.number}${ready ? "" : " as a draft (stories remain)"}`;
   }
   await record({ number: pull.number, url: pull.html_url, repo: repoLabel(repo), remote, pushed: tip });
+  done.add(said);
   if (ready && pull.draft && pull.node_id) {
     await ghApi(ctx, repo, "graphql", {
       method: "POST",

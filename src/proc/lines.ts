@@ -8,6 +8,7 @@
  */
 import { closeSync, existsSync, openSync, readSync, writeSync } from "node:fs";
 import { loopRoot, openSafe } from "./safe-fs.ts";
+import { Wake } from "./wake.ts";
 
 export interface LongLineSink {
   /** The line has outgrown the limit; it began at this offset of the file. Its bytes follow. */
@@ -115,11 +116,14 @@ export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (lin
 
 /**
  * How long the tail waits for more: 10 ms while the writer writes, doubling while it is silent up to
- * 100 ms (what `monitor` waits between looks at the event log). An agent that thinks for minutes is
- * then looked at 10 times a second, not 100: the idle loop's CPU (issue 19: under 1 %).
+ * 100 ms (what `monitor` waits between looks at the event log). The file is watched too (proc/wake.ts):
+ * a write ends the wait at once, and while the watch holds, a silent writer is looked at once a second
+ * (the slow poll that covers a watch that misses), not 10 times: an agent that thinks for minutes then
+ * costs nothing (idle CPU under 1 %, docs/performance.md).
  */
 const TAIL_POLL_MS = 10;
 const TAIL_IDLE_MAX_MS = 100;
+const TAIL_WATCHED_MAX_MS = 1000;
 const YIELD_EVERY = 64; // reads of 64 KB: 4 MB
 
 /**
@@ -139,6 +143,8 @@ export async function tailLines(path: string, onLine: (line: string) => void, fi
   let offset = 0;
   let reads = 0;
   let wait = TAIL_POLL_MS;
+  const wake = new Wake();
+  const idleMax = wake.watch(path) ? TAIL_WATCHED_MAX_MS : TAIL_IDLE_MAX_MS;
   try {
     while (true) {
       const wasDone = done; // read once more after the writer is gone: its last bytes
@@ -151,11 +157,12 @@ export async function tailLines(path: string, onLine: (line: string) => void, fi
         if (++reads % YIELD_EVERY === 0) await Bun.sleep(0);
       } else if (wasDone) break;
       else {
-        await Promise.race([Bun.sleep(wait), finished]); // the writer's exit ends the wait at once
-        wait = Math.min(TAIL_IDLE_MAX_MS, wait * 2);
+        await Promise.race([wake.wait(wait), finished]); // a write, or the writer's exit, ends the wait at once
+        wait = Math.min(idleMax, wait * 2);
       }
     }
   } finally {
+    wake.close();
     keepIfDeleted(path, fd);
     closeSync(fd);
   }

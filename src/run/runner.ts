@@ -29,7 +29,7 @@ import type { View } from "../engine/view.ts";
 import { killPendingGroups } from "../proc/spawn.ts";
 import { loopNotifier } from "../term/notify.ts";
 import { issueSyncer } from "../github/issue-sync.ts";
-import { publishPr } from "../github/pull-request.ts";
+import { prOffered, publishPr } from "../github/pull-request.ts";
 import { clockTime } from "../text/format.ts";
 import { watchHangUp } from "../term/hangup.ts";
 import { loopSandbox } from "./sandbox.ts";
@@ -131,7 +131,10 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
         publish: async (s, record) =>
           (
             await publishPr(git.uninterruptible(), { cwd: s.worktree_path, timeoutMs: s.command_timeout_sec * 1000, env }, s, record, {
-              onWait: (until, reason) => view.warn(`${reason}: the pull request waits until ${clockTime(until)} (within --max-wait).`),
+              onWait: (until, reason) =>
+                view.warn(`${reason}: the pull request waits until ${clockTime(until)} (within --max-wait; \`wt-loop stop\` ends the wait).`),
+              // A stop (now, or before the loop ended) ends that wait at once: the loop's ending stands, `wt-loop pr` does the rest.
+              signal: controller.signal,
             })
           ).message,
         chooseCompletion(status) {
@@ -150,7 +153,8 @@ export async function runPrepared(state: State, source: StorySource, o: RunnerOp
               if (stop.answer) return stop.answer; // answered by a signal meanwhile: asked of nobody
               notifier.question(store.state); // after the final status was written (and notified)
               const asking = new AbortController();
-              const here = view.ask(status, asking.signal).then((choice) => ({ choice, why: null }));
+              const offerPr = await prOffered(git.uninterruptible(), store.state, env);
+              const here = view.ask(status, asking.signal, offerPr).then((choice) => ({ choice, why: null }));
               const remote = stop
                 .answered()
                 .then((choice) => ({ choice, why: `Answered ${choice} from outside this window (\`wt-loop stop\`, or a signal: SIGTERM, SIGINT).` }));

@@ -4,7 +4,7 @@
  * it draws a Frame and names the keys it reads. The loop screen, the selection screen and the preview are
  * all models of this one kind, drawn by one renderer.
  */
-import type { Completion } from "../state/schema.ts";
+import type { EndAnswer } from "../engine/view.ts";
 
 /** Colour roles; the renderer maps them to its palette (and to nothing under NO_COLOR). */
 export type Tone = "normal" | "dim" | "accent" | "good" | "bad" | "warn";
@@ -66,7 +66,7 @@ export type Action =
   /** `n`: a note the next prompt carries. */
   | { kind: "note"; text: string }
   /** The end dialog's answer. */
-  | { kind: "answer"; completion: Completion }
+  | { kind: "answer"; completion: EndAnswer }
   /** Files tab, Enter: show an attempt's diff (`file`, written when it ended; the model gets the text back through its own method, titled `title`). */
   | { kind: "diff"; title: string; file: string }
   /** End view or selection: leave the screen (`code` is the exit code). */

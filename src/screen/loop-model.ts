@@ -79,8 +79,8 @@ export class LoopModel implements ScreenModel, LoopScreen {
   }
 
   /** The end dialog: keep or clean up the loop's branch, with the run's summary. Answered by an `answer` action. */
-  ask(status: FinalStatus): void {
-    this.overlay = { kind: "ask", status, choice: 0 };
+  ask(status: FinalStatus, offerPr = false): void {
+    this.overlay = { kind: "ask", status, choice: 0, offerPr };
     this.notice = null; // the loop is over: a "stopping" message would outlive what it said
   }
 

@@ -10,12 +10,16 @@ import { auditOf, storiesOf } from "../record/receipt.ts";
 import type { Action, Frame, Key, Line } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import type { StoryReceipt } from "../state/schema.ts";
+import { PR_HINT, type EndAnswer } from "../engine/view.ts";
 import { wrapOverlay } from "./text.ts";
 
-const CHOICES = [
+const CHOICES: { completion: EndAnswer; hint: string }[] = [
   { completion: "keep", hint: "stay on the loop's branch with its checkpoint commits" },
   { completion: "cleanup", hint: "back to your branch, all the loop's work as uncommitted changes" },
-] as const;
+  { completion: "pr", hint: PR_HINT },
+];
+/** The end dialog's choices: `pr` only when it is offered (a remote and `gh`). */
+const choicesOf = (o: { offerPr: boolean }) => (o.offerPr ? CHOICES : CHOICES.slice(0, 2));
 
 /** The key table `?` shows: every key of the loop screen. */
 export function helpLines(mode: "run" | "monitor", ended = false): Line[] {
@@ -62,10 +66,14 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
       close();
       return k === "y" || k === "Y" ? { kind: "stop-loop" } : null;
     case "ask": {
-      if (k === "up" || k === "k" || k === "down" || k === "j" || k === "tab") o.choice = 1 - o.choice;
+      const n = choicesOf(o).length;
+      if (k === "down" || k === "j" || k === "tab") o.choice = (o.choice + 1) % n;
+      if (k === "up" || k === "k") o.choice = (o.choice + n - 1) % n;
       // Esc and Ctrl-C keep, as the line prompt's cancel does: whoever wants out is not asking for a cleanup.
       const keeps = k === "escape" || k === "ctrl-c" || k === "K";
-      const answer = k === "enter" ? CHOICES[o.choice]!.completion : keeps ? "keep" : k === "c" || k === "C" ? "cleanup" : null;
+      const pr = o.offerPr && (k === "p" || k === "P");
+      const answer: EndAnswer | null =
+        k === "enter" ? choicesOf(o)[o.choice]!.completion : keeps ? "keep" : k === "c" || k === "C" ? "cleanup" : pr ? "pr" : null;
       if (!answer) return null;
       close(); // the completion step runs now; the result view follows
       return { kind: "answer", completion: answer };
@@ -143,7 +151,7 @@ function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
         lines: [
           ...summary(m),
           [],
-          ...CHOICES.map(
+          ...choicesOf(o).map(
             (c, i): Line => [
               { text: `${i === o.choice ? "› " : "  "}${c.completion.padEnd(9)}`, bold: i === o.choice, tone: i === o.choice ? "accent" : "normal" },
               { text: c.hint, tone: "dim" },

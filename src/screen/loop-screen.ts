@@ -21,7 +21,7 @@ export interface LoopModelOptions {
 export type Overlay =
   | { kind: "help" }
   | { kind: "confirm-stop" }
-  | { kind: "ask"; status: FinalStatus; choice: number }
+  | { kind: "ask"; status: FinalStatus; choice: number; offerPr: boolean }
   | { kind: "text"; title: string; text: string; top: number }
   | { kind: "input"; text: string }
   /** `/`: what to look for in the Agent tab. */

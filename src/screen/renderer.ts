@@ -7,7 +7,7 @@
  * library's own `destroy` (a signal it watches) is reported through `onGone`.
  */
 import { Renderable, type CliRenderer, type KeyEvent, type OptimizedBuffer, type RenderContext } from "@opentui/core";
-import type { Key, ScreenModel } from "./frame.ts";
+import type { Frame, Key, ScreenModel } from "./frame.ts";
 import { drawFrame, type Paint } from "./draw.ts";
 import { printError } from "../term/print.ts";
 
@@ -59,6 +59,8 @@ export function keyName(k: Pick<KeyEvent, "name" | "ctrl" | "meta" | "shift" | "
 }
 
 class FrameRenderable extends Renderable {
+  /** The frame composed to be compared (attachScreen's `redraw`): drawn as it is, not composed again. */
+  next: Frame | null = null;
   constructor(
     ctx: RenderContext,
     private readonly source: () => { model: ScreenModel; paint: Paint },
@@ -67,7 +69,9 @@ class FrameRenderable extends Renderable {
   }
   protected override renderSelf(buffer: OptimizedBuffer): void {
     const { model, paint } = this.source();
-    drawFrame(buffer, model.frame(Date.now()), paint);
+    const frame = this.next ?? model.frame(Date.now()); // a render the library asked for itself: composed now
+    this.next = null;
+    drawFrame(buffer, frame, paint);
   }
 }
 
@@ -90,12 +94,14 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
       () => {
         pending = null;
         if (closed) return;
-        // Composed here to be compared, and again when drawn: only a frame that changed is drawn, so
-        // the second costs nothing when nothing changed, and the drawn frame is never a stale one.
-        const text = JSON.stringify(model.frame(Date.now()));
+        // Composed here, once, to be compared: only a frame that changed is drawn, and it is drawn as
+        // composed here (the render follows at once; a frame composed again for it cost as much again).
+        const frame = model.frame(Date.now());
+        const text = JSON.stringify(frame);
         if (text === shown) return;
         shown = text;
         last = Date.now();
+        view.next = frame;
         view.requestRender();
       },
       Math.max(0, last + FRAME_MS - Date.now()),

@@ -6,7 +6,7 @@
  * (`state`); in `monitor`, the file, re-read every second when it was written since.
  */
 import type { LoopEvent } from "../record/events.ts";
-import type { KeyIntent, View } from "../engine/view.ts";
+import type { EndAnswer, KeyIntent, View } from "../engine/view.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import { stat } from "node:fs/promises";
 import { readState } from "../state/store.ts";
@@ -23,7 +23,7 @@ export interface LoopScreenModel extends ScreenModel {
   event(e: LoopEvent): void;
   state(s: State): void;
   say(message: string): void;
-  ask(status: FinalStatus): void;
+  ask(status: FinalStatus, offerPr?: boolean): void;
   showText(title: string, text: string): void;
   /** The question was answered elsewhere: the dialog goes. */
   closeAsk(): void;
@@ -50,7 +50,7 @@ const STATE_MS = 1000;
 
 export class ScreenView implements View {
   private intents: ((i: KeyIntent) => void) | null = null;
-  private answer: ((c: Completion) => void) | null = null;
+  private answer: ((c: EndAnswer) => void) | null = null;
   private quitWith: ((code: number | null) => void) | null = null;
   private gone = false;
   private stateAt: string | null = null;
@@ -136,8 +136,8 @@ export class ScreenView implements View {
     this.intents = on;
   }
 
-  ask(status: FinalStatus, signal: AbortSignal): Promise<Completion> {
-    this.model.ask(status);
+  ask(status: FinalStatus, signal: AbortSignal, offerPr = false): Promise<EndAnswer> {
+    this.model.ask(status, offerPr);
     this.screen.redraw();
     signal.addEventListener("abort", () => {
       this.answer = null;

@@ -9,6 +9,7 @@ import { relative } from "node:path";
 import { Git } from "../checkpoint/git.ts";
 import { UserError } from "../errors.ts";
 import { resolveRepo } from "../github/issues.ts";
+import { outwaitingRateLimit, startupWait } from "../github/rate-wait.ts";
 import { appendedNote, feedbackStories, readFeedback, readText } from "../github/pr-feedback.ts";
 import type { State } from "../state/schema.ts";
 import type { LoopOptions } from "./options.ts";
@@ -24,11 +25,13 @@ export async function takePrFeedback(worktree: string, opts: LoopOptions, previo
   const repo = await resolveRepo(ctx, null);
   const branch = await new Git(ctx).branch();
   const scale = Number(process.env.WT_LOOP_WAIT_SCALE) > 0 ? Number(process.env.WT_LOOP_WAIT_SCALE) : 1;
-  const feedback = await readFeedback(ctx, repo, n, branch, {
-    maxWaitMs: opts.maxWait * 3_600_000,
-    scale,
-    onWait: (names) => warn(`Waiting for the checks of pull request #${n} still running: ${names.join(", ")}.`),
-  });
+  const feedback = await outwaitingRateLimit(ctx, opts.maxWait, `run \`wt-loop start --pr ${n}\` again`, startupWait(warn), () =>
+    readFeedback(ctx, repo, n, branch, {
+      maxWaitMs: opts.maxWait * 3_600_000,
+      scale,
+      onWait: (names) => warn(`Waiting for the checks of pull request #${n} still running: ${names.join(", ")}.`),
+    }),
+  );
   const text = readText(tasksFile);
   const { text: stories, titles } = feedbackStories(text, feedback);
   if (!titles.length) throw new UserError(`Pull request #${n} has no failing check and no review asking for changes: there is nothing to add.`, 0);

@@ -31,6 +31,7 @@ import { rememberedOptions } from "./restart.ts";
 import { storiesOf } from "../record/receipt.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";
 import { prPreflight } from "../github/pull-request.ts";
+import { outwaitingRateLimit, startupWait } from "../github/rate-wait.ts";
 import { takePrFeedback } from "./pr-feedback-step.ts";
 
 /** A `starting` state this young may belong to a `run` that is still opening in its new window. */
@@ -120,8 +121,12 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);
     // `--on-complete pr`: a remote, gh's login and the right to push, refused now rather than after hours of work.
-    if (state.on_complete === "pr")
-      await prPreflight(git, { cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 }, { ...state, original_branch: await git.branch() });
+    // GitHub's rate limit is waited out here as at the end (within --max-wait), not taken for a refusal.
+    if (state.on_complete === "pr") {
+      const ctx = { cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 };
+      const checked = { ...state, original_branch: await git.branch() };
+      await outwaitingRateLimit(ctx, opts.maxWait, "start again", startupWait(warn), () => prPreflight(git, ctx, checked));
+    }
   }
   return { state, source: plan.source, plan, previous, finishedPlanNote: idle };
 }

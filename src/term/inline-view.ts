@@ -5,7 +5,7 @@
  * of stdin while a loop runs here.
  */
 import type { LoopEvent } from "../record/events.ts";
-import type { KeyIntent, View } from "../engine/view.ts";
+import { PR_HINT, type EndAnswer, type KeyIntent, type View } from "../engine/view.ts";
 import type { Completion, FinalStatus } from "../state/schema.ts";
 import { activityLine, type Activity, type Out } from "./activity.ts";
 import { forTerminal } from "./inert.ts";
@@ -77,7 +77,7 @@ export class InlineView implements View {
     this.listening = listenKeys((key) => on({ kind: "stop", key }), this.stdin);
   }
 
-  async ask(status: FinalStatus, signal: AbortSignal): Promise<Completion> {
+  async ask(status: FinalStatus, signal: AbortSignal, offerPr = false): Promise<EndAnswer> {
     this.listening?.dispose(); // the prompt reads the keys now
     this.listening = null;
     // Loaded only when asked: consola costs ~9 ms of start-up that no other path needs.
@@ -100,7 +100,7 @@ export class InlineView implements View {
     // Answered while consola loaded: no prompt at all.
     if (signal.aborted) {
       letGo();
-      return new Promise<Completion>(() => {});
+      return new Promise<EndAnswer>(() => {});
     }
     signal.addEventListener("abort", letGo);
     const answer = await consola.prompt(`Loop ${status}. What should happen to the loop's branch?`, {
@@ -108,11 +108,12 @@ export class InlineView implements View {
       options: [
         { label: "keep", value: "keep", hint: "stay on the loop's branch with its checkpoint commits" },
         { label: "cleanup", value: "cleanup", hint: "back to your branch, all the loop's work as uncommitted changes" },
+        ...(offerPr ? [{ label: "pr", value: "pr", hint: PR_HINT }] : []),
       ],
       initial: "keep",
       cancel: "default",
     });
-    return answer === "cleanup" ? "cleanup" : "keep";
+    return answer === "cleanup" || answer === "pr" ? answer : "keep";
   }
 
   dispose(): void {

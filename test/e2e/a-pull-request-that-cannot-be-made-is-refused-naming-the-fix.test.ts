@@ -5,10 +5,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fakeAgent, testPath, wtLoop } from "../helpers/cli.ts";
+import { collect, fakeAgent, spawnWtLoop, testPath, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { startGitHubServer, type GitHubServer } from "../helpers/github-server.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const TASKS = "# Tasks\n\n## 1. First\n- [ ] a\n\n## 2. Second\n- [ ] b\n";
 const servers: GitHubServer[] = [];
@@ -158,6 +159,56 @@ describe("GitHub's rate limit", () => {
     expect(remoteBranches(remote)).toBe("");
     expect(gh.pulls.size).toBe(0);
   });
+});
+
+describe("GitHub's rate limit before and at the end of a loop", () => {
+  const limited = () => Response.json({ message: "API rate limit exceeded for user ID 1." }, { status: 403, headers: { "X-RateLimit-Remaining": "0" } });
+
+  test("start --on-complete pr: a limit during the start-up check is waited out, said, and the loop runs to its pull request", async () => {
+    const gh = server();
+    const { repo } = repoWithRemote();
+    const agent = fakeAgent([{ tick: "story", promise: "COMPLETE" }], tempDir("fake-agent-"));
+    gh.refuse(/\/repos\/acme\/widgets$/, limited, 2);
+    const r = await wtLoop(["start", "--on-complete", "pr", "--terminal", "inline"], { cwd: repo, env: env(gh, { ...agent.env, WT_LOOP_WAIT_SCALE: "0.01" }) });
+    expect(`${r.stdout}${r.stderr}`).toMatch(/GitHub's API rate limit is used up \(localhost:\d+\): waiting until \d\d:\d\d.* before the loop starts/);
+    expect(r.code).toBe(0);
+    expect(readState(repo).status).toBe("done");
+    expect(gh.pulls.size).toBe(1);
+  }, 120_000);
+
+  test("wt-loop stop during the wait at the end: the runner ends at once, the branch pushed, the state says no pull request yet; `pr` makes it", async () => {
+    const gh = server();
+    const { repo, remote } = repoWithRemote();
+    const agent = fakeAgent([{ tick: "story", promise: "COMPLETE" }], tempDir("fake-agent-"));
+    // Only opening the pull request is limited (the look-up before the push is not): the branch is pushed, then it waits.
+    const limit = gh.refuse(/\/pulls$/, limited, 1_000_000, "POST");
+    const proc = spawnWtLoop(["start", "--on-complete", "pr", "--terminal", "inline"], { cwd: repo, env: env(gh, agent.env) });
+    try {
+      const out = collect(proc.stdout);
+      const err = collect(proc.stderr);
+      await waitFor("the loop to wait for GitHub's rate limit", () => /the pull request waits until/.test(out.text() + err.text()), 60_000, {
+        whileRunning: proc,
+      });
+      const stop = await wtLoop(["stop"], { cwd: repo });
+      expect(stop.stderr).toBe("");
+      expect(stop.code).toBe(0);
+      // The loop's ending (done: every story) stands; only the pull request's step was cut short.
+      expect(await proc.exited).toBe(0);
+      const s = readState(repo);
+      expect(s).toMatchObject({ status: "done", runner_pid: null, completion: "keep" });
+      expect(s.pull_request ?? null).toBeNull();
+      expect(s.reason).toContain("Stopped while waiting for it to be lifted.");
+      expect(s.reason).toMatch(/Done: ralph\/\S+ is on origin at [0-9a-f]{12}; no pull request was opened \(`wt-loop pr` does it\)/);
+      expect(git(remote, "rev-parse", `refs/heads/${s.checkpoint_branch}`)).toBe(git(repo, "rev-parse", s.checkpoint_branch));
+      expect(gh.pulls.size).toBe(0);
+      limit.lift();
+      const pr = await wtLoop(["pr"], { cwd: repo, env: env(gh) });
+      expect(pr.code).toBe(0);
+      expect(gh.pulls.size).toBe(1);
+    } finally {
+      proc.kill("SIGKILL");
+    }
+  }, 180_000);
 });
 
 describe("wt-loop doctor", () => {

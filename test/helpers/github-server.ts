@@ -71,8 +71,8 @@ export interface GitHubServer {
   hold(method: string, match: RegExp): { arrived: Promise<void>; release(): void };
   /** Every request: method, path with query, body text. */
   requests: { method: string; path: string; body: string }[];
-  /** Answer the next requests whose path matches with this instead (a rate limit, an outage). */
-  refuse(match: RegExp, response: () => Response, times?: number): void;
+  /** Answer the next requests whose path (and `method`, when given) matches with this instead (a rate limit, an outage); `lift` ends it. */
+  refuse(match: RegExp, response: () => Response, times?: number, method?: string): { lift(): void };
   /** The environment `gh` needs to talk to this server and nothing else (a fresh config folder, a token). */
   env(): Record<string, string>;
   stop(): void;
@@ -119,7 +119,7 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
   const pulls = new Map<number, ScriptedPull>();
   const holds: { method: string; match: RegExp; arrived: () => void; released: Promise<void> }[] = [];
   const requests: GitHubServer["requests"] = [];
-  const refusals: { match: RegExp; response: () => Response; left: number }[] = [];
+  const refusals: { match: RegExp; response: () => Response; left: number; method?: string }[] = [];
   let rateLimited = false; // the last answer was a limit: /rate_limit says it is spent
   const { cert, key } = testCertificate();
   let nextComment = 1000;
@@ -185,7 +185,7 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
   });
   function answer(req: Request, url: URL, path: string, body: string): Response {
     {
-      const refusal = refusals.find((r) => r.left > 0 && r.match.test(path));
+      const refusal = refusals.find((r) => r.left > 0 && r.match.test(path) && (!r.method || r.method === req.method));
       if (refusal) {
         refusal.left--;
         const r = refusal.response();
@@ -332,7 +332,11 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
       return { arrived: arrival, release };
     },
     requests,
-    refuse: (match, response, times = 1) => void refusals.push({ match, response, left: times }),
+    refuse(match, response, times = 1, method) {
+      const r = { match, response, left: times, method };
+      refusals.push(r);
+      return { lift: () => void (r.left = 0) };
+    },
     env() {
       if (!configDir) {
         configDir = mkdtempSync(join(tmpdir(), "gh-config-"));

@@ -8,7 +8,7 @@
 import { loopRoot, renameSafe } from "../../proc/safe-fs.ts";
 import type { AgentRun } from "../../agents/run-agent.ts";
 import type { UnavailableEvent } from "../../agents/stream.ts";
-import { MAX_TIMER_MS } from "../../proc/timer.ts";
+import { sleepUntil } from "../../proc/timer.ts";
 import { addTokens, ZERO_TOKENS, type Iteration, type State, type Tokens } from "../../state/schema.ts";
 import { clockTime, formatDuration } from "../../text/format.ts";
 import type { LoopDeps } from "../ports.ts";
@@ -33,27 +33,8 @@ export function waitUntil(u: UnavailableEvent, runs: number, now: number, scale:
   return now + Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (runs - 1)) * scale;
 }
 
-/** Sleeps until `until` (in timer-sized steps: one timer cannot wait 8 hours); false when the signal ends it. */
-export function sleepUntil(until: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    let timer: Timer;
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const step = () => {
-      const left = until - Date.now();
-      if (left <= 0) {
-        signal.removeEventListener("abort", onAbort);
-        return resolve(true);
-      }
-      timer = setTimeout(step, Math.min(left, MAX_TIMER_MS));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    step();
-  });
-}
+/** Moved down to proc/ (GitHub's rate limit waits with it too); still exported here for the gates. */
+export { sleepUntil };
 
 export interface Available {
   /** The last run: a normal one, a stopped one, or the refused one that ends the loop (`halt`). */
