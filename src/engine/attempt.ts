@@ -2,7 +2,9 @@
  * One attempt at one story (docs/how-it-works.md): the prompt, the agent run (waiting out an unavailable
  * service), the promise, then the harness's verdict — box check, --verify, --review — and the work kept
  * or not. Shared by the sequential engine (engine.ts, in the worktree) and the scheduler of --parallel
- * (parallel/scheduler.ts, in a lane): both run exactly this, so a lane's attempt is the same engine.
+ * (lanes/lane-run.ts, in a lane): both run exactly this, so a lane's attempt is the same engine. It takes its
+ * own context (the story, the iteration, where it runs, where its agent's pid goes), not the loop's state:
+ * what happens after it is the policy's (policy.ts), and recording it is the caller's (`recordIteration`).
  */
 import { runAgent } from "../agents/run-agent.ts";
 import { remeasured } from "../checkpoint/strategy.ts";
@@ -13,11 +15,10 @@ import { diffFileOf, promptFileOf } from "../state/paths.ts";
 import { CommandError } from "../proc/spawn.ts";
 import { addTokens, sumTokens, ZERO_TOKENS, type AgentName, type Iteration, type State } from "../state/schema.ts";
 import { isComplete, missingFromPlan, type Story } from "../stories/story.ts";
-import { agentRunOptions } from "./agent-run.ts";
+import { agentGone, agentRunOptions, type RunSite } from "./agent-run.ts";
 import type { LoopDeps } from "./ports.ts";
 import { classify, type Classified } from "./outcome.ts";
 import { buildPrompt } from "./prompt.ts";
-import { recordCheckpoint } from "./harness.ts";
 import { verifyClaim } from "./gates/verify.ts";
 import { reviewClaim } from "./gates/review.ts";
 import { boxCheck } from "./gates/box-check.ts";
@@ -50,6 +51,20 @@ export interface AttemptResult {
   waits?: Iteration["unavailable"];
   /** Where the attempt's diff was written (before its work was kept or reverted); absent: no file changed, or not measured. */
   diffFile?: string;
+  /** Kept with `--done tasks`: the stories as its tree has them (the loop's counts, when that tree is the loop's). */
+  stories?: Story[];
+}
+
+/** What one attempt works with: where it runs (the loop's worktree or a lane, its iteration, where its agent's pid goes), and which attempt at which story. */
+export interface AttemptContext extends RunSite {
+  story: Story;
+  /** The story's place in the plan (from 1) and the plan's size, for the prompt. */
+  index: number;
+  total: number;
+  /** This story's attempts in this run, this one included. */
+  attempt: number;
+  /** What the last attempt got wrong; none: this one starts afresh. */
+  retryReason?: string;
 }
 
 /** An attempt that has done nothing yet: no work, no spending; what it becomes is filled in as it runs. */
@@ -71,31 +86,24 @@ export const blankAttempt = (result: AttemptResult["result"], model: string | nu
 });
 
 /** One agent run on one story, then the harness's verdict. Never throws for a failed attempt. */
-export async function attemptStory(
-  state: State,
-  deps: LoopDeps,
-  story: Story,
-  at: { n: number; index: number; total: number; attempt: number; retryReason?: string },
-): Promise<AttemptResult> {
+export async function attemptStory(at: AttemptContext, deps: LoopDeps): Promise<AttemptResult> {
   const { checkpoint } = deps;
-  const res = blankAttempt({ outcome: "no_signal", reason: "" }, modelFor(state, story, at.attempt));
-  const agent = storyAgent(state, story);
+  const { loop, story } = at;
+  const res = blankAttempt({ outcome: "no_signal", reason: "" }, modelFor(loop, story, at.attempt));
+  const agent = storyAgent(loop, story);
   if (agent.other) res.agent = agent.name;
   const t0 = performance.now();
   let step = "taking the checkpoint"; // what the harness was doing, for the reason of a harness failure
   try {
-    await checkpoint.ensure(story.id, async () => {
-      recordCheckpoint(state, checkpoint);
-      await deps.store.write();
-    });
-    recordCheckpoint(state, checkpoint);
+    // Every write of the state brings the checkpoint's info up to date (engine.ts, `beforeSave`).
+    await checkpoint.ensure(story.id, () => deps.store.write());
     // The user's notes go to this prompt only; the event says which iteration carried them.
-    const notes = state.notes.splice(0).map((n) => n.text);
-    if (notes.length) deps.store.emit({ type: "NotesUsed", iteration: at.n, notes });
+    const notes = loop.notes.splice(0).map((n) => n.text);
+    if (notes.length) deps.store.emit({ type: "NotesUsed", iteration: at.iteration, notes });
     await deps.store.write(); // the checkpoint is in the state before the agent may touch anything
     const prompt = buildPrompt({
-      worktree: state.worktree_path,
-      task: state.task,
+      worktree: at.worktree,
+      task: loop.task,
       source: deps.source,
       story,
       index: at.index,
@@ -103,28 +111,28 @@ export async function attemptStory(
       learningsFile: deps.paths.learnings,
       retryReason: at.retryReason,
       attempt: at.attempt,
-      maxRetries: state.max_retries,
-      verify: state.verify,
-      review: state.review,
+      maxRetries: loop.max_retries,
+      verify: loop.verify,
+      review: loop.review,
       notes,
     });
-    const logPath = deps.paths.iterLog(at.n);
+    const logPath = deps.paths.iterLog(at.iteration);
     // Kept so a person can read what the agent was told (the screen's Prompt tab, `cat`).
     step = "recording the prompt";
     writeRecordSafe(loopRoot(logPath), promptFileOf(logPath), prompt);
     step = "running the agent";
     // Another agent than the loop's waits for its own service alone: the loop agent's usage limit is not its.
     const gate = agent.other ? { ...deps, limits: undefined } : deps;
-    const avail = await runWhenAvailable(state, gate, { storyId: story.id, iteration: at.n, attempt: at.attempt, logPath }, () =>
+    const avail = await runWhenAvailable(loop, gate, { storyId: story.id, iteration: at.iteration, attempt: at.attempt, logPath }, () =>
       runAgent(
         agent.other ? adapterFor(agent.name) : deps.adapter,
         { prompt, model: res.model, agentCmd: agent.cmd },
-        agentRunOptions(state, deps, {
+        agentRunOptions(at, deps, {
           logPath,
-          timeoutMin: state.iteration_timeout_min,
+          timeoutMin: loop.iteration_timeout_min,
           onEvent: (event) => deps.store.emit({ type: "StoryEvent", story_id: story.id, event }),
         }),
-      ).finally(() => Object.assign(state, { agent_pid: null, agent_started: null })),
+      ).finally(() => agentGone(at.agent)),
     );
     const run = avail.run;
     res.waits = avail.waits;
@@ -135,7 +143,7 @@ export async function attemptStory(
       turns: run.done?.turns ?? null,
     });
     addRefusedSpending(res, avail.refusedSpent);
-    res.result = avail.halt ? { outcome: "unavailable", reason: avail.halt } : classify(run, state.iteration_timeout_min);
+    res.result = avail.halt ? { outcome: "unavailable", reason: avail.halt } : classify(run, loop.iteration_timeout_min);
     if (res.result.outcome === "stopped" || res.result.outcome === "unavailable") return res;
     // An agent that emptied info/exclude would have the loop's own files snapshotted, committed or
     // cleaned as if they were its work; one that ran `git clean -fdx` deleted them.
@@ -146,7 +154,7 @@ export async function attemptStory(
     remeasured(res, await checkpoint.changes());
     step = "judging and keeping the attempt's work";
     const record = () => recordDiff(deps, res, diffFileOf(logPath));
-    await judge(state, deps, story, res, record);
+    await judge(at, deps, res, record);
     if (!res.accepted) await record(); // the caller reverts it: its change is kept here
   } catch (err) {
     // Only a call the stop cut short is the stop (the checkpoint's changing steps ignore it); a step
@@ -155,7 +163,7 @@ export async function attemptStory(
     // Not the agent's failure: never retried with a revert (the agent's own timeout is an outcome, not an error).
     else throw err instanceof HarnessError ? err : new HarnessError(`wt-loop failed while ${step}: ${errorMessage(err)}`, { cause: err });
   } finally {
-    Object.assign(state, { agent_pid: null, agent_started: null }); // its processes are all gone once runAgent returns or throws
+    agentGone(at.agent); // its processes are all gone once runAgent returns or throws
     res.durationMs = performance.now() - t0;
   }
   return res;
@@ -165,7 +173,8 @@ export async function attemptStory(
  * Checks the agent's claim and keeps the work when it stands (docs/how-it-works.md). `res` already carries the
  * attempt's changes (progress, commits), which `accept` builds on.
  */
-async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptResult, recordDiff: () => Promise<void>): Promise<void> {
+async function judge(at: AttemptContext, deps: LoopDeps, res: AttemptResult, recordDiff: () => Promise<void>): Promise<void> {
+  const { loop, story } = at;
   const r = res.result;
   const title = `checkpoint: story ${story.id} — ${story.title}`;
   // The diff is written once the work is kept: the new checkpoint holds the tree the verdict was given on, so the
@@ -179,31 +188,31 @@ async function judge(state: State, deps: LoopDeps, story: Story, res: AttemptRes
     res.result = { outcome: "rejected", reason: res.violation };
     return;
   }
-  if (r.outcome === "complete" && state.done_criteria === "tasks") {
-    const claim = await boxCheck(state, deps, story);
+  if (r.outcome === "complete" && loop.done_criteria === "tasks") {
+    const claim = await boxCheck(loop, deps, story);
     if ("reason" in claim) {
       res.result = { outcome: "rejected", reason: claim.reason };
       return;
     }
-    if (!(await verifyClaim(state, deps, story.id, res))) return;
+    if (!(await verifyClaim(at, deps, story.id, res))) return;
     // The verify command's changes are part of the candidate: the boxes are read again from its tree.
-    const checked = state.verify ? await boxCheck(state, deps, story) : claim;
+    const checked = loop.verify ? await boxCheck(loop, deps, story) : claim;
     if ("reason" in checked) {
       res.result = { outcome: "rejected", reason: `The verify command passed, but it changed the tasks file: ${checked.reason}` };
       return;
     }
-    if (!(await reviewClaim(state, deps, story, state.current_story?.attempt ?? 1, res))) return;
+    if (!(await reviewClaim(at, deps, story, at.attempt, res))) return;
     await keep(title); // the agent's own commits and the checkpoint
-    refreshCounts(state, checked.stories);
+    res.stories = checked.stories;
     res.done = checked.stories.every(isComplete);
   } else if (r.outcome === "complete") {
-    if (!(await verifyClaim(state, deps, story.id, res))) return;
-    if (!(await reviewClaim(state, deps, story, state.current_story?.attempt ?? 1, res))) return;
+    if (!(await verifyClaim(at, deps, story.id, res))) return;
+    if (!(await reviewClaim(at, deps, story, at.attempt, res))) return;
     await keep(title);
     res.done = true;
-  } else if (r.outcome === "no_signal" && state.done_criteria === "manual" && res.progress) {
+  } else if (r.outcome === "no_signal" && loop.done_criteria === "manual" && res.progress) {
     // The classic Ralph loop: work without a verdict is progress, kept, and the agent goes again.
-    await keep(`checkpoint: iteration ${state.current_iteration}`);
+    await keep(`checkpoint: iteration ${at.iteration}`);
   }
 }
 

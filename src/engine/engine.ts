@@ -5,8 +5,7 @@
  * repositories and real agent programs.
  */
 import { emitQuietly, finish, type Ending } from "./finish.ts";
-import { plural } from "../text/format.ts";
-import { errorMessage, thenSentence } from "../errors.ts";
+import { assertNever, errorMessage, thenSentence } from "../errors.ts";
 import { CommandError } from "../proc/spawn.ts";
 import type { State } from "../state/schema.ts";
 import { isComplete } from "../stories/story.ts";
@@ -15,11 +14,13 @@ import type { LoopDeps } from "./ports.ts";
 import { harnessStep, recordCheckpoint, rescue } from "./harness.ts";
 import { budgetReached } from "../record/budget.ts";
 import { pauseHere, steerInbox, type Inbox } from "./steer-inbox.ts";
-import { attemptStory, recordIteration } from "./attempt.ts";
+import { attemptStory, recordIteration, refreshCounts } from "./attempt.ts";
+import { inWorktree } from "./agent-run.ts";
 import { storyBegins, storyTurns } from "./story-turn.ts";
 import { runParallel } from "./lanes/scheduler.ts";
 import { windowTitle } from "../text/window-title.ts";
 import { auditDue, auditRound } from "./audit-round.ts";
+import { allComplete, decide, STOPPED } from "./policy.ts";
 
 /** Runs the loop whose state `deps.store` holds (run/wire.ts), changing it there; returns it as it ended. */
 export async function runLoop(deps: LoopDeps): Promise<State> {
@@ -58,19 +59,36 @@ export async function runLoop(deps: LoopDeps): Promise<State> {
   return finish(state, ending, deps);
 }
 
-/**
- * Events on the way out must not hide the failure that ends the loop: when the event log is what
- * failed (a full disk), the Error and Complete events fail too, and the state still tells the truth.
- */
 const UNCHECKED =
   "The previous attempt at this story was not accepted, and its work was left in the tree (it was interrupted, " +
   "or the loop ended on it). Its boxes may be ticked already: make sure the work is really done and works, then report.";
 
-const allComplete = (stories: { id: string }[]): Ending => ({
-  status: "done",
-  reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete`,
-});
-const withNote = (e: Ending, note: string | null): Ending => (note ? { ...e, reason: thenSentence(e.reason, note) } : e);
+/**
+ * The top of a turn, as the policy (policy.ts) decides it: the loop ends, or is done, or pauses here (then the
+ * turn starts over: the tasks file may have changed meanwhile, and the limit too), or goes on to an attempt or
+ * the audit. The steering inbox is read between the two questions: a pause or a new limit asked during the
+ * last iteration counts before the next.
+ */
+async function nextStep(
+  state: State,
+  deps: LoopDeps,
+  inbox: Inbox,
+  facts: { gone: Ending | null; allDone: boolean },
+): Promise<{ kind: "end"; ending: Ending } | { kind: "done"; note: string | null } | { kind: "pause" } | { kind: "audit" } | { kind: "attempt" }> {
+  const audit = facts.allDone ? auditDue(state) : ({ due: false, note: null } as const);
+  const turn = decide({ at: "turn", stopRequested: deps.signal.aborted, gone: facts.gone, allDone: facts.allDone, audit, overBudget: budgetReached(state) });
+  if (turn.kind !== "on") return turn;
+  await inbox.check();
+  const go = decide({
+    at: "go",
+    pauseRequested: state.pause_requested,
+    iteration: state.current_iteration,
+    maxIterations: state.max_iterations,
+    allDone: facts.allDone,
+  });
+  if (go.kind === "pause") await pauseHere(state, deps, inbox);
+  return go;
+}
 
 /**
  * `--parallel` with `--audit`: the lanes run to `done`, then the audit runs in the main worktree, which holds
@@ -80,17 +98,24 @@ async function parallelThenAudit(state: State, deps: LoopDeps, inbox: Inbox): Pr
   for (;;) {
     const ending = await runParallel(state, deps, inbox);
     if (ending.status !== "done") return ending;
-    const audit = auditDue(state);
-    if (!audit.due) return withNote(ending, audit.note);
-    const overBudget = budgetReached(state);
-    if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
-    if (state.current_iteration >= state.max_iterations)
-      return {
-        status: "stuck",
-        reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done (every story is complete; the audit did not run)`,
-      };
-    const after = await auditRound(state, deps, await loadStories(deps.source));
-    if (after) return after;
+    const step = await nextStep(state, deps, inbox, { gone: null, allDone: true });
+    switch (step.kind) {
+      case "end":
+        return step.ending;
+      case "done": // as the lanes said it (with the lanes' refs kept, if any), and what the audit adds
+        return step.note ? { ...ending, reason: thenSentence(ending.reason, step.note) } : ending;
+      case "pause":
+        continue; // then the lanes look again: the tasks file may have changed
+      case "audit": {
+        const after = await auditRound(state, deps, await loadStories(deps.source));
+        if (after) return after;
+        continue;
+      }
+      case "attempt":
+        continue; // not every story is complete after all: the lanes take them on
+      default:
+        return assertNever(step);
+    }
   }
 }
 
@@ -103,38 +128,34 @@ async function iterate(state: State, deps: LoopDeps, inbox: Inbox): Promise<Endi
 
   const turn = storyTurns(state, deps);
   while (true) {
-    if (deps.signal.aborted) return { status: "stopped", reason: "Stopped by the user" };
+    if (deps.signal.aborted) return STOPPED; // nothing is read after a stop
     const { stories, gone } = await turn();
-    if (gone) return gone;
     // A story whose last attempt left unaccepted work in the tree goes first, ticked or not: those
     // ticks were never accepted (nor verified).
     const unchecked = stories.find((s) => s.id === state.unchecked_story);
     const next = unchecked ?? stories.find((s) => !isComplete(s));
     const allDone = !next || (!unchecked && state.done_criteria === "tasks" && stories.every(isComplete));
-    if (allDone) {
-      // --audit: one more agent run checks the whole change against its goal before it is called done.
-      const audit = auditDue(state);
-      if (!audit.due) return withNote(allComplete(stories), audit.note);
+    // After every iteration (a failed attempt was reverted first).
+    const step = await nextStep(state, deps, inbox, { gone, allDone });
+    switch (step.kind) {
+      case "end":
+        return step.ending;
+      case "done":
+        return allComplete(stories.length, step.note);
+      case "pause":
+        continue; // the tasks file may have changed meanwhile, and the limit too
+      case "audit": {
+        const ending = await auditRound(state, deps, stories);
+        if (ending) return ending;
+        [storyId, attempt, retryReason, noProgress] = [null, 0, undefined, 0];
+        continue; // its gaps are a new story of the tasks file
+      }
+      case "attempt":
+        break;
+      default:
+        return assertNever(step);
     }
-    // After every iteration (done wins: nothing more would be spent); a failed attempt was reverted first.
-    const overBudget = budgetReached(state);
-    if (overBudget) return { status: "stopped", reason: overBudget, stopReason: "budget" };
-    await inbox.check(); // a pause or a new limit asked during the last iteration counts before the next
-    if (state.pause_requested) {
-      await pauseHere(state, deps, inbox);
-      continue; // the tasks file may have changed meanwhile, and the limit too
-    }
-    if (state.current_iteration >= state.max_iterations)
-      return {
-        status: "stuck",
-        reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done${allDone ? " (every story is complete; the audit did not run)" : ""}`,
-      };
-    if (allDone || !next) {
-      const ending = await auditRound(state, deps, stories);
-      if (ending) return ending;
-      [storyId, attempt, retryReason, noProgress] = [null, 0, undefined, 0];
-      continue; // its gaps are a new story of the tasks file
-    }
+    if (!next) throw new Error("unreachable: a story to attempt"); // allDone when there is none
 
     if (next.id !== storyId) [storyId, attempt, retryReason] = [next.id, 0, unchecked ? UNCHECKED : undefined];
     attempt++;
@@ -145,38 +166,52 @@ async function iterate(state: State, deps: LoopDeps, inbox: Inbox): Promise<Endi
     await deps.store.save();
 
     const started = new Date();
-    const it = await attemptStory(state, deps, next, { n, index, total: stories.length, attempt, retryReason });
+    const it = await attemptStory({ ...inWorktree(state, n), story: next, index, total: stories.length, attempt, retryReason }, deps);
+    if (it.stories) refreshCounts(state, it.stories); // its tree is the loop's: the counts are
     const rec = recordIteration(state, deps, it, { n, started, story: next, attempt });
     await deps.store.save();
 
     const r = it.result;
-    if (r.outcome === "stopped") return { status: "stopped", reason: "Stopped by the user" };
-    if (r.outcome === "unavailable") return { status: "stuck", reason: r.reason }; // waiting more would not help
-    if (it.accepted) {
-      if (next.id === state.unchecked_story) state.unchecked_story = null; // checked now
-      if (state.done_criteria === "manual" && r.outcome === "complete") return { status: "done", reason: "The agent reported the task complete" };
-      [attempt, retryReason, noProgress] = [0, undefined, 0];
-      continue;
+    const d = decide({
+      at: "attempted",
+      story: next,
+      outcome: r.outcome,
+      reason: "reason" in r ? r.reason : null,
+      kept: it.accepted,
+      progress: it.progress,
+      doneCriteria: state.done_criteria,
+      attempt,
+      maxRetries: state.max_retries,
+      noProgress,
+      stallThreshold: state.stall_threshold,
+    });
+    if (it.accepted && next.id === state.unchecked_story) state.unchecked_story = null; // checked now
+    switch (d.kind) {
+      case "end":
+        return d.ending;
+      case "accept":
+        [attempt, retryReason, noProgress] = [0, undefined, 0];
+        continue;
+      case "give-up":
+        if (d.tell) deps.store.emit({ type: "Error", message: d.ending.reason });
+        // A loop that ends on a failed attempt leaves its tree to look at, but never a branch the agent
+        // moved or a stash entry it dropped: an attempt that touched refs is reverted even then.
+        if (!it.violation) return d.ending;
+        break;
+      case "retry":
+        [retryReason, noProgress] = [d.reason, d.noProgress];
+        break;
+      default:
+        return assertNever(d);
     }
-    noProgress = it.progress ? 0 : noProgress + 1;
-    let ending: Ending | null = null;
-    if (attempt >= state.max_retries) {
-      const why = "reason" in r ? r.reason : r.outcome;
-      ending = { status: "stuck", reason: `Story ${next.id} "${next.title}" failed after ${plural(attempt, "attempt")}. Last reason: ${why}` };
-      deps.store.emit({ type: "Error", message: ending.reason });
-    } else if (noProgress >= state.stall_threshold)
-      ending = { status: "stalled", reason: `No progress in the last ${plural(noProgress, "iteration")} (no new commit, no change in the working tree)` };
     // A loop that ends on a failed attempt leaves its tree to look at, but never a branch the agent
     // moved or a stash entry it dropped: an attempt that touched refs is reverted even then.
-    if (ending && !it.violation) return ending;
     const notes = await harnessStep("reverting the failed attempt", () => checkpoint.revert());
     if (notes.length) {
       rec.reason = `${rec.reason ?? r.outcome}. wt-loop put back what the agent moved: ${notes.join("; ")}`;
       deps.store.emit({ type: "Error", message: `The agent touched branches other than the loop's; put back: ${notes.join("; ")}` });
       await deps.store.save();
     }
-    if (ending) return ending;
-    // After no_signal the next attempt starts afresh; every other failure tells it what went wrong.
-    retryReason = r.outcome === "no_signal" || !("reason" in r) ? undefined : r.reason;
+    if (d.kind === "give-up") return d.ending;
   }
 }

@@ -14,7 +14,7 @@ import { auditIn } from "../../agents/promise.ts";
 import { addTokens, ZERO_TOKENS, type AuditRun, type State, type Tokens } from "../../state/schema.ts";
 import { changeRequirements } from "../../stories/requirements.ts";
 import type { Story } from "../../stories/story.ts";
-import { agentRunOptions } from "../agent-run.ts";
+import { agentGone, agentRunOptions, inWorktree } from "../agent-run.ts";
 import type { LoopDeps } from "../ports.ts";
 import { buildAuditPrompt, type AuditPromptInput } from "./audit-prompt.ts";
 import { REVIEW_DIFF_BYTES } from "./review-prompt.ts";
@@ -91,7 +91,7 @@ export async function runAudit(
         state,
         deps,
         { storyId: "audit", iteration: at.iteration, attempt: at.round, logPath, undo: () => held.putBack() },
-        () => runAuditor(state, deps, prompt, logPath),
+        () => runAuditor(state, deps, at.iteration, prompt, logPath),
       );
       spend(out, avail.refusedSpent, avail.run);
       const put = await held.putBack(); // before the verdict counts, whatever it is
@@ -136,7 +136,8 @@ export async function runAudit(
     return out;
   } finally {
     // Every run's changes were put back (or a harness failure ends the loop): nothing is left for a start to put back.
-    Object.assign(state, { agent_pid: null, agent_started: null, held: null });
+    agentGone(state);
+    state.held = null;
   }
 }
 
@@ -175,12 +176,16 @@ async function promptInput(
   };
 }
 
-function runAuditor(state: State, deps: LoopDeps, prompt: string, logPath: string): Promise<AgentRun> {
+function runAuditor(state: State, deps: LoopDeps, iteration: number, prompt: string, logPath: string): Promise<AgentRun> {
   const auditor = auditorOf(state);
   return runAgent(
     adapterFor(auditor.name),
     { prompt, model: auditor.model, agentCmd: auditor.cmd },
-    agentRunOptions(state, deps, { logPath, timeoutMin: state.iteration_timeout_min, onEvent: (event) => deps.store.emit({ type: "AuditEvent", event }) }),
+    agentRunOptions(inWorktree(state, iteration), deps, {
+      logPath,
+      timeoutMin: state.iteration_timeout_min,
+      onEvent: (event) => deps.store.emit({ type: "AuditEvent", event }),
+    }),
   );
 }
 

@@ -9,7 +9,7 @@ import { describeStories, missingFromPlan, type Story } from "../../stories/stor
 import type { LoopDeps } from "../ports.ts";
 
 /** Whether the tasks file backs a COMPLETE of `story`: its boxes ticked, no story of the plan gone. */
-export async function boxCheck(state: State, deps: LoopDeps, story: Story): Promise<{ stories: Story[] } | { reason: string }> {
+export async function boxCheck(state: Pick<State, "planned_stories">, deps: LoopDeps, story: Story): Promise<{ stories: Story[] } | { reason: string }> {
   let stories: Story[];
   try {
     stories = await loadStories(deps.source);

@@ -12,9 +12,9 @@ import { adapterFor } from "../../agents/registry.ts";
 import { runAgent, type AgentRun } from "../../agents/run-agent.ts";
 import { verdictIn } from "../../agents/promise.ts";
 import type { Held } from "../../checkpoint/hold.ts";
-import { addTokens, ZERO_TOKENS, type ReviewRun, type State, type Tokens } from "../../state/schema.ts";
+import { addTokens, ZERO_TOKENS, type ReviewRun, type Tokens } from "../../state/schema.ts";
 import type { Story } from "../../stories/story.ts";
-import { agentRunOptions } from "../agent-run.ts";
+import { agentGone, agentRunOptions, type RunSite } from "../agent-run.ts";
 import type { LoopDeps } from "../ports.ts";
 import { buildReviewPrompt, REVIEW_DIFF_BYTES } from "./review-prompt.ts";
 import { runWhenAvailable, type Spent } from "./unavailable.ts";
@@ -35,26 +35,26 @@ export interface Reviewed {
 }
 
 /** Whether the COMPLETE still stands after the review; `res.result` says why not when it does not. */
-export async function reviewClaim(state: State, deps: LoopDeps, story: Story, attempt: number, res: Reviewed): Promise<boolean> {
-  const reviewer = state.review;
+export async function reviewClaim(site: RunSite, deps: LoopDeps, story: Story, attempt: number, res: Reviewed): Promise<boolean> {
+  const { loop, iteration } = site;
+  const reviewer = loop.review;
   if (!reviewer) return true;
-  const iteration = state.current_iteration;
   const iterLog = deps.paths.iterLog(iteration);
   const held = await deps.checkpoint.hold();
   // One story after another, recorded before the reviewer may touch anything: a start after a kill puts the tree back to
   // it (checkpoint/held-after-kill.ts). Not in a lane: a dead runner's lanes are removed, with whatever a reviewer did there.
   const recorded = !deps.parallel;
   if (recorded) {
-    state.held = { ...held.at, by: "reviewer" };
+    loop.held = { ...held.at, by: "reviewer" };
     await deps.store.write();
   }
   const diffFile = reviewDiffOf(iterLog);
   const prompt = buildReviewPrompt({
-    worktree: state.worktree_path,
-    task: state.task,
+    worktree: site.worktree,
+    task: loop.task,
     source: deps.source,
     story,
-    verify: state.verify ?? null,
+    verify: loop.verify ?? null,
     diff: { ...(await headOf(held, diffFile)), file: diffFile },
   });
   const rec: ReviewRun = {
@@ -78,8 +78,8 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
       deps.store.emit({ type: "ReviewStart", story_id: story.id, iteration, reviewer, run, log_file: logPath });
       const r0 = performance.now();
       // A refused run's partial changes are put back like any other: the held tree is the candidate, not the checkpoint.
-      const avail = await runWhenAvailable(state, deps, { storyId: story.id, iteration, attempt, logPath, undo: () => held.putBack() }, () =>
-        runReviewer(state, deps, story.id, prompt, logPath),
+      const avail = await runWhenAvailable(loop, deps, { storyId: story.id, iteration, attempt, logPath, undo: () => held.putBack() }, () =>
+        runReviewer(site, deps, story.id, prompt, logPath),
       );
       spend(rec, res, avail.refusedSpent, avail.run);
       const put = await held.putBack(); // before the verdict counts, whatever it is
@@ -119,7 +119,7 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
         res.result = { outcome: "rejected", reason: `You reported COMPLETE, but the reviewer asked for changes: ${verdict.reason}` };
         return false;
       }
-      end("missing", noVerdict(r, state.review_timeout_min));
+      end("missing", noVerdict(r, loop.review_timeout_min));
     }
     const why = `The reviewer gave no verdict in ${RUNS} runs (last: ${rec.reason}): story ${story.id} is accepted without a review.`;
     rec.reason = why;
@@ -127,22 +127,23 @@ export async function reviewClaim(state: State, deps: LoopDeps, story: Story, at
     return true;
   } finally {
     rec.duration_ms = performance.now() - t0;
-    Object.assign(state, { agent_pid: null, agent_started: null });
+    agentGone(site.agent);
     if (recorded) {
       // Its changes are put back: saved at once, so a kill before the work is kept never moves that back.
-      state.held = null;
+      loop.held = null;
       await deps.store.write();
     }
   }
 }
 
-function runReviewer(state: State, deps: LoopDeps, storyId: string, prompt: string, logPath: string): Promise<AgentRun> {
+function runReviewer(site: RunSite, deps: LoopDeps, storyId: string, prompt: string, logPath: string): Promise<AgentRun> {
+  const { loop } = site;
   return runAgent(
-    adapterFor(state.review!),
-    { prompt, model: state.review_model, agentCmd: state.review_cmd },
-    agentRunOptions(state, deps, {
+    adapterFor(loop.review!),
+    { prompt, model: loop.review_model, agentCmd: loop.review_cmd },
+    agentRunOptions(site, deps, {
       logPath,
-      timeoutMin: state.review_timeout_min,
+      timeoutMin: loop.review_timeout_min,
       onEvent: (event) => deps.store.emit({ type: "ReviewEvent", story_id: storyId, event }),
     }),
   );

@@ -50,12 +50,16 @@ export interface Available {
   refusedSpent: Spent;
 }
 
+/** What a wait reads of the loop, and the one thing it changes: `waiting`, shared by every run of the loop. */
+type Waiting = Pick<State, "max_wait_hours" | "worktree_name" | "max_iterations" | "waiting">;
+
 export interface Spent {
   tokens: Tokens;
   cost_usd: number | null;
 }
 
-export interface AttemptContext {
+/** The run the service is asked to take: the story (or the audit), its iteration and attempt, its log. */
+export interface RunAt {
   storyId: string;
   iteration: number;
   attempt: number;
@@ -68,7 +72,7 @@ export interface AttemptContext {
  * Runs the agent (`runOnce`) until its service takes the run. `state.waiting` says the loop waits
  * (its status stays `running`); a stop ends the wait at once and the run returned reads as stopped.
  */
-export async function runWhenAvailable(state: State, deps: LoopDeps, at: AttemptContext, runOnce: () => Promise<AgentRun>): Promise<Available> {
+export async function runWhenAvailable(state: Waiting, deps: LoopDeps, at: RunAt, runOnce: () => Promise<AgentRun>): Promise<Available> {
   const scale = waitScale(deps.env);
   const budget = state.max_wait_hours * 3_600_000;
   let runs = 0;
@@ -105,7 +109,7 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
     const rested = await sleepUntil(until, deps.signal);
     waited += Date.now() - now;
     state.waiting = null;
-    deps.setTitle(windowTitle(state.worktree_name, `${state.current_iteration}/${state.max_iterations}`));
+    deps.setTitle(windowTitle(state.worktree_name, `${at.iteration}/${state.max_iterations}`));
     await deps.store.write();
     if (!rested) return { run: { ...run, end: "aborted", unavailable: null }, waits: waits(), halt: null, refusedSpent };
     addSpent(refusedSpent, run); // tried again: this run is not the one returned
@@ -116,7 +120,7 @@ export async function runWhenAvailable(state: State, deps: LoopDeps, at: Attempt
  * Another lane of this loop, or another loop of this repository with this agent, was refused for a limit
  * (limit-gate.ts): no run is made before its reset, and the loop says it waits, as for its own refusal.
  */
-async function heldBack(state: State, deps: LoopDeps, at: AttemptContext): Promise<void> {
+async function heldBack(state: Waiting, deps: LoopDeps, at: RunAt): Promise<void> {
   for (let held = deps.limits?.held(); held && !deps.signal.aborted; held = deps.limits?.held()) {
     const now = Date.now();
     state.waiting = { reason: held.reason, since: new Date(now).toISOString(), until: new Date(held.until).toISOString() };

@@ -8,11 +8,12 @@
 import { open } from "node:fs/promises";
 import { createLog } from "../../state/log-file.ts";
 import { remeasured, type Changes } from "../../checkpoint/strategy.ts";
-import { RUN_TAG_VAR, runTag } from "../../proc/contain.ts";
+import { RUN_TAG_VAR } from "../../proc/contain.ts";
 import { CommandError, start, type Wrapper } from "../../proc/spawn.ts";
-import type { State, VerifyRun } from "../../state/schema.ts";
+import type { VerifyRun } from "../../state/schema.ts";
 import { formatDuration } from "../../text/format.ts";
 import type { LoopDeps } from "../ports.ts";
+import { tagOf, type RunSite } from "../agent-run.ts";
 
 /** How many lines of the end of the command's output the next prompt carries. */
 export const VERIFY_TAIL_LINES = 60;
@@ -110,19 +111,19 @@ export interface Candidate extends Changes {
  * agent's, a rejection reverts them too, and a command that moved a branch is rejected like an
  * agent that did. A stop during it leaves everything in the tree, as a stop during the agent does.
  */
-export async function verifyClaim(state: State, deps: LoopDeps, storyId: string, res: Candidate): Promise<boolean> {
-  if (!state.verify) return true;
-  const iteration = state.current_iteration;
+export async function verifyClaim(site: RunSite, deps: LoopDeps, storyId: string, res: Candidate): Promise<boolean> {
+  const { loop, iteration } = site;
+  if (!loop.verify) return true;
   const logFile = verifyLogOf(deps.paths.iterLog(iteration));
-  deps.store.emit({ type: "VerifyStart", story_id: storyId, iteration, command: state.verify, log_file: logFile });
+  deps.store.emit({ type: "VerifyStart", story_id: storyId, iteration, command: loop.verify, log_file: logFile });
   const v = await runVerify({
-    command: state.verify,
-    timeoutMin: state.verify_timeout_min,
-    cwd: state.worktree_path,
+    command: loop.verify,
+    timeoutMin: loop.verify_timeout_min,
+    cwd: site.worktree,
     env: deps.env,
     signal: deps.signal,
     logFile,
-    runTag: deps.runTag ?? runTag(state.worktree_path, state.started_at),
+    runTag: tagOf(site, deps),
     sandbox: deps.sandbox,
   });
   res.verify = v.run;

@@ -1,7 +1,7 @@
 /**
  * `--parallel`: one lane from open to close (docs/parallel.md, "How lanes run"). The lane is recorded in the
  * state before it is made (so a restart after kill -9 finds it), the attempt runs in it as in the worktree
- * (attempt.ts, through a view of the state whose worktree, iteration and agent are the lane's), an accepted
+ * (attempt.ts, its site the lane: its worktree, its iteration, its agent's pid), an accepted
  * attempt is committed in the lane and integrated by the merge queue, and the lane is closed whatever happened.
  */
 import { existsSync } from "node:fs";
@@ -114,7 +114,10 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
       runTag: laneTag(runTag(state.worktree_path, state.started_at), story.id, attempt),
     };
     started = new Date();
-    const it = await attemptStory(laneView(state, lane, index), laneDeps, story, { n, index, total: c.stories.length, attempt, retryReason: t.reason });
+    // The lane's own site: its worktree, and its agent's pid recorded in the lane (every lane has its own agent).
+    // Everything else it shares with the loop: its settings, the notes, the wait, the tree held for a reviewer.
+    const site = { loop: state, worktree: lane.worktree, iteration: n, agent: lane };
+    const it = await attemptStory({ ...site, story, index, total: c.stories.length, attempt, retryReason: t.reason }, laneDeps);
     // As one after another (engine.ts): the user's branches an agent moved from its lane are put back,
     // not left at its commits once the lane is closed (the agent's commits stay in their reflog).
     if (it.violation) {
@@ -214,29 +217,4 @@ function verifier(state: State, deps: LoopDeps, n: number) {
 /** The lane's own tasks file: the agent ticks boxes there, and the box check reads them there. */
 function laneSource(source: StorySource, main: string, lane: string): StorySource {
   return source.kind === "manual" ? source : { ...source, tasksFile: join(lane, relative(main, source.tasksFile)) };
-}
-
-/**
- * What the attempt sees as the state: the loop's own, except the worktree, the iteration and the story (the
- * lane's) and the agent's pid, which is recorded in the lane (every lane has its own agent). Everything else —
- * notes, spending, waiting — is the loop's, shared by all lanes.
- */
-function laneView(state: State, lane: Lane, index: number): State {
-  const own: Partial<State> = {
-    worktree_path: lane.worktree,
-    current_iteration: lane.iteration,
-    current_story: { id: lane.story_id, title: lane.story_title, index, attempt: lane.attempt },
-    stories_completed: state.stories_completed,
-    stories_total: state.stories_total,
-  };
-  const inLane = (k: PropertyKey): k is "agent_pid" | "agent_started" => k === "agent_pid" || k === "agent_started";
-  return new Proxy(state, {
-    get: (target, k) => (inLane(k) ? lane[k] : k in own ? own[k as keyof State] : target[k as keyof State]),
-    set(target, k, v) {
-      if (inLane(k)) lane[k] = v;
-      else if (k in own) (own as Record<PropertyKey, unknown>)[k] = v;
-      else (target as unknown as Record<PropertyKey, unknown>)[k] = v;
-      return true;
-    },
-  });
 }

@@ -5,12 +5,11 @@
  * sequential engine (engine.ts) is not this: `--parallel 1` never comes here. This file decides which story runs
  * when and how the loop ends; lane-run.ts is one lane from open to close.
  */
-import { errorMessage, HarnessError, thenSentence } from "../../errors.ts";
+import { assertNever, errorMessage, HarnessError, thenSentence } from "../../errors.ts";
 import type { KeptLane } from "../../parallel/ports.ts";
 import { readyStories } from "../../parallel/graph.ts";
 import type { State } from "../../state/schema.ts";
 import { describeStories, isComplete, type Story } from "../../stories/story.ts";
-import { plural } from "../../text/format.ts";
 import { budgetReached } from "../../record/budget.ts";
 import type { Ending } from "../finish.ts";
 import { runLane, type LaneDone, type Tries } from "./lane-run.ts";
@@ -19,6 +18,7 @@ import { limitGate } from "../gates/limit-gate.ts";
 import type { LoopDeps, ParallelDeps } from "../ports.ts";
 import { pauseHere, type Inbox } from "../steer-inbox.ts";
 import { storyTurns } from "../story-turn.ts";
+import { allComplete, decide } from "../policy.ts";
 
 export async function runParallel(state: State, deps: LoopDeps, inbox: Inbox): Promise<Ending> {
   const par = deps.parallel;
@@ -71,14 +71,13 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, inbox: 
 
   while (true) {
     const { stories, gone } = await turn(); // the main worktree's tasks file: what is integrated
-    if (gone) ending ??= gone;
-    if (!ending && !running.size && stories.every(isComplete))
-      return { status: "done", reason: stories.length === 1 ? "The 1 story is complete" : `All ${stories.length} stories are complete` };
-    if (deps.signal.aborted) ending ??= { status: "stopped", reason: "Stopped by the user" };
     if (!ending) {
-      // Spending of every lane counts: once reached no lane opens; the running ones finish.
-      const over = budgetReached(state);
-      if (over) ending = { status: "stopped", reason: over, stopReason: "budget" };
+      // The same turn as one after another (policy.ts); what is decided waits for the running lanes to finish.
+      const allDone = !running.size && stories.every(isComplete);
+      const noAudit = { due: false, note: null } as const; // the audit runs once the lanes are done (engine.ts)
+      const now = decide({ at: "turn", stopRequested: deps.signal.aborted, gone, allDone, audit: noAudit, overBudget: budgetReached(state) });
+      if (now.kind === "done") return allComplete(stories.length, null);
+      if (now.kind === "end") ending = now.ending;
     }
     if (!ending) {
       await inbox.check();
@@ -93,7 +92,7 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, inbox: 
       // The first story to run alone goes before the others, once none runs alone; the rest of them wait their turn.
       const next = turns.alone ? undefined : ready.find((s) => s.id === toRunAlone[0]);
       for (const story of next ? [next, ...ready.filter((s) => s !== next)] : ready) {
-        if (working.size >= state.parallel || state.current_iteration >= state.max_iterations) break;
+        if (working.size >= state.parallel || goOn(state, false).kind !== "attempt") break;
         const alone = story === next;
         if (!alone && toRunAlone.includes(story.id)) continue;
         if (alone) turns.hold(toRunAlone.shift()!);
@@ -108,8 +107,8 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, inbox: 
     if (!running.size) {
       if (fatal) throw fatal;
       if (ending) return finishedAfter.length ? { ...ending, reason: thenSentence(ending.reason, finishedFirst(finishedAfter)) } : ending;
-      if (state.current_iteration >= state.max_iterations)
-        return { status: "stuck", reason: `Reached the maximum of ${plural(state.max_iterations, "iteration")} before the work was done` };
+      const limit = goOn(state, false);
+      if (limit.kind === "end") return limit.ending;
       const waiting = stories.filter((s) => !isComplete(s));
       return {
         status: "stuck",
@@ -128,36 +127,58 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, inbox: 
       inner.abort();
       continue;
     }
-    const r = done.result;
-    if (r.outcome === "stopped") ending ??= { status: "stopped", reason: "Stopped by the user" };
-    else if (r.outcome === "unavailable") ending ??= { status: "stuck", reason: r.reason };
-    else if (done.integrated) {
-      tries.delete(done.story.id);
-      noProgress = 0;
-    } else if (done.free) {
+    const t = tries.get(done.story.id)!;
+    if (done.free) {
       // Hit by work integrated after its lane was made: the schedule's doing, not the agent's. The attempt is not
       // counted (its number is given again) nor taken for a stall; the next runs alone on the new head.
-      const t = tries.get(done.story.id)!;
       t.attempt--;
       t.reason = done.reason;
       if (!toRunAlone.includes(done.story.id)) toRunAlone.push(done.story.id);
-    } else {
-      const t = tries.get(done.story.id)!;
-      noProgress = done.progress ? 0 : noProgress + 1;
-      const why = done.reason ?? r.outcome;
-      if (t.attempt >= state.max_retries) {
-        const failed = `Story ${done.story.id} "${done.story.title}" failed after ${plural(t.attempt, "attempt")}. Last reason: ${why}`;
-        const waiting = waitingOn(done.story.id, stories, running);
-        const reason = waiting ? thenSentence(failed, waiting) : failed;
-        if (!ending) deps.store.emit({ type: "Error", message: reason });
-        ending ??= { status: "stuck", reason };
-      } else if (noProgress >= state.stall_threshold)
-        ending ??= { status: "stalled", reason: `No progress in the last ${plural(noProgress, "iteration")} (no new commit, no change in the working tree)` };
-      // After no_signal the next attempt starts afresh; every other failure tells it what went wrong.
-      t.reason = r.outcome === "no_signal" && !done.integration ? undefined : (done.reason ?? undefined);
+      continue;
+    }
+    const r = done.result;
+    const d = decide({
+      at: "attempted",
+      story: done.story,
+      outcome: r.outcome,
+      reason: done.reason ?? null,
+      kept: done.integrated,
+      progress: done.progress,
+      doneCriteria: state.done_criteria,
+      attempt: t.attempt,
+      maxRetries: state.max_retries,
+      noProgress,
+      stallThreshold: state.stall_threshold,
+    });
+    switch (d.kind) {
+      case "end":
+        ending ??= d.ending;
+        break;
+      case "accept":
+        tries.delete(done.story.id);
+        noProgress = 0;
+        break;
+      case "give-up": {
+        noProgress = d.noProgress;
+        const waiting = d.tell ? waitingOn(done.story.id, stories, running) : "";
+        const reason = waiting ? thenSentence(d.ending.reason, waiting) : d.ending.reason;
+        if (d.tell && !ending) deps.store.emit({ type: "Error", message: reason });
+        ending ??= { ...d.ending, reason };
+        break;
+      }
+      case "retry":
+        noProgress = d.noProgress;
+        t.reason = d.reason;
+        break;
+      default:
+        assertNever(d);
     }
   }
 }
+
+/** Whether another attempt may start (the iteration limit; a pause is the schedule's to handle). */
+const goOn = (state: State, allDone: boolean) =>
+  decide({ at: "go", pauseRequested: false, iteration: state.current_iteration, maxIterations: state.max_iterations, allDone });
 
 /** The stories that wait on a failed one (directly or through another) and were not started: they never will be in this run. */
 function waitingOn(failed: string, stories: Story[], running: Map<string, unknown>): string {
