@@ -3,7 +3,8 @@
  * (so machine noise hits every command alike), the median of BENCH_STATUS_RUNS runs each, wall time
  * and CPU time (of the process and what it waited for: on a shared machine the wall time grows with
  * the others' work, the CPU time barely does). `status` is measured on both state formats it reads:
- * its own and the seed's (wt-tools' bash wt-loop: no schema_version).
+ * its own and the seed's (wt-tools' bash wt-loop: no schema_version). `history` and `list` read the same
+ * state; `list` waits for one `git worktree list` besides (a `git rev-parse` is measured for scale).
  */
 import { BIN, EMPTY, judge, load, makeRepo, measure, median, ms, runAlone, writeSeedState, writeStatusState } from "./shared.ts";
 
@@ -46,6 +47,9 @@ export function statusLatency() {
       expect: /"current_iteration": 500/,
       target: 3,
     },
+    // The other read-only commands run often, on the same 500 iterations (list also runs `git worktree list`).
+    { key: "history_500", label: "history, 500 iterations", argv: [BIN, "history"], cwd: native, expect: /Total: 500 iterations/, target: 3 },
+    { key: "list", label: "list (one worktree, 500)", argv: [BIN, "list"], cwd: native, expect: /status-repo/, target: 3.5 },
     { key: "rev", label: "git rev-parse (for scale)", argv: ["git", "rev-parse", "--show-toplevel"], cwd: native },
   ];
   for (const r of rows) if (r.expect) check(r.argv, r.cwd, r.expect);

@@ -4,14 +4,10 @@
  * never by changing the worktree or the real index; untracked files count as added, a rename as a
  * deletion and an addition.
  */
-import { z } from "zod";
+import type { ChangedFile } from "./changed-file.ts";
 import type { Git } from "./git.ts";
 
-export const ChangedFile = z.object({
-  path: z.string().describe("the path, relative to the worktree"),
-  status: z.enum(["added", "modified", "deleted", "type-changed"]).describe("how it changed (a rename is a deletion and an addition)"),
-});
-export type ChangedFile = z.infer<typeof ChangedFile>;
+export type { ChangedFile } from "./changed-file.ts";
 
 const STATUS: Record<string, ChangedFile["status"]> = { A: "added", M: "modified", D: "deleted", T: "type-changed" };
 

@@ -1,5 +1,4 @@
 import { defineCommand } from "citty";
-import { archivedRunSummaries } from "../record/run-log.ts";
 import { totalsOf, wallMs } from "../record/totals.ts";
 import { loopPaths } from "../state/paths.ts";
 import { historyRows, outputWidth, runsTable, totalsLine } from "../term/history-view.ts";
@@ -34,8 +33,10 @@ export default defineCommand({
   }),
 });
 
+/** `--runs` only: the run log's module brings the events' zod schemas, which plain `history` need not load. */
 async function listRuns(json: boolean): Promise<void> {
   const wt = await resolveWorktree();
+  const { archivedRunSummaries } = await import("../record/run-log.ts");
   const runs = await archivedRunSummaries(loopPaths(wt.path));
   if (json) return printJson({ runs });
   if (!runs.length) return print(`No archived runs in ${wt.name} (a run is archived when the next one starts).`);

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { StreamEvent } from "../agents/stream.ts";
-import { ChangedFile } from "../checkpoint/changed-files.ts";
+import { ChangedFile } from "../checkpoint/changed-file.ts";
 import {
   AgentName,
   AuditReceipt,

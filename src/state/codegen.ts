@@ -51,8 +51,12 @@ class Generator {
         const conds = [`typeof ${v} === "string"`, ...this.stringChecks(d, v, at)];
         return this.guard(conds, v, p, d.format ? `a ${d.format} string` : "a string");
       }
-      case "number":
-        return this.guard([`typeof ${v} === "number"`, `Number.isFinite(${v})`, ...this.numberChecks(d, v, at)], v, p, "a number in range");
+      case "number": {
+        const checks = this.numberChecks(d, v, at);
+        // A safe integer is finite: one call fewer for each count of each iteration.
+        const finite = checks.includes(`Number.isSafeInteger(${v})`) ? [] : [`Number.isFinite(${v})`];
+        return this.guard([`typeof ${v} === "number"`, ...finite, ...checks], v, p, "a number in range");
+      }
       case "boolean":
         return this.guard([`typeof ${v} === "boolean"`], v, p, "true or false");
       case "literal":
@@ -128,12 +132,12 @@ class Generator {
     this.arrays.set(el._zod.def, name);
     this.fns.push(""); // reserve the slot: nested schemas add their functions after it
     const i = this.fns.length - 1;
-    const item = this.value(el, "v[i]", 'p + "[" + i + "]"', `${at}[]`);
+    const item = this.value(el, "e", 'p + "[" + i + "]"', `${at}[]`);
     this.fns[i] = [
       `function ${name}(v: any, p: string): unknown[] {`,
       `  if (!Array.isArray(v)) fail(p, "an array");`,
       "  const out = new Array(v.length);",
-      `  for (let i = 0; i < v.length; i++) out[i] = ${item};`,
+      `  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ${item}; }`,
       "  return out;",
       "}",
     ].join("\n");
@@ -151,12 +155,15 @@ class Generator {
     const lines = [`function ${name}(v: any, p: string): Record<string, unknown> {`];
     lines.push(`  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");`);
     lines.push("  const out: Record<string, unknown> = {};");
+    // Each field is read once (into f): the checks of a field read it up to four times, and the
+    // first run of this code, at start-up, is interpreted.
+    lines.push("  let f: any;");
     for (const [key, field] of Object.entries(d.shape!)) {
-      const v = `v[${lit(key)}]`;
       const p = `p + ${lit(`.${key}`)}`;
       const fd = field._zod.def;
-      if (fd.type === "optional") lines.push(`  if (${v} !== undefined) out[${lit(key)}] = ${this.value(fd.innerType!, v, p, `${at}.${key}`)};`);
-      else lines.push(`  out[${lit(key)}] = ${this.value(field, v, p, `${at}.${key}`)};`);
+      const read = `f = v[${lit(key)}];`;
+      if (fd.type === "optional") lines.push(`  ${read} if (f !== undefined) out[${lit(key)}] = ${this.value(fd.innerType!, "f", p, `${at}.${key}`)};`);
+      else lines.push(`  ${read} out[${lit(key)}] = ${this.value(field, "f", p, `${at}.${key}`)};`);
     }
     lines.push("  return out;", "}");
     this.fns[i] = lines.join("\n");

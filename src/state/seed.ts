@@ -65,11 +65,11 @@ const strOrNull = (v: unknown) => (typeof v === "string" ? v : null);
 const optionalNum = (v: unknown) => (v === undefined ? undefined : num(v));
 const positiveInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
 
-function readIteration(v: unknown): SeedIteration | null {
+function readIteration(v: unknown, loose: boolean): SeedIteration | null {
   if (!isObject(v) || !positiveInt(v.n)) return null;
   const commits = Array.isArray(v.commits) && v.commits.every((c) => typeof c === "string") ? (v.commits as string[]) : [];
   return {
-    ...v,
+    ...(loose ? v : {}),
     n: v.n,
     started: str(v.started, ""),
     ended: str(v.ended, ""),
@@ -85,14 +85,18 @@ function readIteration(v: unknown): SeedIteration | null {
   };
 }
 
-/** `seedSchema().safeParse(json)`, by hand: the seed's fields with its defaults, or null when it is not one. */
-export function readSeed(json: unknown): Seed | null {
+/**
+ * `seedSchema().safeParse(json)`, by hand: the seed's fields with its defaults, or null when it is not one.
+ * `loose: false` leaves out of each iteration the keys the schema does not name (which it keeps): the
+ * same verdict and fields, without copying 500 iterations whole for a reader that uses neither.
+ */
+export function readSeed(json: unknown, loose = true): Seed | null {
   if (!isObject(json) || typeof json.worktree_name !== "string" || typeof json.status !== "string" || typeof json.started_at !== "string") return null;
   // One iteration that is not one makes the list unknown (empty), as the schema's catch does.
   let iterations: SeedIteration[] = [];
   if (Array.isArray(json.iterations)) {
     for (const v of json.iterations) {
-      const i = readIteration(v);
+      const i = readIteration(v, loose);
       if (!i) {
         iterations = [];
         break;
@@ -124,7 +128,18 @@ export const isSeedState = (json: unknown): boolean => isObject(json) && !("sche
 
 const STATUSES: readonly string[] = ["starting", "running", "paused", "done", "stuck", "stalled", "stopped"] satisfies State["status"][];
 
-const iso = (s: string, fallback: string) => (Number.isNaN(Date.parse(s)) ? fallback : new Date(s).toISOString());
+/**
+ * A time of the seed's file in the state's form (UTC, milliseconds), or `fallback` when it is not a
+ * time. A year outside 0000–9999 has no such form (toISOString writes "+010000-…", which the state's
+ * datetime pattern refuses): it is as unknown as a missing one.
+ */
+function iso(s: string, fallback: string): string {
+  const t = Date.parse(s);
+  return t >= MIN_TIME && t < MAX_TIME ? new Date(t).toISOString() : fallback;
+}
+const EPOCH = new Date(0).toISOString();
+const MIN_TIME = Date.parse("0000-01-01T00:00:00.000Z");
+const MAX_TIME = Date.parse("+010000-01-01T00:00:00.000Z");
 // Counts beyond what a state can hold (2^53) are as unknown as a missing one.
 const count = (n: number | undefined) => (Number.isSafeInteger(Math.round(n ?? 0)) ? Math.max(0, Math.round(n ?? 0)) : 0);
 const atLeast1 = (n: number, d: number) => (Number.isSafeInteger(n) && n > 0 ? n : d);
@@ -155,24 +170,42 @@ function seedStories(worktree: string, change: string | null) {
 
 /** The seed's state as a schema-valid State of this worktree (unknown statuses read as stopped). */
 export function fromSeed(json: unknown, worktreePath: string): State {
-  const s = readSeed(json);
+  const s = readSeed(json, false);
   if (!s) throw new Error("fromSeed: not a state in the seed's format (isSeedState says which are)");
-  const started = iso(s.started_at, new Date(0).toISOString());
+  return stateOfSeed(s, worktreePath);
+}
+
+/**
+ * `fromSeed` of what `readSeed` read. The iterations are built here, each field of its kind (a time
+ * by `iso`, a count by `count`), and are not checked again: the generated check of 500 of them was
+ * a fifth of `status` on such a file (docs/performance.md). The rest of the state is checked, for the
+ * defaults of the fields wt-tools never had. test/state/seed.test.ts requires, over every broken seed
+ * state it makes, that checking the whole result changes nothing: the schema stays the judge.
+ */
+export function stateOfSeed(s: Seed, worktreePath: string): State {
+  const started = iso(s.started_at, EPOCH);
   const known = STATUSES.includes(s.status);
   const status = known ? (s.status as State["status"]) : "stopped";
-  const iterations: Iteration[] = s.iterations.map((i) => {
+  const sum: Tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
+  const iterations = s.iterations.map((i): Iteration => {
     const tokens = {
       input: count(i.input_tokens),
       output: count(i.output_tokens),
       cache_read: count(i.cache_read_tokens),
       cache_creation: count(i.cache_create_tokens),
     };
+    sum.input += tokens.input;
+    sum.output += tokens.output;
+    sum.cache_read += tokens.cache_read;
+    sum.cache_creation += tokens.cache_creation;
+    const began = iso(i.started, started);
+    // In the order of the schema's fields, as the check would write them (`status --json` prints them so).
     return {
       n: i.n,
-      started: iso(i.started, started),
-      ended: iso(i.ended, iso(i.started, started)),
+      started: began,
+      ended: iso(i.ended, began),
       done_check: i.done_check,
-      commits: i.commits,
+      commits: [...i.commits],
       tokens_used: count(i.tokens_used),
       ...(i.timed_out ? { timed_out: true as const } : {}),
       story_id: null,
@@ -191,8 +224,8 @@ export function fromSeed(json: unknown, worktreePath: string): State {
   // wt-tools kept no end time: an ended loop ran until its last iteration ended, as far as anyone knows.
   const endedAt = isFinal(status) ? (iterations.at(-1)?.ended ?? null) : null;
   const stories = s.done_criteria === "manual" ? null : seedStories(worktreePath, s.change);
-  const sum = (k: keyof Tokens) => iterations.reduce((a, i) => a + i.tokens[k], 0);
-  // Checked (the generated State.parse: state/codegen.ts), so that the fields wt-tools never had take the state schema's defaults.
+  // Checked (the generated State.parse: state/codegen.ts), so that the fields wt-tools never had take
+  // the state schema's defaults; the iterations, built above, join it after.
   const checked = checkState({
     schema_version: SCHEMA_VERSION,
     worktree_name: s.worktree_name,
@@ -204,12 +237,12 @@ export function fromSeed(json: unknown, worktreePath: string): State {
     updated_at: iterations.at(-1)?.ended ?? started,
     ended_at: endedAt,
     task: s.task,
-    iterations,
+    iterations: [],
     done_criteria: s.done_criteria === "manual" ? "manual" : "tasks",
     stall_threshold: atLeast1(s.stall_threshold, 2),
     iteration_timeout_min: s.iteration_timeout_min > 0 ? s.iteration_timeout_min : 45,
     total_tokens: count(s.total_tokens),
-    tokens: { input: sum("input"), output: sum("output"), cache_read: sum("cache_read"), cache_creation: sum("cache_creation") },
+    tokens: sum,
     total_cost_usd: 0,
     max_retries: 3,
     command_timeout_sec: 30,
@@ -248,5 +281,6 @@ export function fromSeed(json: unknown, worktreePath: string): State {
     lanes: [],
   } satisfies z.input<typeof import("./schema.ts").State>);
   if (!checked.ok) throw new Error(`wt-loop read a state in the seed's format into an invalid state: ${checked.path} is not ${checked.expected}`);
+  checked.value.iterations = iterations;
   return checked.value;
 }

@@ -8,395 +8,416 @@ const RE0 = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13
 function o0(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["schema_version"] = ((v["schema_version"] === 1) ? v["schema_version"] : fail(p + ".schema_version", "1"));
-  out["worktree_name"] = ((typeof v["worktree_name"] === "string") ? v["worktree_name"] : fail(p + ".worktree_name", "a string"));
-  out["worktree_path"] = ((typeof v["worktree_path"] === "string") ? v["worktree_path"] : fail(p + ".worktree_path", "a string"));
-  out["status"] = ((v["status"] === "starting" || v["status"] === "running" || v["status"] === "paused" || v["status"] === "done" || v["status"] === "stuck" || v["status"] === "stalled" || v["status"] === "stopped") ? v["status"] : fail(p + ".status", "one of \"starting\", \"running\", \"paused\", \"done\", \"stuck\", \"stalled\", \"stopped\""));
-  out["current_iteration"] = ((typeof v["current_iteration"] === "number") && (Number.isFinite(v["current_iteration"])) && (Number.isSafeInteger(v["current_iteration"])) && (v["current_iteration"] >= 0) ? v["current_iteration"] : fail(p + ".current_iteration", "a number in range"));
-  out["max_iterations"] = ((typeof v["max_iterations"] === "number") && (Number.isFinite(v["max_iterations"])) && (Number.isSafeInteger(v["max_iterations"])) && (v["max_iterations"] > 0) ? v["max_iterations"] : fail(p + ".max_iterations", "a number in range"));
-  out["started_at"] = ((typeof v["started_at"] === "string") && (RE0.test(v["started_at"])) ? v["started_at"] : fail(p + ".started_at", "a datetime string"));
-  out["updated_at"] = ((typeof v["updated_at"] === "string") && (RE0.test(v["updated_at"])) ? v["updated_at"] : fail(p + ".updated_at", "a datetime string"));
-  out["ended_at"] = (v["ended_at"] === null ? null : ((typeof v["ended_at"] === "string") && (RE0.test(v["ended_at"])) ? v["ended_at"] : fail(p + ".ended_at", "a datetime string")));
-  out["task"] = ((typeof v["task"] === "string") ? v["task"] : fail(p + ".task", "a string"));
-  out["iterations"] = a1(v["iterations"], p + ".iterations");
-  out["done_criteria"] = ((v["done_criteria"] === "tasks" || v["done_criteria"] === "manual") ? v["done_criteria"] : fail(p + ".done_criteria", "one of \"tasks\", \"manual\""));
-  out["stall_threshold"] = ((typeof v["stall_threshold"] === "number") && (Number.isFinite(v["stall_threshold"])) && (Number.isSafeInteger(v["stall_threshold"])) && (v["stall_threshold"] > 0) ? v["stall_threshold"] : fail(p + ".stall_threshold", "a number in range"));
-  out["iteration_timeout_min"] = ((typeof v["iteration_timeout_min"] === "number") && (Number.isFinite(v["iteration_timeout_min"])) && (v["iteration_timeout_min"] > 0) ? v["iteration_timeout_min"] : fail(p + ".iteration_timeout_min", "a number in range"));
-  out["total_tokens"] = ((typeof v["total_tokens"] === "number") && (Number.isFinite(v["total_tokens"])) && (Number.isSafeInteger(v["total_tokens"])) && (v["total_tokens"] >= 0) ? v["total_tokens"] : fail(p + ".total_tokens", "a number in range"));
-  out["tokens"] = o4(v["tokens"], p + ".tokens");
-  out["total_cost_usd"] = ((typeof v["total_cost_usd"] === "number") && (Number.isFinite(v["total_cost_usd"])) && (v["total_cost_usd"] >= 0) ? v["total_cost_usd"] : fail(p + ".total_cost_usd", "a number in range"));
-  out["max_retries"] = ((typeof v["max_retries"] === "number") && (Number.isFinite(v["max_retries"])) && (Number.isSafeInteger(v["max_retries"])) && (v["max_retries"] > 0) ? v["max_retries"] : fail(p + ".max_retries", "a number in range"));
-  out["command_timeout_sec"] = ((typeof v["command_timeout_sec"] === "number") && (Number.isFinite(v["command_timeout_sec"])) && (v["command_timeout_sec"] > 0) ? v["command_timeout_sec"] : fail(p + ".command_timeout_sec", "a number in range"));
-  out["agent"] = ((v["agent"] === "claude" || v["agent"] === "codex" || v["agent"] === "gemini" || v["agent"] === "command" || v["agent"] === "demo") ? v["agent"] : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
-  out["agent_cmd"] = (v["agent_cmd"] === null ? null : ((typeof v["agent_cmd"] === "string") ? v["agent_cmd"] : fail(p + ".agent_cmd", "a string")));
-  out["model"] = (v["model"] === null ? null : ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string")));
-  out["checkpoint"] = ((v["checkpoint"] === "branch" || v["checkpoint"] === "stash") ? v["checkpoint"] : fail(p + ".checkpoint", "one of \"branch\", \"stash\""));
-  out["on_complete"] = ((v["on_complete"] === "ask" || v["on_complete"] === "cleanup" || v["on_complete"] === "keep" || v["on_complete"] === "pr") ? v["on_complete"] : fail(p + ".on_complete", "one of \"ask\", \"cleanup\", \"keep\", \"pr\""));
-  out["terminal"] = ((typeof v["terminal"] === "string") ? v["terminal"] : fail(p + ".terminal", "a string"));
-  out["source"] = ((v["source"] === "openspec" || v["source"] === "tasks-file" || v["source"] === "manual" || v["source"] === "issue") ? v["source"] : fail(p + ".source", "one of \"openspec\", \"tasks-file\", \"manual\", \"issue\""));
-  out["change"] = (v["change"] === null ? null : ((typeof v["change"] === "string") ? v["change"] : fail(p + ".change", "a string")));
-  out["tasks_file"] = (v["tasks_file"] === null ? null : ((typeof v["tasks_file"] === "string") ? v["tasks_file"] : fail(p + ".tasks_file", "a string")));
-  out["github"] = (v["github"] === undefined ? null : (v["github"] === null ? null : o12(v["github"], p + ".github")));
-  out["issue"] = (v["issue"] === undefined ? null : (v["issue"] === null ? null : ((typeof v["issue"] === "string") ? v["issue"] : fail(p + ".issue", "a string"))));
-  out["issue_sync"] = (v["issue_sync"] === undefined ? false : ((typeof v["issue_sync"] === "boolean") ? v["issue_sync"] : fail(p + ".issue_sync", "true or false")));
-  out["pull_request"] = (v["pull_request"] === undefined ? null : (v["pull_request"] === null ? null : o15(v["pull_request"], p + ".pull_request")));
-  out["issue_search"] = (v["issue_search"] === undefined ? null : (v["issue_search"] === null ? null : ((typeof v["issue_search"] === "string") ? v["issue_search"] : fail(p + ".issue_search", "a string"))));
-  out["watch"] = (v["watch"] === undefined ? false : ((typeof v["watch"] === "boolean") ? v["watch"] : fail(p + ".watch", "true or false")));
-  out["stories_total"] = ((typeof v["stories_total"] === "number") && (Number.isFinite(v["stories_total"])) && (Number.isSafeInteger(v["stories_total"])) && (v["stories_total"] >= 0) ? v["stories_total"] : fail(p + ".stories_total", "a number in range"));
-  out["stories_completed"] = ((typeof v["stories_completed"] === "number") && (Number.isFinite(v["stories_completed"])) && (Number.isSafeInteger(v["stories_completed"])) && (v["stories_completed"] >= 0) ? v["stories_completed"] : fail(p + ".stories_completed", "a number in range"));
-  out["planned_stories"] = (v["planned_stories"] === undefined ? [] : a16(v["planned_stories"], p + ".planned_stories"));
-  out["current_story"] = (v["current_story"] === null ? null : o18(v["current_story"], p + ".current_story"));
-  out["runner_pid"] = (v["runner_pid"] === null ? null : ((typeof v["runner_pid"] === "number") && (Number.isFinite(v["runner_pid"])) && (Number.isSafeInteger(v["runner_pid"])) && (v["runner_pid"] > 0) ? v["runner_pid"] : fail(p + ".runner_pid", "a number in range")));
-  out["runner_started"] = (v["runner_started"] === null ? null : ((typeof v["runner_started"] === "string") ? v["runner_started"] : fail(p + ".runner_started", "a string")));
-  out["agent_pid"] = (v["agent_pid"] === null ? null : ((typeof v["agent_pid"] === "number") && (Number.isFinite(v["agent_pid"])) && (Number.isSafeInteger(v["agent_pid"])) && (v["agent_pid"] > 0) ? v["agent_pid"] : fail(p + ".agent_pid", "a number in range")));
-  if (v["agent_started"] !== undefined) out["agent_started"] = (v["agent_started"] === null ? null : ((typeof v["agent_started"] === "string") ? v["agent_started"] : fail(p + ".agent_started", "a string")));
-  out["checkpoint_branch"] = (v["checkpoint_branch"] === null ? null : ((typeof v["checkpoint_branch"] === "string") ? v["checkpoint_branch"] : fail(p + ".checkpoint_branch", "a string")));
-  out["original_branch"] = (v["original_branch"] === null ? null : ((typeof v["original_branch"] === "string") ? v["original_branch"] : fail(p + ".original_branch", "a string")));
-  out["original_commit"] = (v["original_commit"] === null ? null : ((typeof v["original_commit"] === "string") ? v["original_commit"] : fail(p + ".original_commit", "a string")));
-  out["checkpoint_sha"] = (v["checkpoint_sha"] === null ? null : ((typeof v["checkpoint_sha"] === "string") ? v["checkpoint_sha"] : fail(p + ".checkpoint_sha", "a string")));
-  if (v["checkpoint_stashes"] !== undefined) out["checkpoint_stashes"] = a19(v["checkpoint_stashes"], p + ".checkpoint_stashes");
-  if (v["user_work"] !== undefined) out["user_work"] = (v["user_work"] === null ? null : o20(v["user_work"], p + ".user_work"));
-  if (v["index_tree"] !== undefined) out["index_tree"] = (v["index_tree"] === null ? null : ((typeof v["index_tree"] === "string") ? v["index_tree"] : fail(p + ".index_tree", "a string")));
-  if (v["held"] !== undefined) out["held"] = (v["held"] === null ? null : o23(v["held"], p + ".held"));
-  if (v["completing"] !== undefined) out["completing"] = (v["completing"] === null ? null : ((v["completing"] === "cleanup" || v["completing"] === "keep") ? v["completing"] : fail(p + ".completing", "one of \"cleanup\", \"keep\"")));
-  out["completion"] = (v["completion"] === null ? null : ((v["completion"] === "cleanup" || v["completion"] === "keep") ? v["completion"] : fail(p + ".completion", "one of \"cleanup\", \"keep\"")));
-  out["completion_message"] = (v["completion_message"] === undefined ? null : (v["completion_message"] === null ? null : ((typeof v["completion_message"] === "string") ? v["completion_message"] : fail(p + ".completion_message", "a string"))));
-  out["completion_pending"] = (v["completion_pending"] === undefined ? false : ((typeof v["completion_pending"] === "boolean") ? v["completion_pending"] : fail(p + ".completion_pending", "true or false")));
-  out["reason"] = (v["reason"] === null ? null : ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string")));
-  out["error"] = (v["error"] === null ? null : ((typeof v["error"] === "string") ? v["error"] : fail(p + ".error", "a string")));
-  out["notify"] = (v["notify"] === undefined ? null : (v["notify"] === null ? null : ((typeof v["notify"] === "string") ? v["notify"] : fail(p + ".notify", "a string"))));
-  if (v["verify"] !== undefined) out["verify"] = (v["verify"] === null ? null : ((typeof v["verify"] === "string") ? v["verify"] : fail(p + ".verify", "a string")));
-  out["verify_timeout_min"] = (v["verify_timeout_min"] === undefined ? 10 : ((typeof v["verify_timeout_min"] === "number") && (Number.isFinite(v["verify_timeout_min"])) && (v["verify_timeout_min"] > 0) ? v["verify_timeout_min"] : fail(p + ".verify_timeout_min", "a number in range")));
-  out["review"] = (v["review"] === undefined ? null : (v["review"] === null ? null : ((v["review"] === "claude" || v["review"] === "codex" || v["review"] === "gemini" || v["review"] === "command") ? v["review"] : fail(p + ".review", "one of \"claude\", \"codex\", \"gemini\", \"command\""))));
-  out["review_cmd"] = (v["review_cmd"] === undefined ? null : (v["review_cmd"] === null ? null : ((typeof v["review_cmd"] === "string") ? v["review_cmd"] : fail(p + ".review_cmd", "a string"))));
-  out["review_model"] = (v["review_model"] === undefined ? null : (v["review_model"] === null ? null : ((typeof v["review_model"] === "string") ? v["review_model"] : fail(p + ".review_model", "a string"))));
-  out["audit"] = (v["audit"] === undefined ? false : ((typeof v["audit"] === "boolean") ? v["audit"] : fail(p + ".audit", "true or false")));
-  out["audit_agent"] = (v["audit_agent"] === undefined ? null : (v["audit_agent"] === null ? null : ((v["audit_agent"] === "claude" || v["audit_agent"] === "codex" || v["audit_agent"] === "gemini" || v["audit_agent"] === "command") ? v["audit_agent"] : fail(p + ".audit_agent", "one of \"claude\", \"codex\", \"gemini\", \"command\""))));
-  out["audit_cmd"] = (v["audit_cmd"] === undefined ? null : (v["audit_cmd"] === null ? null : ((typeof v["audit_cmd"] === "string") ? v["audit_cmd"] : fail(p + ".audit_cmd", "a string"))));
-  out["audit_model"] = (v["audit_model"] === undefined ? null : (v["audit_model"] === null ? null : ((typeof v["audit_model"] === "string") ? v["audit_model"] : fail(p + ".audit_model", "a string"))));
-  out["audit_rounds"] = (v["audit_rounds"] === undefined ? 2 : ((typeof v["audit_rounds"] === "number") && (Number.isFinite(v["audit_rounds"])) && (Number.isSafeInteger(v["audit_rounds"])) && (v["audit_rounds"] > 0) ? v["audit_rounds"] : fail(p + ".audit_rounds", "a number in range")));
-  if (v["escalate"] !== undefined) out["escalate"] = (v["escalate"] === null ? null : ((typeof v["escalate"] === "string") ? v["escalate"] : fail(p + ".escalate", "a string")));
-  out["review_timeout_min"] = (v["review_timeout_min"] === undefined ? 15 : ((typeof v["review_timeout_min"] === "number") && (Number.isFinite(v["review_timeout_min"])) && (v["review_timeout_min"] > 0) ? v["review_timeout_min"] : fail(p + ".review_timeout_min", "a number in range")));
-  if (v["max_cost_usd"] !== undefined) out["max_cost_usd"] = (v["max_cost_usd"] === null ? null : ((typeof v["max_cost_usd"] === "number") && (Number.isFinite(v["max_cost_usd"])) && (v["max_cost_usd"] > 0) ? v["max_cost_usd"] : fail(p + ".max_cost_usd", "a number in range")));
-  if (v["max_tokens"] !== undefined) out["max_tokens"] = (v["max_tokens"] === null ? null : ((typeof v["max_tokens"] === "number") && (Number.isFinite(v["max_tokens"])) && (Number.isSafeInteger(v["max_tokens"])) && (v["max_tokens"] > 0) ? v["max_tokens"] : fail(p + ".max_tokens", "a number in range")));
-  if (v["spent_before"] !== undefined) out["spent_before"] = o24(v["spent_before"], p + ".spent_before");
-  if (v["stop_reason"] !== undefined) out["stop_reason"] = (v["stop_reason"] === null ? null : ((v["stop_reason"] === "user" || v["stop_reason"] === "budget") ? v["stop_reason"] : fail(p + ".stop_reason", "one of \"user\", \"budget\"")));
-  if (v["unchecked_story"] !== undefined) out["unchecked_story"] = (v["unchecked_story"] === null ? null : ((typeof v["unchecked_story"] === "string") ? v["unchecked_story"] : fail(p + ".unchecked_story", "a string")));
-  if (v["commands_seal"] !== undefined) out["commands_seal"] = (v["commands_seal"] === null ? null : ((typeof v["commands_seal"] === "string") ? v["commands_seal"] : fail(p + ".commands_seal", "a string")));
-  out["max_wait_hours"] = (v["max_wait_hours"] === undefined ? 8 : ((typeof v["max_wait_hours"] === "number") && (Number.isFinite(v["max_wait_hours"])) && (v["max_wait_hours"] > 0) ? v["max_wait_hours"] : fail(p + ".max_wait_hours", "a number in range")));
-  if (v["sandbox"] !== undefined) out["sandbox"] = ((typeof v["sandbox"] === "boolean") ? v["sandbox"] : fail(p + ".sandbox", "true or false"));
-  if (v["sandbox_network"] !== undefined) out["sandbox_network"] = (v["sandbox_network"] === null ? null : ((v["sandbox_network"] === "filtered" || v["sandbox_network"] === "open") ? v["sandbox_network"] : fail(p + ".sandbox_network", "one of \"filtered\", \"open\"")));
-  if (v["sandbox_allow"] !== undefined) out["sandbox_allow"] = (v["sandbox_allow"] === null ? null : ((typeof v["sandbox_allow"] === "string") ? v["sandbox_allow"] : fail(p + ".sandbox_allow", "a string")));
-  if (v["sandbox_deny_read"] !== undefined) out["sandbox_deny_read"] = (v["sandbox_deny_read"] === null ? null : ((typeof v["sandbox_deny_read"] === "string") ? v["sandbox_deny_read"] : fail(p + ".sandbox_deny_read", "a string")));
-  if (v["sandbox_env"] !== undefined) out["sandbox_env"] = (v["sandbox_env"] === null ? null : ((typeof v["sandbox_env"] === "string") ? v["sandbox_env"] : fail(p + ".sandbox_env", "a string")));
-  out["waiting"] = (v["waiting"] === undefined ? null : (v["waiting"] === null ? null : o25(v["waiting"], p + ".waiting")));
-  out["pause_requested"] = (v["pause_requested"] === undefined ? false : ((typeof v["pause_requested"] === "boolean") ? v["pause_requested"] : fail(p + ".pause_requested", "true or false")));
-  out["paused_since"] = (v["paused_since"] === undefined ? null : (v["paused_since"] === null ? null : ((typeof v["paused_since"] === "string") && (RE0.test(v["paused_since"])) ? v["paused_since"] : fail(p + ".paused_since", "a datetime string"))));
-  out["paused_ms"] = (v["paused_ms"] === undefined ? 0 : ((typeof v["paused_ms"] === "number") && (Number.isFinite(v["paused_ms"])) && (Number.isSafeInteger(v["paused_ms"])) && (v["paused_ms"] >= 0) ? v["paused_ms"] : fail(p + ".paused_ms", "a number in range")));
-  out["notes"] = (v["notes"] === undefined ? [] : a26(v["notes"], p + ".notes"));
-  out["earlier_stories"] = (v["earlier_stories"] === undefined ? [] : a28(v["earlier_stories"], p + ".earlier_stories"));
-  out["parallel"] = (v["parallel"] === undefined ? 1 : ((typeof v["parallel"] === "number") && (Number.isFinite(v["parallel"])) && (Number.isSafeInteger(v["parallel"])) && (v["parallel"] > 0) ? v["parallel"] : fail(p + ".parallel", "a number in range")));
-  out["lanes"] = (v["lanes"] === undefined ? [] : a33(v["lanes"], p + ".lanes"));
+  let f: any;
+  f = v["schema_version"]; out["schema_version"] = ((f === 1) ? f : fail(p + ".schema_version", "1"));
+  f = v["worktree_name"]; out["worktree_name"] = ((typeof f === "string") ? f : fail(p + ".worktree_name", "a string"));
+  f = v["worktree_path"]; out["worktree_path"] = ((typeof f === "string") ? f : fail(p + ".worktree_path", "a string"));
+  f = v["status"]; out["status"] = ((f === "starting" || f === "running" || f === "paused" || f === "done" || f === "stuck" || f === "stalled" || f === "stopped") ? f : fail(p + ".status", "one of \"starting\", \"running\", \"paused\", \"done\", \"stuck\", \"stalled\", \"stopped\""));
+  f = v["current_iteration"]; out["current_iteration"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".current_iteration", "a number in range"));
+  f = v["max_iterations"]; out["max_iterations"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".max_iterations", "a number in range"));
+  f = v["started_at"]; out["started_at"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".started_at", "a datetime string"));
+  f = v["updated_at"]; out["updated_at"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".updated_at", "a datetime string"));
+  f = v["ended_at"]; out["ended_at"] = (f === null ? null : ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".ended_at", "a datetime string")));
+  f = v["task"]; out["task"] = ((typeof f === "string") ? f : fail(p + ".task", "a string"));
+  f = v["iterations"]; out["iterations"] = a1(f, p + ".iterations");
+  f = v["done_criteria"]; out["done_criteria"] = ((f === "tasks" || f === "manual") ? f : fail(p + ".done_criteria", "one of \"tasks\", \"manual\""));
+  f = v["stall_threshold"]; out["stall_threshold"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".stall_threshold", "a number in range"));
+  f = v["iteration_timeout_min"]; out["iteration_timeout_min"] = ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".iteration_timeout_min", "a number in range"));
+  f = v["total_tokens"]; out["total_tokens"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".total_tokens", "a number in range"));
+  f = v["tokens"]; out["tokens"] = o4(f, p + ".tokens");
+  f = v["total_cost_usd"]; out["total_cost_usd"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".total_cost_usd", "a number in range"));
+  f = v["max_retries"]; out["max_retries"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".max_retries", "a number in range"));
+  f = v["command_timeout_sec"]; out["command_timeout_sec"] = ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".command_timeout_sec", "a number in range"));
+  f = v["agent"]; out["agent"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command" || f === "demo") ? f : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
+  f = v["agent_cmd"]; out["agent_cmd"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".agent_cmd", "a string")));
+  f = v["model"]; out["model"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".model", "a string")));
+  f = v["checkpoint"]; out["checkpoint"] = ((f === "branch" || f === "stash") ? f : fail(p + ".checkpoint", "one of \"branch\", \"stash\""));
+  f = v["on_complete"]; out["on_complete"] = ((f === "ask" || f === "cleanup" || f === "keep" || f === "pr") ? f : fail(p + ".on_complete", "one of \"ask\", \"cleanup\", \"keep\", \"pr\""));
+  f = v["terminal"]; out["terminal"] = ((typeof f === "string") ? f : fail(p + ".terminal", "a string"));
+  f = v["source"]; out["source"] = ((f === "openspec" || f === "tasks-file" || f === "manual" || f === "issue") ? f : fail(p + ".source", "one of \"openspec\", \"tasks-file\", \"manual\", \"issue\""));
+  f = v["change"]; out["change"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".change", "a string")));
+  f = v["tasks_file"]; out["tasks_file"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".tasks_file", "a string")));
+  f = v["github"]; out["github"] = (f === undefined ? null : (f === null ? null : o12(f, p + ".github")));
+  f = v["issue"]; out["issue"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".issue", "a string"))));
+  f = v["issue_sync"]; out["issue_sync"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(p + ".issue_sync", "true or false")));
+  f = v["pull_request"]; out["pull_request"] = (f === undefined ? null : (f === null ? null : o15(f, p + ".pull_request")));
+  f = v["issue_search"]; out["issue_search"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".issue_search", "a string"))));
+  f = v["watch"]; out["watch"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(p + ".watch", "true or false")));
+  f = v["stories_total"]; out["stories_total"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".stories_total", "a number in range"));
+  f = v["stories_completed"]; out["stories_completed"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".stories_completed", "a number in range"));
+  f = v["planned_stories"]; out["planned_stories"] = (f === undefined ? [] : a16(f, p + ".planned_stories"));
+  f = v["current_story"]; out["current_story"] = (f === null ? null : o18(f, p + ".current_story"));
+  f = v["runner_pid"]; out["runner_pid"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".runner_pid", "a number in range")));
+  f = v["runner_started"]; out["runner_started"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".runner_started", "a string")));
+  f = v["agent_pid"]; out["agent_pid"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".agent_pid", "a number in range")));
+  f = v["agent_started"]; if (f !== undefined) out["agent_started"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".agent_started", "a string")));
+  f = v["checkpoint_branch"]; out["checkpoint_branch"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".checkpoint_branch", "a string")));
+  f = v["original_branch"]; out["original_branch"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".original_branch", "a string")));
+  f = v["original_commit"]; out["original_commit"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".original_commit", "a string")));
+  f = v["checkpoint_sha"]; out["checkpoint_sha"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".checkpoint_sha", "a string")));
+  f = v["checkpoint_stashes"]; if (f !== undefined) out["checkpoint_stashes"] = a19(f, p + ".checkpoint_stashes");
+  f = v["user_work"]; if (f !== undefined) out["user_work"] = (f === null ? null : o20(f, p + ".user_work"));
+  f = v["index_tree"]; if (f !== undefined) out["index_tree"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".index_tree", "a string")));
+  f = v["held"]; if (f !== undefined) out["held"] = (f === null ? null : o23(f, p + ".held"));
+  f = v["completing"]; if (f !== undefined) out["completing"] = (f === null ? null : ((f === "cleanup" || f === "keep") ? f : fail(p + ".completing", "one of \"cleanup\", \"keep\"")));
+  f = v["completion"]; out["completion"] = (f === null ? null : ((f === "cleanup" || f === "keep") ? f : fail(p + ".completion", "one of \"cleanup\", \"keep\"")));
+  f = v["completion_message"]; out["completion_message"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".completion_message", "a string"))));
+  f = v["completion_pending"]; out["completion_pending"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(p + ".completion_pending", "true or false")));
+  f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".reason", "a string")));
+  f = v["error"]; out["error"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".error", "a string")));
+  f = v["notify"]; out["notify"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".notify", "a string"))));
+  f = v["verify"]; if (f !== undefined) out["verify"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".verify", "a string")));
+  f = v["verify_timeout_min"]; out["verify_timeout_min"] = (f === undefined ? 10 : ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".verify_timeout_min", "a number in range")));
+  f = v["review"]; out["review"] = (f === undefined ? null : (f === null ? null : ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(p + ".review", "one of \"claude\", \"codex\", \"gemini\", \"command\""))));
+  f = v["review_cmd"]; out["review_cmd"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".review_cmd", "a string"))));
+  f = v["review_model"]; out["review_model"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".review_model", "a string"))));
+  f = v["audit"]; out["audit"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(p + ".audit", "true or false")));
+  f = v["audit_agent"]; out["audit_agent"] = (f === undefined ? null : (f === null ? null : ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(p + ".audit_agent", "one of \"claude\", \"codex\", \"gemini\", \"command\""))));
+  f = v["audit_cmd"]; out["audit_cmd"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".audit_cmd", "a string"))));
+  f = v["audit_model"]; out["audit_model"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".audit_model", "a string"))));
+  f = v["audit_rounds"]; out["audit_rounds"] = (f === undefined ? 2 : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".audit_rounds", "a number in range")));
+  f = v["escalate"]; if (f !== undefined) out["escalate"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".escalate", "a string")));
+  f = v["review_timeout_min"]; out["review_timeout_min"] = (f === undefined ? 15 : ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".review_timeout_min", "a number in range")));
+  f = v["max_cost_usd"]; if (f !== undefined) out["max_cost_usd"] = (f === null ? null : ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".max_cost_usd", "a number in range")));
+  f = v["max_tokens"]; if (f !== undefined) out["max_tokens"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".max_tokens", "a number in range")));
+  f = v["spent_before"]; if (f !== undefined) out["spent_before"] = o24(f, p + ".spent_before");
+  f = v["stop_reason"]; if (f !== undefined) out["stop_reason"] = (f === null ? null : ((f === "user" || f === "budget") ? f : fail(p + ".stop_reason", "one of \"user\", \"budget\"")));
+  f = v["unchecked_story"]; if (f !== undefined) out["unchecked_story"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".unchecked_story", "a string")));
+  f = v["commands_seal"]; if (f !== undefined) out["commands_seal"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".commands_seal", "a string")));
+  f = v["max_wait_hours"]; out["max_wait_hours"] = (f === undefined ? 8 : ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".max_wait_hours", "a number in range")));
+  f = v["sandbox"]; if (f !== undefined) out["sandbox"] = ((typeof f === "boolean") ? f : fail(p + ".sandbox", "true or false"));
+  f = v["sandbox_network"]; if (f !== undefined) out["sandbox_network"] = (f === null ? null : ((f === "filtered" || f === "open") ? f : fail(p + ".sandbox_network", "one of \"filtered\", \"open\"")));
+  f = v["sandbox_allow"]; if (f !== undefined) out["sandbox_allow"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".sandbox_allow", "a string")));
+  f = v["sandbox_deny_read"]; if (f !== undefined) out["sandbox_deny_read"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".sandbox_deny_read", "a string")));
+  f = v["sandbox_env"]; if (f !== undefined) out["sandbox_env"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".sandbox_env", "a string")));
+  f = v["waiting"]; out["waiting"] = (f === undefined ? null : (f === null ? null : o25(f, p + ".waiting")));
+  f = v["pause_requested"]; out["pause_requested"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(p + ".pause_requested", "true or false")));
+  f = v["paused_since"]; out["paused_since"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".paused_since", "a datetime string"))));
+  f = v["paused_ms"]; out["paused_ms"] = (f === undefined ? 0 : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".paused_ms", "a number in range")));
+  f = v["notes"]; out["notes"] = (f === undefined ? [] : a26(f, p + ".notes"));
+  f = v["earlier_stories"]; out["earlier_stories"] = (f === undefined ? [] : a28(f, p + ".earlier_stories"));
+  f = v["parallel"]; out["parallel"] = (f === undefined ? 1 : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".parallel", "a number in range")));
+  f = v["lanes"]; out["lanes"] = (f === undefined ? [] : a33(f, p + ".lanes"));
   return out;
 }
 function a1(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o2(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o2(e, p + "[" + i + "]"); }
   return out;
 }
 function o2(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["n"] = ((typeof v["n"] === "number") && (Number.isFinite(v["n"])) && (Number.isSafeInteger(v["n"])) && (v["n"] > 0) ? v["n"] : fail(p + ".n", "a number in range"));
-  out["started"] = ((typeof v["started"] === "string") && (RE0.test(v["started"])) ? v["started"] : fail(p + ".started", "a datetime string"));
-  out["ended"] = ((typeof v["ended"] === "string") && (RE0.test(v["ended"])) ? v["ended"] : fail(p + ".ended", "a datetime string"));
-  out["done_check"] = ((typeof v["done_check"] === "boolean") ? v["done_check"] : fail(p + ".done_check", "true or false"));
-  out["commits"] = a3(v["commits"], p + ".commits");
-  out["tokens_used"] = ((typeof v["tokens_used"] === "number") && (Number.isFinite(v["tokens_used"])) && (Number.isSafeInteger(v["tokens_used"])) && (v["tokens_used"] >= 0) ? v["tokens_used"] : fail(p + ".tokens_used", "a number in range"));
-  if (v["timed_out"] !== undefined) out["timed_out"] = ((v["timed_out"] === true) ? v["timed_out"] : fail(p + ".timed_out", "true"));
-  out["story_id"] = (v["story_id"] === null ? null : ((typeof v["story_id"] === "string") ? v["story_id"] : fail(p + ".story_id", "a string")));
-  out["story_title"] = (v["story_title"] === null ? null : ((typeof v["story_title"] === "string") ? v["story_title"] : fail(p + ".story_title", "a string")));
-  out["attempt"] = ((typeof v["attempt"] === "number") && (Number.isFinite(v["attempt"])) && (Number.isSafeInteger(v["attempt"])) && (v["attempt"] > 0) ? v["attempt"] : fail(p + ".attempt", "a number in range"));
-  out["outcome"] = ((v["outcome"] === "complete" || v["outcome"] === "rejected" || v["outcome"] === "failed" || v["outcome"] === "no_signal" || v["outcome"] === "timeout" || v["outcome"] === "stopped" || v["outcome"] === "unavailable") ? v["outcome"] : fail(p + ".outcome", "one of \"complete\", \"rejected\", \"failed\", \"no_signal\", \"timeout\", \"stopped\", \"unavailable\""));
-  out["reason"] = (v["reason"] === null ? null : ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string")));
-  out["progress"] = ((typeof v["progress"] === "boolean") ? v["progress"] : fail(p + ".progress", "true or false"));
-  out["tokens"] = o4(v["tokens"], p + ".tokens");
-  out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
-  out["turns"] = (v["turns"] === null ? null : ((typeof v["turns"] === "number") && (Number.isFinite(v["turns"])) && (Number.isSafeInteger(v["turns"])) && (v["turns"] >= 0) ? v["turns"] : fail(p + ".turns", "a number in range")));
-  out["exit_code"] = (v["exit_code"] === null ? null : ((typeof v["exit_code"] === "number") && (Number.isFinite(v["exit_code"])) && (Number.isSafeInteger(v["exit_code"])) ? v["exit_code"] : fail(p + ".exit_code", "a number in range")));
-  if (v["model"] !== undefined) out["model"] = ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string"));
-  if (v["agent"] !== undefined) out["agent"] = ((v["agent"] === "claude" || v["agent"] === "codex" || v["agent"] === "gemini" || v["agent"] === "command" || v["agent"] === "demo") ? v["agent"] : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
-  out["log_file"] = ((typeof v["log_file"] === "string") ? v["log_file"] : fail(p + ".log_file", "a string"));
-  if (v["diff_file"] !== undefined) out["diff_file"] = ((typeof v["diff_file"] === "string") ? v["diff_file"] : fail(p + ".diff_file", "a string"));
-  if (v["verify"] !== undefined) out["verify"] = o5(v["verify"], p + ".verify");
-  if (v["review"] !== undefined) out["review"] = o6(v["review"], p + ".review");
-  if (v["kind"] !== undefined) out["kind"] = ((v["kind"] === "audit") ? v["kind"] : fail(p + ".kind", "\"audit\""));
-  if (v["audit"] !== undefined) out["audit"] = o8(v["audit"], p + ".audit");
-  if (v["unavailable"] !== undefined) out["unavailable"] = o11(v["unavailable"], p + ".unavailable");
+  let f: any;
+  f = v["n"]; out["n"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".n", "a number in range"));
+  f = v["started"]; out["started"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".started", "a datetime string"));
+  f = v["ended"]; out["ended"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".ended", "a datetime string"));
+  f = v["done_check"]; out["done_check"] = ((typeof f === "boolean") ? f : fail(p + ".done_check", "true or false"));
+  f = v["commits"]; out["commits"] = a3(f, p + ".commits");
+  f = v["tokens_used"]; out["tokens_used"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".tokens_used", "a number in range"));
+  f = v["timed_out"]; if (f !== undefined) out["timed_out"] = ((f === true) ? f : fail(p + ".timed_out", "true"));
+  f = v["story_id"]; out["story_id"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".story_id", "a string")));
+  f = v["story_title"]; out["story_title"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".story_title", "a string")));
+  f = v["attempt"]; out["attempt"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".attempt", "a number in range"));
+  f = v["outcome"]; out["outcome"] = ((f === "complete" || f === "rejected" || f === "failed" || f === "no_signal" || f === "timeout" || f === "stopped" || f === "unavailable") ? f : fail(p + ".outcome", "one of \"complete\", \"rejected\", \"failed\", \"no_signal\", \"timeout\", \"stopped\", \"unavailable\""));
+  f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".reason", "a string")));
+  f = v["progress"]; out["progress"] = ((typeof f === "boolean") ? f : fail(p + ".progress", "true or false"));
+  f = v["tokens"]; out["tokens"] = o4(f, p + ".tokens");
+  f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".cost_usd", "a number in range")));
+  f = v["turns"]; out["turns"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".turns", "a number in range")));
+  f = v["exit_code"]; out["exit_code"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) ? f : fail(p + ".exit_code", "a number in range")));
+  f = v["model"]; if (f !== undefined) out["model"] = ((typeof f === "string") ? f : fail(p + ".model", "a string"));
+  f = v["agent"]; if (f !== undefined) out["agent"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command" || f === "demo") ? f : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
+  f = v["log_file"]; out["log_file"] = ((typeof f === "string") ? f : fail(p + ".log_file", "a string"));
+  f = v["diff_file"]; if (f !== undefined) out["diff_file"] = ((typeof f === "string") ? f : fail(p + ".diff_file", "a string"));
+  f = v["verify"]; if (f !== undefined) out["verify"] = o5(f, p + ".verify");
+  f = v["review"]; if (f !== undefined) out["review"] = o6(f, p + ".review");
+  f = v["kind"]; if (f !== undefined) out["kind"] = ((f === "audit") ? f : fail(p + ".kind", "\"audit\""));
+  f = v["audit"]; if (f !== undefined) out["audit"] = o8(f, p + ".audit");
+  f = v["unavailable"]; if (f !== undefined) out["unavailable"] = o11(f, p + ".unavailable");
   return out;
 }
 function a3(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
   return out;
 }
 function o4(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["input"] = ((typeof v["input"] === "number") && (Number.isFinite(v["input"])) && (Number.isSafeInteger(v["input"])) && (v["input"] >= 0) ? v["input"] : fail(p + ".input", "a number in range"));
-  out["output"] = ((typeof v["output"] === "number") && (Number.isFinite(v["output"])) && (Number.isSafeInteger(v["output"])) && (v["output"] >= 0) ? v["output"] : fail(p + ".output", "a number in range"));
-  out["cache_read"] = ((typeof v["cache_read"] === "number") && (Number.isFinite(v["cache_read"])) && (Number.isSafeInteger(v["cache_read"])) && (v["cache_read"] >= 0) ? v["cache_read"] : fail(p + ".cache_read", "a number in range"));
-  out["cache_creation"] = ((typeof v["cache_creation"] === "number") && (Number.isFinite(v["cache_creation"])) && (Number.isSafeInteger(v["cache_creation"])) && (v["cache_creation"] >= 0) ? v["cache_creation"] : fail(p + ".cache_creation", "a number in range"));
+  let f: any;
+  f = v["input"]; out["input"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".input", "a number in range"));
+  f = v["output"]; out["output"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".output", "a number in range"));
+  f = v["cache_read"]; out["cache_read"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".cache_read", "a number in range"));
+  f = v["cache_creation"]; out["cache_creation"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".cache_creation", "a number in range"));
   return out;
 }
 function o5(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["exit_code"] = (v["exit_code"] === null ? null : ((typeof v["exit_code"] === "number") && (Number.isFinite(v["exit_code"])) && (Number.isSafeInteger(v["exit_code"])) ? v["exit_code"] : fail(p + ".exit_code", "a number in range")));
-  out["duration_ms"] = ((typeof v["duration_ms"] === "number") && (Number.isFinite(v["duration_ms"])) && (v["duration_ms"] >= 0) ? v["duration_ms"] : fail(p + ".duration_ms", "a number in range"));
-  out["timed_out"] = ((typeof v["timed_out"] === "boolean") ? v["timed_out"] : fail(p + ".timed_out", "true or false"));
-  out["log_file"] = ((typeof v["log_file"] === "string") ? v["log_file"] : fail(p + ".log_file", "a string"));
+  let f: any;
+  f = v["exit_code"]; out["exit_code"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) ? f : fail(p + ".exit_code", "a number in range")));
+  f = v["duration_ms"]; out["duration_ms"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".duration_ms", "a number in range"));
+  f = v["timed_out"]; out["timed_out"] = ((typeof f === "boolean") ? f : fail(p + ".timed_out", "true or false"));
+  f = v["log_file"]; out["log_file"] = ((typeof f === "string") ? f : fail(p + ".log_file", "a string"));
   return out;
 }
 function o6(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["reviewer"] = ((v["reviewer"] === "claude" || v["reviewer"] === "codex" || v["reviewer"] === "gemini" || v["reviewer"] === "command") ? v["reviewer"] : fail(p + ".reviewer", "one of \"claude\", \"codex\", \"gemini\", \"command\""));
-  out["verdict"] = ((v["verdict"] === "approve" || v["verdict"] === "changes" || v["verdict"] === "missing" || v["verdict"] === "stopped" || v["verdict"] === "unavailable") ? v["verdict"] : fail(p + ".verdict", "one of \"approve\", \"changes\", \"missing\", \"stopped\", \"unavailable\""));
-  out["reason"] = (v["reason"] === null ? null : ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string")));
-  out["runs"] = ((typeof v["runs"] === "number") && (Number.isFinite(v["runs"])) && (Number.isSafeInteger(v["runs"])) && (v["runs"] > 0) ? v["runs"] : fail(p + ".runs", "a number in range"));
-  out["tokens"] = o4(v["tokens"], p + ".tokens");
-  out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
-  out["duration_ms"] = ((typeof v["duration_ms"] === "number") && (Number.isFinite(v["duration_ms"])) && (v["duration_ms"] >= 0) ? v["duration_ms"] : fail(p + ".duration_ms", "a number in range"));
-  out["log_file"] = ((typeof v["log_file"] === "string") ? v["log_file"] : fail(p + ".log_file", "a string"));
-  out["diff_file"] = ((typeof v["diff_file"] === "string") ? v["diff_file"] : fail(p + ".diff_file", "a string"));
-  out["put_back"] = a7(v["put_back"], p + ".put_back");
+  let f: any;
+  f = v["reviewer"]; out["reviewer"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(p + ".reviewer", "one of \"claude\", \"codex\", \"gemini\", \"command\""));
+  f = v["verdict"]; out["verdict"] = ((f === "approve" || f === "changes" || f === "missing" || f === "stopped" || f === "unavailable") ? f : fail(p + ".verdict", "one of \"approve\", \"changes\", \"missing\", \"stopped\", \"unavailable\""));
+  f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".reason", "a string")));
+  f = v["runs"]; out["runs"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".runs", "a number in range"));
+  f = v["tokens"]; out["tokens"] = o4(f, p + ".tokens");
+  f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".cost_usd", "a number in range")));
+  f = v["duration_ms"]; out["duration_ms"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".duration_ms", "a number in range"));
+  f = v["log_file"]; out["log_file"] = ((typeof f === "string") ? f : fail(p + ".log_file", "a string"));
+  f = v["diff_file"]; out["diff_file"] = ((typeof f === "string") ? f : fail(p + ".diff_file", "a string"));
+  f = v["put_back"]; out["put_back"] = a7(f, p + ".put_back");
   return out;
 }
 function a7(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
   return out;
 }
 function o8(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["round"] = ((typeof v["round"] === "number") && (Number.isFinite(v["round"])) && (Number.isSafeInteger(v["round"])) && (v["round"] > 0) ? v["round"] : fail(p + ".round", "a number in range"));
-  out["auditor"] = ((v["auditor"] === "claude" || v["auditor"] === "codex" || v["auditor"] === "gemini" || v["auditor"] === "command") ? v["auditor"] : fail(p + ".auditor", "one of \"claude\", \"codex\", \"gemini\", \"command\""));
-  out["verdict"] = ((v["verdict"] === "pass" || v["verdict"] === "gaps" || v["verdict"] === "repeated" || v["verdict"] === "missing" || v["verdict"] === "stopped" || v["verdict"] === "unavailable") ? v["verdict"] : fail(p + ".verdict", "one of \"pass\", \"gaps\", \"repeated\", \"missing\", \"stopped\", \"unavailable\""));
-  out["gaps"] = a9(v["gaps"], p + ".gaps");
-  out["story_id"] = (v["story_id"] === null ? null : ((typeof v["story_id"] === "string") ? v["story_id"] : fail(p + ".story_id", "a string")));
-  out["reason"] = (v["reason"] === null ? null : ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string")));
-  out["runs"] = ((typeof v["runs"] === "number") && (Number.isFinite(v["runs"])) && (Number.isSafeInteger(v["runs"])) && (v["runs"] > 0) ? v["runs"] : fail(p + ".runs", "a number in range"));
-  out["diff_file"] = ((typeof v["diff_file"] === "string") ? v["diff_file"] : fail(p + ".diff_file", "a string"));
-  out["put_back"] = a10(v["put_back"], p + ".put_back");
+  let f: any;
+  f = v["round"]; out["round"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".round", "a number in range"));
+  f = v["auditor"]; out["auditor"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(p + ".auditor", "one of \"claude\", \"codex\", \"gemini\", \"command\""));
+  f = v["verdict"]; out["verdict"] = ((f === "pass" || f === "gaps" || f === "repeated" || f === "missing" || f === "stopped" || f === "unavailable") ? f : fail(p + ".verdict", "one of \"pass\", \"gaps\", \"repeated\", \"missing\", \"stopped\", \"unavailable\""));
+  f = v["gaps"]; out["gaps"] = a9(f, p + ".gaps");
+  f = v["story_id"]; out["story_id"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".story_id", "a string")));
+  f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".reason", "a string")));
+  f = v["runs"]; out["runs"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".runs", "a number in range"));
+  f = v["diff_file"]; out["diff_file"] = ((typeof f === "string") ? f : fail(p + ".diff_file", "a string"));
+  f = v["put_back"]; out["put_back"] = a10(f, p + ".put_back");
   return out;
 }
 function a9(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
   return out;
 }
 function a10(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
   return out;
 }
 function o11(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["runs"] = ((typeof v["runs"] === "number") && (Number.isFinite(v["runs"])) && (Number.isSafeInteger(v["runs"])) && (v["runs"] > 0) ? v["runs"] : fail(p + ".runs", "a number in range"));
-  out["waited_ms"] = ((typeof v["waited_ms"] === "number") && (Number.isFinite(v["waited_ms"])) && (Number.isSafeInteger(v["waited_ms"])) && (v["waited_ms"] >= 0) ? v["waited_ms"] : fail(p + ".waited_ms", "a number in range"));
+  let f: any;
+  f = v["runs"]; out["runs"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".runs", "a number in range"));
+  f = v["waited_ms"]; out["waited_ms"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".waited_ms", "a number in range"));
   return out;
 }
 function o12(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["host"] = ((typeof v["host"] === "string") ? v["host"] : fail(p + ".host", "a string"));
-  out["repo"] = ((typeof v["repo"] === "string") ? v["repo"] : fail(p + ".repo", "a string"));
-  out["issues"] = a13(v["issues"], p + ".issues");
-  out["search"] = (v["search"] === null ? null : ((typeof v["search"] === "string") ? v["search"] : fail(p + ".search", "a string")));
+  let f: any;
+  f = v["host"]; out["host"] = ((typeof f === "string") ? f : fail(p + ".host", "a string"));
+  f = v["repo"]; out["repo"] = ((typeof f === "string") ? f : fail(p + ".repo", "a string"));
+  f = v["issues"]; out["issues"] = a13(f, p + ".issues");
+  f = v["search"]; out["search"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".search", "a string")));
   return out;
 }
 function a13(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o14(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o14(e, p + "[" + i + "]"); }
   return out;
 }
 function o14(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["number"] = ((typeof v["number"] === "number") && (Number.isFinite(v["number"])) && (Number.isSafeInteger(v["number"])) && (v["number"] > 0) ? v["number"] : fail(p + ".number", "a number in range"));
-  out["title"] = ((typeof v["title"] === "string") ? v["title"] : fail(p + ".title", "a string"));
-  out["url"] = ((typeof v["url"] === "string") ? v["url"] : fail(p + ".url", "a string"));
+  let f: any;
+  f = v["number"]; out["number"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".number", "a number in range"));
+  f = v["title"]; out["title"] = ((typeof f === "string") ? f : fail(p + ".title", "a string"));
+  f = v["url"]; out["url"] = ((typeof f === "string") ? f : fail(p + ".url", "a string"));
   return out;
 }
 function o15(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["number"] = ((typeof v["number"] === "number") && (Number.isFinite(v["number"])) && (Number.isSafeInteger(v["number"])) && (v["number"] > 0) ? v["number"] : fail(p + ".number", "a number in range"));
-  out["url"] = ((typeof v["url"] === "string") ? v["url"] : fail(p + ".url", "a string"));
-  out["repo"] = ((typeof v["repo"] === "string") ? v["repo"] : fail(p + ".repo", "a string"));
-  out["remote"] = ((typeof v["remote"] === "string") ? v["remote"] : fail(p + ".remote", "a string"));
-  out["pushed"] = ((typeof v["pushed"] === "string") ? v["pushed"] : fail(p + ".pushed", "a string"));
+  let f: any;
+  f = v["number"]; out["number"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".number", "a number in range"));
+  f = v["url"]; out["url"] = ((typeof f === "string") ? f : fail(p + ".url", "a string"));
+  f = v["repo"]; out["repo"] = ((typeof f === "string") ? f : fail(p + ".repo", "a string"));
+  f = v["remote"]; out["remote"] = ((typeof f === "string") ? f : fail(p + ".remote", "a string"));
+  f = v["pushed"]; out["pushed"] = ((typeof f === "string") ? f : fail(p + ".pushed", "a string"));
   return out;
 }
 function a16(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o17(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o17(e, p + "[" + i + "]"); }
   return out;
 }
 function o17(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["id"] = ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string"));
-  out["title"] = ((typeof v["title"] === "string") ? v["title"] : fail(p + ".title", "a string"));
+  let f: any;
+  f = v["id"]; out["id"] = ((typeof f === "string") ? f : fail(p + ".id", "a string"));
+  f = v["title"]; out["title"] = ((typeof f === "string") ? f : fail(p + ".title", "a string"));
   return out;
 }
 function o18(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["id"] = ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string"));
-  out["title"] = ((typeof v["title"] === "string") ? v["title"] : fail(p + ".title", "a string"));
-  out["index"] = ((typeof v["index"] === "number") && (Number.isFinite(v["index"])) && (Number.isSafeInteger(v["index"])) && (v["index"] > 0) ? v["index"] : fail(p + ".index", "a number in range"));
-  out["attempt"] = ((typeof v["attempt"] === "number") && (Number.isFinite(v["attempt"])) && (Number.isSafeInteger(v["attempt"])) && (v["attempt"] >= 0) ? v["attempt"] : fail(p + ".attempt", "a number in range"));
+  let f: any;
+  f = v["id"]; out["id"] = ((typeof f === "string") ? f : fail(p + ".id", "a string"));
+  f = v["title"]; out["title"] = ((typeof f === "string") ? f : fail(p + ".title", "a string"));
+  f = v["index"]; out["index"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".index", "a number in range"));
+  f = v["attempt"]; out["attempt"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".attempt", "a number in range"));
   return out;
 }
 function a19(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
   return out;
 }
 function o20(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["ref"] = ((typeof v["ref"] === "string") ? v["ref"] : fail(p + ".ref", "a string"));
-  out["commit"] = ((typeof v["commit"] === "string") ? v["commit"] : fail(p + ".commit", "a string"));
-  out["paths"] = a21(v["paths"], p + ".paths");
-  out["lost"] = (v["lost"] === null ? null : a22(v["lost"], p + ".lost"));
+  let f: any;
+  f = v["ref"]; out["ref"] = ((typeof f === "string") ? f : fail(p + ".ref", "a string"));
+  f = v["commit"]; out["commit"] = ((typeof f === "string") ? f : fail(p + ".commit", "a string"));
+  f = v["paths"]; out["paths"] = a21(f, p + ".paths");
+  f = v["lost"]; out["lost"] = (f === null ? null : a22(f, p + ".lost"));
   return out;
 }
 function a21(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
   return out;
 }
 function a22(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = ((typeof v[i] === "string") ? v[i] : fail(p + "[" + i + "]", "a string"));
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
   return out;
 }
 function o23(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["head"] = ((typeof v["head"] === "string") ? v["head"] : fail(p + ".head", "a string"));
-  out["branch"] = (v["branch"] === null ? null : ((typeof v["branch"] === "string") ? v["branch"] : fail(p + ".branch", "a string")));
-  out["full"] = ((typeof v["full"] === "string") ? v["full"] : fail(p + ".full", "a string"));
-  out["index"] = ((typeof v["index"] === "string") ? v["index"] : fail(p + ".index", "a string"));
-  out["by"] = (v["by"] === undefined ? "auditor" : ((v["by"] === "auditor" || v["by"] === "reviewer") ? v["by"] : fail(p + ".by", "one of \"auditor\", \"reviewer\"")));
+  let f: any;
+  f = v["head"]; out["head"] = ((typeof f === "string") ? f : fail(p + ".head", "a string"));
+  f = v["branch"]; out["branch"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".branch", "a string")));
+  f = v["full"]; out["full"] = ((typeof f === "string") ? f : fail(p + ".full", "a string"));
+  f = v["index"]; out["index"] = ((typeof f === "string") ? f : fail(p + ".index", "a string"));
+  f = v["by"]; out["by"] = (f === undefined ? "auditor" : ((f === "auditor" || f === "reviewer") ? f : fail(p + ".by", "one of \"auditor\", \"reviewer\"")));
   return out;
 }
 function o24(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["cost_usd"] = ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range"));
-  out["tokens"] = ((typeof v["tokens"] === "number") && (Number.isFinite(v["tokens"])) && (Number.isSafeInteger(v["tokens"])) && (v["tokens"] >= 0) ? v["tokens"] : fail(p + ".tokens", "a number in range"));
+  let f: any;
+  f = v["cost_usd"]; out["cost_usd"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".cost_usd", "a number in range"));
+  f = v["tokens"]; out["tokens"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".tokens", "a number in range"));
   return out;
 }
 function o25(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  if (v["on"] !== undefined) out["on"] = ((v["on"] === "pull_request") ? v["on"] : fail(p + ".on", "\"pull_request\""));
-  out["reason"] = ((typeof v["reason"] === "string") ? v["reason"] : fail(p + ".reason", "a string"));
-  out["since"] = ((typeof v["since"] === "string") && (RE0.test(v["since"])) ? v["since"] : fail(p + ".since", "a datetime string"));
-  out["until"] = ((typeof v["until"] === "string") && (RE0.test(v["until"])) ? v["until"] : fail(p + ".until", "a datetime string"));
+  let f: any;
+  f = v["on"]; if (f !== undefined) out["on"] = ((f === "pull_request") ? f : fail(p + ".on", "\"pull_request\""));
+  f = v["reason"]; out["reason"] = ((typeof f === "string") ? f : fail(p + ".reason", "a string"));
+  f = v["since"]; out["since"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".since", "a datetime string"));
+  f = v["until"]; out["until"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".until", "a datetime string"));
   return out;
 }
 function a26(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o27(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o27(e, p + "[" + i + "]"); }
   return out;
 }
 function o27(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["text"] = ((typeof v["text"] === "string") ? v["text"] : fail(p + ".text", "a string"));
-  out["added_at"] = ((typeof v["added_at"] === "string") && (RE0.test(v["added_at"])) ? v["added_at"] : fail(p + ".added_at", "a datetime string"));
+  let f: any;
+  f = v["text"]; out["text"] = ((typeof f === "string") ? f : fail(p + ".text", "a string"));
+  f = v["added_at"]; out["added_at"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".added_at", "a datetime string"));
   return out;
 }
 function a28(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o29(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o29(e, p + "[" + i + "]"); }
   return out;
 }
 function o29(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["id"] = (v["id"] === null ? null : ((typeof v["id"] === "string") ? v["id"] : fail(p + ".id", "a string")));
-  out["title"] = (v["title"] === null ? null : ((typeof v["title"] === "string") ? v["title"] : fail(p + ".title", "a string")));
-  out["complete"] = ((typeof v["complete"] === "boolean") ? v["complete"] : fail(p + ".complete", "true or false"));
-  out["attempts"] = ((typeof v["attempts"] === "number") && (Number.isFinite(v["attempts"])) && (Number.isSafeInteger(v["attempts"])) && (v["attempts"] >= 0) ? v["attempts"] : fail(p + ".attempts", "a number in range"));
-  out["duration_ms"] = ((typeof v["duration_ms"] === "number") && (Number.isFinite(v["duration_ms"])) && (v["duration_ms"] >= 0) ? v["duration_ms"] : fail(p + ".duration_ms", "a number in range"));
-  out["waited_ms"] = ((typeof v["waited_ms"] === "number") && (Number.isFinite(v["waited_ms"])) && (v["waited_ms"] >= 0) ? v["waited_ms"] : fail(p + ".waited_ms", "a number in range"));
-  out["agent"] = o30(v["agent"], p + ".agent");
-  out["reviewer"] = o30(v["reviewer"], p + ".reviewer");
-  if (v["models"] !== undefined) out["models"] = a31(v["models"], p + ".models");
+  let f: any;
+  f = v["id"]; out["id"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".id", "a string")));
+  f = v["title"]; out["title"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".title", "a string")));
+  f = v["complete"]; out["complete"] = ((typeof f === "boolean") ? f : fail(p + ".complete", "true or false"));
+  f = v["attempts"]; out["attempts"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".attempts", "a number in range"));
+  f = v["duration_ms"]; out["duration_ms"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".duration_ms", "a number in range"));
+  f = v["waited_ms"]; out["waited_ms"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".waited_ms", "a number in range"));
+  f = v["agent"]; out["agent"] = o30(f, p + ".agent");
+  f = v["reviewer"]; out["reviewer"] = o30(f, p + ".reviewer");
+  f = v["models"]; if (f !== undefined) out["models"] = a31(f, p + ".models");
   return out;
 }
 function o30(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["tokens"] = ((typeof v["tokens"] === "number") && (Number.isFinite(v["tokens"])) && (Number.isSafeInteger(v["tokens"])) && (v["tokens"] >= 0) ? v["tokens"] : fail(p + ".tokens", "a number in range"));
-  out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
+  let f: any;
+  f = v["tokens"]; out["tokens"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".tokens", "a number in range"));
+  f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".cost_usd", "a number in range")));
   return out;
 }
 function a31(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o32(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o32(e, p + "[" + i + "]"); }
   return out;
 }
 function o32(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["model"] = (v["model"] === null ? null : ((typeof v["model"] === "string") ? v["model"] : fail(p + ".model", "a string")));
-  if (v["agent"] !== undefined) out["agent"] = ((v["agent"] === "claude" || v["agent"] === "codex" || v["agent"] === "gemini" || v["agent"] === "command" || v["agent"] === "demo") ? v["agent"] : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
-  out["attempts"] = ((typeof v["attempts"] === "number") && (Number.isFinite(v["attempts"])) && (Number.isSafeInteger(v["attempts"])) && (v["attempts"] >= 0) ? v["attempts"] : fail(p + ".attempts", "a number in range"));
-  out["cost_usd"] = (v["cost_usd"] === null ? null : ((typeof v["cost_usd"] === "number") && (Number.isFinite(v["cost_usd"])) && (v["cost_usd"] >= 0) ? v["cost_usd"] : fail(p + ".cost_usd", "a number in range")));
+  let f: any;
+  f = v["model"]; out["model"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".model", "a string")));
+  f = v["agent"]; if (f !== undefined) out["agent"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command" || f === "demo") ? f : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
+  f = v["attempts"]; out["attempts"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".attempts", "a number in range"));
+  f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".cost_usd", "a number in range")));
   return out;
 }
 function a33(v: any, p: string): unknown[] {
   if (!Array.isArray(v)) fail(p, "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = o34(v[i], p + "[" + i + "]");
+  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o34(e, p + "[" + i + "]"); }
   return out;
 }
 function o34(v: any, p: string): Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
   const out: Record<string, unknown> = {};
-  out["story_id"] = ((typeof v["story_id"] === "string") ? v["story_id"] : fail(p + ".story_id", "a string"));
-  out["story_title"] = ((typeof v["story_title"] === "string") ? v["story_title"] : fail(p + ".story_title", "a string"));
-  out["iteration"] = ((typeof v["iteration"] === "number") && (Number.isFinite(v["iteration"])) && (Number.isSafeInteger(v["iteration"])) && (v["iteration"] > 0) ? v["iteration"] : fail(p + ".iteration", "a number in range"));
-  out["attempt"] = ((typeof v["attempt"] === "number") && (Number.isFinite(v["attempt"])) && (Number.isSafeInteger(v["attempt"])) && (v["attempt"] > 0) ? v["attempt"] : fail(p + ".attempt", "a number in range"));
-  out["status"] = ((v["status"] === "opening" || v["status"] === "running" || v["status"] === "queued" || v["status"] === "integrating" || v["status"] === "closing") ? v["status"] : fail(p + ".status", "one of \"opening\", \"running\", \"queued\", \"integrating\", \"closing\""));
-  out["worktree"] = ((typeof v["worktree"] === "string") ? v["worktree"] : fail(p + ".worktree", "a string"));
-  out["branch"] = ((typeof v["branch"] === "string") ? v["branch"] : fail(p + ".branch", "a string"));
-  out["base"] = ((typeof v["base"] === "string") ? v["base"] : fail(p + ".base", "a string"));
-  out["agent_pid"] = (v["agent_pid"] === null ? null : ((typeof v["agent_pid"] === "number") && (Number.isFinite(v["agent_pid"])) && (Number.isSafeInteger(v["agent_pid"])) && (v["agent_pid"] > 0) ? v["agent_pid"] : fail(p + ".agent_pid", "a number in range")));
-  out["agent_started"] = (v["agent_started"] === null ? null : ((typeof v["agent_started"] === "string") ? v["agent_started"] : fail(p + ".agent_started", "a string")));
-  out["started"] = ((typeof v["started"] === "string") && (RE0.test(v["started"])) ? v["started"] : fail(p + ".started", "a datetime string"));
+  let f: any;
+  f = v["story_id"]; out["story_id"] = ((typeof f === "string") ? f : fail(p + ".story_id", "a string"));
+  f = v["story_title"]; out["story_title"] = ((typeof f === "string") ? f : fail(p + ".story_title", "a string"));
+  f = v["iteration"]; out["iteration"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".iteration", "a number in range"));
+  f = v["attempt"]; out["attempt"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".attempt", "a number in range"));
+  f = v["status"]; out["status"] = ((f === "opening" || f === "running" || f === "queued" || f === "integrating" || f === "closing") ? f : fail(p + ".status", "one of \"opening\", \"running\", \"queued\", \"integrating\", \"closing\""));
+  f = v["worktree"]; out["worktree"] = ((typeof f === "string") ? f : fail(p + ".worktree", "a string"));
+  f = v["branch"]; out["branch"] = ((typeof f === "string") ? f : fail(p + ".branch", "a string"));
+  f = v["base"]; out["base"] = ((typeof f === "string") ? f : fail(p + ".base", "a string"));
+  f = v["agent_pid"]; out["agent_pid"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".agent_pid", "a number in range")));
+  f = v["agent_started"]; out["agent_started"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".agent_started", "a string")));
+  f = v["started"]; out["started"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".started", "a datetime string"));
   return out;
 }
 

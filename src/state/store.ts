@@ -48,7 +48,8 @@ export async function readState(path: string): Promise<State | null> {
   }
   if (typeof json === "object" && json !== null && !("schema_version" in json)) {
     const seed = await import("./seed.ts");
-    if (seed.isSeedState(json)) return seed.fromSeed(json, worktree);
+    const read = seed.readSeed(json, false);
+    if (read) return seed.stateOfSeed(read, worktree);
   }
   // The generated check is State.safeParse without loading zod (state/codegen.ts); zod is loaded
   // only to explain a state that fails it.

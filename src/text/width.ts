@@ -8,7 +8,9 @@
 /** Columns `text` takes on a terminal (escape sequences take none; callers pass inert text). */
 export const cells = (text: string): number => Bun.stringWidth(text);
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Made when first needed: building one loads ICU's break rules (a few ms), which a `status` of
+// ASCII text never needs (docs/performance.md).
+let segmenter: Intl.Segmenter | undefined;
 // Printable ASCII: one character is one cluster of one column, the common case, without the segmenter.
 const ASCII = /^[\x20-\x7e]*$/;
 
@@ -18,6 +20,7 @@ export function* graphemes(text: string): Generator<{ g: string; at: number; w: 
     for (let i = 0; i < text.length; i++) yield { g: text[i]!, at: i, w: 1 };
     return;
   }
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
   for (const s of segmenter.segment(text)) yield { g: s.segment, at: s.index, w: Bun.stringWidth(s.segment) };
 }
 

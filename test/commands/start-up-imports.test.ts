@@ -31,8 +31,10 @@ test("the closure follows imports through to the state's validator (the check be
   expect(await staticClosure("src/commands/status.ts")).toContain("src/state/state-check.gen.ts");
 }, 60_000);
 
-// pause, resume, max and note loaded zod for one `isFinal` taken from the zod schema (190 ms against 100 ms, load 9).
-for (const command of ["status", "statusline", "pause", "resume", "max", "note"])
+// pause, resume, max and note loaded zod for one `isFinal` taken from the zod schema (190 ms against 100 ms, load 9);
+// list for the zod schema of its JSON output, history for the events' schemas `--runs` alone reads (each ~1.6× the CPU),
+// stop for the schema of a changed file (the event log's), which finding the files a killed attempt changed does not need.
+for (const command of ["status", "statusline", "pause", "resume", "max", "note", "list", "history", "stop"])
   test(`wt-loop ${command} loads neither zod nor the agents' registry at start-up`, async () => {
     const files = await staticClosure(`src/commands/${command}.ts`);
     expect(files.filter((f) => f.includes("node_modules/zod/") || f === "src/agents/registry.ts" || f === "src/state/schema.ts")).toEqual([]);
