@@ -93,4 +93,21 @@ describe("the house", () => {
       .filter(([, lines]) => lines > 60);
     expect(long.map(([f, n]) => `${f}: ${n} lines`)).toEqual([]);
   });
+
+  // A test whose agent wrote into the wrong folder left s1.txt, changelog.md… at the root, and a `git add -A`
+  // committed them (83adb1c). What the root holds is a short list; a new entry belongs here on purpose.
+  test("the repository's root tracks only the project's own files", () => {
+    const known = new Set([".ci", ".gitignore", "CONTRIBUTING.md", "README.md", "action.yml", "biome.json", "bun.lock", "bunfig.toml"]);
+    for (const e of ["docs", "package.json", "schema", "scripts", "src", "test", "tsconfig.json"]) known.add(e);
+    const ls = Bun.spawnSync(["git", "ls-files"], { cwd: resolve(SRC, "..") });
+    const top = new Set(
+      ls.stdout
+        .toString()
+        .split("\n")
+        .filter(Boolean)
+        .map((f) => f.split("/")[0]!),
+    );
+    expect(top.has("src")).toBe(true);
+    expect([...top].filter((e) => !known.has(e))).toEqual([]);
+  });
 });
