@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fakeAgent, spawnWtLoop, testPath, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { startGitHubServer, type GitHubServer } from "../helpers/github-server.ts";
-import { git, makeRepo, tempDir } from "../helpers/repo.ts";
+import { addBareOrigin, git, makeRepo, tempDir } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { receiptOf, storyCost } from "../../src/record/receipt.ts";
 import { formatCost } from "../../src/text/format.ts";
@@ -29,10 +29,7 @@ const INLINE = ["--terminal", "inline"];
 /** A repository with a pull request template, and a bare repository as its `origin` holding main. */
 function repoWithRemote(): { repo: string; remote: string } {
   const repo = makeRepo({ "README.md": "# test\n", ".github/pull_request_template.md": TEMPLATE });
-  const remote = join(tempDir("remote-"), "origin.git");
-  git(tempDir(), "init", "-q", "--bare", remote);
-  git(repo, "remote", "add", "origin", remote);
-  git(repo, "push", "-q", "origin", "main");
+  const remote = addBareOrigin(repo);
   return { repo, remote };
 }
 

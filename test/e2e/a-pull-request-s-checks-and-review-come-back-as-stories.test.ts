@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fakeAgent, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { startGitHubServer, type GitHubServer } from "../helpers/github-server.ts";
-import { git, makeRepo, tempDir } from "../helpers/repo.ts";
+import { addBareOrigin, git, makeRepo, tempDir } from "../helpers/repo.ts";
 
 const TASKS = "# Tasks\n\n## 1. First\n- [ ] a\n\n## 2. Second\n- [ ] b\n";
 const servers: GitHubServer[] = [];
@@ -17,10 +17,7 @@ async function loopWithPullRequest() {
   const gh = startGitHubServer();
   servers.push(gh);
   const repo = makeRepo({ "README.md": "# test\n", "tasks.md": TASKS });
-  const remote = join(tempDir("remote-"), "origin.git");
-  git(tempDir(), "init", "-q", "--bare", remote);
-  git(repo, "remote", "add", "origin", remote);
-  git(repo, "push", "-q", "origin", "main");
+  const remote = addBareOrigin(repo);
   const agent = fakeAgent([{ tick: "story", promise: "COMPLETE" }], tempDir("fake-agent-"));
   const env = { ...gh.env(), GH_REPO: `${gh.host}/acme/widgets`, WT_LOOP_WAIT_SCALE: "0.001", ...agent.env };
   const first = await wtLoop(["start", "--on-complete", "pr", "--terminal", "inline"], { cwd: repo, env });

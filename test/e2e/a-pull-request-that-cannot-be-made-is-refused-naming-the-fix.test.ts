@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { collect, fakeAgent, spawnWtLoop, testPath, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { startGitHubServer, type GitHubServer } from "../helpers/github-server.ts";
-import { git, makeRepo, tempDir } from "../helpers/repo.ts";
+import { addBareOrigin, git, makeRepo, tempDir } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const TASKS = "# Tasks\n\n## 1. First\n- [ ] a\n\n## 2. Second\n- [ ] b\n";
@@ -24,12 +24,8 @@ const env = (gh: GitHubServer, extra: Record<string, string> = {}) => ({ ...gh.e
 
 function repoWithRemote(opts: { remote?: boolean } = {}): { repo: string; remote: string } {
   const repo = makeRepo({ "README.md": "# test\n", "tasks.md": TASKS });
-  const remote = join(tempDir("remote-"), "origin.git");
-  if (opts.remote === false) return { repo, remote };
-  git(tempDir(), "init", "-q", "--bare", remote);
-  git(repo, "remote", "add", "origin", remote);
-  git(repo, "push", "-q", "origin", "main");
-  return { repo, remote };
+  if (opts.remote === false) return { repo, remote: join(tempDir("remote-"), "origin.git") };
+  return { repo, remote: addBareOrigin(repo) };
 }
 
 const noGhPath = () => {

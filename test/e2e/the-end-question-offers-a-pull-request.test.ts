@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { readState } from "../helpers/fixtures.ts";
 import { startGitHubServer, type GitHubServer } from "../helpers/github-server.ts";
 import { COMPLETE } from "../helpers/loop.ts";
-import { git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { addBareOrigin, git, makeRepo, tempDir, TASKS_2_STORIES } from "../helpers/repo.ts";
 import { agentEnv, exited, keep, shows, WT_LOOP } from "../helpers/screen-e2e.ts";
 import { describeWithTmux, Tmux } from "../helpers/tmux.ts";
 
@@ -19,12 +19,7 @@ function setUp(opts: { remote: boolean }) {
   const gh = startGitHubServer();
   servers.push(gh);
   const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
-  const remote = join(tempDir("remote-"), "origin.git");
-  if (opts.remote) {
-    git(tempDir(), "init", "-q", "--bare", remote);
-    git(repo, "remote", "add", "origin", remote);
-    git(repo, "push", "-q", "origin", "main");
-  }
+  const remote = opts.remote ? addBareOrigin(repo) : "(no remote)";
   const { env } = agentEnv([COMPLETE(), COMPLETE()], { ...gh.env(), GH_REPO: `${gh.host}/acme/widgets` });
   return { gh, repo, remote, env };
 }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { collect, fakeAgent, readEvents, spawnWtLoop, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { startGitHubServer, type GitHubServer, type ScriptedCheck } from "../helpers/github-server.ts";
-import { git, makeRepo, tempDir } from "../helpers/repo.ts";
+import { addBareOrigin, git, makeRepo, tempDir } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const TASKS = "# Tasks\n\n## 1. First\n- [ ] a\n\n## 2. Second\n- [ ] b\n";
@@ -20,10 +20,7 @@ function setUp() {
   const gh = startGitHubServer();
   servers.push(gh);
   const repo = makeRepo({ "README.md": "# test\n", "tasks.md": TASKS });
-  const remote = join(tempDir("remote-"), "origin.git");
-  git(tempDir(), "init", "-q", "--bare", remote);
-  git(repo, "remote", "add", "origin", remote);
-  git(repo, "push", "-q", "origin", "main");
+  const remote = addBareOrigin(repo);
   const agent = fakeAgent([{ tick: "story", promise: "COMPLETE" }], tempDir("fake-agent-"));
   // 0.05: GitHub asked every 1.5 s, and 15 s for the pushed commit and its first check to show.
   const env = { ...gh.env(), GH_REPO: `${gh.host}/acme/widgets`, WT_LOOP_WAIT_SCALE: "0.05", ...agent.env };

@@ -32,6 +32,15 @@ export function write(root: string, files: Record<string, string>): void {
 }
 
 /** A repository with one commit holding `files` (a README when none are given). */
+/** A bare repository in a folder of its own, added to `repo` as `origin`, with `main` pushed to it: the remote a pull request's tests push to. */
+export function addBareOrigin(repo: string): string {
+  const remote = join(tempDir("remote-"), "origin.git");
+  git(tempDir(), "init", "-q", "--bare", remote);
+  git(repo, "remote", "add", "origin", remote);
+  git(repo, "push", "-q", "origin", "main");
+  return remote;
+}
+
 export function makeRepo(files: Record<string, string> = { "README.md": "# test\n" }, opts: { commit?: boolean } = {}): string {
   const dir = join(tempDir(), "repo");
   mkdirSync(dir);
