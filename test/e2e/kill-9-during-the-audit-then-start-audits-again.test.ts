@@ -16,25 +16,28 @@ afterEach(() => {
   if (sleeper && isAlive(sleeper)) process.kill(sleeper, "SIGKILL");
 });
 
+/** `start` with the scripted agent, and the scripted gate as the auditor. */
+const auditedStart = (loop: { agent: string; gate: string }) => [
+  "start",
+  "--terminal",
+  "inline",
+  "--agent",
+  "command",
+  "--agent-cmd",
+  loop.agent,
+  "--audit",
+  "--audit-agent",
+  "command",
+  "--audit-cmd",
+  loop.gate,
+];
+
 test("kill -9 during the audit, then start: the audit runs again and passes; no story is redone", async () => {
   const repo = makeRepo({ "tasks.md": "# Tasks\n\n## 1. Greeting\n- [ ] 1.1 write hello.txt\n" });
   // The first audit hangs until killed; later: PASS. Each run counted in $AUDITS.
   const loop = gateLoop("kill9-audit-", { before: 'echo ran >> "$AUDITS"', finish: 'cat > "$PROMPT"; echo "<audit>PASS</audit>"' });
   const env = { ...loop.env, AUDITS: join(loop.dir, "audits") };
-  const args = [
-    "start",
-    "--terminal",
-    "inline",
-    "--agent",
-    "command",
-    "--agent-cmd",
-    loop.agent,
-    "--audit",
-    "--audit-agent",
-    "command",
-    "--audit-cmd",
-    loop.gate,
-  ];
+  const args = auditedStart(loop);
   sleeper = await killRunnerInGate(repo, { ...loop, env }, [...args, "--on-complete", "keep"]);
   expect(readState(repo)).toMatchObject({ status: "running", current_iteration: 2 });
   letGateAnswer(loop);
@@ -64,20 +67,7 @@ test("kill -9 while the auditor has changed the tree and committed: start puts i
       "echo staged > staged.txt\ngit add staged.txt\necho notes > audit-notes.txt",
   });
   const { env } = loop;
-  const args = [
-    "start",
-    "--terminal",
-    "inline",
-    "--agent",
-    "command",
-    "--agent-cmd",
-    loop.agent,
-    "--audit",
-    "--audit-agent",
-    "command",
-    "--audit-cmd",
-    loop.gate,
-  ];
+  const args = auditedStart(loop);
   sleeper = await killRunnerInGate(repo, loop, [...args, "--on-complete", "keep"]);
   const branch = readState(repo).checkpoint_branch;
   expect(git(repo, "log", "-1", "--format=%s", branch)).toBe("the auditor commits"); // what the kill left
