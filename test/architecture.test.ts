@@ -27,10 +27,8 @@ const FLOORS = [
   "setup",
   "screen",
   "run",
-  "args",
   "commands",
   "catalog",
-  "main.ts",
   "cli.ts",
 ];
 
@@ -56,6 +54,12 @@ describe("the house", () => {
   test("every folder of src/ has a floor", () => {
     const rooms = [...new Set(files.map(floorOf))].sort();
     expect(rooms.filter((r) => !FLOORS.includes(r))).toEqual([]);
+  });
+
+  // Issue 31's proof is an exact layering over the rooms (each top-level folder or file); past 22 rooms
+  // that measuring refuses, so a new room has to take the place of one or join a floor that exists.
+  test("src/ has at most 22 rooms", () => {
+    expect(new Set(files.map(floorOf)).size).toBeLessThanOrEqual(22);
   });
 
   test("no folder imports a folder above it", () => {
@@ -88,7 +92,7 @@ describe("the house", () => {
     for (const file of files) perFolder.set(dirname(file), (perFolder.get(dirname(file)) ?? 0) + 1);
     expect([...perFolder].filter(([, n]) => n > 25).map(([dir, n]) => `${relative(SRC, dir)}: ${n}`)).toEqual([]);
     const long = files
-      .filter((f) => floorOf(f) === "commands")
+      .filter((f) => dirname(f) === join(SRC, "commands"))
       .map((f) => [relative(SRC, f), readFileSync(f, "utf8").trimEnd().split("\n").length] as const)
       .filter(([, lines]) => lines > 60);
     expect(long.map(([f, n]) => `${f}: ${n} lines`)).toEqual([]);

@@ -124,7 +124,7 @@ export async function complete(typed: string[], ctx: CompleteContext, bashEquals
 }
 
 /**
- * `wt-loop __complete SHELL -- WORDS…`, run by main.ts before the catalog (a hidden command the
+ * `wt-loop __complete SHELL -- WORDS…`, run by cli.ts before the catalog (a hidden command the
  * scripts of text/completion-scripts.ts call): never an error on the command line, no candidates instead.
  */
 export async function completeMain(rawArgs: string[]): Promise<void> {

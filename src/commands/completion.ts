@@ -1,12 +1,12 @@
 /**
  * `wt-loop completion bash|zsh|fish` prints the shell's script; `wt-loop __complete SHELL -- WORDS…`
  * (hidden, what those scripts run at each Tab) prints the candidates, one a line, `value<TAB>description`
- * for zsh and fish. The candidates, and `__complete` itself (main.ts runs it apart from the catalog):
+ * for zsh and fish. The candidates, and `__complete` itself (cli.ts runs it apart from the catalog):
  * catalog/complete.ts.
  */
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 import { write } from "../term/print.ts";
 import { SCRIPTS, type Shell, SHELLS } from "../text/completion-scripts.ts";
 

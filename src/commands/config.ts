@@ -6,10 +6,10 @@ import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { table } from "../text/format.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 import { validate } from "../setup/validate.ts";
 import { fileTrust, trustLine, untrustedCommands } from "../setup/trust.ts";
-import { loopArgs } from "../args/loop-args.ts";
+import { loopArgs } from "./args/loop-args.ts";
 import { print, printJson } from "../term/print.ts";
 
 // The loop's flags say "what if I gave this": `wt-loop config --max 5` shows the flag winning.

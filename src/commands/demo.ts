@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { LoopOptions } from "../setup/options.ts";
 import { prepareLoop, writeStarting } from "../setup/prepare.ts";
 import { createDemoRepo } from "../setup/demo-repo.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 import { runInline } from "../run/launch.ts";
 import { basename } from "node:path";
 import { isCompiled } from "../proc/self.ts";

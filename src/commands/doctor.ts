@@ -8,9 +8,9 @@ import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { print, printJson } from "../term/print.ts";
 import { resolveWorktree, type Worktree } from "../worktree/worktree.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 import { validate } from "../setup/validate.ts";
-import { loopArgs } from "../args/loop-args.ts";
+import { loopArgs } from "./args/loop-args.ts";
 
 // The same options as `start`: doctor checks what that start would use (its agent, its terminal).
 const args = {

@@ -3,8 +3,8 @@ import { totalsOf, wallMs } from "../record/totals.ts";
 import { loopPaths } from "../state/paths.ts";
 import { historyRows, outputWidth, runsTable, totalsLine } from "../term/history-view.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
-import { action, givenOptions } from "../args/args.ts";
-import { requireState } from "../args/require-state.ts";
+import { action, givenOptions } from "./args/args.ts";
+import { requireState } from "./args/require-state.ts";
 import { print, printJson } from "../term/print.ts";
 
 const args = {

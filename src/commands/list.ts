@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { listLoops } from "../fleet/loops.ts";
 import { renderList } from "../fleet/table.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 import { print, printJson } from "../term/print.ts";
 
 const args = { json: { type: "boolean", description: "Print the worktrees and their loops as JSON" } } as const;

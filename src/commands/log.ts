@@ -7,7 +7,7 @@ import { stdoutInfo } from "../term/color.ts";
 import { iterationJsonPrinter, iterationPrinter, runHeader } from "../term/log-view.ts";
 import { useColor } from "../term/render.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 import { print, printJsonText } from "../term/print.ts";
 
 const args = {

@@ -4,7 +4,7 @@ import { changeMaxIterations, setMaxIterations } from "../control/steer.ts";
 import { loopPaths } from "../state/paths.ts";
 import { print } from "../term/print.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
-import { action } from "../args/args.ts";
+import { action } from "./args/args.ts";
 
 const args = {
   limit: { type: "positional", required: false, description: "+N raises the iteration limit by N, -N lowers it by N, N sets it" },

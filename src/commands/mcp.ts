@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { gitWorktrees } from "../fleet/loops.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 
 export default defineCommand({
   meta: { name: "mcp" },

@@ -4,7 +4,7 @@ import { ExitCode } from "../errors.ts";
 import { loopPaths } from "../state/paths.ts";
 import { InlineView } from "../term/inline-view.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
-import { action, givenOptions, plainArg } from "../args/args.ts";
+import { action, givenOptions, plainArg } from "./args/args.ts";
 import { print } from "../term/print.ts";
 import { openScreen, wantsScreen } from "../screen/load.ts";
 

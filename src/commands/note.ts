@@ -3,7 +3,7 @@ import { addNote } from "../control/steer.ts";
 import { loopPaths } from "../state/paths.ts";
 import { print } from "../term/print.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 
 const args = { text: { type: "positional", required: false, description: "The note (quote it; the words after `note` are joined otherwise)" } } as const;
 

@@ -3,7 +3,7 @@ import { pullRequestOfLoop } from "../control/pull-request.ts";
 import { print } from "../term/print.ts";
 import { clockTime } from "../text/format.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 
 const args = {} as const;
 

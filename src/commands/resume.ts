@@ -3,7 +3,7 @@ import { resumeLoop } from "../control/steer.ts";
 import { loopPaths } from "../state/paths.ts";
 import { print } from "../term/print.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 
 export default defineCommand({
   meta: { name: "resume" },

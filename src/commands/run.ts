@@ -1,8 +1,8 @@
 import { defineCommand } from "citty";
 import { LoopOptions } from "../setup/options.ts";
-import { action, givenOptions, plainArg } from "../args/args.ts";
+import { action, givenOptions, plainArg } from "./args/args.ts";
 import { validate } from "../setup/validate.ts";
-import { loopArgs } from "../args/loop-args.ts";
+import { loopArgs } from "./args/loop-args.ts";
 import { ScreenFirst } from "../run/screen-first.ts";
 import { prepareAndRun } from "../run/run-command.ts";
 

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
 import { SCHEMA_KINDS, schemaText, type SchemaKind } from "../setup/json-schema.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 import { write } from "../term/print.ts";
 
 const args = {

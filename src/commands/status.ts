@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
-import { action, givenOptions } from "../args/args.ts";
-import { requireState } from "../args/require-state.ts";
+import { action, givenOptions } from "./args/args.ts";
+import { requireState } from "./args/require-state.ts";
 import { namesLiveRunner } from "../state/final.ts";
 import { receiptOf } from "../record/receipt.ts";
 import { renderStatus } from "../term/status-view.ts";

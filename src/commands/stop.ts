@@ -1,8 +1,8 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
 import { stopLoop } from "../control/stop-loop.ts";
-import { action, givenOptions } from "../args/args.ts";
-import { requireState } from "../args/require-state.ts";
+import { action, givenOptions } from "./args/args.ts";
+import { requireState } from "./args/require-state.ts";
 import { print } from "../term/print.ts";
 
 const args = {

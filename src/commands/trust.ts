@@ -5,7 +5,7 @@ import { UserError } from "../errors.ts";
 import { configPaths, PROJECT_FILE, readConfigFile } from "../setup/config-file.ts";
 import { COMMAND_OPTIONS, readTrusted, revokeFile, trustFile, trustStorePath } from "../setup/trust.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
-import { action, givenOptions } from "../args/args.ts";
+import { action, givenOptions } from "./args/args.ts";
 import { print } from "../term/print.ts";
 
 const args = {

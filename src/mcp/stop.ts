@@ -23,7 +23,7 @@ export async function stopTool(t: Target, force: boolean): Promise<{ code: numbe
     await stopLoop(path, state, { force, waitSec: WAIT_SEC, answer: "keep" }, (line) => lines.push(line));
     return { code: ExitCode.done, output: lines.join("\n") };
   } catch (err) {
-    // What the command prints and exits with for these (args/args.ts action); anything else is a bug, thrown.
+    // What the command prints and exits with for these (commands/args/args.ts action); anything else is a bug, thrown.
     if (!(err instanceof UserError || err instanceof CommandError || err instanceof HarnessError)) throw err;
     lines.push(err.message);
     return { code: err instanceof UserError ? err.exitCode : ExitCode.usage, output: lines.join("\n") };

@@ -49,7 +49,7 @@ function hangUpIgnored(): boolean {
  * The death of this process's parent is made a SIGHUP as well (below).
  */
 export function watchHangUp(on: (why: string) => void): () => void {
-  // Loaded here: node:tty costs start-up that the commands without a runner need not pay (main.ts).
+  // Loaded here: node:tty costs start-up that the commands without a runner need not pay (cli.ts).
   const { isatty } = require("node:tty") as typeof import("node:tty");
   const ignored = hangUpIgnored();
   // The parent's death is a hang-up too, not a SIGKILL (the compiled binary's `--no-orphans` sets that):

@@ -5,7 +5,7 @@
  */
 import { forTerminal } from "./inert.ts";
 
-/** A line (or lines) on stdout. console.log, not process.stdout: main.ts says why. */
+/** A line (or lines) on stdout. console.log, not process.stdout: cli.ts says why. */
 export const print = (text: string) => console.log(forTerminal(text));
 
 /** A line (or lines) on stderr: errors, warnings, notes beside a machine's output. */

@@ -66,7 +66,7 @@ export async function dropGitLocators(worktree: boolean, env: Record<string, str
 
 function real(path: string): string {
   try {
-    // Required here, not imported: main.ts loads this module for every command, `--version` included,
+    // Required here, not imported: cli.ts loads this module for every command, `--version` included,
     // and node:fs costs start-up that only this rare case needs.
     return (require("node:fs") as typeof import("node:fs")).realpathSync(path);
   } catch {

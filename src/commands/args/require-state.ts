@@ -1,9 +1,9 @@
 /** The loop state of the current worktree, for the commands that only make sense once a loop has run. */
-import { UserError } from "../errors.ts";
-import { loopPaths } from "../state/paths.ts";
-import { readState } from "../state/store.ts";
-import { resolveWorktree } from "../worktree/worktree.ts";
-import { printJson } from "../term/print.ts";
+import { UserError } from "../../errors.ts";
+import { loopPaths } from "../../state/paths.ts";
+import { readState } from "../../state/store.ts";
+import { resolveWorktree } from "../../worktree/worktree.ts";
+import { printJson } from "../../term/print.ts";
 
 /**
  * With `json`, "no loop" is also printed on stdout as a JSON object (`{"loop": null, …}`), so a

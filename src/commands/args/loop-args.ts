@@ -4,7 +4,7 @@
  * state file do without (start-up, state/state-check.gen.ts).
  */
 import type { ArgsDef } from "citty";
-import { FLAGS, helpText, valueHint } from "../setup/option-table.ts";
+import { FLAGS, helpText, valueHint } from "../../setup/option-table.ts";
 
 export const loopArgs: ArgsDef = Object.fromEntries(
   FLAGS.map((o) => [o.flag, { type: o.kind === "boolean" ? "boolean" : "string", valueHint: valueHint(o), description: helpText(o) }]),

@@ -3,11 +3,11 @@
  * a UserError into its message and an exit code instead of a stack trace.
  */
 import type { ArgsDef } from "citty";
-import { describeIoError, ExitCode, HarnessError, UserError } from "../errors.ts";
-import { CommandError } from "../proc/spawn.ts";
-import { camel } from "../text/format.ts";
-import { didYouMean } from "../text/suggest.ts";
-import { printError } from "../term/print.ts";
+import { describeIoError, ExitCode, HarnessError, UserError } from "../../errors.ts";
+import { CommandError } from "../../proc/spawn.ts";
+import { camel } from "../../text/format.ts";
+import { didYouMean } from "../../text/suggest.ts";
+import { printError } from "../../term/print.ts";
 
 /** `run`, `start` and `monitor` on a terminal draw the loop screen; this asks for the line stream instead. */
 export const plainArg = {
