@@ -1,5 +1,4 @@
 import { defineCommand } from "citty";
-
 import { LoopOptions } from "../setup/options.ts";
 import { action, givenOptions, plainArg } from "./args/args.ts";
 import { validate } from "../setup/validate.ts";

@@ -1,8 +1,4 @@
 /** `wt-loop run`: continue the loop `start` prepared, or prepare one from the flags and run it here. */
-
-
-
-
 import { openSpecOptions, reserve, writeStarting } from "../setup/prepare.ts";
 import { sourceFromState } from "../setup/plan.ts";
 import { loopPaths } from "../state/paths.ts";

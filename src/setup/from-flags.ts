@@ -3,8 +3,6 @@
  * remembered run and the config files, validated (a bad value names where it came from), the trust
  * gate, the plan. A dry run, and a plan with nothing left to do, end here with their exit code.
  */
-
-
 import { describePlan } from "./dry-run.ts";
 import { layerOptions, setBy, withOrigins } from "./config.ts";
 import { CHECKS } from "./doctor-checks.ts";
