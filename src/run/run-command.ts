@@ -28,7 +28,8 @@ export async function prepareAndRun(given: Record<string, unknown>, shown: { pla
     try {
       const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec, first.warn));
       // The plan `start` wrote, listed at once (a file that cannot be read now is the loop's to report).
-      if (first.wanted) await loadStories(source).then((stories) => first.plan(loopStarted(state, stories)), () => {});
+      const stories = first.wanted ? await loadStories(source).catch(() => null) : null;
+      if (stories) first.plan(loopStarted(state, stories));
       return await runInline(state, source, lock, { ...shown, first });
     } catch (err) {
       lock.release();

@@ -49,11 +49,14 @@ export class ScreenFirst {
   /** The plan is read: its stories are listed at once, before the first checkpoint and the agent. */
   plan(e: LoopEvent): void {
     this.planned = e;
-    void this.opening?.then((opened) => {
-      if (!opened) return;
-      opened.model.event(e);
-      opened.preparing.redraw();
-    }, () => {}); // a screen that failed to open is take()'s and close()'s to report
+    void this.opening?.then(
+      (opened) => {
+        if (!opened) return;
+        opened.model.event(e);
+        opened.preparing.redraw();
+      },
+      () => {},
+    ); // a screen that failed to open is take()'s and close()'s to report
   }
 
   readonly print = (text: string): void => this.hold({ to: "out", text });

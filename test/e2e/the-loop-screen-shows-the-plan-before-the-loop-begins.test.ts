@@ -33,7 +33,10 @@ describeWithTmux("the loop screen shows the plan before the loop begins", () => 
     };
     const pane = tmux.start(repo, held, `wt-loop run --on-complete keep --command-timeout 300; echo "EXIT=$?"; sleep 60`);
     await tmux.waitFor("the first checkpoint to be reached", () => existsSync(reached));
-    await tmux.waitFor("both stories of the plan on the screen", () => /1\. First story/.test(tmux.capture(pane)) && /2\. Second story/.test(tmux.capture(pane)));
+    await tmux.waitFor(
+      "both stories of the plan on the screen",
+      () => /1\. First story/.test(tmux.capture(pane)) && /2\. Second story/.test(tmux.capture(pane)),
+    );
     expect(tmux.capture(pane)).not.toMatch(/iteration 1\//); // the loop has not begun: no story is running yet
     writeFileSync(release, "");
     await tmux.waitFor("the loop done", () => /✓ 2\. Second story/.test(tmux.capture(pane)) && tmux.capture(pane).includes("r result"));
