@@ -79,6 +79,37 @@ describe("--watch", () => {
     }
   }, 240_000);
 
+  test("with --parallel 2: the failing check's story runs in a lane, is pushed again, and the loop ends done", async () => {
+    const { gh, repo, remote, env } = setUp();
+    const ci = scriptedCi(gh, remote, (n) =>
+      n === 1
+        ? [{ id: 1, name: "lint", status: "completed", conclusion: "failure", output: { title: "1 problem", text: "b.ts: unused x" } }]
+        : [{ id: 2, name: "lint", status: "completed", conclusion: "success" }],
+    );
+    try {
+      const r = await wtLoop(["start", "--parallel", "2", "--on-complete", "pr", "--watch", "--terminal", "inline"], { cwd: repo, env, timeoutMs: 180_000 });
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      const s = readState(repo);
+      expect(s).toMatchObject({ status: "done", watch: true, parallel: 2, stories_completed: 3, runner_pid: null });
+      expect(s.reason).toContain(`Pull request #${s.pull_request!.number}: its checks pass and no changes are requested.`);
+      expect(readFileSync(join(repo, "tasks.md"), "utf8")).toContain(`## 3. Make the check \`lint\` pass (pull request #${s.pull_request!.number})`);
+      // The feedback story ran in a lane of its own and came back onto the loop's branch, which was pushed again.
+      expect(s.iterations.map((i: { story_id: string | null }) => i.story_id).sort()).toEqual(["1", "2", "3"]);
+      const integrated = readEvents(repo).filter((e) => e.type === "Lane" && e.step === "integrated");
+      expect(integrated.map((e) => e.story_id).sort()).toEqual(["1", "2", "3"]);
+      expect(ci.seen.length).toBe(2);
+      const tip = git(repo, "rev-parse", s.checkpoint_branch!);
+      expect(ci.seen[1]).toBe(tip);
+      expect(git(remote, "rev-parse", `refs/heads/${s.checkpoint_branch}`)).toBe(tip);
+      expect(gh.pulls.size).toBe(1);
+      // No lane is left behind: every lane worktree was removed.
+      expect(git(repo, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
+    } finally {
+      ci.stop();
+    }
+  }, 240_000);
+
   test("the pull request is merged while the loop watches: done, said, nothing more pushed", async () => {
     const { gh, repo, remote, env } = setUp();
     const ci = scriptedCi(gh, remote, () => [{ id: 1, name: "e2e", status: "in_progress", conclusion: null }]);

@@ -92,7 +92,7 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, inbox: 
       // The first story to run alone goes before the others, once none runs alone; the rest of them wait their turn.
       const next = turns.alone ? undefined : ready.find((s) => s.id === toRunAlone[0]);
       for (const story of next ? [next, ...ready.filter((s) => s !== next)] : ready) {
-        if (working.size >= state.parallel || goOn(state, false).kind !== "attempt") break;
+        if (working.size >= state.parallel || goOn(state).kind !== "attempt") break;
         const alone = story === next;
         if (!alone && toRunAlone.includes(story.id)) continue;
         if (alone) turns.hold(toRunAlone.shift()!);
@@ -107,7 +107,7 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, inbox: 
     if (!running.size) {
       if (fatal) throw fatal;
       if (ending) return finishedAfter.length ? { ...ending, reason: thenSentence(ending.reason, finishedFirst(finishedAfter)) } : ending;
-      const limit = goOn(state, false);
+      const limit = goOn(state);
       if (limit.kind === "end") return limit.ending;
       const waiting = stories.filter((s) => !isComplete(s));
       return {
@@ -176,9 +176,12 @@ async function schedule(state: State, deps: LoopDeps, par: ParallelDeps, inbox: 
   }
 }
 
-/** Whether another attempt may start (the iteration limit; a pause is the schedule's to handle). */
-const goOn = (state: State, allDone: boolean) =>
-  decide({ at: "go", pauseRequested: false, iteration: state.current_iteration, maxIterations: state.max_iterations, allDone });
+/**
+ * Whether another attempt may start (the iteration limit; a pause is the schedule's to handle). Asked only
+ * while a story is left to start, so never "all done": the audit runs after the lanes (engine.ts).
+ */
+const goOn = (state: State) =>
+  decide({ at: "go", pauseRequested: false, iteration: state.current_iteration, maxIterations: state.max_iterations, allDone: false });
 
 /** The stories that wait on a failed one (directly or through another) and were not started: they never will be in this run. */
 function waitingOn(failed: string, stories: Story[], running: Map<string, unknown>): string {
