@@ -53,7 +53,8 @@ export async function streamingMemory(): Promise<Record<string, number>> {
   ] as const) {
     const key = (mb: number) => `${mb}MB${big ? "_with_10MB_messages" : ""}`;
     for (const mb of [20, 200]) {
-      const [xs, bs]: number[][] = [[], []];
+      const xs: number[] = [];
+      const bs: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         if (BASELINE && i % 2 === 0) bs.push(await peakRss(BASELINE, mb, big ? mb / 20 : 0));
         xs.push(await peakRss(BIN, mb, big ? mb / 20 : 0));

@@ -120,8 +120,8 @@ export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (lin
  * Outside readLines on purpose: a callback made there would share its scope, and keep the stream
  * and the runtime's 256 KB read buffer of the pipe until `stop` — a second after every command.
  */
-function cancelOn(stop: Promise<unknown>, reader: ReadableStreamDefaultReader<Uint8Array>): { reader: ReadableStreamDefaultReader<Uint8Array> | null } {
-  const open: { reader: ReadableStreamDefaultReader<Uint8Array> | null } = { reader };
+function cancelOn(stop: Promise<unknown>, reader: { cancel(): Promise<void> }): { reader: { cancel(): Promise<void> } | null } {
+  const open: { reader: { cancel(): Promise<void> } | null } = { reader };
   void stop.then(() => open.reader?.cancel().catch(() => {}));
   return open;
 }
