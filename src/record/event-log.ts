@@ -59,7 +59,9 @@ export class EventLog {
     // A message too long to hold was scanned, not kept: its text is copied from the iteration log.
     if (appendSpilled(this.fd, record)) return;
     const json = JSON.stringify(record);
-    for (let i = 0; i < json.length; i += SLICE) appendFileSync(this.fd, json.length <= SLICE ? json : json.slice(i, i + SLICE));
+    // One write for a line of a slice or less (most events: a system call, not two).
+    if (json.length <= SLICE) return appendFileSync(this.fd, `${json}\n`);
+    for (let i = 0; i < json.length; i += SLICE) appendFileSync(this.fd, json.slice(i, i + SLICE));
     appendFileSync(this.fd, "\n");
   }
   close(): void {
