@@ -6,6 +6,8 @@
  * - --no-orphans baked in: when wt-loop exits, every process it started goes with it;
  * - bytecode (which needs format esm: without it the binary crashes on consola's import.meta):
  *   no parsing at start-up, which halves `status` (41 → 23 ms measured with `bun run bench`);
+ * - citty's `node:util` is src/commands/args/parse-args.ts (its parseArgs, all citty takes from it):
+ *   loading node:util costs 3–6 ms of every command's start-up;
  * - @opentui/core imports every platform's native package by name: the target's is embedded (its
  *   library inside the binary), every other one is left external — never loaded on that platform;
  * - the commit and the target are stamped in for `wt-loop --version` (src/proc/build-info.ts).
@@ -30,6 +32,22 @@ export async function currentCommit(): Promise<string | null> {
   const dirty = (await $`git status --porcelain --untracked-files=no`.cwd(ROOT).nothrow().quiet()).stdout.toString().trim() !== "";
   return head.stdout.toString().trim() + (dirty ? "-dirty" : "");
 }
+
+const PARSE_ARGS = join(ROOT, "src/commands/args/parse-args.ts");
+
+/** citty takes only parseArgs from node:util: ours (see the header); Bun resolves a builtin before any onResolve, so the import is rewritten in citty's source. */
+export const cittyWithoutNodeUtil: BunPlugin = {
+  name: "citty-without-node-util",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]citty[\\/]dist[\\/]index\.mjs$/ }, async (args) => {
+      const text = await Bun.file(args.path).text();
+      const from = 'import { parseArgs as parseArgs$1 } from "node:util";';
+      if (!text.includes(from)) throw new Error(`${args.path} no longer imports node:util as expected: look at ${PARSE_ARGS}`);
+      const to = `import { parseArgs as parseArgs$1 } from ${JSON.stringify(PARSE_ARGS)};`;
+      return { contents: text.replace(from, () => to), loader: "js" };
+    });
+  },
+};
 
 export async function compile(input: CompileInput, commit: string | null): Promise<void> {
   const { target, nativeDir } = input;
@@ -58,7 +76,7 @@ export async function compile(input: CompileInput, commit: string | null): Promi
     bytecode: true,
     format: "esm",
     define,
-    plugins: [natives],
+    plugins: [natives, cittyWithoutNodeUtil],
     throw: false,
   });
   const logs = r.logs.map(String).join("\n");

@@ -77,8 +77,11 @@ export function claudeParser(): OutputParser {
   return {
     line(line) {
       const json = parseJsonLine(line);
-      const retry = ApiRetry.safeParse(json);
-      if (retry.success) {
+      // Each schema below requires its own `type`: only that one is tried. A failed parse builds its
+      // issues, and most lines are messages (docs/performance.md "Memory").
+      const type = (json as { type?: unknown } | undefined)?.type;
+      const retry = type === "system" ? ApiRetry.safeParse(json) : null;
+      if (retry?.success) {
         const r = retry.data;
         const shown: StreamEvent = {
           type: "ApiRetry",
@@ -92,16 +95,16 @@ export function claudeParser(): OutputParser {
         const auth = AUTH_ERRORS.has(r.error) || r.error_status === 401 || r.error_status === 403;
         return [shown, ...(auth ? judge(apiVerdict(r.error, r.error_status, `API Error: ${r.error_status ?? ""} ${r.error}`.replace("  ", " "), null)) : [])];
       }
-      const limit = RateLimit.safeParse(json);
-      if (limit.success) {
+      const limit = type === "rate_limit_event" ? RateLimit.safeParse(json) : null;
+      if (limit?.success) {
         const info = limit.data.rate_limit_info;
         if (info.status === "rejected" && info.resetsAt) resetAt = new Date(info.resetsAt * 1000);
         return [];
       }
-      const apiError = ApiErrorLine.safeParse(json);
-      if (apiError.success) refused = { kind: apiError.data.error, status: apiError.data.api_error_status };
-      const a = Assistant.safeParse(json);
-      if (a.success) {
+      const apiError = type === "assistant" && typeof (json as { error?: unknown }).error === "string" ? ApiErrorLine.safeParse(json) : null;
+      if (apiError?.success) refused = { kind: apiError.data.error, status: apiError.data.api_error_status };
+      const a = type === "assistant" ? Assistant.safeParse(json) : null;
+      if (a?.success) {
         const events: StreamEvent[] = [];
         for (const raw of a.data.message.content) {
           const b = Block.safeParse(raw);
@@ -111,8 +114,8 @@ export function claudeParser(): OutputParser {
         }
         return events;
       }
-      const r = Result.safeParse(json);
-      if (!r.success) return [];
+      const r = type === "result" ? Result.safeParse(json) : null;
+      if (!r?.success) return [];
       const u = r.data.usage;
       const failedCall = r.data.is_error && (r.data.terminal_reason === "api_error" || refused !== null);
       return [

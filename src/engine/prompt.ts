@@ -5,7 +5,7 @@
 import { relative } from "node:path";
 import { loopPaths } from "../state/paths.ts";
 import type { StorySource } from "../stories/source.ts";
-import type { Story } from "../stories/story.ts";
+import { isComplete, type Story } from "../stories/story.ts";
 
 export interface PromptInput {
   worktree: string;
@@ -25,6 +25,31 @@ export interface PromptInput {
   notes?: string[];
   /** `--review`: the agent knows a second agent will read its diff before its COMPLETE counts. */
   review?: string | null;
+}
+
+/**
+ * The prompt a run would start with: the first unfinished story's first attempt (what `--dry-run` and the
+ * selection screen's preview show). Null when every story is complete.
+ */
+export function firstPrompt(
+  plan: { task: string; source: StorySource; stories: Story[] },
+  worktree: string,
+  o: { maxRetries: number; verify: string | null },
+): string | null {
+  const first = plan.stories.find((s) => !isComplete(s));
+  if (!first) return null;
+  return buildPrompt({
+    worktree,
+    task: plan.task,
+    source: plan.source,
+    story: first,
+    index: plan.stories.indexOf(first) + 1,
+    total: plan.stories.length,
+    learningsFile: loopPaths(worktree).learnings,
+    attempt: 1,
+    maxRetries: o.maxRetries,
+    verify: o.verify,
+  });
 }
 
 export function buildPrompt(p: PromptInput): string {

@@ -105,13 +105,25 @@ export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (lin
     return lines.end();
   }
   const reader = stream.getReader();
-  void stop.then(() => reader.cancel().catch(() => {}));
+  const open = cancelOn(stop, reader);
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     lines.push(value);
   }
+  open.reader = null;
   lines.end();
+}
+
+/**
+ * Cancels `reader` when `stop` resolves, unless it has been let go of by then (`reader` set to null).
+ * Outside readLines on purpose: a callback made there would share its scope, and keep the stream
+ * and the runtime's 256 KB read buffer of the pipe until `stop` — a second after every command.
+ */
+function cancelOn(stop: Promise<unknown>, reader: { cancel(): Promise<void> }): { reader: { cancel(): Promise<void> } | null } {
+  const open: { reader: { cancel(): Promise<void> } | null } = { reader };
+  void stop.then(() => open.reader?.cancel().catch(() => {}));
+  return open;
 }
 
 /**
@@ -125,6 +137,8 @@ const TAIL_POLL_MS = 10;
 const TAIL_IDLE_MAX_MS = 100;
 const TAIL_WATCHED_MAX_MS = 1000;
 const YIELD_EVERY = 64; // reads of 64 KB: 4 MB
+/** Bytes read between two collections (docs/performance.md "Memory"). */
+const COLLECT_EVERY = 256 * 1024;
 
 /**
  * Reads the lines of a file another process is writing, until `finished` has resolved and the end of
@@ -142,6 +156,7 @@ export async function tailLines(path: string, onLine: (line: string) => void, fi
   const lines = new LineSplitter(onLine, longLines);
   let offset = 0;
   let reads = 0;
+  let sinceCollect = 0;
   let wait = TAIL_POLL_MS;
   const wake = new Wake();
   const idleMax = wake.watch(path) ? TAIL_WATCHED_MAX_MS : TAIL_IDLE_MAX_MS;
@@ -153,6 +168,12 @@ export async function tailLines(path: string, onLine: (line: string) => void, fi
         offset += got;
         wait = TAIL_POLL_MS;
         lines.push(buf.subarray(0, got));
+        // Parsing what was read leaves garbage several times its size, which the runtime lets grow by
+        // tens of megabytes before it collects: collected every COLLECT_EVERY bytes, it never piles up.
+        if ((sinceCollect += got) >= COLLECT_EVERY) {
+          sinceCollect = 0;
+          Bun.gc(false);
+        }
         // Let timers and signals in now and then (a stop must be honoured however fast the writer is).
         if (++reads % YIELD_EVERY === 0) await Bun.sleep(0);
       } else if (wasDone) break;

@@ -59,8 +59,8 @@ export class EventLog {
     // A message too long to hold was scanned, not kept: its text is copied from the iteration log.
     if (appendSpilled(this.fd, record)) return;
     const json = JSON.stringify(record);
-    // One write for a line of a slice or less (most events: a system call, not two).
-    if (json.length <= SLICE) return appendFileSync(this.fd, `${json}\n`);
+    // One write for an event of ordinary size (an agent streaming short lines writes thousands a second).
+    if (json.length < SLICE) return appendFileSync(this.fd, `${json}\n`);
     for (let i = 0; i < json.length; i += SLICE) appendFileSync(this.fd, json.slice(i, i + SLICE));
     appendFileSync(this.fd, "\n");
   }

@@ -320,6 +320,7 @@ export const LoopEvent = z.discriminatedUnion("type", [
   LaneEvent,
 ]);
 export type LoopEvent = z.infer<typeof LoopEvent>;
+export type AuditEnd = z.infer<typeof AuditEnd>;
 export type CompleteEvent = z.infer<typeof CompleteEvent>;
 export type LoopStarted = z.infer<typeof LoopStarted>;
 

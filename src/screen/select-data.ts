@@ -12,8 +12,7 @@ import { layerOptions } from "../setup/config.ts";
 import { LoopOptions } from "../setup/options.ts";
 import { makePlan } from "../setup/plan.ts";
 import { openSpecOptions } from "../setup/prepare.ts";
-import { buildPrompt } from "../engine/prompt.ts";
-import { loopPaths } from "../state/paths.ts";
+import { firstPrompt } from "../engine/prompt.ts";
 import { changesDir, isOpenSpecProject, listChanges } from "../stories/openspec.ts";
 import { changeRequirements, type Requirement } from "../stories/requirements.ts";
 import { isComplete, parseStories, type Story } from "../stories/story.ts";
@@ -125,20 +124,8 @@ export async function loadPreview(wt: Worktree, item: WorkItem, env: Env = proce
       opts,
       openSpecOptions(wt.path, opts.commandTimeout, () => {}, undefined, env),
     );
-    const first = plan.stories.find((s) => !isComplete(s));
-    if (!first) return { item: fresh, requirements, prompt: null, promptNote: "Every story is complete: a run would have nothing to do." };
-    const prompt = buildPrompt({
-      worktree: wt.path,
-      task: plan.task,
-      source: plan.source,
-      story: first,
-      index: plan.stories.indexOf(first) + 1,
-      total: plan.stories.length,
-      learningsFile: loopPaths(wt.path).learnings,
-      attempt: 1,
-      maxRetries: opts.maxRetries,
-      verify: opts.verify ?? null,
-    });
+    const prompt = firstPrompt(plan, wt.path, { maxRetries: opts.maxRetries, verify: opts.verify ?? null });
+    if (!prompt) return { item: fresh, requirements, prompt: null, promptNote: "Every story is complete: a run would have nothing to do." };
     // A plain tasks.md beside an OpenSpec change with unfinished tasks: a run takes the change.
     const other =
       plan.tasksFile && plan.tasksFile !== item.tasksFile ? `A run here takes ${relative(wt.path, plan.tasksFile)} first; this is its prompt.` : null;

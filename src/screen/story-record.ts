@@ -8,6 +8,7 @@
 import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { assertNever } from "../errors.ts";
 import { LoggedEvent, type CompleteEvent, type Logged, type LoopEvent } from "../record/events.ts";
+import { auditSaid } from "../record/audit-said.ts";
 import { sumTokens, type Outcome } from "../state/schema.ts";
 import { inertLine } from "../term/inert.ts";
 import { formatCost, formatDuration, formatTokens, plural } from "../text/format.ts";
@@ -30,6 +31,21 @@ export interface AttemptRecord {
   tokens: number;
   cost: number | null;
 }
+
+/** An attempt just begun: nothing known of it yet but where it stands and the prompt it was given. */
+const begun = (iteration: number, attempt: number, promptFile: string | null): AttemptRecord => ({
+  iteration,
+  attempt,
+  outcome: null,
+  reason: null,
+  files: [],
+  diffFile: null,
+  verifyLog: null,
+  verify: null,
+  promptFile,
+  tokens: 0,
+  cost: null,
+});
 
 export interface StoryEntry {
   id: string;
@@ -163,19 +179,7 @@ export class StoryRecord {
           waiting: null,
         });
         s.status = "running";
-        s.attempts.push({
-          iteration: e.iteration,
-          attempt: e.attempt,
-          outcome: null,
-          reason: null,
-          files: [],
-          diffFile: null,
-          verifyLog: null,
-          verify: null,
-          promptFile: e.prompt_file ?? null,
-          tokens: 0,
-          cost: null,
-        });
+        s.attempts.push(begun(e.iteration, e.attempt, e.prompt_file ?? null));
         s.agent.push(block(`── attempt ${e.attempt}/${e.max_retries} · iteration ${e.iteration}/${e.max_iterations} ──`, "accent", { bold: true }));
         return;
       }
@@ -238,19 +242,7 @@ export class StoryRecord {
         Object.assign(L, { iteration: e.iteration, current: AUDIT_ENTRY, waiting: null });
         s.status = "running";
         if (e.run === 1) {
-          s.attempts.push({
-            iteration: e.iteration,
-            attempt: e.round,
-            outcome: null,
-            reason: null,
-            files: [],
-            diffFile: null,
-            verifyLog: null,
-            verify: null,
-            promptFile: null,
-            tokens: 0,
-            cost: null,
-          });
+          s.attempts.push(begun(e.iteration, e.round, null));
           s.agent.push(
             block(`── audit round ${e.round} · iteration ${e.iteration}${L.maxIterations ? `/${L.maxIterations}` : ""} ──`, "accent", { bold: true }),
           );
@@ -261,14 +253,7 @@ export class StoryRecord {
         return this.agentEvent(this.story(AUDIT_ENTRY), e.event, at);
       case "AuditEnd": {
         const s = this.story(AUDIT_ENTRY);
-        const said =
-          e.verdict === "pass"
-            ? "passed"
-            : e.verdict === "gaps"
-              ? `found ${plural(e.gaps.length, "gap")}`
-              : e.verdict === "missing"
-                ? "gave no verdict"
-                : e.verdict;
+        const said = auditSaid(e);
         const tone = e.verdict === "pass" ? "good" : e.verdict === "stopped" ? "dim" : "bad";
         s.agent.push(block(`◆ audit ${said} · ${formatDuration(e.duration_ms)}`, tone, { bold: true }));
         for (const g of e.gaps) s.agent.push(block(shown(`  gap: ${g}`), "bad"));

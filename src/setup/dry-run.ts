@@ -5,11 +5,10 @@ import { relative } from "node:path";
 import { auditorOf } from "../agents/auditor.ts";
 import { adapterFor } from "../agents/registry.ts";
 import { loopBranchName } from "../checkpoint/strategy.ts";
-import { loopPaths } from "../state/paths.ts";
 import type { AgentName, State } from "../state/schema.ts";
 import { isComplete, type Story } from "../stories/story.ts";
 import { finishedPlanNote, type Plan } from "./plan.ts";
-import { buildPrompt } from "../engine/prompt.ts";
+import { firstPrompt } from "../engine/prompt.ts";
 import { plural } from "../text/format.ts";
 import { afterLabel, waves } from "../parallel/graph.ts";
 import { issueLine } from "../github/label.ts";
@@ -66,20 +65,8 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
   if (budget) out.push(`Budget:    ${budget} (spent of each limit, over every run of this loop; stops at the limit)`);
   out.push(`Options:   ${setBy.length ? `the defaults, except from ${setBy.join(" · ")}` : "the defaults"}`);
   if (trust) out.push(`Trust:     ${trust}`);
-  const first = plan.stories.find((s) => !isComplete(s));
-  if (first) {
-    const prompt = buildPrompt({
-      worktree: state.worktree_path,
-      task: state.task,
-      source: plan.source,
-      story: first,
-      index: plan.stories.indexOf(first) + 1,
-      total: plan.stories.length,
-      learningsFile: loopPaths(state.worktree_path).learnings,
-      attempt: 1,
-      maxRetries: state.max_retries,
-      verify: state.verify,
-    });
+  const prompt = firstPrompt({ ...plan, task: state.task }, state.worktree_path, { maxRetries: state.max_retries, verify: state.verify ?? null });
+  if (prompt) {
     out.push("", "First prompt:", "─".repeat(60), prompt.trimEnd(), "─".repeat(60));
   } else out.push("", finishedPlanNote(plan, state.worktree_path, null) ?? "Every story is already complete: the loop would end done at once.");
   return out.join("\n");

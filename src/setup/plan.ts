@@ -18,6 +18,7 @@ import { otherAgents, storyAgentsProblem } from "../agents/story-agent.ts";
 import { refuseUnmeasurable } from "../record/budget.ts";
 import { issueWork } from "../github/issue-source.ts";
 import type { GitHubLink } from "../state/schema.ts";
+import { nothingRunYet } from "../state/nothing-run.ts";
 
 export const NO_TASKS_WARNING = "No tasks.md found, using manual done criteria";
 
@@ -226,28 +227,12 @@ export function initialState(wt: { path: string; name: string }, opts: LoopOptio
     stories_total: plan.stories.length,
     stories_completed: plan.doneCriteria === "tasks" ? plan.stories.filter(isComplete).length : 0,
     planned_stories: plan.doneCriteria === "tasks" ? plan.stories.map(({ id, title }) => ({ id, title })) : [],
-    current_story: null,
+    ...nothingRunYet(),
     runner_pid: null,
-    runner_started: null,
-    agent_pid: null,
-    checkpoint_branch: null,
-    original_branch: null,
-    original_commit: null,
-    checkpoint_sha: null,
-    completion: null,
-    completion_message: null,
-    completion_pending: false,
     reason: null,
-    error: null,
     spent_before: { cost_usd: 0, tokens: 0 },
     earlier_stories: [],
     pull_request: null,
     stop_reason: null,
-    waiting: null,
-    pause_requested: false,
-    paused_since: null,
-    paused_ms: 0,
-    notes: [],
-    lanes: [],
   } as State; // the option fields are typed by the table; test/setup/option-table.test.ts parses the whole state
 }

@@ -11,6 +11,7 @@ import { isComplete, parseStories } from "../stories/story.ts";
 import { isFinal, SCHEMA_VERSION } from "./final.ts";
 import type { Iteration, State, Tokens } from "./schema.ts";
 import { checkState } from "./state-check.gen.ts";
+import { nothingRunYet } from "./nothing-run.ts";
 
 /**
  * What wt-loop accepts of the seed's state, as a zod schema: the source of truth for `readSeed`, the
@@ -258,27 +259,11 @@ export function stateOfSeed(s: Seed, worktreePath: string): State {
     stories_total: stories?.total ?? 0,
     stories_completed: stories?.completed ?? 0,
     planned_stories: [],
-    current_story: null,
+    ...nothingRunYet(),
     runner_pid: status === "running" || status === "starting" ? s.terminal_pid : null,
-    runner_started: null,
-    agent_pid: null,
-    checkpoint_branch: null,
-    original_branch: null,
-    original_commit: null,
-    checkpoint_sha: null,
-    completion: null,
-    completion_message: null,
-    completion_pending: false,
     reason: known ? "Written by wt-tools' wt-loop (a state file without schema_version)" : `Written by wt-tools' wt-loop with status '${s.status}'`,
-    error: null,
     notify: null,
-    waiting: null,
-    pause_requested: false,
-    paused_since: null,
-    paused_ms: 0,
-    notes: [],
     parallel: 1,
-    lanes: [],
   } satisfies z.input<typeof import("./schema.ts").State>);
   if (!checked.ok) throw new Error(`wt-loop read a state in the seed's format into an invalid state: ${checked.path} is not ${checked.expected}`);
   checked.value.iterations = iterations;

@@ -4,6 +4,7 @@
  */
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, LoopEvent } from "../record/events.ts";
+import { auditSaid } from "../record/audit-said.ts";
 import { paint } from "./color.ts";
 import { inertDeep } from "./inert.ts";
 import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural, truncate } from "../text/format.ts";
@@ -119,14 +120,7 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
       // The auditor's doings, drawn as the agent's are, marked so they are not taken for the agent's.
       return renderEvent({ type: "StoryEvent", story_id: "", event: e.event }, { ...o, story: undefined }).map((l) => `  ${dim("audit")}${l}`);
     case "AuditEnd": {
-      const said =
-        e.verdict === "pass"
-          ? "passed"
-          : e.verdict === "gaps"
-            ? `found ${plural(e.gaps.length, "gap")}`
-            : e.verdict === "missing"
-              ? "gave no verdict"
-              : e.verdict;
+      const said = auditSaid(e);
       const lines = [(e.verdict === "pass" ? green : e.verdict === "stopped" ? dim : red)(`  ◆ audit ${said} · ${formatDuration(e.duration_ms)}`)];
       for (const g of e.gaps) lines.push(dim(`    gap: ${bounded(g)}`));
       if (e.reason) lines.push(dim(`    reason: ${bounded(e.reason)}`));
