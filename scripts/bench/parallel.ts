@@ -2,6 +2,8 @@
  * `--parallel` wall time (issue 22): 6 independent stories, an agent that takes 3 s each, run with `--parallel 1`
  * and `--parallel 3` in the same run. The target is parallel ≤ 0.45 × sequential (3 lanes at best give 1/3;
  * the rest is lanes opening and closing, and integrating one at a time). `bun scripts/bench/parallel.ts` alone.
+ * BENCH_BASELINE=<binary>: that build's figures too, round-robin with this one in the same run (a different one
+ * first each round), as the machine is shared and its load moves more than one build differs from another.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,10 +24,12 @@ function agentScript(): string {
   return file;
 }
 
-function loopOnce(lanes: number, agent: string, n: number): number {
+const BASELINE = process.env.BENCH_BASELINE;
+
+function loopOnce(bin: string, lanes: number, agent: string, n: number): number {
   const repo = makeRepo(`parallel-${lanes}-${n}`, 20, STORIES);
   const args = [
-    BIN,
+    bin,
     "start",
     "--plain",
     "--terminal",
@@ -56,14 +60,33 @@ export interface ParallelResult {
 
 export function parallelWallTime(): ParallelResult {
   const agent = agentScript();
-  const seq: number[] = [];
-  const par: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    seq.push(loopOnce(1, agent, i));
-    par.push(loopOnce(3, agent, i));
+  const builds = [{ name: "this build", bin: BIN, seq: [] as number[], par: [] as number[] }];
+  if (BASELINE) builds.push({ name: `baseline ${BASELINE}`, bin: BASELINE, seq: [], par: [] });
+  const loadBefore = load();
+  for (let i = 0; i < RUNS; i++)
+    for (let k = 0; k < builds.length; k++) {
+      const b = builds[(i + k) % builds.length]!;
+      b.seq.push(loopOnce(b.bin, 1, agent, i));
+      b.par.push(loopOnce(b.bin, 3, agent, i));
+    }
+  const [self] = builds;
+  const r = {
+    stories: STORIES,
+    agent_sec: AGENT_SEC,
+    sequential_ms: median(self!.seq),
+    parallel3_ms: median(self!.par),
+    ratio: median(self!.par) / median(self!.seq),
+    target: TARGET,
+  };
+  console.log(
+    `--parallel: ${STORIES} independent stories, an agent of ${AGENT_SEC} s each (median of ${RUNS}${BASELINE ? ", builds round-robin" : ""}), load ${loadBefore} → ${load()}`,
+  );
+  for (const b of builds.slice(1)) {
+    const ratio = median(b.par) / median(b.seq);
+    console.log(
+      `  ${b.name}: --parallel 1 ${(median(b.seq) / 1000).toFixed(1)} s, --parallel 3 ${(median(b.par) / 1000).toFixed(1)} s = ${ratio.toFixed(2)} × sequential`,
+    );
   }
-  const r = { stories: STORIES, agent_sec: AGENT_SEC, sequential_ms: median(seq), parallel3_ms: median(par), ratio: median(par) / median(seq), target: TARGET };
-  console.log(`--parallel: ${STORIES} independent stories, an agent of ${AGENT_SEC} s each (median of ${RUNS})`);
   console.log(`  --parallel 1   ${(r.sequential_ms / 1000).toFixed(1)} s`);
   console.log(
     `  --parallel 3   ${(r.parallel3_ms / 1000).toFixed(1)} s   = ${r.ratio.toFixed(2)} × sequential (target ≤ ${TARGET}) ${judge("--parallel 3 wall time", r.ratio <= TARGET, `${r.ratio.toFixed(2)}× --parallel 1, target ≤ ${TARGET}×`)}   load ${load()}`,

@@ -206,6 +206,28 @@ export class Git {
     return { head, dirty: lines.some((l) => l !== "" && !l.startsWith("#")) };
   }
 
+  /**
+   * The branch checked out (null on a detached HEAD), HEAD, and the paths that differ from it (untracked files
+   * included, ignored ones not), in one `git status`: a merge queue step asked these of two and three processes.
+   */
+  async worktreeStatus(): Promise<{ branch: string | null; head: string | null; paths: string[] }> {
+    const fields = (await this.run(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"])).stdout.split("\0");
+    let branch: string | null = null;
+    let head: string | null = null;
+    const paths: string[] = [];
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
+      if (f.startsWith("# branch.head ")) branch = f.slice("# branch.head ".length) === "(detached)" ? null : f.slice("# branch.head ".length);
+      else if (f.startsWith("# branch.oid ")) head = OBJECT_ID.test(f.slice("# branch.oid ".length)) ? f.slice("# branch.oid ".length) : null;
+      else if (f.startsWith("? ")) paths.push(f.slice(2));
+      else if (f.startsWith("1 ")) paths.push(f.split(" ").slice(8).join(" "));
+      else if (f.startsWith("2 "))
+        paths.push(f.split(" ").slice(9).join(" ")), i++; // a rename: its source is the next field
+      else if (f.startsWith("u ")) paths.push(f.split(" ").slice(10).join(" "));
+    }
+    return { branch, head, paths };
+  }
+
   async isDirty(): Promise<boolean> {
     return (await this.headAndDirty()).dirty;
   }

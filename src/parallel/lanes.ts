@@ -14,7 +14,7 @@ import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
 import { HarnessError } from "../errors.ts";
 import type { Lane } from "../state/schema.ts";
-import { deleteBranch, inRebase, inside, keepUnder, laneLeaf, lanesOnDisk, laneWhere, listWorktrees, real, removeLaneWorktree } from "./lane-git.ts";
+import { deleteBranch, inRebase, inside, keepUnder, laneLeaf, lanesOnDisk, laneWhere, real, removeLaneWorktree } from "./lane-git.ts";
 import type { KeptLane, LanePlan, Lanes } from "./ports.ts";
 
 export interface LanesOptions {
@@ -27,9 +27,11 @@ export interface LanesOptions {
 type LaneLike = Pick<Lane | LanePlan, "story_id" | "attempt" | "worktree" | "branch" | "base">;
 
 /**
- * Opening, closing and sweeping take turns per repository (every `gitLanes` of it): `git worktree add`
- * writes a worktree's admin folder in steps, and another lane's `worktree list` or `prune` meanwhile
- * reads it half made ("failed to read …/commondir").
+ * Opening, closing and sweeping take turns per repository (every `gitLanes` of it) in what touches git's
+ * admin folders: git locks refs and each index, not `.git/worktrees/`. `git worktree add` writes a
+ * worktree's admin folder in steps, and another lane's `worktree add`, `list` or `prune` meanwhile reads
+ * it half made ("failed to read …/commondir"); two adds of one name pick the same folder. A lane's
+ * checkout (its files and its own index) is not in turn: lanes fill their folders at once.
  */
 const turns = new Map<string, Promise<unknown>>();
 function inTurn<T>(commonDir: string, fn: () => Promise<T>): Promise<T> {
@@ -100,18 +102,27 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
       return { story_id: storyId, attempt, base, worktree: join(where.dir, leaf), branch: `${where.branchPrefix}${leaf}` };
     },
 
-    open: (plan) =>
-      inTurn(opts.commonDir, async () => {
+    async open(plan) {
+      // In turn: what writes git's admin folder of the repository (`.git/worktrees/<lane>`) and the lane's branch.
+      // `--no-checkout`: the lane's files are not written here, so the next lane's turn comes without waiting for them.
+      await inTurn(opts.commonDir, async () => {
         // Whatever a killed runner left of this lane goes first (its work kept): then it is made whole again.
-        const listed = await listWorktrees(git);
-        if (listed.some((w) => real(w.path) === real(plan.worktree)) || existsSync(plan.worktree) || (await git.resolve(`refs/heads/${plan.branch}`)))
-          await closeNow(plan, { integrated: false });
-        await git.run(["worktree", "prune"]); // a lane folder removed by hand: its registration would block `add`
+        if (existsSync(plan.worktree) || (await git.resolve(`refs/heads/${plan.branch}`))) await closeNow(plan, { integrated: false });
         // No hooks (the user's post-checkout is not the loop's to run): no git of wt-loop's runs any (proc/git-hardening.ts).
-        await git.run(["worktree", "add", "--quiet", "-b", plan.branch, plan.worktree, plan.base]);
-        await inLane(plan).locate(true); // its folders pinned before its agent runs (a reused folder: found again)
-        await ensureExcluded(inLane(plan));
-      }),
+        const add = ["worktree", "add", "--quiet", "--no-checkout", "-b", plan.branch, plan.worktree, plan.base];
+        if ((await git.run(add, { allowFailure: true })).code === 0) return;
+        // Refused: a lane folder removed by hand whose registration is still there, or an `add` a kill cut after it
+        // made the branch. Its leftovers go (nothing of its is work: it never ran), then it is made again.
+        await closeNow(plan, { integrated: false });
+        await git.run(["worktree", "prune"]);
+        await git.run(add);
+      });
+      // Beside the other lanes: the checkout writes only the lane's own folder and its own index (git locks that).
+      const lg = inLane(plan);
+      await lg.locate(true); // its folders pinned before its agent runs (a reused folder: found again)
+      await lg.run(["reset", "--hard", "--quiet", "--no-recurse-submodules"]);
+      await ensureExcluded(lg);
+    },
 
     async commit(lane, message) {
       const lg = inLane(lane);

@@ -11,14 +11,14 @@
  * nothing changed or a journal that `recoverIntegration` undoes whole.
  */
 import { existsSync, lstatSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Git } from "../checkpoint/git.ts";
 import { HarnessError } from "../errors.ts";
 import type { Lane } from "../state/schema.ts";
-import { inRebase, real } from "./lane-git.ts";
+import { real } from "./lane-git.ts";
 import type { Integration, LanePlan, MergeQueue } from "./ports.ts";
 import { foldUserEdits } from "./user-edits.ts";
-import { advanceJournal, clearJournal, moveTree, readJournal, recoverIntegration, writeJournal, type Journal } from "./recover.ts";
+import { advanceJournal, clearJournal, journalAndHead, moveTree, recoverIntegration, writeJournal, type Journal } from "./recover.ts";
 
 export { recoverIntegration } from "./recover.ts";
 
@@ -53,13 +53,14 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
 
   async function integrateOne(lane: Lane | LanePlan, verify: Verify): Promise<Integration> {
     const q = git.uninterruptible(); // a stop waits for the integration's git steps; `verify` has its own
-    if (await readJournal(q)) await recoverIntegration(q, loopBranch);
-    const found = await q.resolve(ref);
+    const at = await journalAndHead(q, ref); // a journal left: an integration of this run's that failed half done
+    const found = at.journal ? (await recoverIntegration(q, loopBranch)).head || null : at.head;
     if (!found) throw new HarnessError(`The loop branch ${loopBranch} is gone: no lane can be integrated. The lanes' work stays on their branches.`);
     const back = left && found !== left ? await putBack(q, ref, left, found) : found;
     // The user's own edits in the main worktree become a commit of theirs first: a lane that conflicts with them
     // is an ordinary conflict, and an undone integration goes back to that commit, never before it.
-    const old = (await q.branch()) === loopBranch ? await foldUserEdits(q, ref, back, lane.story_id) : back;
+    const main = await q.worktreeStatus();
+    const old = main.branch === loopBranch ? await foldUserEdits(q, ref, back, lane.story_id, main.paths.length > 0) : back;
     // Where this integration leaves the branch, known here rather than read after it: an agent that moves the
     // branch in between would otherwise be taken for where the queue left it (and the loop's work for the user's).
     left = old;
@@ -89,7 +90,8 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
       await undo(q, j, await verifyWrote(q, j)); // a stop (or a failure of verify's own) is no verdict: nothing stays half integrated
       throw err;
     }
-    const wrote = await verifyWrote(q, j);
+    // With no --verify nothing ran in the main worktree since read-tree: there is nothing of verify's to look for.
+    const wrote = verify ? await verifyWrote(q, j) : null;
     if (!verdict.ok) {
       await undo(q, j, wrote);
       return { kind: "verify_failed", reason: verdict.reason, meanwhile };
@@ -149,16 +151,19 @@ async function replayInLane(
   const env = { ...(await lg.identity()), GIT_EDITOR: ":" };
   // A lane folder that is not (or no longer) a worktree: git would find the repository around it (the lanes live in its
   // git dir). Its git is pinned to the lane's folders (proc/git-hardening.ts), so its `.git` is looked at too.
-  const top = await lg.run(["rev-parse", "--show-toplevel"], { allowFailure: true });
-  if (top.code !== 0 || real(top.stdout.trim()) !== real(lane.worktree) || !existsSync(join(lane.worktree, ".git")))
+  // (Its top and where a replay would be, in one `rev-parse`; its branch and changes in one `status`.)
+  const where = await lg.run(["rev-parse", "--show-toplevel", "--git-path", "rebase-merge", "--git-path", "rebase-apply"], { allowFailure: true });
+  const [top, ...replayDirs] = where.stdout.split("\n");
+  if (where.code !== 0 || !top || real(top.trim()) !== real(lane.worktree) || !existsSync(join(lane.worktree, ".git")))
     throw new HarnessError(
       `The lane of story ${lane.story_id} (${lane.worktree}) is not a worktree any more: it was not integrated. Its work, if any, is on ${lane.branch}.`,
     );
   // A replay a kill cut is still in progress there (HEAD detached meanwhile): it is undone and done again.
-  if (await inRebase(lg)) await lg.run(["rebase", "--abort"], { allowFailure: true });
-  if ((await lg.branch()) !== lane.branch)
+  if (replayDirs.some((d) => d.trim() && existsSync(resolve(lane.worktree, d.trim())))) await lg.run(["rebase", "--abort"], { allowFailure: true });
+  const st = await lg.worktreeStatus();
+  if (st.branch !== lane.branch)
     throw new HarnessError(`The lane of story ${lane.story_id} (${lane.worktree}) is not on its branch ${lane.branch}: it was not integrated.`);
-  if (await lg.isDirty())
+  if (st.paths.length)
     throw new HarnessError(
       `The lane of story ${lane.story_id} (${lane.worktree}) has uncommitted changes: its work must be committed (Lanes.commit) before it is integrated.`,
     );
@@ -184,18 +189,14 @@ async function verifyWrote(q: Git, j: Journal): Promise<string | null> {
 
 /** The main worktree must be on the loop branch with nothing uncommitted: the integration moves its tree. */
 async function assertMainReady(q: Git, loopBranch: string): Promise<void> {
-  const on = await q.branch();
+  const { branch: on, paths: dirty } = await q.worktreeStatus();
   if (on !== loopBranch)
     throw new HarnessError(
       `The main worktree ${q.ctx.cwd} is on ${on ?? "a detached HEAD"}, not on the loop branch ${loopBranch}: lanes are integrated there. Switch back (git switch ${loopBranch}) and start the loop again.`,
     );
-  const dirty = (await q.run(["status", "--porcelain=v1", "-z", "--untracked-files=all"])).stdout.split("\0").filter(Boolean);
   if (dirty.length)
     throw new HarnessError(
-      `The main worktree ${q.ctx.cwd} has changes the loop did not make (${dirty
-        .slice(0, 5)
-        .map((d) => d.slice(3))
-        .join(", ")}${dirty.length > 5 ? ", …" : ""}): ` +
+      `The main worktree ${q.ctx.cwd} has changes the loop did not make (${dirty.slice(0, 5).join(", ")}${dirty.length > 5 ? ", …" : ""}): ` +
         "the merge queue integrates lanes there and needs it clean (what --verify writes there is committed or undone by the queue itself). " +
         "Commit them or move them away (git stash -u), then start the loop again.",
     );

@@ -30,6 +30,18 @@ export async function readJournal(git: Git): Promise<Journal | null> {
   return o && n ? { old: o, new: n } : null;
 }
 
+/** The journal and the head of `branchRef`, in one `git for-each-ref`: the merge queue asks both before each lane. */
+export async function journalAndHead(git: Git, branchRef: string): Promise<{ journal: Journal | null; head: string | null }> {
+  const refs = journalRefs(git);
+  const at = new Map<string, string>();
+  for (const line of (await git.out(["for-each-ref", "--format=%(objectname) %(refname)", branchRef, refs.old, refs.new])).split("\n")) {
+    const space = line.indexOf(" ");
+    if (space > 0) at.set(line.slice(space + 1), line.slice(0, space));
+  }
+  const [o, n] = [at.get(refs.old), at.get(refs.new)];
+  return { journal: o && n ? { old: o, new: n } : null, head: at.get(branchRef) ?? null };
+}
+
 export async function writeJournal(git: Git, j: Journal): Promise<void> {
   const refs = journalRefs(git);
   await git.run(["update-ref", "--stdin"], { input: `start\ncreate ${refs.old} ${j.old}\ncreate ${refs.new} ${j.new}\ncommit\n` });

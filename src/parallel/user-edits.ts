@@ -14,9 +14,12 @@ import { assumeUnchanged, setIndex, takeSnapshot } from "../checkpoint/snapshot.
 
 export const USER_EDITS_SUBJECT = "wt-loop: your changes in the worktree while lanes ran";
 
-/** `head` is the loop branch's head, checked out in the main worktree (`q`). Returns the branch's head after. */
-export async function foldUserEdits(q: Git, ref: string, head: string, story: string): Promise<string> {
-  if (!(await q.isDirty())) return head;
+/**
+ * `head` is the loop branch's head, checked out in the main worktree (`q`). Returns the branch's head after.
+ * `dirty`: whether the worktree has changes, when the caller just asked git (else it is asked here).
+ */
+export async function foldUserEdits(q: Git, ref: string, head: string, story: string, dirty?: boolean): Promise<string> {
+  if (!(dirty ?? (await q.isDirty()))) return head;
   const tree = (await takeSnapshot(q, head)).full;
   let now = head;
   if (tree !== (await q.treeOf(head))) {
