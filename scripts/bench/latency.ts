@@ -5,10 +5,13 @@
  * the others' work, the CPU time barely does). `status` is measured on both state formats it reads:
  * its own and the seed's (wt-tools' bash wt-loop: no schema_version). `history` and `list` read the same
  * state; `list` waits for one `git worktree list` besides (a `git rev-parse` is measured for scale).
+ * BENCH_BASELINE=<binary>: each command run by that build too, in the same rounds (every other round
+ * in the reverse order), and each figure printed against it.
  */
 import { BIN, EMPTY, judge, load, makeRepo, measure, median, ms, runAlone, writeSeedState, writeStatusState } from "./shared.ts";
 
 const STATUS_RUNS = Number(process.env.BENCH_STATUS_RUNS ?? 30);
+const BASELINE = process.env.BENCH_BASELINE;
 
 /** What each command must print for its figure to count: a command that answers with an error is not measured. */
 function check(argv: string[], cwd: string, expect: RegExp): void {
@@ -18,7 +21,7 @@ function check(argv: string[], cwd: string, expect: RegExp): void {
     throw new Error(`start-up bench: ${argv.join(" ")} in ${cwd} exited ${r.exitCode} without ${expect}:\n${out}${r.stderr}`);
 }
 
-type Row = { key: string; label: string; argv: string[]; cwd: string; expect?: RegExp; target?: number };
+type Row = { key: string; label: string; argv: string[]; cwd: string; expect?: RegExp; target?: number; baseOf?: string };
 
 export function statusLatency() {
   const load0 = load();
@@ -52,12 +55,15 @@ export function statusLatency() {
     { key: "list", label: "list (one worktree, 500)", argv: [BIN, "list"], cwd: native, expect: /status-repo/, target: 3.5 },
     { key: "rev", label: "git rev-parse (for scale)", argv: ["git", "rev-parse", "--show-toplevel"], cwd: native },
   ];
+  if (BASELINE)
+    for (const r of rows.filter((r) => r.argv[0] === BIN))
+      rows.push({ key: `${r.key}_baseline`, label: `${r.label} (baseline)`, argv: [BASELINE, ...r.argv.slice(1)], cwd: r.cwd, expect: r.expect, baseOf: r.key });
   for (const r of rows) if (r.expect) check(r.argv, r.cwd, r.expect);
   const wall: Record<string, number[]> = Object.fromEntries(rows.map((r) => [r.key, []]));
   const cpu: Record<string, number[]> = Object.fromEntries(rows.map((r) => [r.key, []]));
   for (const r of rows) measure(r.argv, r.cwd); // warm the page cache
   for (let i = 0; i < STATUS_RUNS; i++)
-    for (const r of rows) {
+    for (const r of i % 2 ? [...rows].reverse() : rows) {
       const m = measure(r.argv, r.cwd);
       wall[r.key]!.push(m.ms);
       cpu[r.key]!.push(m.cpuMs);
@@ -75,6 +81,7 @@ export function statusLatency() {
       ratio: median(wall[r.key]!) / empty,
       cpu_ratio: median(cpu[r.key]!) / emptyCpu,
       target: r.target ?? null,
+      baseline_of: r.baseOf ?? null,
     })),
   };
 }
@@ -87,7 +94,9 @@ export function printLatency(l: ReturnType<typeof statusLatency>): ReturnType<ty
         ? ""
         : `   target ≤ ${r.target}×  ${judge(`start-up: ${r.label}`, r.ratio <= r.target, `${r.ratio.toFixed(2)}× the empty program (CPU ${r.cpu_ratio.toFixed(2)}×), load ${l.load.join(" → ")}`)}`;
     const ratio = r.key === "empty" || r.key === "rev" ? "" : `   ${r.ratio.toFixed(2)}× (CPU ${r.cpu_ratio.toFixed(2)}×) the floor`;
-    console.log(`   ${r.label.padEnd(32)} ${ms(r.ms).padStart(8)}  CPU ${ms(r.cpu_ms).padStart(8)}${ratio}${judged}`);
+    const base = l.rows.find((b) => b.baseline_of === r.key);
+    const against = base ? `   against the baseline ${(r.ms / base.ms).toFixed(2)}× (CPU ${(r.cpu_ms / base.cpu_ms).toFixed(2)}×)` : "";
+    console.log(`   ${r.label.padEnd(32)} ${ms(r.ms).padStart(8)}  CPU ${ms(r.cpu_ms).padStart(8)}${ratio}${judged}${against}`);
   }
   return l;
 }

@@ -2,19 +2,30 @@
 import type { Iteration } from "../state/schema.ts";
 import { between } from "../text/format.ts";
 
-export type Totals = ReturnType<typeof totalsOf>;
+export interface Totals {
+  iterations: number;
+  duration_ms: number;
+  commits: number;
+  tokens: number;
+  cost_usd: number;
+  timed_out: number;
+  unavailable_runs: number;
+  waited_ms: number;
+}
 
-export function totalsOf(its: Iteration[]) {
-  return {
-    iterations: its.length,
-    duration_ms: its.reduce((a, i) => a + between(i.started, i.ended), 0),
-    commits: its.reduce((a, i) => a + i.commits.length, 0),
-    tokens: its.reduce((a, i) => a + i.tokens_used, 0),
-    cost_usd: its.reduce((a, i) => a + (i.cost_usd ?? 0), 0),
-    timed_out: its.filter((i) => i.timed_out).length,
-    unavailable_runs: its.reduce((a, i) => a + (i.unavailable?.runs ?? 0), 0),
-    waited_ms: its.reduce((a, i) => a + (i.unavailable?.waited_ms ?? 0), 0),
-  };
+/** One pass over the iterations (`history` sums 500 at start-up). */
+export function totalsOf(its: Iteration[]): Totals {
+  const t: Totals = { iterations: its.length, duration_ms: 0, commits: 0, tokens: 0, cost_usd: 0, timed_out: 0, unavailable_runs: 0, waited_ms: 0 };
+  for (const i of its) {
+    t.duration_ms += between(i.started, i.ended);
+    t.commits += i.commits.length;
+    t.tokens += i.tokens_used;
+    t.cost_usd += i.cost_usd ?? 0;
+    if (i.timed_out) t.timed_out++;
+    t.unavailable_runs += i.unavailable?.runs ?? 0;
+    t.waited_ms += i.unavailable?.waited_ms ?? 0;
+  }
+  return t;
 }
 
 /**

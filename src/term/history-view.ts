@@ -2,7 +2,7 @@
 import type { Totals } from "../record/totals.ts";
 import type { Iteration } from "../state/schema.ts";
 import { stdoutInfo } from "./color.ts";
-import { inertDeep } from "./inert.ts";
+import { inert, inertDeep } from "./inert.ts";
 import { between, field, formatCost, formatDuration, formatTokens, formatTotalCost, plural, table, truncate, utcDateTime } from "../text/format.ts";
 
 /** The terminal's width; unlimited when piped (a script gets whole lines). */
@@ -24,15 +24,15 @@ const verifyCell = (v: Iteration["verify"]) =>
 const reviewCell = (r: Iteration["review"]) =>
   !r
     ? "-"
-    : `${r.verdict === "approve" ? "approved" : r.verdict === "changes" ? "changes" : r.verdict === "missing" ? "no verdict" : r.verdict}${r.runs > 1 ? ` (${r.runs} runs)` : ""}${r.put_back.length ? " · tree put back" : ""}`;
+    : `${r.verdict === "approve" ? "approved" : r.verdict === "changes" ? "changes" : r.verdict === "missing" ? "no verdict" : inert(r.verdict)}${r.runs > 1 ? ` (${r.runs} runs)` : ""}${r.put_back.length ? " · tree put back" : ""}`;
 
 const auditVerdict = (a: NonNullable<Iteration["audit"]>) =>
-  `${a.verdict === "missing" ? "no verdict" : a.verdict === "gaps" ? `gaps (${a.gaps.length})` : a.verdict}${a.runs > 1 ? ` (${a.runs} runs)` : ""}`;
+  `${a.verdict === "missing" ? "no verdict" : a.verdict === "gaps" ? `gaps (${a.gaps.length})` : inert(a.verdict)}${a.runs > 1 ? ` (${a.runs} runs)` : ""}`;
 
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
   // Lanes (`--parallel`) record iterations as they end: shown in the order they began.
-  const its = inertDeep([...iterations].sort((a, b) => a.n - b.n)); // reasons come from the agent
+  const its = [...iterations].sort((a, b) => a.n - b.n);
   // The verify column only for loops that ran one (`--verify`: its log file is in `--json`); the
   // `unavailable` column only when the agent's service refused some run (most loops never wait).
   const verified = its.some((i) => i.verify);
@@ -55,13 +55,15 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
     ...(waited ? ["unavailable"] : []),
     "reason",
   ];
+  // Reasons come from the agent: each string shown is made inert where it is read (not the whole
+  // iterations, deep: that walk was a fifth of `history`'s start-up on 500 of them).
   const rows = its.map((i) => [
     String(i.n),
     // An audit round (`--audit`) is its own kind of iteration: "audit", its round, its verdict.
-    i.audit ? "audit" : (i.story_id ?? "-"),
+    i.audit ? "audit" : inert(i.story_id ?? "-"),
     String(i.audit ? i.audit.round : i.attempt),
-    i.audit ? auditVerdict(i.audit) : i.outcome,
-    utcDateTime(i.started).slice(0, -4),
+    i.audit ? auditVerdict(i.audit) : inert(i.outcome),
+    utcDateTime(inert(i.started)).slice(0, -4),
     // A wait for the agent's service (a usage limit) is part of the iteration's time: said, not hidden.
     formatDuration(between(i.started, i.ended)) + (i.unavailable?.waited_ms ? ` incl. ${formatDuration(i.unavailable.waited_ms)} waiting` : ""),
     String(i.commits.length),
@@ -71,7 +73,7 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
     ...(verified ? [verifyCell(i.verify)] : []),
     ...(reviewed ? [reviewCell(i.review)] : []),
     ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
-    i.outcome === "complete" ? "" : field(i.reason ?? "", reasonWidth),
+    i.outcome === "complete" ? "" : field(inert(i.reason ?? ""), reasonWidth),
   ]);
   return table([head, ...rows])
     .split("\n")

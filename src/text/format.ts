@@ -1,5 +1,5 @@
 /** How numbers look to a human: durations, token counts, money. */
-import { cells, clip, cut, padCells } from "./width.ts";
+import { cells, clip, cut } from "./width.ts";
 
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return "-";
@@ -26,11 +26,13 @@ export const between = (a: string, b: string | null | undefined, now = Date.now(
 
 /** Plain fixed-width columns (by display columns); the last column is not padded. */
 export function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => cells(r[i] ?? "")))) ?? [];
+  // Each cell measured once (`history` lays out 500 rows of 11 at start-up).
+  const measured = rows.map((r) => r.map(cells));
+  const widths = rows[0]?.map((_, i) => measured.reduce((w, m) => Math.max(w, m[i] ?? 0), 0)) ?? [];
   return rows
-    .map((r) =>
+    .map((r, n) =>
       r
-        .map((c, i) => (i === r.length - 1 ? c : padCells(c, widths[i]!)))
+        .map((c, i) => (i === r.length - 1 ? c : c + " ".repeat(Math.max(0, widths[i]! - measured[n]![i]!))))
         .join("  ")
         .trimEnd(),
     )
