@@ -11,7 +11,7 @@ import { loadStories } from "../stories/source.ts";
 import { describeStories, isComplete, missingFromPlan, type Story } from "../stories/story.ts";
 import { storyAgentsProblem } from "../agents/story-agent.ts";
 import { refreshCounts } from "./attempt.ts";
-import type { LoopEvent } from "../record/events.ts";
+import { loopStarted } from "../record/plan-event.ts";
 import type { Ending } from "./finish.ts";
 import type { LoopDeps } from "./ports.ts";
 
@@ -43,22 +43,6 @@ export function storyTurns(state: State, deps: LoopDeps): () => Promise<Turn> {
         ? { status: "stuck", reason: `The tasks file changed while the loop ran: ${agentProblem} Then \`wt-loop start\` continues the loop.` }
         : null;
     return { stories, gone };
-  };
-}
-
-/** The plan as the loop begins, for a view that lists every story before the agent gets to it. */
-export function loopStarted(state: State, stories: Story[]): LoopEvent {
-  return {
-    type: "LoopStarted",
-    worktree: state.worktree_name,
-    change: state.change,
-    tasks_file: state.tasks_file,
-    done_criteria: state.done_criteria,
-    checkpoint: state.checkpoint,
-    max_iterations: state.max_iterations,
-    max_retries: state.max_retries,
-    verify: state.verify ?? null,
-    stories: stories.map((s) => ({ id: s.id, title: s.title, tasks: s.tasks.length, done: s.tasks.filter((t) => t.done).length })),
   };
 }
 

@@ -45,7 +45,7 @@ async function runScreen(renderer: CliRenderer, state: State, source: StorySourc
   // Loaded only on a terminal: the renderer and the screen's model are no part of a piped run.
   const { runOnScreen } = await import("./on-screen.ts");
   try {
-    const { code, after, box } = await runOnScreen(renderer, state, source, lock);
+    const { code, after, box } = await runOnScreen(renderer, state, source, lock, first?.planned);
     renderer.destroy();
     // A terminal that went away fails the screen's last write: it is closed all the same.
     await renderer.closed.catch(() => {});

@@ -20,7 +20,7 @@ import { renderEvent, useColor } from "../term/render.ts";
 import { waitAtEnd } from "../term/end-wait.ts";
 import type { CompleteEvent, LoopEvent } from "../record/events.ts";
 import { LoopModel } from "../screen/loop-model.ts";
-import { attachScreen, type Screen } from "../screen/renderer.ts";
+import { attachScreen } from "../screen/renderer.ts";
 import { ScreenView } from "../screen/screen-view.ts";
 
 /** Grace for a stop asked from the monitor screen (as `wt-loop stop` waits by default). */
@@ -51,16 +51,11 @@ function endBox() {
   };
 }
 
-/** The loop screen before the loop is written (`run` opens it while the loop is prepared): status `starting`, no stories yet. */
-export function showPreparing(renderer: CliRenderer): Screen {
-  const model = new LoopModel({ mode: "run" });
-  model.say("Preparing the loop…", "dim");
-  return attachScreen(renderer, model);
-}
-
 /** Runs the loop here on `renderer`; after the end, the result view until Esc/Enter (unless the stop came from another terminal). */
-export async function runOnScreen(renderer: CliRenderer, state: State, source: StorySource, lock: Lock): Promise<ScreenOutcome> {
+export async function runOnScreen(renderer: CliRenderer, state: State, source: StorySource, lock: Lock, planned?: LoopEvent | null): Promise<ScreenOutcome> {
   const model = new LoopModel({ mode: "run", events: loopPaths(state.worktree_path).events, since: state.started_at });
+  // The plan as `run` read it, listed until the loop announces it in the event log (the same stories).
+  if (planned) model.record.apply(planned);
   const screen = attachScreen(renderer, model);
   const said: string[] = [];
   const complete = endBox();

@@ -9,6 +9,8 @@ import { prepareFromFlags, refuseUnusableLoopFolder } from "../setup/from-flags.
 import { describeUntrusted, unsealedCommands, untrustedAdvice } from "../setup/trust.ts";
 import { UserError } from "../errors.ts";
 import type { ScreenFirst } from "./screen-first.ts";
+import { loopStarted } from "../record/plan-event.ts";
+import { loadStories } from "../stories/source.ts";
 
 export async function prepareAndRun(given: Record<string, unknown>, shown: { plain: boolean }, first: ScreenFirst): Promise<number> {
   const wt = await resolveWorktree();
@@ -25,6 +27,9 @@ export async function prepareAndRun(given: Record<string, unknown>, shown: { pla
     first.open();
     try {
       const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec, first.warn));
+      // The plan `start` wrote, listed at once (a file that cannot be read now is the loop's to report).
+      const stories = first.wanted ? await loadStories(source).catch(() => null) : null;
+      if (stories) first.plan(loopStarted(state, stories));
       return await runInline(state, source, lock, { ...shown, first });
     } catch (err) {
       lock.release();
@@ -38,6 +43,7 @@ export async function prepareAndRun(given: Record<string, unknown>, shown: { pla
     return planned;
   }
   const { prepared } = planned;
+  if (first.wanted) first.plan(loopStarted(prepared.state, prepared.plan.stories));
   const { lock } = await writeStarting(prepared, "here");
   return runInline(prepared.state, prepared.source, lock, { ...shown, first });
 }

@@ -2,12 +2,16 @@
  * `run` on a terminal opens its screen while the loop is still being prepared, so the first frame does
  * not wait for the plan's git calls (issue 19: first frame ≤ 150 ms). The library starts loading at
  * once; the screen opens as soon as nothing more may be asked on the terminal (after the trust
- * question) and shows the loop as `starting` until the loop itself is drawn. What the preparation
- * says meanwhile (a warning, a note) is held and printed once the terminal is back, and a refusal
- * closes the screen first, so it prints as it always did.
+ * question) and shows the loop as `starting` until the loop itself is drawn, with the plan's stories
+ * as soon as the plan is read. The screen needs only the library and the screen's model: the engine
+ * is loaded by the caller after `open` (issue 35). What the preparation says meanwhile (a warning, a
+ * note) is held and printed once the terminal is back, and a refusal closes the screen first, so it
+ * prints as it always did.
  */
 import type { CliRenderer } from "@opentui/core";
+import type { LoopEvent } from "../record/events.ts";
 import { openScreen, preloadScreen, wantsScreen, type ScreenWanted } from "../screen/load.ts";
+import type { LoopModel } from "../screen/loop-model.ts";
 import type { Screen } from "../screen/renderer.ts";
 import { print, warn } from "../term/print.ts";
 
@@ -15,15 +19,17 @@ type Held = { to: "out" | "warn"; text: string };
 
 export class ScreenFirst {
   readonly wanted: boolean;
-  private opening: Promise<{ renderer: CliRenderer; preparing: Screen } | null> | null = null;
+  private opening: Promise<{ renderer: CliRenderer; preparing: Screen; model: LoopModel } | null> | null = null;
   private held: Held[] = [];
+  /** The plan as read (LoopStarted), once it is: the starting screen lists it, and so does the loop's until the loop announces it. */
+  planned: LoopEvent | null = null;
 
   constructor(o: ScreenWanted & { dryRun?: boolean }) {
     this.wanted = o.dryRun !== true && wantsScreen(o);
     if (!this.wanted) return;
     preloadScreen();
-    // The screen's own modules too, while the preparation waits on git (a failure is openScreen's to report).
-    import("./on-screen.ts").catch(() => {});
+    // The starting screen's own modules too, while the preparation waits on git (a failure is openScreen's to report).
+    screenModules().catch(() => {});
   }
 
   /** Opens the screen (once), showing the loop as starting. Nothing may be asked on the terminal after this. */
@@ -31,9 +37,26 @@ export class ScreenFirst {
     if (!this.wanted || this.opening) return;
     this.opening = openScreen().then(async (renderer) => {
       if (!renderer) return null;
-      const { showPreparing } = await import("./on-screen.ts");
-      return { renderer, preparing: showPreparing(renderer) };
+      const [{ LoopModel }, { attachScreen }] = await screenModules();
+      // The loop before it is written: status `starting`, the plan's stories once they are read.
+      const model = new LoopModel({ mode: "run" });
+      model.say("Preparing the loop…", "dim");
+      if (this.planned) model.event(this.planned);
+      return { renderer, preparing: attachScreen(renderer, model), model };
     });
+  }
+
+  /** The plan is read: its stories are listed at once, before the first checkpoint and the agent. */
+  plan(e: LoopEvent): void {
+    this.planned = e;
+    void this.opening?.then(
+      (opened) => {
+        if (!opened) return;
+        opened.model.event(e);
+        opened.preparing.redraw();
+      },
+      () => {},
+    ); // a screen that failed to open is take()'s and close()'s to report
   }
 
   readonly print = (text: string): void => this.hold({ to: "out", text });
@@ -69,3 +92,5 @@ export class ScreenFirst {
     else (h.to === "out" ? print : warn)(h.text);
   }
 }
+
+const screenModules = () => Promise.all([import("../screen/loop-model.ts"), import("../screen/renderer.ts")]);
