@@ -57,7 +57,14 @@ export function statusLatency() {
   ];
   if (BASELINE)
     for (const r of rows.filter((r) => r.argv[0] === BIN))
-      rows.push({ key: `${r.key}_baseline`, label: `${r.label} (baseline)`, argv: [BASELINE, ...r.argv.slice(1)], cwd: r.cwd, expect: r.expect, baseOf: r.key });
+      rows.push({
+        key: `${r.key}_baseline`,
+        label: `${r.label} (baseline)`,
+        argv: [BASELINE, ...r.argv.slice(1)],
+        cwd: r.cwd,
+        expect: r.expect,
+        baseOf: r.key,
+      });
   for (const r of rows) if (r.expect) check(r.argv, r.cwd, r.expect);
   const wall: Record<string, number[]> = Object.fromEntries(rows.map((r) => [r.key, []]));
   const cpu: Record<string, number[]> = Object.fromEntries(rows.map((r) => [r.key, []]));

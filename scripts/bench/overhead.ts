@@ -2,6 +2,8 @@
  * Per-iteration overhead: a loop of 50 iterations (FAILED and COMPLETE alternating, the agent exits at
  * once) against the same checkpoint work done with plain git from a shell, the floor wt-loop is held
  * to. The two are interleaved (their order alternating run by run), and each figure is a median.
+ * BENCH_BASELINE=<binary>: that build's loop too, the three run round-robin (a different one first each
+ * round), so an A/B of two builds shares the load of a shared machine.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -93,16 +95,26 @@ export function rawGitRun(strategy: "branch" | "stash", files: number): PerItera
   return perIteration(t);
 }
 
+const BASELINE = process.env.BENCH_BASELINE;
+
 export function loopOverhead(strategy: "branch" | "stash", files: number) {
   const ours: PerIteration[] = [];
   const raw: PerIteration[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    if (run % 2) raw.push(rawGitRun(strategy, files));
-    ours.push(wtLoopRun(BIN, strategy, files));
-    if (!(run % 2)) raw.push(rawGitRun(strategy, files));
-  }
+  const base: PerIteration[] = [];
+  const arms = [() => ours.push(wtLoopRun(BIN, strategy, files)), () => raw.push(rawGitRun(strategy, files))];
+  if (BASELINE) arms.push(() => base.push(wtLoopRun(BASELINE, strategy, files)));
+  for (let run = 0; run < RUNS; run++) for (let k = 0; k < arms.length; k++) arms[(run + k) % arms.length]!();
   const med = (xs: PerIteration[], k: keyof PerIteration) => median(xs.map((x) => x[k]));
+  const baseline = BASELINE
+    ? {
+        baseline_ms_per_iteration: med(base, "ms"),
+        baseline_ratio: med(base, "ms") / med(raw, "ms"),
+        baseline_cpu_ms_per_iteration: med(base, "cpuMs"),
+        baseline_cpu_ratio: med(base, "cpuMs") / med(raw, "cpuMs"),
+      }
+    : {};
   return {
+    ...baseline,
     strategy,
     files,
     wt_loop_ms_per_iteration: med(ours, "ms"),
@@ -128,6 +140,10 @@ export function overheads() {
       console.log(
         `   ${"".padEnd(19)} CPU     ${ms(r.wt_loop_cpu_ms_per_iteration).padStart(9)}/iter   raw git ${ms(r.raw_git_cpu_ms_per_iteration).padStart(9)}/iter   ${r.cpu_ratio.toFixed(2)}×   load ${r.load.join(" → ")}`,
       );
+      if (r.baseline_ms_per_iteration !== undefined)
+        console.log(
+          `   ${"".padEnd(19)} baseline ${ms(r.baseline_ms_per_iteration).padStart(8)}/iter (${r.baseline_ratio!.toFixed(2)}×)   CPU ${ms(r.baseline_cpu_ms_per_iteration!)}/iter (${r.baseline_cpu_ratio!.toFixed(2)}×)   ${BASELINE}`,
+        );
     }
   return loops;
 }

@@ -5,7 +5,7 @@
  * no Complete event ends the follow after a grace.
  */
 import { existsSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { fileStamp } from "../proc/file-stamp.ts";
 import type { LoopFiles } from "../state/paths.ts";
 import { isFinal, type FinalStatus } from "../state/final.ts";
 import { readState } from "../state/store.ts";
@@ -71,10 +71,7 @@ export function followLoop(paths: Pick<LoopFiles, "state" | "events">, o: { onWa
     // a long agent run writes none for minutes, and a big state costs milliseconds to parse.
     let read: { at: string; state: State | null } | null = null;
     const current = async () => {
-      const at = await stat(paths.state).then(
-        (st) => `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`,
-        () => "",
-      );
+      const at = fileStamp(paths.state);
       if (read?.at !== at || !at) read = { at, state: await readState(paths.state).catch(() => null) };
       return read.state;
     };

@@ -81,7 +81,8 @@ export function agentRunOptions(
       site.agent.agent_pid = pid;
       site.agent.agent_started = processStartTime(pid);
       // Not awaited (the run goes on) and not fatal: the run tag names the agent meanwhile, the next save writes it.
-      deps.store.write().catch(() => {});
+      // Not forced to the disk (record/store.ts): after a power cut the agent is dead too.
+      deps.store.write("light").catch(() => {});
     },
   };
 }

@@ -100,7 +100,7 @@ export async function attemptStory(at: AttemptContext, deps: LoopDeps): Promise<
     // The user's notes go to this prompt only; the event says which iteration carried them.
     const notes = loop.notes.splice(0).map((n) => n.text);
     if (notes.length) deps.store.emit({ type: "NotesUsed", iteration: at.iteration, notes });
-    await deps.store.write(); // the checkpoint is in the state before the agent may touch anything
+    await deps.store.write("if-restart-differs"); // the checkpoint is in the state before the agent may touch anything
     const prompt = buildPrompt({
       worktree: at.worktree,
       task: loop.task,

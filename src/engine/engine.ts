@@ -179,13 +179,14 @@ async function iterate(state: State, deps: LoopDeps, inbox: Inbox): Promise<Endi
     const index = stories.indexOf(next) + 1;
     storyBegins(state, deps, next, { n, index, total: stories.length, attempt });
     deps.setTitle(windowTitle(state.worktree_name, `${n}/${state.max_iterations}`));
-    await deps.store.save();
+    // Forced to the disk only when a restart needs it (record/store.ts): a new story's start, not a retry's.
+    await deps.store.save("if-restart-differs");
 
     const started = new Date();
     const it = await attemptStory({ ...inWorktree(state, n), story: next, index, total: stories.length, attempt, retryReason }, deps);
     if (it.stories) refreshCounts(state, it.stories); // its tree is the loop's: the counts are
     const rec = recordIteration(state, deps, it, { n, started, story: next, attempt });
-    await deps.store.save();
+    await deps.store.save(); // forced: the end record goes with the checkpoint commit
 
     const r = it.result;
     const d = decide({

@@ -16,31 +16,12 @@ export interface LaneWiring {
 }
 
 export async function laneWiring(git: Git, loopBranch: string): Promise<LaneWiring> {
-  const lanes = oneAtATime(gitLanes(git, { commonDir: await git.commonDir(), loopBranch }));
+  // (What must take turns — registering and removing lanes in git's admin folder — does, in gitLanes, per
+  // repository; a lane's checkout runs beside the others'.)
+  const lanes = gitLanes(git, { commonDir: await git.commonDir(), loopBranch });
   return {
     lanes,
     queue: mergeQueue(git, loopBranch),
     checkpointIn: (plan) => laneCheckpoint(new Git({ ...git.ctx, cwd: plan.worktree }), plan, lanes),
-  };
-}
-
-/**
- * Lanes open and close one at a time: `git worktree add` writes a worktree's admin folder in steps, and a
- * `worktree list` or `prune` of another lane meanwhile reads it half made ("failed to read …/commondir").
- */
-function oneAtATime(lanes: Lanes): Lanes {
-  let turn: Promise<unknown> = Promise.resolve();
-  const queued = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = turn.then(fn, fn);
-    turn = run.catch(() => {});
-    return run;
-  };
-  return {
-    plan: (id, attempt, base) => lanes.plan(id, attempt, base),
-    open: (plan) => queued(() => lanes.open(plan)),
-    commit: (lane, message) => lanes.commit(lane, message),
-    close: (lane, opts) => queued(() => lanes.close(lane, opts)),
-    sweep: (recorded) => queued(() => lanes.sweep(recorded)),
-    ...(lanes.tidy ? { tidy: () => queued(() => lanes.tidy!()) } : {}),
   };
 }

@@ -138,9 +138,14 @@ export function openSafe(root: string, path: string, mode: OpenMode): number {
 // Web Crypto is built in; node:crypto would be a module to load at start-up for these 6 bytes.
 const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
 
-/** Writes `path` whole, atomically: a fresh temp file (random name, O_EXCL, `mode`), then a rename over it. */
-export function writeFileSafe(root: string, path: string, data: string, mode = 0o644): void {
-  writeWhole(root, path, data, mode, true);
+/**
+ * Writes `path` whole, atomically: a fresh temp file (random name, O_EXCL, `mode`), forced to the disk
+ * (fsync), then a rename over it. `forced: false` leaves out the fsync (the loop state's writes a
+ * restart does not need, record/store.ts): a kill -9 still never leaves a torn file, as the rename
+ * makes a whole file visible and the page cache outlives the process; only a power cut may lose it.
+ */
+export function writeFileSafe(root: string, path: string, data: string, mode = 0o644, forced = true): void {
+  writeWhole(root, path, data, mode, forced);
 }
 
 /**

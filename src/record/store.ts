@@ -7,18 +7,35 @@
  * Another process (`monitor`, `status`, the MCP server) follows the files.
  */
 import type { State } from "../state/schema.ts";
+import { restartFacts } from "../state/restart-facts.ts";
 import { stateWriter } from "../state/store.ts";
 import type { LoopPaths } from "../state/paths.ts";
 import { EventLog } from "./event-log.ts";
 import type { LoopEvent } from "./events.ts";
 
-/** What a subscriber hears: an event as it happens (before it is appended), a state once it is written. */
-export type StoreChange = { kind: "event"; event: LoopEvent } | { kind: "saved"; state: State };
+/**
+ * What a subscriber hears: an event as it happens (before it is appended), a state once it is written (`forced`: on
+ * the disk before it took the name, see Durability).
+ */
+export type StoreChange = { kind: "event"; event: LoopEvent } | { kind: "saved"; state: State; forced: boolean };
+
+/**
+ * How a write of the state reaches the disk (docs/how-it-works.md "The state file"). Every write is atomic: a kill -9
+ * never leaves a torn or empty state. A forced one is also on the disk before it takes the name (an fsync, 7–9 ms on a
+ * loaded disk, docs/performance.md), so a power cut keeps it:
+ * - "forced": every step a restart needs — an iteration's end record (with its checkpoint commit), the checkpoint's
+ *   stash entries, the loop's end;
+ * - "light": never forced — the agent's pid (after a power cut the agent is dead too);
+ * - "if-restart-differs": forced only when a restart from it would decide otherwise than from the last forced state
+ *   (state/restart-facts.ts) — an iteration's start: a retry of the story the last attempt failed needs none, a new
+ *   story does (its ticks in the tree must not be taken for checked ones).
+ */
+export type Durability = "forced" | "light" | "if-restart-differs";
 
 /** Where the record goes: the files for a real loop; nowhere for a test of one gate. */
 export interface RecordSink {
   append(event: LoopEvent): void;
-  write(state: State): Promise<void>;
+  write(state: State, forced: boolean): Promise<void>;
   close(): void;
 }
 
@@ -27,6 +44,8 @@ export class LoopStore {
   readonly #listeners = new Set<(change: StoreChange) => void>();
   #prepare: ((state: State) => void) | null = null;
   #writing: Promise<void> = Promise.resolve();
+  /** The restart facts of the last forced write; undefined before one. */
+  #forcedFacts: string | undefined;
 
   constructor(
     state: State,
@@ -54,26 +73,29 @@ export class LoopStore {
    * write at a time (lanes save from their own steps), then told to the subscribers. Rejects when this write
    * failed; the next one is tried anyway.
    */
-  save(): Promise<void> {
-    return this.#queue(true);
+  save(durability: Durability = "forced"): Promise<void> {
+    return this.#queue(true, durability);
   }
 
   /**
    * Not a new step: a detail the engine keeps up to date within one (the agent's pid, the checkpoint it just
    * took) written unstamped, so a write that repeats the last one is skipped by the writer (state/store.ts).
    */
-  write(): Promise<void> {
-    return this.#queue(false);
+  write(durability: Durability = "forced"): Promise<void> {
+    return this.#queue(false, durability);
   }
 
-  #queue(stamp: boolean): Promise<void> {
+  #queue(stamp: boolean, durability: Durability): Promise<void> {
     const write = this.#writing
       .catch(() => {})
       .then(async () => {
         this.#prepare?.(this.#state);
         if (stamp) this.#state.updated_at = new Date().toISOString();
-        await this.sink.write(this.#state);
-        this.#tell({ kind: "saved", state: this.#state });
+        const facts = durability === "light" ? undefined : restartFacts(this.#state);
+        const forced = durability === "forced" || (durability === "if-restart-differs" && facts !== this.#forcedFacts);
+        await this.sink.write(this.#state, forced);
+        if (forced) this.#forcedFacts = facts;
+        this.#tell({ kind: "saved", state: this.#state, forced });
       });
     this.#writing = write;
     return write;

@@ -8,7 +8,7 @@
 import type { LoopEvent } from "../record/events.ts";
 import type { EndAnswer, KeyIntent, View } from "../engine/view.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
-import { stat } from "node:fs/promises";
+import { fileStamp } from "../proc/file-stamp.ts";
 import { readState } from "../state/store.ts";
 import { inertLine } from "../term/inert.ts";
 import { setTitle } from "../term/title.ts";
@@ -172,10 +172,7 @@ export class ScreenView implements View {
   private async reread(): Promise<void> {
     // Read and checked only when written since: most seconds of a long agent run change nothing.
     // (A write is a rename onto the path: a new inode each time, even within one millisecond.)
-    const at = await stat(this.o.statePath).then(
-      (st) => `${st.ino}:${st.mtimeMs}`,
-      () => "",
-    );
+    const at = fileStamp(this.o.statePath);
     if (at === this.stateAt) return;
     this.stateAt = at;
     const s = await readState(this.o.statePath).catch(() => null);

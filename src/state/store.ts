@@ -1,6 +1,7 @@
 /**
  * Reading and writing the loop's state file (atomic: temp file, fsync, rename, so a reader never
- * sees half a file, nor an empty one after a crash), and archiving a run's state and event log.
+ * sees half a file, nor an empty one after a crash; the runner's writes a restart does not need leave
+ * out the fsync, stateWriter), and archiving a run's state and event log.
  */
 import { closeSync, lstatSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -123,15 +124,17 @@ export async function archiveRun(paths: LoopFiles, previous: State): Promise<str
   return files.archivedState;
 }
 
-type Written = { text: string; ino: number; size: number; mtimeMs: number; ctimeMs: number };
+type Written = { text: string; forced: boolean; ino: number; size: number; mtimeMs: number; ctimeMs: number };
 
 /**
- * The runner's writes of its own state, in order: a write of the very text this writer last wrote,
- * to a file that is still the one it wrote (the same inode, size, mtime and ctime: any other writer's
- * file is a new one), is skipped — an attempt's "the checkpoint is in the state" save usually repeats
- * the save before it, and each write is an fsync (docs/performance.md).
+ * The runner's writes of its own state, in order, each atomic (a temp file renamed over the state): a
+ * `forced` one is on the disk before it takes the name (fsync: a power cut keeps it), another is not
+ * (record/store.ts says which writes a restart needs; docs/performance.md what an fsync costs). A write of
+ * the very text this writer last wrote, to a file that is still the one it wrote (the same inode, size,
+ * mtime and ctime: any other writer's file is a new one), is skipped — an attempt's "the checkpoint is in
+ * the state" save usually repeats the save before it — unless it is to be forced and that one was not.
  */
-export function stateWriter(path: string): (state: State) => Promise<void> {
+export function stateWriter(path: string): (state: State, forced?: boolean) => Promise<void> {
   let last: Written | null = null;
   const same = (w: Written) => {
     try {
@@ -141,14 +144,14 @@ export function stateWriter(path: string): (state: State) => Promise<void> {
       return false;
     }
   };
-  return async (state) => {
+  return async (state, forced = true) => {
     const text = JSON.stringify(validForWriting(state), null, 2) + "\n";
-    if (last?.text === text && same(last)) return;
+    if (last?.text === text && (last.forced || !forced) && same(last)) return;
     last = null;
-    await io("write", path, () => writeFileSafe(loopRoot(path), path, text));
+    await io("write", path, () => writeFileSafe(loopRoot(path), path, text, 0o644, forced));
     try {
       const st = lstatSync(path);
-      last = { text, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+      last = { text, forced, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
     } catch {
       // gone already: the next write writes
     }

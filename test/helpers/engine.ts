@@ -25,6 +25,8 @@ export interface EngineRun {
   state: State;
   events: LoopEvent[];
   saved: State[];
+  /** Whether each of `saved` was forced to the disk (record/store.ts Durability). */
+  forced: boolean[];
 }
 
 /**
@@ -62,12 +64,15 @@ export async function runEngine(
   mkdirSync(dirname(paths.iterLog(1)), { recursive: true });
   const events: LoopEvent[] = [];
   const saved: State[] = [];
+  const forced: boolean[] = [];
   // The runner's store and wiring (run/wire.ts): the state file and event log are written in the repository's
   // `.claude/`, and what the runner's view would be told is collected here.
   const store = fileStore(initial, paths);
   store.subscribe((change) => {
-    if (change.kind === "saved") saved.push(structuredClone(change.state));
-    else {
+    if (change.kind === "saved") {
+      saved.push(structuredClone(change.state));
+      forced.push(change.forced);
+    } else {
       events.push(change.event);
       onEvent?.(change.event, () => controller.abort());
     }
@@ -81,7 +86,7 @@ export async function runEngine(
   });
   try {
     const state = await runLoop(deps);
-    return { agentDir, state, events, saved };
+    return { agentDir, state, events, saved, forced };
   } finally {
     store.close();
   }

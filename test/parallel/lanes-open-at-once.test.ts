@@ -10,6 +10,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { laneWiring } from "../../src/parallel/wiring.ts";
 import { loopRepo, worktrees } from "../helpers/lanes.ts";
 import { git, tempDir } from "../helpers/repo.ts";
 
@@ -60,9 +61,10 @@ const events = (log: string) =>
       return { at: at as "start" | "end", kind: kind as "admin" | "checkout", pid: pid! };
     });
 
-test("three lanes opened at once check out their files at the same time; git's admin folder is written by one at a time", async () => {
+test("three lanes the runner opens at once check out their files at the same time; git's admin folder is written by one at a time", async () => {
   const files = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`src/f${i}.ts`, `export const v = ${i};\n`]));
-  const { repo, lanes, head } = await loopRepo(files);
+  const { repo, g, head } = await loopRepo(files);
+  const { lanes } = await laneWiring(g, "ralph/x"); // the lanes as the runner has them
   const { log } = watchingGit(3, 60);
   const plans = ["1", "2", "3"].map((id) => lanes.plan(id, 1, head()));
   await Promise.all(plans.map((p) => lanes.open(p)));
