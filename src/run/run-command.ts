@@ -1,10 +1,11 @@
-/** `wt-loop run`: continue the loop `start` prepared, or prepare one from the flags and run it here. */
-import { openSpecOptions, reserve, writeStarting } from "../setup/prepare.ts";
-import { sourceFromState } from "../setup/plan.ts";
+/**
+ * `wt-loop run`: continue the loop `start` prepared, or prepare one from the flags and run it here.
+ * What runs before the screen opens is loaded first; the loop's preparation and the engine are
+ * loaded once the screen is opening, so its first frame does not wait for them (issue 35).
+ */
 import { loopPaths } from "../state/paths.ts";
 import { readState } from "../state/store.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
-import { runInline } from "./launch.ts";
 import { prepareFromFlags, refuseUnusableLoopFolder } from "../setup/from-flags.ts";
 import { describeUntrusted, unsealedCommands, untrustedAdvice } from "../setup/trust.ts";
 import { UserError } from "../errors.ts";
@@ -23,9 +24,12 @@ export async function prepareAndRun(given: Record<string, unknown>, shown: { pla
     // `start` sealed the commands of the state it wrote; a committed `starting` state is not its.
     const unsealed = unsealedCommands(state, paths.state);
     if (unsealed.length) throw new UserError(`${describeUntrusted(unsealed)}\n${untrustedAdvice(unsealed)}`);
+    const { reserve, openSpecOptions } = await import("../setup/prepare.ts");
     const lock = await reserve(paths, state.started_at, true);
     first.open();
     try {
+      await first.drawn();
+      const [{ sourceFromState }, { runInline }] = await Promise.all([import("../setup/plan.ts"), import("./launch.ts")]);
       const source = await sourceFromState(state, openSpecOptions(wt.path, state.command_timeout_sec, first.warn));
       // The plan `start` wrote, listed at once (a file that cannot be read now is the loop's to report).
       const stories = first.wanted ? await loadStories(source).catch(() => null) : null;
@@ -37,12 +41,18 @@ export async function prepareAndRun(given: Record<string, unknown>, shown: { pla
     }
   }
   // A direct run continues nothing: flags over the config files.
-  const planned = await prepareFromFlags(wt, given, undefined, "run", { print: first.print, warn: first.warn, trusted: () => first.open() });
+  const planned = await prepareFromFlags(wt, given, undefined, "run", {
+    print: first.print,
+    warn: first.warn,
+    trusted: () => first.open(),
+    shown: () => first.drawn(),
+  });
   if (typeof planned === "number") {
     await first.close();
     return planned;
   }
   const { prepared } = planned;
+  const [{ writeStarting }, { runInline }] = await Promise.all([import("../setup/prepare.ts"), import("./launch.ts")]);
   if (first.wanted) first.plan(loopStarted(prepared.state, prepared.plan.stories));
   const { lock } = await writeStarting(prepared, "here");
   return runInline(prepared.state, prepared.source, lock, { ...shown, first });

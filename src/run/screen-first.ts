@@ -19,7 +19,7 @@ type Held = { to: "out" | "warn"; text: string };
 
 export class ScreenFirst {
   readonly wanted: boolean;
-  private opening: Promise<{ renderer: CliRenderer; preparing: Screen; model: LoopModel } | null> | null = null;
+  private opening: Promise<{ renderer: CliRenderer; preparing: Screen; model: LoopModel; drawn: Promise<void> } | null> | null = null;
   private held: Held[] = [];
   /** The plan as read (LoopStarted), once it is: the starting screen lists it, and so does the loop's until the loop announces it. */
   planned: LoopEvent | null = null;
@@ -42,8 +42,28 @@ export class ScreenFirst {
       const model = new LoopModel({ mode: "run" });
       model.say("Preparing the loop…", "dim");
       if (this.planned) model.event(this.planned);
-      return { renderer, preparing: attachScreen(renderer, model), model };
+      // Its first frame: the preparation's own work waits for it (drawn). At most a second, for a terminal that is slow to draw.
+      const drawn = new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(late);
+          renderer.off("frame", done);
+          resolve();
+        };
+        const late = setTimeout(done, FIRST_FRAME_WAIT_MS);
+        renderer.on("frame", done);
+      });
+      return { renderer, preparing: attachScreen(renderer, model), model, drawn };
     });
+  }
+
+  /**
+   * Once the starting screen's first frame is drawn (at once when no screen is opening): the
+   * preparation loads and runs its heavier part after it, so the frame does not wait for that work
+   * (one thread runs both).
+   */
+  async drawn(): Promise<void> {
+    const opened = await this.opening?.catch(() => null);
+    await opened?.drawn;
   }
 
   /** The plan is read: its stories are listed at once, before the first checkpoint and the agent. */
@@ -92,5 +112,7 @@ export class ScreenFirst {
     else (h.to === "out" ? print : warn)(h.text);
   }
 }
+
+const FIRST_FRAME_WAIT_MS = 1000;
 
 const screenModules = () => Promise.all([import("../screen/loop-model.ts"), import("../screen/renderer.ts")]);

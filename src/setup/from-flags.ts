@@ -3,13 +3,12 @@
  * remembered run and the config files, validated (a bad value names where it came from), the trust
  * gate, the plan. A dry run, and a plan with nothing left to do, end here with their exit code.
  */
-import { describePlan } from "./dry-run.ts";
 import { layerOptions, setBy, withOrigins } from "./config.ts";
 import { CHECKS } from "./doctor-checks.ts";
 import { diagnose, lineText, refuseUnready } from "./doctor.ts";
 import { LoopOptions } from "./options.ts";
 import { refuseOptionMistakes } from "./option-mistakes.ts";
-import { prepareLoop, type Prepared } from "./prepare.ts";
+import type { Prepared } from "./prepare.ts";
 import { sealCommands, trustLine, untrustedCommands } from "./trust.ts";
 import { loopPaths } from "../state/paths.ts";
 import type { State } from "../state/schema.ts";
@@ -36,6 +35,8 @@ export interface PrepareOutput {
   warn(message: string): void;
   /** Nothing more will be asked on the terminal (called once or twice: at once when nothing is untrusted, and after the trust question). */
   trusted(): void;
+  /** Resolves when what `trusted` began to show is shown (`run`'s screen): the plan's work waits for it. */
+  shown?(): Promise<void>;
 }
 
 /**
@@ -77,11 +78,15 @@ export async function prepareFromFlags(
     }
   if (!opts.dryRun) await requireTrust(untrusted, layered);
   out.trusted();
+  // Loaded and run once `run`'s screen is drawn: its first frame does not wait for them (issue 35).
+  await out.shown?.();
+  const { prepareLoop } = await import("./prepare.ts");
   const prepared = await prepareLoop(wt, opts, out.warn, previous).catch((err) => {
     throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
   });
   if (layered.note) out.print(layered.note);
   if (opts.dryRun) {
+    const { describePlan } = await import("./dry-run.ts");
     print(describePlan(prepared.state, prepared.plan, setBy(opts, layered.origins), trustLine(layered, untrusted)));
     const refusals = ready.filter((l) => l.mark === "fail");
     if (!refusals.length) return 0;
