@@ -9,23 +9,10 @@ import { hangEnv } from "../checkpoint/user-work.ts";
 import { spawnWtLoop, wtLoop } from "../helpers/cli.ts";
 import { readState as state } from "../helpers/fixtures.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
+import { tickingAgent } from "../helpers/ticking-agent.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 const TWO = "## 1. First\n- [ ] 1.1 a\n\n## 2. Second\n- [ ] 2.1 b\n";
-
-/** An agent that ticks the boxes of the story its prompt names and claims COMPLETE; each prompt saved as prompt-N.txt. */
-function tickingAgent(dir: string): string {
-  const script = join(dir, "agent.sh");
-  writeFileSync(
-    script,
-    `n=$(cat ${dir}/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > ${dir}/n; cat > ${dir}/prompt-$n.txt
-id=$(grep -o 'Your story: [0-9]*' ${dir}/prompt-$n.txt | grep -o '[0-9]*$')
-sed -i "s/- \\[ \\] $id\\./- [x] $id./" tasks.md
-echo '<promise>COMPLETE</promise>'
-`,
-  );
-  return `sh ${script}`;
-}
 
 describe("a story stopped before its check", () => {
   test("stopped during --verify: the restart attempts that story again, with the check, before the next", async () => {

@@ -7,9 +7,11 @@ import { afterAll } from "bun:test";
 const made: string[] = [];
 // Outside `bun test` (scripts/soak.ts imports these helpers) there is no afterAll: the script removes its own folders.
 try {
+  // Not the hooks' default 5 s: a file's twenty repositories, with their lanes and logs, take longer to delete
+  // at load 15, and a timed-out hook fails the file after every test of it passed.
   afterAll(() => {
     for (const d of made) rmSync(d, { recursive: true, force: true });
-  });
+  }, 120_000);
 } catch {}
 
 export function tempDir(prefix = "wt-loop-test-"): string {
