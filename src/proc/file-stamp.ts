@@ -3,12 +3,16 @@
  * even within one millisecond), size, mtime and ctime; "" when it cannot be looked at. Asked at once,
  * not on the runtime's file threads: the looks a follower of a silent loop takes each second then wake
  * no other thread (idle CPU, docs/performance.md).
+ *
+ * `"own"`: the file a writer wrote itself (state/store.ts stateWriter), looked at without following a
+ * link, and "" unless it is a plain file: a link or anything else put in its place is never its file.
  */
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 
-export function fileStamp(path: string): string {
+export function fileStamp(path: string, whose: "any" | "own" = "any"): string {
   try {
-    const st = statSync(path);
+    const st = whose === "own" ? lstatSync(path) : statSync(path);
+    if (whose === "own" && !st.isFile()) return "";
     return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   } catch {
     return "";

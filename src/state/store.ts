@@ -6,6 +6,7 @@
 import { closeSync, lstatSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { copyContent } from "../proc/lines.ts";
+import { fileStamp } from "../proc/file-stamp.ts";
 import { loopRoot, makeDir, openSafe, renameSafe, writeFileSafe } from "../proc/safe-fs.ts";
 import { io, ioSync, UserError } from "../errors.ts";
 import { runFiles, type LoopFiles } from "./paths.ts";
@@ -124,7 +125,8 @@ export async function archiveRun(paths: LoopFiles, previous: State): Promise<str
   return files.archivedState;
 }
 
-type Written = { text: string; forced: boolean; ino: number; size: number; mtimeMs: number; ctimeMs: number };
+/** What this writer last wrote, and the stamp of the file it left (proc/file-stamp.ts; "": none to compare). */
+type Written = { text: string; forced: boolean; stamp: string };
 
 /**
  * The runner's writes of its own state, in order, each atomic (a temp file renamed over the state): a
@@ -136,25 +138,13 @@ type Written = { text: string; forced: boolean; ino: number; size: number; mtime
  */
 export function stateWriter(path: string): (state: State, forced?: boolean) => Promise<void> {
   let last: Written | null = null;
-  const same = (w: Written) => {
-    try {
-      const st = lstatSync(path);
-      return st.isFile() && st.ino === w.ino && st.size === w.size && st.mtimeMs === w.mtimeMs && st.ctimeMs === w.ctimeMs;
-    } catch {
-      return false;
-    }
-  };
+  const same = (w: Written) => w.stamp !== "" && fileStamp(path, "own") === w.stamp;
   return async (state, forced = true) => {
     const text = JSON.stringify(validForWriting(state), null, 2) + "\n";
     if (last?.text === text && (last.forced || !forced) && same(last)) return;
     last = null;
     await io("write", path, () => writeFileSafe(loopRoot(path), path, text, 0o644, forced));
-    try {
-      const st = lstatSync(path);
-      last = { text, forced, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
-    } catch {
-      // gone already: the next write writes
-    }
+    last = { text, forced, stamp: fileStamp(path, "own") }; // "" when gone already: the next write writes
   };
 }
 
