@@ -7,7 +7,7 @@
 import { stat } from "node:fs/promises";
 import { changedFiles } from "./changed-files.ts";
 import type { Git } from "./git.ts";
-import { readRefs, restoreRefs, type RefsAt } from "./refs.ts";
+import { readRefs, restoreRefs, sameRefs } from "./refs.ts";
 import { restoreSnapshot, takeSnapshot } from "./snapshot.ts";
 
 /** What a hold recorded, enough to put the tree back from another process (a start after the runner was killed: held-after-kill.ts). */
@@ -33,14 +33,6 @@ export interface Held {
    */
   putBack(): Promise<string[]>;
 }
-
-const sameRefs = (a: RefsAt, b: RefsAt) =>
-  a.head === b.head &&
-  a.symbolic === b.symbolic &&
-  a.heads.size === b.heads.size &&
-  [...a.heads].every(([r, s]) => b.heads.get(r) === s) &&
-  a.stashes.size === b.stashes.size &&
-  [...a.stashes.keys()].every((s) => b.stashes.has(s));
 
 /**
  * `git diff` from tree-ish `from` to tree-ish `to` into `file` (git's own text: no external diff program, no textconv,

@@ -6,10 +6,10 @@
  * compare-and-swap (`update-ref <ref> <old> <new>`), so a move made meanwhile by someone else is
  * never undone; the agent's commits are named in the reason (and stay in the branch's reflog).
  */
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { Git } from "./git.ts";
-import { storeStash } from "./stash-ref.ts";
+import { stashEntries, storeStash } from "./stash-ref.ts";
 
 export interface RefsAt {
   head: string;
@@ -23,39 +23,11 @@ export interface RefsAt {
 }
 
 /**
- * The user's stash entries: `refs/stash` is shared by every worktree, and an agent's `git stash` or
- * `stash clear` reaches them. `git stash list` reads `refs/stash` and its reflog, and git replaces
- * those files (lock file + rename) on every change: while their inode, size, mtime and ctime are those of
- * the last listing, the list is the same and no git process is needed (two per attempt,
- * docs/performance.md). A reftable repository keeps refs elsewhere: git is asked every time.
+ * The user's stash entries: `refs/stash` is shared by every worktree, and an agent's `git stash` or `stash clear`
+ * reaches them. The loop's own (`ralph:…`) come and go; the listing is stash-ref.ts's, read again only when it changed.
  */
-const lastListing = new Map<string, { stamp: string; entries: Map<string, string> }>();
-
 async function userStashes(git: Git): Promise<Map<string, string>> {
-  const [log, ref, packed, reftable] = await Promise.all(["logs/refs/stash", "refs/stash", "packed-refs", "reftable"].map((p) => git.gitPath(p)));
-  const stamp = () => (existsSync(reftable!) ? null : [log, ref, packed].map((f) => fileStamp(f!)).join("|"));
-  const before = stamp();
-  const last = lastListing.get(log!);
-  if (before && last?.stamp === before) return new Map(last.entries);
-  const out = await git.run(["stash", "list", "--format=%H%x00%gs"], { allowFailure: true });
-  const entries = new Map<string, string>();
-  if (out.code !== 0) return entries;
-  for (const line of out.stdout.split("\n")) {
-    const [sha, subject = ""] = line.split("\0");
-    if (sha && !/^On [^:]*: ralph:/.test(subject)) entries.set(sha, subject);
-  }
-  if (before && before === stamp()) lastListing.set(log!, { stamp: before, entries: new Map(entries) }); // unchanged while git read it
-  return entries;
-}
-
-function fileStamp(path: string): string {
-  try {
-    const s = statSync(path, { bigint: true });
-    // The ctime too: an mtime can be set back (`touch -r`, `cp -p`) and an in-place rewrite keeps inode and size.
-    return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch {
-    return "none";
-  }
+  return new Map((await stashEntries(git)).filter((e) => !/^On [^:]*: ralph:/.test(e.subject)).map((e) => [e.sha, e.subject]));
 }
 
 /** Where `--parallel` lanes' branches live (parallel/lane-git.ts names them): `wt-loop/lane/<worktree>-<hash>/<story>-<attempt>`. */
@@ -66,8 +38,13 @@ export async function readRefs(git: Git): Promise<RefsAt> {
   const heads = new Map<string, string>();
   const elsewhere = new Set<string>();
   let symbolic: string | null = null;
-  // One git call: `%(HEAD)` marks the branch this worktree is on; `%(worktreepath)` where each is checked out.
-  const out = (await git.run(["for-each-ref", "--format=%(HEAD)%(objectname) %(refname) %(worktreepath)", "refs/heads"])).stdout; // untrimmed: the mark may be a space
+  // One git call: `%(HEAD)` marks the branch this worktree is on; `%(worktreepath)` where each is checked out. The
+  // stash list (a git process when it changed: after each of the loop's own stores and drops) is read beside it.
+  const [listed, stashes] = await Promise.all([
+    git.run(["for-each-ref", "--format=%(HEAD)%(objectname) %(refname) %(worktreepath)", "refs/heads"]),
+    userStashes(git),
+  ]);
+  const out = listed.stdout; // untrimmed: the mark may be a space
   for (const line of out.split("\n")) {
     if (!line) continue;
     const [sha, ref, ...where] = line.slice(1).split(" ");
@@ -80,7 +57,7 @@ export async function readRefs(git: Git): Promise<RefsAt> {
     else if (where.length && where.join(" ") && real(where.join(" ")) !== here) elsewhere.add(ref);
   }
   const head = symbolic ? heads.get(symbolic)! : ((await git.resolve("HEAD")) ?? "");
-  return { head, symbolic, heads, elsewhere, stashes: await userStashes(git) };
+  return { head, symbolic, heads, elsewhere, stashes };
 }
 
 const real = (p: string) => {
@@ -97,10 +74,19 @@ const short = (ref: string | null) => (ref ? ref.replace(/^refs\/heads\//, "") :
  * What the agent did to refs it must not touch, as a reason for the next attempt (null when
  * nothing), and where HEAD is now (read on the way: one git process less for the caller).
  */
-export async function refsViolation(git: Git, at: RefsAt, checkpoint: string): Promise<{ violation: string | null; head: string }> {
+export async function refsViolation(git: Git, at: RefsAt, checkpoint: string): Promise<{ violation: string | null; head: string; now: RefsAt }> {
   const now = await readRefs(git);
-  return { violation: await describeViolation(git, at, now, checkpoint), head: now.head };
+  return { violation: await describeViolation(git, at, now, checkpoint), head: now.head, now };
 }
+
+/** Whether HEAD, the branches and the user's stash entries are as `a` recorded them (which worktree has what aside). */
+export const sameRefs = (a: RefsAt, b: RefsAt) =>
+  a.head === b.head &&
+  a.symbolic === b.symbolic &&
+  a.heads.size === b.heads.size &&
+  [...a.heads].every(([r, s]) => b.heads.get(r) === s) &&
+  a.stashes.size === b.stashes.size &&
+  [...a.stashes.keys()].every((s) => b.stashes.has(s));
 
 async function describeViolation(git: Git, at: RefsAt, now: RefsAt, checkpoint: string): Promise<string | null> {
   const problems: string[] = [];
@@ -156,7 +142,8 @@ export async function restoreRefs(git: Git, at: RefsAt, checkpoint: string): Pro
   for (const sha of stashesNow.keys()) if (!at.stashes.has(sha)) notes.push(`the agent's stash entry ${sha.slice(0, 12)} was left in \`git stash list\``);
   if (at.symbolic) {
     if (!at.heads.has(at.symbolic)) await git.runRetryingLocks(["update-ref", at.symbolic, checkpoint, ""]);
-    await git.run(["symbolic-ref", "HEAD", at.symbolic]);
+    // HEAD still on its branch (the agent's process group is gone: nothing of its moves it now) needs no rewrite.
+    if (now.symbolic !== at.symbolic) await git.run(["symbolic-ref", "HEAD", at.symbolic]);
   } else {
     await git.runRetryingLocks(["update-ref", "--no-deref", "HEAD", checkpoint]);
   }

@@ -51,12 +51,16 @@ const isProtected = (path: string, protect: string[]) => protect.some((p) => pat
 
 export async function takeSnapshot(git: Git, head: string): Promise<Snapshot> {
   return git.withTempIndex(async (env) => {
+    // The untracked files are listed beside the rest: `add -u` and `write-tree` change no path's being tracked
+    // (a file `add -u` removes is gone from the tree), and the index file is replaced whole (lock + rename).
+    const others = git.run(["ls-files", "-o", "--exclude-standard", "-z"], { env });
+    others.catch(() => {}); // awaited below; a failure meanwhile is not unhandled
     // An index with conflicts has no tree; the tree as it is then stands for it.
     const staged = await git.run(["write-tree"], { env, allowFailure: true });
     await git.run(["add", "-u"], { env });
     const work = (await git.run(["write-tree"], { env })).stdout.trim();
     const index = staged.code === 0 ? staged.stdout.trim() : work;
-    const untrackedPaths = nul((await git.run(["ls-files", "-o", "--exclude-standard", "-z"], { env })).stdout).filter((p) => !p.endsWith("/"));
+    const untrackedPaths = nul((await others).stdout).filter((p) => !p.endsWith("/"));
     if (!untrackedPaths.length) return { head, index, work, untracked: null, full: work };
     await git.run(["update-index", "--add", "-z", "--stdin"], { env, input: untrackedPaths.join("\0") + "\0" });
     const full = (await git.run(["write-tree"], { env })).stdout.trim();
@@ -74,15 +78,32 @@ export async function takeSnapshot(git: Git, head: string): Promise<Snapshot> {
   });
 }
 
+/** The index commit (I) of the last entry a stash checkpoint made: the next story's is the same while the index and HEAD are. */
+export interface IndexCommit {
+  key: string;
+  sha: string;
+}
+
 /**
  * A commit shaped like the ones `git stash push -u` makes (W with parents HEAD, I and U), so
- * `git stash list` shows it and a user's `git stash apply <sha>` brings everything back.
+ * `git stash list` shows it and a user's `git stash apply <sha>` brings everything back. `last`: the index commit
+ * the caller made last (updated here): reused when it holds the same index on the same HEAD, a git process less a
+ * story. It is unreachable once its entry was dropped, so a `git gc --prune=now` may have deleted it: then `commit-tree`
+ * refuses the missing parent, and it is made again.
  */
-export async function stashCommit(git: Git, s: Snapshot, label: string, message: string): Promise<string> {
+export async function stashCommit(git: Git, s: Snapshot, label: string, message: string, last?: { index?: IndexCommit }): Promise<string> {
   const subject = await git.describeCommit(s.head);
-  const i = await git.commitTree(s.index, [s.head], `index on ${label}: ${subject}`);
+  const key = `${s.index} ${s.head} ${label}: ${subject}`;
+  const makeIndex = async () => {
+    const sha = await git.commitTree(s.index, [s.head], `index on ${label}: ${subject}`);
+    if (last) last.index = { key, sha };
+    return sha;
+  };
+  const reused = last?.index?.key === key ? last.index.sha : null;
+  const i = reused ?? (await makeIndex());
   const u = s.untracked ? await git.commitTree(s.untracked, [], `untracked files on ${label}: ${subject}`) : null;
-  return git.commitTree(s.work, [s.head, i, ...(u ? [u] : [])], `On ${label}: ${message}`);
+  const w = (index: string) => git.commitTree(s.work, [s.head, index, ...(u ? [u] : [])], `On ${label}: ${message}`);
+  return reused ? w(i).catch(async () => w(await makeIndex())) : w(i);
 }
 
 /**
@@ -101,6 +122,7 @@ export async function restoreSnapshot(git: Git, s: Pick<Snapshot, "full" | "inde
     await git.run(["read-tree", "--reset", s.full], { env });
     const differ = nul((await git.run(["diff-files", "--name-only", "-z"], { env })).stdout).filter((p) => !kept.has(p));
     if (differ.length) await git.run(["checkout-index", "-f", "-z", "--stdin"], { env, input: differ.join("\0") + "\0" });
+    // Listed after the snapshot's files are back: its own .gitignore decides what is untracked (not an agent's edit of it).
     const extra = nul((await git.run(["ls-files", "-o", "--exclude-standard", "-z"], { env })).stdout).filter(
       (p) => !p.endsWith("/") && !isProtected(p, protect),
     );

@@ -5,6 +5,7 @@
  * its `stash@{N}` is looked up under the lock right before the drop, and a drop that removed another
  * entry (a user's push slipped in between) is undone at once.
  */
+import { existsSync, statSync } from "node:fs";
 import { open, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { isAlive } from "../proc/pid.ts";
@@ -42,19 +43,59 @@ const retryingRefLock = async (git: Git, args: string[]) => {
   return r.stdout + r.stderr;
 };
 
-export async function stashShas(git: Git): Promise<string[]> {
-  const out = await git.run(["stash", "list", "--format=%H"], { allowFailure: true });
-  return out.code === 0 ? out.stdout.split("\n").filter(Boolean) : [];
+/**
+ * `git stash list --format=…` in one process: `stash list` is a builtin that starts a second git for exactly this
+ * `log`. The ref is named by a pattern that only it matches: without `refs/stash` the list is empty (exit 0), as
+ * `stash list` says, where naming it fails.
+ */
+function stashLog(git: Git, format: string) {
+  return git.run(["log", "-g", "--first-parent", `--format=${format}`, "--glob=refs/stas[h]", "--"], { allowFailure: true });
 }
 
-/** Every entry of `git stash list`, newest first: its commit and its reflog subject (`On main: …`). */
-export async function stashEntries(git: Git): Promise<{ sha: string; subject: string }[]> {
-  const out = await git.run(["stash", "list", "--format=%H %gs"], { allowFailure: true });
+export interface StashEntry {
+  sha: string;
+  /** Its reflog subject (`On main: …`). */
+  subject: string;
+}
+
+/**
+ * The last listing, by the stash reflog's path. `git stash list` reads `refs/stash` and its reflog, and git replaces
+ * those files (lock file + rename) on every change: while their inode, size, mtime and ctime are those of the last
+ * listing, the list is the same and no git process is needed (docs/performance.md). They are in the folder every
+ * worktree shares. A reftable repository keeps refs elsewhere: git is asked every time.
+ */
+const lastListing = new Map<string, { stamp: string; entries: StashEntry[] }>();
+
+/** Every entry of `git stash list`, newest first. */
+export async function stashEntries(git: Git): Promise<StashEntry[]> {
+  const common = await git.commonDir();
+  const [log, ref, packed] = ["logs/refs/stash", "refs/stash", "packed-refs"].map((p) => join(common, p));
+  const stamp = () => (existsSync(join(common, "reftable")) ? null : [log, ref, packed].map((f) => fileStamp(f!)).join("|"));
+  const before = stamp();
+  const last = lastListing.get(log!);
+  if (before && last?.stamp === before) return last.entries.map((e) => ({ ...e }));
+  const out = await stashLog(git, "%H%x00%gs");
   if (out.code !== 0) return [];
-  return out.stdout
+  const entries = out.stdout
     .split("\n")
     .filter(Boolean)
-    .map((l) => ({ sha: l.slice(0, l.indexOf(" ")), subject: l.slice(l.indexOf(" ") + 1) }));
+    .map((l) => ({ sha: l.slice(0, l.indexOf("\0")), subject: l.slice(l.indexOf("\0") + 1) }));
+  if (before && before === stamp()) lastListing.set(log!, { stamp: before, entries: entries.map((e) => ({ ...e })) }); // unchanged while git read it
+  return entries;
+}
+
+function fileStamp(path: string): string {
+  try {
+    const s = statSync(path, { bigint: true });
+    // The ctime too: an mtime can be set back (`touch -r`, `cp -p`) and an in-place rewrite keeps inode and size.
+    return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return "none";
+  }
+}
+
+export async function stashShas(git: Git): Promise<string[]> {
+  return (await stashEntries(git)).map((e) => e.sha);
 }
 
 /** Adds the stash-shaped commit `sha` to `git stash list` with `message` as its reflog subject. */

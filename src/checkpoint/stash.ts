@@ -13,8 +13,8 @@
 import { changedFiles } from "./changed-files.ts";
 import type { Git } from "./git.ts";
 import { holdTree, writeTreeDiff } from "./hold.ts";
-import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
-import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, stashCommit, takeSnapshot, type Snapshot } from "./snapshot.ts";
+import { readRefs, recoverIgnored, refsViolation, restoreRefs, sameRefs, type RefsAt } from "./refs.ts";
+import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, stashCommit, takeSnapshot, type IndexCommit, type Snapshot } from "./snapshot.ts";
 import { dropStash, stashEntries, stashShas, storeStash } from "./stash-ref.ts";
 import { userWorkKeeper } from "./user-work.ts";
 import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
@@ -29,7 +29,13 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
   // The attempt's diff as changes() last measured it, from the story's snapshot (else HEAD held it all) to the tree
   // the attempt left: nothing the loop runs after changes() leaves the tree otherwise (the verify command is measured
   // again, the reviewer's changes are put back), and it holds after accept() forgot the story's snapshot.
-  let left: { from: string; to: string } | null = null;
+  // HEAD as changes() read it too: accept() keeps it (a git process less a story).
+  let left: { from: string; to: string; head: string } | null = null;
+  // Whether changes() found every ref as the attempt began (HEAD at the checkpoint): a revert then has none to put back.
+  // What runs between changes() and a revert leaves refs as changes() saw them (the verify command is measured again,
+  // the reviewer's moves are put back), and the agent's processes are gone.
+  let refsUntouched = false;
+  const made: { index?: IndexCommit } = {}; // the last entry's index commit, for the next (snapshot.ts stashCommit)
   const prefix = `ralph:${name}:`;
   const need = () => {
     if (!info) throw new Error("stash checkpoint used before init");
@@ -54,6 +60,7 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
       refs = at; // every attempt starts here; changes() compares with it
       ignored = [...new Set([...ignored, ...present])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
       left = null;
+      refsUntouched = false;
       if (current?.story === storyId) return;
       i.sha = refs.head;
       const snap = await takeSnapshot(git, i.sha); // only objects are written: a stop may cut it short
@@ -62,7 +69,7 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
       if (snap.full !== headTree || snap.index !== headTree) {
         const q = git.uninterruptible();
         const label = refs.symbolic ? refs.symbolic.replace(/^refs\/heads\//, "") : "(no branch)";
-        stash = await stashCommit(q, snap, label, `${prefix}${storyId}`);
+        stash = await stashCommit(q, snap, label, `${prefix}${storyId}`, made);
         // The same snapshot in the same second is the same commit: a killed run may have stored it already.
         const stored = i.stashes.includes(stash) && (await stashShas(q)).includes(stash);
         if (!stored) {
@@ -77,7 +84,7 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
     async revert() {
       if (!current) return [];
       const q = git.uninterruptible();
-      const { notes, stray } = await restoreRefs(q, refs, current.snap.head);
+      const { notes, stray } = refsUntouched ? { notes: [], stray: [] } : await restoreRefs(q, refs, current.snap.head);
       await restoreSnapshot(q, current.snap, keep, ignored);
       const back = await recoverIgnored(q, stray);
       return back.length ? [...notes, `ignored files git had deleted were brought back: ${back.join(", ")}`] : notes;
@@ -85,10 +92,11 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
 
     async changes() {
       const i = need();
-      const { violation, head } = await refsViolation(git, refs, i.sha);
+      const { violation, head, now: refsNow } = await refsViolation(git, refs, i.sha);
+      refsUntouched = !violation && head === current?.snap.head && sameRefs(refs, refsNow);
       // The tree is not clean at a stash checkpoint: compare whole-tree snapshots instead.
       const now = await git.snapshot();
-      left = { from: current?.snap.full ?? i.sha, to: now };
+      left = { from: current?.snap.full ?? i.sha, to: now, head };
       const progress = head !== i.sha || now !== current?.snap.full;
       const files = current ? await changedFiles(git, current.snap.full, now) : [];
       const gone = deletedIgnored(git.ctx.cwd, ignored);
@@ -105,7 +113,7 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
         i.stashes = i.stashes.filter((s) => s !== sha);
       }
       current = null;
-      i.sha = (await git.head())!;
+      i.sha = left?.head || (await git.head())!;
       return since.commits;
     },
 
