@@ -92,10 +92,10 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
 
     async changes() {
       const i = need();
-      const { violation, head, now: refsNow } = await refsViolation(git, refs, i.sha);
+      // The refs and the tree are read at once: neither read writes anything the other reads. The tree is not clean
+      // at a stash checkpoint: whole-tree snapshots are compared instead.
+      const [{ violation, head, now: refsNow }, now] = await Promise.all([refsViolation(git, refs, i.sha), git.snapshot()]);
       refsUntouched = !violation && head === current?.snap.head && sameRefs(refs, refsNow);
-      // The tree is not clean at a stash checkpoint: compare whole-tree snapshots instead.
-      const now = await git.snapshot();
       left = { from: current?.snap.full ?? i.sha, to: now, head };
       const progress = head !== i.sha || now !== current?.snap.full;
       const files = current ? await changedFiles(git, current.snap.full, now) : [];
