@@ -10,11 +10,17 @@
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { fileStamp } from "../proc/file-stamp.ts";
 import type { Git } from "./git.ts";
 
 export interface Snapshot {
   head: string;
   index: string;
+  /**
+   * The real index file's stamp (proc/file-stamp.ts) when `index` was read from it, unchanged while it was copied;
+   * absent when it changed meanwhile or had conflicts. While the file keeps it, the real index is `index` already.
+   */
+  indexStamp?: string;
   work: string;
   untracked: string | null;
   full: string;
@@ -50,7 +56,10 @@ export function deletedIgnored(cwd: string, ignored: string[]): string[] {
 const isProtected = (path: string, protect: string[]) => protect.some((p) => path === p || (p.endsWith("/") && path.startsWith(p)));
 
 export async function takeSnapshot(git: Git, head: string): Promise<Snapshot> {
+  const realIndex = await git.gitPath("index");
+  const before = fileStamp(realIndex, "own");
   return git.withTempIndex(async (env) => {
+    const copied = before !== "" && fileStamp(realIndex, "own") === before; // the copy is of the file `before` names
     // The untracked files are listed beside the rest: `add -u` and `write-tree` change no path's being tracked
     // (a file `add -u` removes is gone from the tree), and the index file is replaced whole (lock + rename).
     const others = git.run(["ls-files", "-o", "--exclude-standard", "-z"], { env });
@@ -60,8 +69,9 @@ export async function takeSnapshot(git: Git, head: string): Promise<Snapshot> {
     await git.run(["add", "-u"], { env });
     const work = (await git.run(["write-tree"], { env })).stdout.trim();
     const index = staged.code === 0 ? staged.stdout.trim() : work;
+    const indexStamp = copied && staged.code === 0 ? before : undefined;
     const untrackedPaths = nul((await others).stdout).filter((p) => !p.endsWith("/"));
-    if (!untrackedPaths.length) return { head, index, work, untracked: null, full: work };
+    if (!untrackedPaths.length) return { head, index, indexStamp, work, untracked: null, full: work };
     await git.run(["update-index", "--add", "-z", "--stdin"], { env, input: untrackedPaths.join("\0") + "\0" });
     const full = (await git.run(["write-tree"], { env })).stdout.trim();
     // The untracked tree from the entries just hashed (`ls-files -s` is what --index-info reads).
@@ -74,7 +84,7 @@ export async function takeSnapshot(git: Git, head: string): Promise<Snapshot> {
       },
       { empty: true },
     );
-    return { head, index, work, untracked, full };
+    return { head, index, indexStamp, work, untracked, full };
   });
 }
 
@@ -128,6 +138,15 @@ export async function restoreSnapshot(git: Git, s: Pick<Snapshot, "full" | "inde
     );
     for (const p of extra) await rm(join(git.ctx.cwd, p), { force: true });
   });
+  await setIndex(git, s.index, keep);
+}
+
+/**
+ * Puts back a snapshot's index alone, the tree being the snapshot's already: nothing at all while the real index is
+ * the file the snapshot read it from (its stamp unchanged).
+ */
+export async function restoreIndex(git: Git, s: Pick<Snapshot, "index" | "indexStamp">, keep: string[]): Promise<void> {
+  if (s.indexStamp && fileStamp(await git.gitPath("index"), "own") === s.indexStamp) return;
   await setIndex(git, s.index, keep);
 }
 

@@ -14,7 +14,17 @@ import { changedFiles } from "./changed-files.ts";
 import type { Git } from "./git.ts";
 import { holdTree, writeTreeDiff } from "./hold.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, sameRefs, type RefsAt } from "./refs.ts";
-import { assumeUnchanged, deletedIgnored, ignoredPaths, restoreSnapshot, stashCommit, takeSnapshot, type IndexCommit, type Snapshot } from "./snapshot.ts";
+import {
+  assumeUnchanged,
+  deletedIgnored,
+  ignoredPaths,
+  restoreIndex,
+  restoreSnapshot,
+  stashCommit,
+  takeSnapshot,
+  type IndexCommit,
+  type Snapshot,
+} from "./snapshot.ts";
 import { dropStash, stashEntries, stashShas, storeStash } from "./stash-ref.ts";
 import { userWorkKeeper } from "./user-work.ts";
 import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
@@ -85,7 +95,10 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
       if (!current) return [];
       const q = git.uninterruptible();
       const { notes, stray } = refsUntouched ? { notes: [], stray: [] } : await restoreRefs(q, refs, current.snap.head);
-      await restoreSnapshot(q, current.snap, keep, ignored);
+      // The tree changes() found is the story's snapshot: no file to write or delete (a step that rewrote every
+      // changed file and listed every untracked one). What ran after changes() left the tree as it found it.
+      if (left?.to === current.snap.full) await restoreIndex(q, current.snap, keep);
+      else await restoreSnapshot(q, current.snap, keep, ignored);
       const back = await recoverIgnored(q, stray);
       return back.length ? [...notes, `ignored files git had deleted were brought back: ${back.join(", ")}`] : notes;
     },
