@@ -55,7 +55,12 @@ export function deletedIgnored(cwd: string, ignored: string[]): string[] {
 
 const isProtected = (path: string, protect: string[]) => protect.some((p) => path === p || (p.endsWith("/") && path.startsWith(p)));
 
-export async function takeSnapshot(git: Git, head: string): Promise<Snapshot> {
+/**
+ * `last`: a snapshot taken before by the caller, whose index tree is this one's too while the real index is still
+ * the file it was read from (a git process less: a stash checkpoint's stories follow each other with the index
+ * untouched, its revert of a tree left as it was writes none). The caller makes sure that tree still exists.
+ */
+export async function takeSnapshot(git: Git, head: string, last?: Pick<Snapshot, "index" | "indexStamp">): Promise<Snapshot> {
   const realIndex = await git.gitPath("index");
   const before = fileStamp(realIndex, "own");
   return git.withTempIndex(async (env) => {
@@ -65,7 +70,8 @@ export async function takeSnapshot(git: Git, head: string): Promise<Snapshot> {
     const others = git.run(["ls-files", "-o", "--exclude-standard", "-z"], { env });
     others.catch(() => {}); // awaited below; a failure meanwhile is not unhandled
     // An index with conflicts has no tree; the tree as it is then stands for it.
-    const staged = await git.run(["write-tree"], { env, allowFailure: true });
+    const known = copied && last?.indexStamp === before ? last.index : null;
+    const staged = known ? { code: 0, stdout: known } : await git.run(["write-tree"], { env, allowFailure: true });
     await git.run(["add", "-u"], { env });
     const work = (await git.run(["write-tree"], { env })).stdout.trim();
     const index = staged.code === 0 ? staged.stdout.trim() : work;

@@ -36,6 +36,7 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
   let ignored: string[] = [];
   // The story's snapshot, and its stash entry (null when the tree was clean: HEAD holds it all).
   let current: { story: string; snap: Snapshot; stash: string | null } | null = null;
+  let previous: Snapshot | undefined; // the last story's, for the next (takeSnapshot's `last`)
   // The attempt's diff as changes() last measured it, from the story's snapshot (else HEAD held it all) to the tree
   // the attempt left: nothing the loop runs after changes() leaves the tree otherwise (the verify command is measured
   // again, the reviewer's changes are put back), and it holds after accept() forgot the story's snapshot.
@@ -56,7 +57,7 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
     async init() {
       const head = await requireCommit(git);
       keep = await assumeUnchanged(git);
-      const snap = await takeSnapshot(git, head);
+      const snap = (previous = await takeSnapshot(git, head));
       const listed = new Set(await stashShas(git));
       const stashes = [...new Set(earlier)].filter((s) => listed.has(s)); // the rest was never stored, or dropped already
       info = { branch: null, originalBranch: await git.branch(), originalCommit: head, sha: head, indexTree: snap.index, stashes };
@@ -73,8 +74,11 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
       refsUntouched = false;
       if (current?.story === storyId) return;
       i.sha = refs.head;
-      const snap = await takeSnapshot(git, i.sha); // only objects are written: a stop may cut it short
       const headTree = await git.treeOf(i.sha);
+      // The last snapshot's index tree is taken again only when it is HEAD's: one that nothing reaches (its stash entry
+      // dropped) may be pruned by a `git gc --prune=now` meanwhile, a tree reachable from HEAD never is.
+      const snap = await takeSnapshot(git, i.sha, previous?.index === headTree ? previous : undefined); // only objects are written: a stop may cut it short
+      previous = snap;
       let stash: string | null = null;
       if (snap.full !== headTree || snap.index !== headTree) {
         const q = git.uninterruptible();

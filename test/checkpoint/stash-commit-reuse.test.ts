@@ -43,3 +43,19 @@ test("pruned by gc between two stories, the index commit is made again: the entr
   expect(git(repo, "diff", "--name-only")).toBe("a.txt");
   expect(git(repo, "show", `${second}:a.txt`)).toBe("story 1's work");
 });
+
+test("an index staged by the story before is the next entry's index: the index read again once its file changed", async () => {
+  const repo = makeRepo({ "a.txt": "a\n", "b.txt": "b\n" });
+  writeFileSync(join(repo, "a.txt"), "the user's work\n");
+  const g = new Git({ cwd: repo, timeoutMs: 30_000 });
+  const cp = stashCheckpoint(g, "x");
+  await cp.init();
+  await cp.ensure("1");
+  writeFileSync(join(repo, "b.txt"), "story 1 staged this\n");
+  git(repo, "add", "b.txt"); // the agent's (or the user's) own staging is part of the tree the loop keeps
+  await cp.accept("story 1", await cp.changes());
+  await cp.ensure("2");
+  const entry = cp.info().stashes[0]!;
+  expect(git(repo, "show", `${entry}^2:b.txt`)).toBe("story 1 staged this");
+  expect(git(repo, "show", `${entry}^2:a.txt`)).toBe("a");
+});
