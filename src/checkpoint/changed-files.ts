@@ -56,8 +56,7 @@ export async function treeStatus(git: Git): Promise<TreeStatus> {
       // With --untracked-files=all only a repository of its own is listed as a folder (as `ls-files -o` lists it).
       if (r.endsWith("/")) status.nested.push(r.slice(2));
       status.files.set(r.slice(2), "added");
-    }
-    else if (r.startsWith("u ")) status.files.set(field(r, 10), "modified");
+    } else if (r.startsWith("u ")) status.files.set(field(r, 10), "modified");
     else if (r.startsWith("1 ")) {
       const path = field(r, 8);
       if (x === "A") {

@@ -6,7 +6,19 @@ import { join, resolve } from "node:path";
 import { Git } from "../../src/checkpoint/git.ts";
 import { git, makeRepo } from "../helpers/repo.ts";
 
-const NAMES = ["index", "index.lock", "HEAD", "info/exclude", "MERGE_HEAD", "rebase-merge", "logs/refs/stash", "refs/stash", "packed-refs", "reftable", "refs/heads/main"];
+const NAMES = [
+  "index",
+  "index.lock",
+  "HEAD",
+  "info/exclude",
+  "MERGE_HEAD",
+  "rebase-merge",
+  "logs/refs/stash",
+  "refs/stash",
+  "packed-refs",
+  "reftable",
+  "refs/heads/main",
+];
 
 const setups: [string, (repo: string) => string][] = [
   ["a main checkout", (repo) => repo],
