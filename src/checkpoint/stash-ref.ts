@@ -94,6 +94,19 @@ function fileStamp(path: string): string {
   }
 }
 
+/**
+ * `git stash list` itself, never remembered: the loop's completion reads the list once, as the user would see it
+ * (two processes once a run; a kill test aims at its arguments, which no other step passes).
+ */
+export async function stashListNow(git: Git): Promise<StashEntry[]> {
+  const out = await git.run(["stash", "list", "--format=%H %gs"], { allowFailure: true });
+  if (out.code !== 0) return [];
+  return out.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => ({ sha: l.slice(0, l.indexOf(" ")), subject: l.slice(l.indexOf(" ") + 1) }));
+}
+
 export async function stashShas(git: Git): Promise<string[]> {
   return (await stashEntries(git)).map((e) => e.sha);
 }

@@ -25,7 +25,7 @@ import {
   type IndexCommit,
   type Snapshot,
 } from "./snapshot.ts";
-import { dropStash, stashEntries, stashShas, storeStash } from "./stash-ref.ts";
+import { dropStash, stashListNow, stashShas, storeStash } from "./stash-ref.ts";
 import { userWorkKeeper } from "./user-work.ts";
 import { requireCommit, type Checkpoint, type CheckpointInfo } from "./strategy.ts";
 
@@ -144,7 +144,7 @@ export function stashCheckpoint(git: Git, name: string, earlier: string[] = []):
     async finish(choice) {
       const i = need();
       const q = git.uninterruptible(); // after a stop too: the completion runs whole or not at all
-      const listed = await stashEntries(q);
+      const listed = await stashListNow(q);
       const mine = i.stashes.filter((s) => listed.some((e) => e.sha === s));
       // Counted from the list as it is, so the message never says "none left" while some are.
       const older = listed.filter((e) => !i.stashes.includes(e.sha) && e.subject.includes(`: ${prefix}`)).length;
