@@ -17,7 +17,6 @@ import { print, printError, warn } from "../term/print.ts";
 import { ExitCode, UserError } from "../errors.ts";
 import type { Worktree } from "../worktree/worktree.ts";
 import { validate } from "./validate.ts";
-import { requireTrust } from "./ask-trust.ts";
 
 /** Before the previous run is read from the loop's folder: refused with doctor's `.claude` line when it cannot be used. */
 export async function refuseUnusableLoopFolder(wt: Worktree, purpose: "start" | "run"): Promise<void> {
@@ -79,7 +78,8 @@ export async function prepareFromFlags(
     } catch (err) {
       throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
     }
-  if (!opts.dryRun) await requireTrust(untrusted, layered);
+  // The question's module (and node:readline) only when there is something to ask: not on `run`'s way to its first frame.
+  if (!opts.dryRun && untrusted.length) await (await import("./ask-trust.ts")).requireTrust(untrusted, layered);
   out.trusted();
   // Loaded and run once `run`'s screen is drawn: its first frame does not wait for them (issue 35).
   await out.shown?.();
