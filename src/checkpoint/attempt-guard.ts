@@ -40,7 +40,7 @@ export function attemptGuard(git: Git, sha: () => string, keep: () => string[]):
     async changes() {
       // The changed paths are the agent's commits' and then the tree's (the refs and the status read at once).
       const at = sha();
-      const [violation, { head, dirty, files: inTree }] = await Promise.all([
+      const [violation, { head, dirty, files: inTree, nested }] = await Promise.all([
         refs ? refsViolation(git, refs, at).then((r) => r.violation) : null,
         treeStatus(git),
       ]);
@@ -51,7 +51,8 @@ export function attemptGuard(git: Git, sha: () => string, keep: () => string[]):
       // to measure; the refs check already calls it a violation.
       const born = /^[0-9a-f]{40,64}$/.test(head);
       const files = untouched ? [] : composeChanges(born ? await committedChanges(git, at, head) : new Map(), inTree);
-      return { progress: head !== at || dirty, commits: violation || !born ? [] : await git.commitsBetween(at, head), violation, deletedIgnored: gone, files };
+      const commits = violation || !born ? [] : await git.commitsBetween(at, head);
+      return { progress: head !== at || dirty, commits, violation, deletedIgnored: gone, files, nested };
     },
 
     hold: async (base) => holdTree(git, base ?? (await tree()), keep(), ignored),

@@ -63,7 +63,7 @@ export function branchCheckpoint(git: Git, name: string): Checkpoint {
     ),
 
     async accept(message, since) {
-      info.sha = await git.uninterruptible().commitAll(message);
+      info.sha = await git.uninterruptible().commitAll(message, since.nested);
       return [...since.commits, info.sha];
     },
 

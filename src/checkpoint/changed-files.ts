@@ -34,6 +34,8 @@ export interface TreeStatus {
   dirty: boolean;
   /** What changed since HEAD. */
   files: Map<string, ChangedFile["status"]>;
+  /** Untracked folders that are git repositories of their own (`dir/`): what a checkpoint's `add -A` leaves out (git.ts). */
+  nested: string[];
 }
 
 /**
@@ -42,7 +44,7 @@ export interface TreeStatus {
  */
 export async function treeStatus(git: Git): Promise<TreeStatus> {
   const records = (await git.run(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"])).stdout.split("\0");
-  const status: TreeStatus = { head: "", dirty: false, files: new Map() };
+  const status: TreeStatus = { head: "", dirty: false, files: new Map(), nested: [] };
   const field = (r: string, skip: number) => r.split(" ").slice(skip).join(" "); // the path may hold spaces
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
@@ -50,8 +52,11 @@ export async function treeStatus(git: Git): Promise<TreeStatus> {
     if (!r || r.startsWith("#")) continue;
     status.dirty = true;
     const [x, y] = [r[2], r[3]];
-    if (r.startsWith("? ")) status.files.set(r.slice(2), "added");
-    else if (r.startsWith("u ")) status.files.set(field(r, 10), "modified");
+    if (r.startsWith("? ")) {
+      // With --untracked-files=all only a repository of its own is listed as a folder (as `ls-files -o` lists it).
+      if (r.endsWith("/")) status.nested.push(r.slice(2));
+      status.files.set(r.slice(2), "added");
+    } else if (r.startsWith("u ")) status.files.set(field(r, 10), "modified");
     else if (r.startsWith("1 ")) {
       const path = field(r, 8);
       if (x === "A") {

@@ -31,6 +31,23 @@ const namedNested = new Set<string>();
  * these were asked on every attempt (docs/performance.md).
  */
 const gitPaths = new Map<string, Promise<string>>();
+/** The `.git/<name>` paths a loop asks for (the operations in progress, the index, the stash's files): asked together. */
+const GIT_PATHS = [
+  "index",
+  "index.lock",
+  "HEAD",
+  "info/exclude",
+  "MERGE_HEAD",
+  "rebase-merge",
+  "rebase-apply",
+  "CHERRY_PICK_HEAD",
+  "REVERT_HEAD",
+  "BISECT_LOG",
+  "logs/refs/stash",
+  "refs/stash",
+  "packed-refs",
+  "reftable",
+];
 const identities = new Map<string, Promise<Record<string, string>>>();
 /** What a commit object holds never changes: its tree and subject, by object id (any repository). */
 const ofCommit = new Map<string, Promise<string>>();
@@ -175,9 +192,13 @@ export class Git {
     return r.code === 0 ? r.stdout.trim() : null;
   }
 
-  /** `git add -A` + a checkpoint commit (hooks and signing off, identity filled in when unset); returns the commit. */
-  async commitAll(message: string): Promise<string> {
-    await this.addAll();
+  /**
+   * `git add -A` + a checkpoint commit (hooks and signing off, identity filled in when unset); returns the commit.
+   * `nested`: the nested repositories as a `git status` of this tree just listed them (nothing ran in it since), so
+   * that they are not listed again (a git process an iteration, docs/performance.md).
+   */
+  async commitAll(message: string, nested?: string[]): Promise<string> {
+    await this.addAll(undefined, nested);
     await this.run(["-c", "commit.gpgsign=false", "commit", "-q", "--no-verify", "--allow-empty", "-m", message], { env: await this.identity() });
     return (await this.headFromFiles()) ?? (await this.head())!;
   }
@@ -266,8 +287,8 @@ export class Git {
    * status` starts a git that runs what that repository's config says — or refuse the whole add when
    * it has no commit. It stays in the tree, untracked; the loop names it once.
    */
-  private async addAll(env?: Record<string, string>): Promise<void> {
-    const nested = (await this.run(["ls-files", "-o", "--exclude-standard", "-z"], { env })).stdout.split("\0").filter((p) => p.endsWith("/"));
+  private async addAll(env?: Record<string, string>, known?: string[]): Promise<void> {
+    const nested = known ?? (await this.run(["ls-files", "-o", "--exclude-standard", "-z"], { env })).stdout.split("\0").filter((p) => p.endsWith("/"));
     await this.run(["add", "-A", "--", ":/", ...nested.map((p) => `:(top,exclude,literal)${p.slice(0, -1)}`)], { env });
     const fresh = nested.filter((p) => !namedNested.has(`${this.ctx.cwd}\0${p}`));
     for (const p of fresh) namedNested.add(`${this.ctx.cwd}\0${p}`);
@@ -279,14 +300,31 @@ export class Git {
       );
   }
 
-  /** Where `.git/<name>` is for this worktree (linked worktrees share some files): asked once per worktree. */
+  /**
+   * Where `.git/<name>` is for this worktree (linked worktrees share some files): asked once per worktree, and with
+   * the first name asked, the others a loop asks (GIT_PATHS) in the same `rev-parse`: a start asked fourteen
+   * processes for them.
+   */
   gitPath(name: string): Promise<string> {
-    return remember(gitPaths, `${this.ctx.cwd}\0${name}`, async () => resolve(this.ctx.cwd, await this.out(["rev-parse", "--git-path", name])));
+    const cwd = this.ctx.cwd;
+    const known = gitPaths.get(`${cwd}\0${name}`);
+    if (known) return known;
+    const names = [name, ...GIT_PATHS.filter((n) => n !== name && !gitPaths.has(`${cwd}\0${n}`))];
+    const all = this.out(["rev-parse", ...names.flatMap((n) => ["--git-path", n])]).then((out) => {
+      const lines = out.split("\n");
+      // One line a name; a path with a line break in it cannot be told apart: then each is asked alone.
+      return lines.length === names.length ? lines : Promise.all(names.map((n) => this.out(["rev-parse", "--git-path", n])));
+    });
+    names.forEach((n, i) => remember(gitPaths, `${cwd}\0${n}`, async () => resolve(cwd, (await all)[i]!)));
+    return gitPaths.get(`${cwd}\0${name}`)!;
   }
 
-  /** The folder every worktree of the repository shares (`--git-common-dir`), absolute: asked once per worktree. */
+  /** The folder every worktree of the repository shares (`--git-common-dir`), absolute: found with the worktree's git folders. */
   commonDir(): Promise<string> {
-    return remember(gitPaths, `${this.ctx.cwd}\0--git-common-dir`, async () => resolve(this.ctx.cwd, await this.out(["rev-parse", "--git-common-dir"])));
+    return remember(gitPaths, `${this.ctx.cwd}\0--git-common-dir`, async () => {
+      const dirs = await this.locate();
+      return dirs ? dirs.commonDir : resolve(this.ctx.cwd, await this.out(["rev-parse", "--git-common-dir"]));
+    });
   }
 
   /** Repositories without user.name/email still get checkpoints, authored by wt-loop (asked once per worktree). */

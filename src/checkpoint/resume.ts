@@ -20,8 +20,9 @@ export async function resumeAfterDeadRunner(git: Git, previous: State | null): P
   const notes: string[] = [];
   if (previous?.completing && hasOwnRunner(previous))
     throw new UserError(`The previous loop (runner pid ${previous.runner_pid}) is still finishing its ${previous.completing}; wait for it.`);
-  const lock = await git.gitPath("index.lock");
-  if (previous && existsSync(lock) && !gitRunningIn(previous.worktree_path)) {
+  // Only a previous loop's git can have left the lock: a first run asks git nothing here (a process less before its stories show).
+  const lock = previous ? await git.gitPath("index.lock") : null;
+  if (previous && lock && existsSync(lock) && !gitRunningIn(previous.worktree_path)) {
     await rm(lock, { force: true });
     notes.push(`Removed ${lock}, left behind by a git process of the previous loop that was killed.`);
   }

@@ -75,6 +75,12 @@ export interface Changes {
   deletedIgnored: string[];
   /** Every path changed since the checkpoint (committed or not), for the iteration's record. */
   files: ChangedFile[];
+  /**
+   * The nested repositories (untracked folders with a `.git` of their own) the measure saw, which `accept` leaves
+   * out of its commit without listing them again. Absent when unknown, or when something ran in the tree after the
+   * measure (a reviewer: engine/attempt.ts); a new measure (after --verify) brings it up to date.
+   */
+  nested?: string[];
 }
 
 /**

@@ -36,6 +36,8 @@ export interface AttemptResult {
   violation: string | null;
   deletedIgnored: string[];
   files: ChangedFile[];
+  /** The nested repositories the last measure saw (Changes.nested): absent when they must be listed again. */
+  nested?: string[];
   tokens: State["tokens"];
   cost: number | null;
   turns: number | null;
@@ -180,6 +182,9 @@ async function judge(at: AttemptContext, deps: LoopDeps, res: AttemptResult, rec
   // The diff is written once the work is kept: the new checkpoint holds the tree the verdict was given on, so the
   // diff is one of two commits rather than of a fresh snapshot of the whole tree (docs/performance.md).
   const keep = async (message: string) => {
+    // The commit leaves out the nested repositories the last measure saw; a reviewer ran in the tree after it (and a
+    // repository it made is left there by the put-back): they are listed again.
+    if (loop.review) res.nested = undefined;
     res.commits = await deps.checkpoint.accept(message, res);
     res.accepted = true;
     await recordDiff();

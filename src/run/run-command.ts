@@ -46,6 +46,10 @@ export async function prepareAndRun(given: Record<string, unknown>, shown: { pla
     warn: first.warn,
     trusted: () => first.open(),
     shown: () => first.drawn(),
+    // Listed before the checkpoint's git checks (a refusal among them closes the screen and prints as ever).
+    planned: (state, plan) => {
+      if (first.wanted) first.plan(loopStarted(state, plan.stories));
+    },
   });
   if (typeof planned === "number") {
     await first.close();
@@ -53,7 +57,6 @@ export async function prepareAndRun(given: Record<string, unknown>, shown: { pla
   }
   const { prepared } = planned;
   const [{ writeStarting }, { runInline }] = await Promise.all([import("../setup/prepare.ts"), import("./launch.ts")]);
-  if (first.wanted) first.plan(loopStarted(prepared.state, prepared.plan.stories));
   const { lock } = await writeStarting(prepared, "here");
   return runInline(prepared.state, prepared.source, lock, { ...shown, first });
 }

@@ -86,4 +86,15 @@ export interface ScreenModel {
   key(k: Key): Action | null;
   /** The frame to draw at `now` (ms since the epoch: clocks and countdowns). */
   frame(now: number): Frame;
+  /**
+   * The parts of the frame that change with time alone (a clock, a countdown, a message that expires) at `now`,
+   * when nothing else can have changed since the last `frame`; null when the whole frame must be composed (what
+   * it shows may have moved on without a word to the renderer: a log that grew, a file a tab shows). The renderer
+   * asks it on its 1 s tick, only when no key, resize or redraw came since the last `frame`. Optional: a model
+   * without it is composed whole on each tick.
+   */
+  clock?(now: number): Clock | null;
 }
+
+/** What `ScreenModel.clock` recomposes: the rest of the frame on screen stays as it is. */
+export type Clock = Pick<Frame, "header" | "footer">;

@@ -5,7 +5,7 @@
  * library cannot be loaded from a `noexec` temp folder, an unsupported platform) the caller falls back
  * to the line stream after a one-line notice: the loop must never fail for want of a screen.
  */
-import type { CliRenderer } from "@opentui/core";
+import type { CliRenderer, CliRendererConfig } from "@opentui/core";
 import { isatty } from "node:tty";
 import { errorMessage } from "../errors.ts";
 import { forTerminal } from "../term/inert.ts";
@@ -41,19 +41,31 @@ export async function openScreen(notice: (line: string) => void = printError): P
   try {
     preloadScreen();
     const { createCliRenderer } = await library!;
-    return await createCliRenderer({
-      exitOnCtrlC: false, // Ctrl-C is a stop press, counted like q
-      // SIGINT and SIGTERM stop the loop (control/stop-presses.ts) and the screen stays until it has; on these the
-      // library restores the terminal at once and says so through its `destroy` event.
-      exitSignals: ["SIGHUP", "SIGQUIT", "SIGABRT", "SIGPIPE", "SIGBUS"],
-      useMouse: true,
-      useKittyKeyboard: null,
-      openConsoleOnError: false,
-      targetFps: 30,
-      maxFps: 30,
-    });
+    // The library writes each frame from a thread of its own and polls that thread from this one until the
+    // frame is out: up to 64 turns of the event loop a frame, the most an idle screen's clock tick cost after
+    // the frame itself (docs/performance.md). A frame here is what changed on one screen: written from this
+    // thread, nothing polls. Read once, as the renderer is made; not left for the agent's environment.
+    const before = process.env.OTUI_STDOUT_THREAD;
+    process.env.OTUI_STDOUT_THREAD ??= "false";
+    try {
+      return await createCliRenderer(options);
+    } finally {
+      if (before === undefined) delete process.env.OTUI_STDOUT_THREAD;
+    }
   } catch (err) {
     notice(`The full screen could not start (${forTerminal(errorMessage(err).split("\n")[0] ?? "")}); showing the loop as lines instead. --plain skips this.`);
     return null;
   }
 }
+
+const options = {
+  exitOnCtrlC: false, // Ctrl-C is a stop press, counted like q
+  // SIGINT and SIGTERM stop the loop (control/stop-presses.ts) and the screen stays until it has; on these the
+  // library restores the terminal at once and says so through its `destroy` event.
+  exitSignals: ["SIGHUP", "SIGQUIT", "SIGABRT", "SIGPIPE", "SIGBUS"],
+  useMouse: true,
+  useKittyKeyboard: null,
+  openConsoleOnError: false,
+  targetFps: 30,
+  maxFps: 30,
+} satisfies CliRendererConfig;

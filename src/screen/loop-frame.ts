@@ -8,7 +8,7 @@ import { isFinal, type State } from "../state/schema.ts";
 import { pausedMs, runTimeMs } from "../state/run-time.ts";
 import { formatCost, formatTotalCost, formatDuration, formatTokens } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
-import type { Frame, Line, ListRow, Span, Tone } from "./frame.ts";
+import type { Clock, Frame, Line, ListRow, Span, Tone } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import { overlayFrame } from "./loop-overlays.ts";
 import { tabTitle, TABS } from "./loop-tabs.ts";
@@ -54,20 +54,29 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
   // The gauge counts stories; the audit's entry is not one.
   const stories = m.record.stories.filter((s) => s.id !== AUDIT_ENTRY);
   const done = stories.filter((s) => s.status === "done").length;
-  const header = [...headerLines(m, now, layout === "compact"), ...(layout === "compact" ? [] : [titleLine(sel, m.cols)]), ...bannerLines(m)];
   // Scrolled up in the Agent tab while the agent writes on: the last row says there is more below.
   let lines = content.window(width, m.top, size.rows);
   if (m.tabName === "Agent" && !m.follow && total > m.seen && m.seen > 0 && size.rows > 1)
     lines = [...lines.slice(0, size.rows - 1), [{ text: cut("▼ new output below · End follows it", width), tone: "warn", bold: true }]];
+  const { header, footer } = clockParts(m, now, sel);
   return {
     layout,
     header,
     list: { title: m.chosen ? "Stories" : "Stories (following)", rows, gauge: stories.length ? { done, total: stories.length } : null },
     tabs: TABS.map((t, i) => ({ title: i === m.tab ? tabTitle(t, sel, m.pick) : t, active: i === m.tab })),
     body: { lines, top: m.top, total, following: m.follow },
-    footer: footer(m, now),
+    footer,
     overlay: overlayFrame(m, m.rows),
   };
+}
+
+/**
+ * The header and the footer: every part of the frame that time alone changes (the elapsed clock, a wait's
+ * countdown, a message that expires). The renderer's 1 s tick recomposes only these while nothing else moved.
+ */
+export function clockParts(m: LoopScreen, now: number, sel = m.selected()): Clock {
+  const compact = m.layout === "compact";
+  return { header: [...headerLines(m, now, compact), ...(compact ? [] : [titleLine(sel, m.cols)]), ...bannerLines(m)], footer: footer(m, now) };
 }
 
 /** The selected story's whole title (the list cuts it to its width), cut only where the screen ends. */

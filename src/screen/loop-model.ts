@@ -6,9 +6,9 @@
  */
 import type { LoopEvent } from "../record/events.ts";
 import type { FinalStatus, State } from "../state/schema.ts";
-import type { Action, Frame, Key, ScreenModel, Tone } from "./frame.ts";
+import type { Action, Clock, Frame, Key, ScreenModel, Tone } from "./frame.ts";
 import { bodySize, layoutFor } from "./geometry.ts";
-import { bannerLines, composeFrame, HEADER_ROWS } from "./loop-frame.ts";
+import { bannerLines, clockParts, composeFrame, HEADER_ROWS } from "./loop-frame.ts";
 import { overlayKey } from "./loop-overlays.ts";
 import type { Ended, LoopModelOptions, LoopScreen, Overlay } from "./loop-screen.ts";
 import { attemptsOf, buildTab, pickedAt, tabStamp, TABS, type TabName } from "./loop-tabs.ts";
@@ -200,6 +200,15 @@ export class LoopModel implements ScreenModel, LoopScreen {
   frame(now: number): Frame {
     this.record.sync();
     return composeFrame(this, now);
+  }
+
+  /**
+   * The 1 s tick while nothing else came: the header and footer alone, unless the event log grew (its lines are
+   * read here, as a frame would) or a tab other than Agent is shown (it watches its file by looking at it).
+   */
+  clock(now: number): Clock | null {
+    if (this.record.sync() || this.tabName !== "Agent") return null;
+    return clockParts(this, now);
   }
 
   // ── used by the frame and the overlays ──────────────────────────────────────

@@ -2,7 +2,8 @@
  * The screen driver: draws a ScreenModel's Frame with @opentui/core, names the keys (frame.ts `Key`),
  * and redraws on a key, a resize, a loop event and a 1 s clock tick — coalesced to at most 30
  * frames a second, nothing at all between them, and nothing when the frame's text is what the
- * screen already shows (a tick in a minute the clock shows as unchanged, a key that changes nothing). It gives the terminal back (main buffer, cursor
+ * screen already shows (a tick in a minute the clock shows as unchanged, a key that changes nothing). A tick
+ * with nothing else since recomposes only what time changes (the model's `clock`). It gives the terminal back (main buffer, cursor
  * shown, no raw mode, no mouse reporting) on `close`, on a hang-up and on an uncaught error; the
  * library's own `destroy` (a signal it watches) is reported through `onGone`.
  */
@@ -83,33 +84,56 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
   let closed = false;
   let pending: Timer | null = null;
   let last = 0;
-  // The text of the frame on screen: a tick (or an event) that would draw the same cells draws nothing.
-  let shown = "";
+  // Whether anything but time may have changed since the frame on screen was composed: a key, a resize, a new
+  // model, a redraw asked from outside (an event, the state, a message). Without, the tick asks the model only
+  // for what time changes (`clock`): on an idle screen that is all a second costs.
+  let dirty = true;
+  let drawn: Frame | null = null;
+  // The text of the frame on screen, in two parts (what time changes, and the rest): a tick (or an event) that
+  // would draw the same cells draws nothing.
+  let shown = { clock: "", rest: "" };
   const view = new FrameRenderable(renderer, () => ({ model, paint }));
   renderer.root.add(view);
 
-  const redraw = () => {
+  const compose = () => {
+    pending = null;
+    if (closed) return;
+    const now = Date.now();
+    const clock = !dirty && drawn && model.clock ? model.clock(now) : null;
+    dirty = false;
+    let frame: Frame;
+    if (clock && drawn) {
+      const text = JSON.stringify(clock);
+      if (text === shown.clock) return;
+      frame = { ...drawn, header: clock.header, footer: clock.footer };
+      shown = { clock: text, rest: shown.rest };
+    } else {
+      // Composed here, once, to be compared: only a frame that changed is drawn, and it is drawn as
+      // composed here (the render follows at once; a frame composed again for it cost as much again).
+      frame = model.frame(now);
+      const { header, footer, ...rest } = frame;
+      const text = { clock: JSON.stringify({ header, footer }), rest: JSON.stringify(rest) };
+      drawn = frame;
+      if (text.clock === shown.clock && text.rest === shown.rest) return;
+      shown = text;
+    }
+    drawn = frame;
+    last = Date.now();
+    view.next = frame;
+    view.requestRender();
+  };
+  /** Composes soon (coalesced with every other request in the same 1/30 s). */
+  const schedule = () => {
     if (closed || pending) return;
-    pending = setTimeout(
-      () => {
-        pending = null;
-        if (closed) return;
-        // Composed here, once, to be compared: only a frame that changed is drawn, and it is drawn as
-        // composed here (the render follows at once; a frame composed again for it cost as much again).
-        const frame = model.frame(Date.now());
-        const text = JSON.stringify(frame);
-        if (text === shown) return;
-        shown = text;
-        last = Date.now();
-        view.next = frame;
-        view.requestRender();
-      },
-      Math.max(0, last + FRAME_MS - Date.now()),
-    );
+    pending = setTimeout(compose, Math.max(0, last + FRAME_MS - Date.now()));
+  };
+  const redraw = () => {
+    dirty = true;
+    schedule();
   };
   /** Drawn whatever the frame's text: a new size or a new model. */
   const redrawAll = () => {
-    shown = "";
+    shown = { clock: "", rest: "" };
     redraw();
   };
   const press = (k: Key) => {
@@ -144,7 +168,7 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
     };
     void Promise.race([renderer.closed, Bun.sleep(2000)]).then(end, end);
   };
-  const tick = setInterval(redraw, TICK_MS);
+  const tick = setInterval(schedule, TICK_MS);
   tick.unref?.();
   renderer.keyInput.on("keypress", onKey);
   renderer.on("resize", onResize);

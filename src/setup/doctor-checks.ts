@@ -2,15 +2,15 @@
  * The checks of setup/doctor.ts, in the order `doctor` shows them. Each is one entry of CHECKS; one
  * that needs more than a few lines keeps its work in its own function below.
  */
-import { accessSync, constants, lstatSync, statfsSync } from "node:fs";
+import { statfsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { adapterFor, AGENT_INSTALL, checkAgent, checkReviewer, plainProgram } from "../agents/registry.ts";
 import { AUDIT_FLAGS } from "../agents/auditor.ts";
 import { sandboxProblem, sandboxTools } from "../proc/sandbox-tools.ts";
-import { describeIoError, UserError } from "../errors.ts";
+import { UserError } from "../errors.ts";
 import { CommandError, exec } from "../proc/spawn.ts";
 import { selfArgv } from "../proc/self.ts";
-import { loopPaths, refusePlantedLinks } from "../state/paths.ts";
+import { loopPaths } from "../state/paths.ts";
 import { isOpenSpecProject } from "../stories/openspec.ts";
 import { chooseLauncher, NO_TERMINAL } from "../term/window.ts";
 import type { Check, CheckLine, DoctorInput } from "./doctor.ts";
@@ -18,6 +18,7 @@ import { untrustedCommands } from "./trust.ts";
 import { makePlan } from "./plan.ts";
 import { otherAgents } from "../agents/story-agent.ts";
 import { isComplete } from "../stories/story.ts";
+import { LOOP_FOLDER_CHECK } from "./loop-folder-check.ts";
 
 type Found = Omit<CheckLine, "id">;
 const ok = (text: string): Found => ({ mark: "ok", text, fix: null });
@@ -64,7 +65,7 @@ export const CHECKS: Check[] = [
   { id: "stories", run: checkStories },
   { id: "gh", run: checkGh },
   { id: "terminal", run: checkTerminal },
-  { id: ".claude", run: checkLoopFolder },
+  LOOP_FOLDER_CHECK,
   { id: "disk", run: checkDisk },
   { id: "trust", run: checkTrust },
 ];
@@ -235,35 +236,6 @@ function checkTerminal(input: DoctorInput): Found | null {
   });
   if (!chosen) return { mark: "fail", text: NO_TERMINAL, fix: systemInstall("tmux") };
   return ok(`${chosen.terminal}${chosen.hint ? ` (${chosen.hint.split(".")[0]})` : ""}`);
-}
-
-/** The loop's folder: no planted link on the way to its files, and writable. */
-function checkLoopFolder(input: DoctorInput): Found | null {
-  if ("error" in input.worktree || input.opts?.dryRun) return null;
-  const wt = input.worktree.path;
-  const dir = loopPaths(wt).dir;
-  try {
-    refusePlantedLinks(wt);
-  } catch (err) {
-    if (err instanceof UserError) return { mark: "fail", text: err.message, fix: null };
-    // A file where the folder goes (ENOTDIR) is said below; any other error as it is.
-    if ((err as { code?: string }).code !== "ENOTDIR") return { mark: "fail", text: describeIoError(err) ?? String(err), fix: null };
-  }
-  let isDir: boolean | null = null; // null: not there yet (the loop creates it)
-  try {
-    isDir = lstatSync(dir).isDirectory();
-  } catch {
-    // not there
-  }
-  if (isDir === false)
-    return { mark: "fail", text: `${dir} is not a folder: the loop keeps its state and logs there.`, fix: `move it away: mv ${dir} ${dir}.bak` };
-  const where = isDir ? dir : wt;
-  try {
-    accessSync(where, constants.W_OK);
-  } catch {
-    return { mark: "fail", text: `${where} is not writable: the loop keeps its state and logs in ${dir}.`, fix: `chmod u+w ${where}` };
-  }
-  return ok(`${dir} writable`);
 }
 
 /** Below this, a loop fails on its first log or checkpoint; below WARN_BELOW, soon after. */

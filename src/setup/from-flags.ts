@@ -4,11 +4,12 @@
  * gate, the plan. A dry run, and a plan with nothing left to do, end here with their exit code.
  */
 import { layerOptions, setBy, withOrigins } from "./config.ts";
-import { CHECKS } from "./doctor-checks.ts";
 import { diagnose, lineText, refuseUnready } from "./doctor.ts";
+import { LOOP_FOLDER_CHECK } from "./loop-folder-check.ts";
 import { LoopOptions } from "./options.ts";
 import { refuseOptionMistakes } from "./option-mistakes.ts";
 import type { Prepared } from "./prepare.ts";
+import type { Plan } from "./plan.ts";
 import { sealCommands, trustLine, untrustedCommands } from "./trust.ts";
 import { loopPaths } from "../state/paths.ts";
 import type { State } from "../state/schema.ts";
@@ -16,17 +17,11 @@ import { print, printError, warn } from "../term/print.ts";
 import { ExitCode, UserError } from "../errors.ts";
 import type { Worktree } from "../worktree/worktree.ts";
 import { validate } from "./validate.ts";
-import { requireTrust } from "./ask-trust.ts";
 
 /** Before the previous run is read from the loop's folder: refused with doctor's `.claude` line when it cannot be used. */
 export async function refuseUnusableLoopFolder(wt: Worktree, purpose: "start" | "run"): Promise<void> {
   const input = { purpose, cwd: wt.path, env: process.env, worktree: wt, opts: null, layered: null, previous: null };
-  refuseUnready(
-    await diagnose(
-      input,
-      CHECKS.filter((c) => c.id === ".claude"),
-    ),
-  );
+  refuseUnready(await diagnose(input, [LOOP_FOLDER_CHECK]));
 }
 
 /** Where the preparation speaks: `run` holds it while its screen is already open (_screen-first.ts). */
@@ -37,6 +32,8 @@ export interface PrepareOutput {
   trusted(): void;
   /** Resolves when what `trusted` began to show is shown (`run`'s screen): the plan's work waits for it. */
   shown?(): Promise<void>;
+  /** The plan is read and the loop's first state made; git's checks of the checkpoint still to come (prepareLoop). */
+  planned?(state: State, plan: Plan): void;
 }
 
 /**
@@ -65,9 +62,14 @@ export async function prepareFromFlags(
     throw withOrigins(err, layered); // e.g. a --max-cost set in a config file, with a remembered agent
   }
   const untrusted = untrustedCommands(layered, opts, previous ?? null, loopPaths(wt.path).state);
-  // Nothing to ask: `run` may open its screen now, while the checks and the plan below are made.
-  if (!untrusted.length && !opts.dryRun) out.trusted();
+  // Nothing to ask: `run` may open its screen now; the checks and the plan below are loaded and made
+  // once its first frame is drawn (one thread runs both: issue 35). A refusal closes the screen first.
+  if (!untrusted.length && !opts.dryRun) {
+    out.trusted();
+    await out.shown?.();
+  }
   // What `doctor` checks, refused with the line it shows: before the trust question and the plan.
+  const { CHECKS } = await import("./doctor-checks.ts");
   const ready = await diagnose({ purpose, cwd: wt.path, env: process.env, worktree: wt, opts, layered, previous: previous ?? null }, CHECKS);
   // A dry run shows the plan even so (a newcomer sees it before installing the agent), then the refusals.
   if (!opts.dryRun)
@@ -76,12 +78,13 @@ export async function prepareFromFlags(
     } catch (err) {
       throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
     }
-  if (!opts.dryRun) await requireTrust(untrusted, layered);
+  // The question's module (and node:readline) only when there is something to ask: not on `run`'s way to its first frame.
+  if (!opts.dryRun && untrusted.length) await (await import("./ask-trust.ts")).requireTrust(untrusted, layered);
   out.trusted();
   // Loaded and run once `run`'s screen is drawn: its first frame does not wait for them (issue 35).
   await out.shown?.();
   const { prepareLoop } = await import("./prepare.ts");
-  const prepared = await prepareLoop(wt, opts, out.warn, previous).catch((err) => {
+  const prepared = await prepareLoop(wt, opts, out.warn, previous, out.planned).catch((err) => {
     throw withOrigins(err, layered); // e.g. a remembered or configured agent that is not installed
   });
   if (layered.note) out.print(layered.note);

@@ -66,7 +66,17 @@ export const openSpecOptions = (
  * what was already done (a dead runner's cleanup finished). `known`: the previous run as the caller
  * already read it with `previousRun` (`start` layers its options over it); else it is read here.
  */
-export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (message: string) => void, known?: State | null): Promise<Prepared> {
+/**
+ * `planned`: told the loop's first state and its plan as soon as they are made, before the git checks
+ * that may still refuse it (`run` lists the stories on its screen meanwhile: issue 35).
+ */
+export async function prepareLoop(
+  wt: Worktree,
+  opts: LoopOptions,
+  warn: (message: string) => void,
+  known?: State | null,
+  planned?: (state: State, plan: Plan) => void,
+): Promise<Prepared> {
   const previous = known !== undefined ? known : await previousRun(loopPaths(wt.path).state, opts.dryRun, warn);
   // The options alone first (callers other than start and run come through here too); the machine's
   // side (the agent's and the reviewer's programs, the sandbox's tools) is doctor's (setup/from-flags.ts).
@@ -118,6 +128,7 @@ export async function prepareLoop(wt: Worktree, opts: LoopOptions, warn: (messag
   const tooFew = idle ? null : maxTooSmallNote(plan, state.max_iterations);
   if (tooFew) warn(tooFew);
   if (!opts.dryRun && !idle) {
+    planned?.(state, plan);
     const git = new Git({ cwd: wt.path, timeoutMs: opts.commandTimeout * 1000 });
     for (const w of await checkpointPreflight(git, state.checkpoint, state.change ?? state.worktree_name)) warn(w);
     // `--on-complete pr`: a remote, gh's login and the right to push, refused now rather than after hours of work.

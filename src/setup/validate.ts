@@ -4,9 +4,13 @@ import { UserError } from "../errors.ts";
 import { kebab } from "../text/format.ts";
 import { nearest, orList } from "../text/suggest.ts";
 
-/** Validates with a zod schema; the message names each offending option as the user typed it. */
+/**
+ * Validates with a zod schema; the message names each offending option as the user typed it.
+ * Without zod's JIT: the options are parsed once or twice a command, and compiling the parser costs
+ * more than it saves (~15 ms of `run`'s start before its first frame; issue 35). Same checks, same result.
+ */
 export function validate<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
-  const r = schema.safeParse(input);
+  const r = schema.safeParse(input, { jitless: true });
   if (r.success) return r.data;
   const given = (input ?? {}) as Record<string, unknown>;
   const lines = r.error.issues.map((i) => {

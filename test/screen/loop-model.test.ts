@@ -1,7 +1,8 @@
 // The loop screen's model, fed the event log of a real loop run with the fake agent: what each story
 // shows, every key, following, scrolling at the tail, attempts separated, hostile text inert.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Frame } from "../../src/screen/frame.ts";
 import { LoopModel } from "../../src/screen/loop-model.ts";
@@ -326,6 +327,28 @@ describe("keys", () => {
     expect(f.body.lines.length).toBeLessThanOrEqual(10);
     m.resize(120, 40);
     expect(m.frame(Date.now()).layout).toBe("split");
+  });
+});
+
+describe("the clock tick", () => {
+  test("the header and footer alone, as the whole frame has them; the whole frame when the event log grew or a tab watches a file", () => {
+    const log = join(mkdtempSync(join(tmpdir(), "wtl-clock-")), "loop-events.jsonl");
+    const lines = readFileSync(join(repo, ".claude/loop-events.jsonl"), "utf8").split("\n").filter(Boolean);
+    writeFileSync(log, `${lines.slice(0, 3).join("\n")}\n`);
+    const m = new LoopModel({ mode: "monitor", events: log, since: run.state.started_at });
+    m.resize(100, 30);
+    const at = Date.now();
+    const f = m.frame(at);
+    expect(m.clock(at + 60_000)).toEqual({ header: m.frame(at + 60_000).header, footer: m.frame(at + 60_000).footer });
+    expect(text(m.clock(at)!.header)).toBe(text(f.header));
+    // The log grew: the tick composes the whole frame (and the record has read the new lines).
+    appendFileSync(log, `${lines.slice(3).join("\n")}\n`);
+    expect(m.clock(at)).toBeNull();
+    expect(m.clock(at)).not.toBeNull();
+    expect(frameText(m.frame(at))).not.toBe(frameText(f));
+    // A tab other than Agent looks at its file on its own: composed whole on each tick.
+    m.key("tab");
+    expect(m.clock(at)).toBeNull();
   });
 });
 

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { TextAttributes } from "@opentui/core";
 import { createTestRenderer, type TestRendererSetup } from "@opentui/core/testing";
-import type { Frame, Key, ScreenModel } from "../../src/screen/frame.ts";
+import type { Clock, Frame, Key, ScreenModel } from "../../src/screen/frame.ts";
 import { bodySize, layoutFor } from "../../src/screen/geometry.ts";
 import { attachScreen, type Screen } from "../../src/screen/renderer.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -44,6 +44,23 @@ class Model implements ScreenModel {
   frame() {
     this.frames++;
     return this.f;
+  }
+}
+
+/** A model with a clock: its header's first row is `clockText` (the frame's own first row until set), its footer the frame's. */
+class ClockModel extends Model {
+  clockText: string | null = null;
+  clocks = 0;
+  whole = false;
+  override frame() {
+    const f = super.frame();
+    return this.clockText ? { ...f, header: [[{ text: this.clockText }], ...f.header.slice(1)] } : f;
+  }
+  clock(): Clock | null {
+    this.clocks++;
+    if (this.whole) return null;
+    const header = this.clockText ? [[{ text: this.clockText }], ...this.f.header.slice(1)] : this.f.header;
+    return { header, footer: this.f.footer };
   }
 }
 
@@ -173,6 +190,33 @@ describe("renderer", () => {
     await waitFor("the changed frame drawn", () => renders > drawn, 10_000, { every: 5 });
     expect(renders).toBe(drawn + 1);
     await t!.waitForFrame((text) => text.includes("a new footer"));
+  });
+
+  test("a tick with nothing else since asks the model only for its clock, and draws; a redraw, or a model that says it moved, composes the whole frame", async () => {
+    const m = new ClockModel(frame({ header: [[{ text: "elapsed 59s" }]] }));
+    t = await createTestRenderer({ width: 80, height: 20, exitOnCtrlC: false });
+    screen = attachScreen(t.renderer, m, {});
+    await t.waitForFrame((s) => s.includes("elapsed 59s"));
+    const view = t.renderer.root.getChildren()[0]!;
+    let renders = 0;
+    const request = view.requestRender.bind(view);
+    view.requestRender = () => {
+      renders++;
+      request();
+    };
+    const composed = m.frames;
+    // The clock moves: the tick draws it, asking the model for its clock alone.
+    m.clockText = "elapsed 1m 00s";
+    await waitFor("the tick's frame drawn", () => renders > 0, 10_000, { every: 20 });
+    expect(m.clocks).toBeGreaterThan(0);
+    expect(m.frames).toBe(composed);
+    // A redraw asked from outside (an event, the state) composes the whole frame.
+    screen!.redraw();
+    await waitFor("the whole frame composed", () => m.frames > composed, 10_000, { every: 20 });
+    // A model that says the whole frame may have moved (null) is composed on the tick.
+    const before = m.frames;
+    m.whole = true;
+    await waitFor("the whole frame composed on a tick", () => m.frames > before, 10_000, { every: 20 });
   });
 
   test("a resize tells the model the new size and re-lays out", async () => {

@@ -90,6 +90,22 @@ describe.each([["branch"], ["stash"]] as const)("--review (%s checkpoints)", (ch
     expect(git(repo, "log", "--format=%s", "-n", "5")).not.toContain("reviewer commit");
     if (checkpoint === "branch") expect(git(repo, "show", "--stat", "--format=", "HEAD")).toContain("x.txt");
   });
+
+  // The kept commit's `add -A` leaves nested repositories out by what the attempt's measure saw (one git process
+  // less an iteration): a repository the reviewer or the verify command made after that measure must be left out too.
+  test.each([
+    ["the reviewer", { review: "command" as const }],
+    ["the verify command", { verify: "git init -q vendor/late" }],
+  ])("a nested repository %s made after the attempt's measure is not recorded as a gitlink", async (_, how) => {
+    const repo = makeRepo({ "tasks.md": ONE });
+    const rv = reviewer([`git init -q vendor/late; echo '<review>APPROVE</review>'`]);
+    const r = await runEngine(repo, [tickStory("1", "echo good > x.txt")], { checkpoint, ...how, ...("review" in how ? { reviewCmd: rv.cmd } : {}) });
+    expect(r.state.status).toBe("done");
+    expect(existsSync(join(repo, "vendor/late/.git"))).toBe(true); // left in the tree, untracked
+    expect(git(repo, "ls-tree", "-r", "HEAD")).not.toContain("160000"); // no gitlink
+    expect(git(repo, "ls-tree", "-r", "--name-only", "HEAD")).not.toContain("vendor/late");
+    if (checkpoint === "branch") expect(git(repo, "show", "--stat", "--format=", "HEAD")).toContain("x.txt");
+  });
 });
 
 describe("a review without a verdict is tried once more, then the story is accepted with the missing review recorded", () => {
