@@ -133,6 +133,18 @@ function status(m: LoopScreen, now: number): Span[] {
   return [{ text: st, tone: STATUS_TONE[st] ?? "normal", bold: true }];
 }
 
+/** Up to this run time the header's elapsed time shows seconds. */
+const SECONDS_FOR_MS = 10 * 60_000;
+
+/**
+ * The header's elapsed time: as `status` shows it for the first ten minutes (`9m 59s`), then in whole minutes,
+ * never ahead of `status` (`12m`, and past the hour `1h 02m` as `status` too). After ten minutes the clock moves
+ * once a minute, so a screen left open on a silent agent draws once a minute, not every second.
+ */
+export function clockElapsed(ms: number): string {
+  return ms < SECONDS_FOR_MS || ms >= 3_600_000 ? formatDuration(ms) : `${Math.floor(ms / 60_000)}m`;
+}
+
 function headerLines(m: LoopScreen, now: number, compact: boolean): Line[] {
   const r = m.record.loop;
   const st = m.st;
@@ -149,7 +161,7 @@ function headerLines(m: LoopScreen, now: number, compact: boolean): Line[] {
     : started !== null
       ? (ended ?? now) - started
       : null;
-  const elapsed = ran !== null ? formatDuration(Math.max(0, ran)) : "-";
+  const elapsed = ran !== null ? clockElapsed(Math.max(0, ran)) : "-";
   const iteration = `iteration ${r.iteration}/${maxIt ?? "?"}`;
   const dot: Span = { text: " · ", tone: "dim" };
   // `monitor` before any loop: what the line stream's monitor says, not a loop "starting" at iteration 0.

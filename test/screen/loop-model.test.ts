@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Frame } from "../../src/screen/frame.ts";
 import { LoopModel } from "../../src/screen/loop-model.ts";
+import { clockElapsed } from "../../src/screen/loop-frame.ts";
+import { formatDuration } from "../../src/text/format.ts";
 import { memoryStore } from "../../src/record/store.ts";
 import { showStore } from "../../src/run/wire.ts";
 import type { LoopEvent } from "../../src/record/events.ts";
@@ -372,13 +374,27 @@ describe("small truths of the header", () => {
     const now = Date.now();
     const started = new Date(now - 10 * 60_000).toISOString();
     const running = { status: "running", started_at: started, ended_at: null };
-    expect(header(bare({ ...running, paused_ms: 0, paused_since: null }))).toMatch(/elapsed 10m 0\ds/);
+    expect(header(bare({ ...running, paused_ms: 0, paused_since: null }))).toMatch(/elapsed 10m(?! \d)/); // whole minutes from ten on
     expect(header(bare({ ...running, paused_ms: 4 * 60_000, paused_since: null }))).toMatch(/elapsed 6m 0\ds/);
     expect(header(bare({ ...running, paused_ms: 4 * 60_000, paused_since: new Date(now - 60_000).toISOString(), status: "paused" }))).toMatch(
       /elapsed 5m 0\ds/,
     );
     const ended = new Date(now - 2 * 60_000).toISOString();
     expect(header(bare({ status: "done", started_at: started, ended_at: ended, paused_ms: 3 * 60_000, paused_since: null }))).toContain("elapsed 5m 00s");
+  });
+
+  test("the elapsed time shows seconds for ten minutes, then whole minutes never ahead of status's, then hours as status does", () => {
+    const at = (ms: number) => {
+      const now = Date.now();
+      return header(bare({ status: "running", started_at: new Date(now - ms).toISOString(), ended_at: null, paused_ms: 0, paused_since: null }));
+    };
+    expect(at(42_000)).toMatch(/elapsed 4[23]s/);
+    expect(at(9 * 60_000 + 30_000)).toMatch(/elapsed 9m 3[01]s/);
+    expect(at(12 * 60_000 + 50_000)).toMatch(/elapsed 12m(?! \d)/); // status: 12m 50s
+    expect(at(59 * 60_000 + 58_000)).toMatch(/elapsed 59m(?! \d)/);
+    expect(at(62 * 60_000 + 10_000)).toMatch(/elapsed 1h 02m/);
+    expect(clockElapsed(10 * 60_000 - 1)).toBe(formatDuration(10 * 60_000 - 1));
+    expect(clockElapsed(10 * 60_000 + 59_999)).toBe("10m");
   });
 
   test("monitor before any loop says it waits for one, as the line stream does, not 'starting · iteration 0/?'", () => {
