@@ -50,6 +50,7 @@ async function dispatch(argv: string[]): Promise<void> {
     }
   }
   if (info.worktree) (await import("./worktree/worktree.ts")).prefetchWorktree();
+  if (info.prefetch) await info.prefetch();
   // Creating process.stdout costs a few milliseconds; console.log ends quietly on a closed pipe by
   // itself. Only the commands that write to the stream need its EPIPE guard (term/stdout.ts).
   if (!info.plainOutput) guardStdout();

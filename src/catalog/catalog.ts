@@ -19,6 +19,8 @@ export interface CommandInfo {
   plainOutput?: boolean;
   /** It acts on the worktree of the current directory: the git call that finds it starts at once. */
   worktree?: boolean;
+  /** Starts what the command will wait for (a git call), while its modules load. */
+  prefetch?: () => Promise<void>;
   // biome-ignore lint: citty's CommandDef is generic over each command's own args
   load: () => Promise<CommandDef<any>>;
 }
@@ -220,6 +222,8 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop list", "every worktree: status, story, iteration, elapsed, cost, runner alive"],
       ["wt-loop list --json", "the same for programs"],
     ],
+    // `git worktree list` runs while list's modules load.
+    prefetch: () => import("../fleet/git-worktrees.ts").then((m) => m.prefetchGitWorktrees()),
     load: () => import("../commands/list.ts").then((m) => m.default),
   },
   {

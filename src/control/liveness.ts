@@ -67,6 +67,7 @@ export function lastSignOfLife(path: string, state: State, now = Date.now()): st
  * the note to show, or null.
  */
 export async function correctDeadRunner(path: string, state: State): Promise<string | null> {
+  if (!namesLiveRunner(state)) return null; // no process to check, nor files to look at
   const fix = deadRunnerFix(state, undefined, lastSignOfLife(path, state));
   if (!fix) return null;
   // Its agent's processes (orphans now, in whatever group) would go on editing the tree.

@@ -6,42 +6,20 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, sep } from "node:path";
-import { errorMessage, NOT_IN_WORKTREE, UserError } from "../errors.ts";
-import { CommandError, exec } from "../proc/spawn.ts";
-import { parseWorktreeList } from "../checkpoint/worktree-list.ts";
+import { errorMessage } from "../errors.ts";
+import { gitWorktrees, type GitWorktree } from "./git-worktrees.ts";
 import { loopPaths } from "../state/paths.ts";
 import { hasOwnRunner } from "../proc/pid.ts";
-import { isFinal } from "../state/final.ts";
+import { isFinal, namesLiveRunner } from "../state/final.ts";
 import type { State } from "../state/schema.ts";
 import type { LoopSummary, WorktreeLoop } from "./loop-schema.ts";
 import { readState } from "../state/store.ts";
 import { runTimeMs } from "../state/run-time.ts";
-import { correctDeadRunner } from "../control/liveness.ts";
 
 export type { LoopSummary, WorktreeLoop } from "./loop-schema.ts";
+export { gitWorktrees } from "./git-worktrees.ts";
 import { spent } from "../record/budget.ts";
 import { sandboxLabel } from "../record/sandbox-label.ts";
-
-interface GitWorktree {
-  path: string;
-  head: string | null;
-  branch: string | null;
-}
-
-/** The repository's worktrees, from one `git worktree list --porcelain -z` (bare entries left out). */
-export async function gitWorktrees(cwd: string, timeoutMs = 30_000): Promise<GitWorktree[]> {
-  let out: string;
-  try {
-    out = (await exec(["git", "worktree", "list", "--porcelain", "-z"], { cwd, timeoutMs })).stdout;
-  } catch (err) {
-    if (err instanceof CommandError && err.reason === "missing")
-      throw new UserError("git is not installed (not found on PATH). Install git, then run this again.");
-    throw new UserError(NOT_IN_WORKTREE);
-  }
-  return parseWorktreeList(out)
-    .filter((w) => !w.bare)
-    .map((w) => ({ path: w.path, head: w.head, branch: w.branch?.replace(/^refs\/heads\//, "") ?? null }));
-}
 
 export function summarize(s: State, now = Date.now()): LoopSummary {
   const alive = hasOwnRunner(s);
@@ -89,7 +67,8 @@ export async function loopOf(wt: GitWorktree, current: boolean): Promise<Worktre
     const state = await readState(path);
     if (!state) return entry;
     const pid = state.runner_pid;
-    entry.note = await correctDeadRunner(path, state);
+    // The process checks load only for a state whose runner could have died (start-up), as in `status`.
+    entry.note = namesLiveRunner(state) ? await (await import("../control/liveness.ts")).correctDeadRunner(path, state) : null;
     entry.loop = summarize(state);
     if (entry.note) entry.loop.runner_pid = pid; // show which runner died
   } catch (err) {

@@ -7,6 +7,7 @@
 import type { AuditReceipt, Iteration, State, StoryReceipt } from "../state/schema.ts";
 import type { Forecast, Receipt } from "./receipt-schema.ts";
 import { reportsCost } from "./budget.ts";
+import { iterationMs } from "../state/run-time.ts";
 
 const RUNNING: readonly string[] = ["starting", "running", "paused"];
 
@@ -27,7 +28,7 @@ export function auditOf(s: Pick<Receiptable, "iterations" | "agent">): AuditRece
     if (a.verdict === "pass" || a.verdict === "gaps" || a.verdict === "repeated") out.rounds++;
     out.gaps += a.verdict === "gaps" ? a.gaps.length : 0;
     out.runs += a.runs;
-    out.duration_ms += Math.max(0, Date.parse(it.ended) - Date.parse(it.started));
+    out.duration_ms += Math.max(0, iterationMs(it));
     out.tokens += it.tokens_used;
     out.cost_usd = plus(out.cost_usd, it.cost_usd);
     out.last = a.verdict;
@@ -72,7 +73,7 @@ function add(line: StoryReceipt, it: Iteration, agentReportsCost: boolean): void
   line.attempts++;
   line.title = it.story_title ?? line.title;
   if (it.outcome === "complete") line.complete = true;
-  line.duration_ms += Math.max(0, Date.parse(it.ended) - Date.parse(it.started));
+  line.duration_ms += Math.max(0, iterationMs(it));
   line.waited_ms += it.unavailable?.waited_ms ?? 0;
   const rTokens = it.review ? it.review.tokens.input + it.review.tokens.output + it.review.tokens.cache_read + it.review.tokens.cache_creation : 0;
   const rCost = it.review?.cost_usd ?? null;

@@ -1,6 +1,6 @@
 /** A loop's totals over its iterations: what `history` prints under its table and the MCP server returns. */
 import type { Iteration } from "../state/schema.ts";
-import { between } from "../text/format.ts";
+import { iterationMs } from "../state/run-time.ts";
 
 export interface Totals {
   iterations: number;
@@ -17,7 +17,7 @@ export interface Totals {
 export function totalsOf(its: Iteration[]): Totals {
   const t: Totals = { iterations: its.length, duration_ms: 0, commits: 0, tokens: 0, cost_usd: 0, timed_out: 0, unavailable_runs: 0, waited_ms: 0 };
   for (const i of its) {
-    t.duration_ms += between(i.started, i.ended);
+    t.duration_ms += iterationMs(i);
     t.commits += i.commits.length;
     t.tokens += i.tokens_used;
     t.cost_usd += i.cost_usd ?? 0;

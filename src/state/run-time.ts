@@ -27,4 +27,22 @@ export function runTimeMs(s: Timed, now = Date.now()): number | null {
   return Math.max(0, now - Date.parse(s.started_at) - pausedMs(s, now));
 }
 
+// An iteration's start to its end, parsed once per process: `history` sums them and lists them, the
+// receipt sums them by story, and the seed's reader has just parsed them (a `Date.parse` is a few
+// thousand instructions at start-up, and a state may hold 500 iterations). The strings are kept with
+// the figure, so an iteration whose times were replaced is parsed again.
+const spans = new WeakMap<object, { started: string; ended: string; ms: number }>();
+
+/** How long iteration `i` took, from its start to its end (milliseconds; NaN for a time that is not one). */
+export function iterationMs(i: { started: string; ended: string }): number {
+  const known = spans.get(i);
+  if (known && known.started === i.started && known.ended === i.ended) return known.ms;
+  const ms = Date.parse(i.ended) - Date.parse(i.started);
+  spans.set(i, { started: i.started, ended: i.ended, ms });
+  return ms;
+}
+
+/** Records what iterationMs(i) is, for a reader that has parsed both times already (the seed's). */
+export const knownIterationMs = (i: { started: string; ended: string }, ms: number) => void spans.set(i, { started: i.started, ended: i.ended, ms });
+
 export const storiesKnown = (s: { stories_total: number }) => s.stories_total > 0;

@@ -12,6 +12,7 @@ import { isFinal, SCHEMA_VERSION } from "./final.ts";
 import type { Iteration, State, Tokens } from "./schema.ts";
 import { checkState } from "./state-check.gen.ts";
 import { nothingRunYet } from "./nothing-run.ts";
+import { knownIterationMs } from "./run-time.ts";
 
 /**
  * What wt-loop accepts of the seed's state, as a zod schema: the source of truth for `readSeed`, the
@@ -134,11 +135,13 @@ const STATUSES: readonly string[] = ["starting", "running", "paused", "done", "s
  * time. A year outside 0000–9999 has no such form (toISOString writes "+010000-…", which the state's
  * datetime pattern refuses): it is as unknown as a missing one.
  */
-function iso(s: string, fallback: string): string {
+function time(s: string, fallback: Time): Time {
   const t = Date.parse(s);
-  return t >= MIN_TIME && t < MAX_TIME ? new Date(t).toISOString() : fallback;
+  return t >= MIN_TIME && t < MAX_TIME ? { iso: new Date(t).toISOString(), ms: t } : fallback;
 }
-const EPOCH = new Date(0).toISOString();
+/** A time in the state's form, and what Date.parse makes of it: the receipt's sums need not parse it again. */
+type Time = { iso: string; ms: number };
+const EPOCH: Time = { iso: new Date(0).toISOString(), ms: 0 };
 const MIN_TIME = Date.parse("0000-01-01T00:00:00.000Z");
 const MAX_TIME = Date.parse("+010000-01-01T00:00:00.000Z");
 // Counts beyond what a state can hold (2^53) are as unknown as a missing one.
@@ -184,7 +187,8 @@ export function fromSeed(json: unknown, worktreePath: string): State {
  * state it makes, that checking the whole result changes nothing: the schema stays the judge.
  */
 export function stateOfSeed(s: Seed, worktreePath: string): State {
-  const started = iso(s.started_at, EPOCH);
+  const start = time(s.started_at, EPOCH);
+  const started = start.iso;
   const known = STATUSES.includes(s.status);
   const status = known ? (s.status as State["status"]) : "stopped";
   const sum: Tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
@@ -199,12 +203,13 @@ export function stateOfSeed(s: Seed, worktreePath: string): State {
     sum.output += tokens.output;
     sum.cache_read += tokens.cache_read;
     sum.cache_creation += tokens.cache_creation;
-    const began = iso(i.started, started);
+    const began = time(i.started, start);
+    const ended = time(i.ended, began);
     // In the order of the schema's fields, as the check would write them (`status --json` prints them so).
-    return {
+    const it: Iteration = {
       n: i.n,
-      started: began,
-      ended: iso(i.ended, began),
+      started: began.iso,
+      ended: ended.iso,
       done_check: i.done_check,
       commits: [...i.commits],
       tokens_used: count(i.tokens_used),
@@ -221,6 +226,8 @@ export function stateOfSeed(s: Seed, worktreePath: string): State {
       exit_code: null,
       log_file: i.log_file,
     };
+    knownIterationMs(it, ended.ms - began.ms);
+    return it;
   });
   // wt-tools kept no end time: an ended loop ran until its last iteration ended, as far as anyone knows.
   const endedAt = isFinal(status) ? (iterations.at(-1)?.ended ?? null) : null;

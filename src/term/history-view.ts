@@ -1,9 +1,10 @@
 /** What `history` and `status` show of a loop's iterations: the table, its total line, the list of archived runs. */
 import type { Totals } from "../record/totals.ts";
+import { iterationMs } from "../state/run-time.ts";
 import type { Iteration } from "../state/schema.ts";
 import { stdoutInfo } from "./color.ts";
 import { inert, inertDeep } from "./inert.ts";
-import { between, field, formatCost, formatDuration, formatTokens, formatTotalCost, plural, table, truncate, utcDateTime } from "../text/format.ts";
+import { field, formatCost, formatDuration, formatTokens, formatTotalCost, plural, table, truncate, utcDateTime } from "../text/format.ts";
 
 /** The terminal's width; unlimited when piped (a script gets whole lines). */
 export const outputWidth = () => {
@@ -65,7 +66,7 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
     i.audit ? auditVerdict(i.audit) : inert(i.outcome),
     utcDateTime(inert(i.started)).slice(0, -4),
     // A wait for the agent's service (a usage limit) is part of the iteration's time: said, not hidden.
-    formatDuration(between(i.started, i.ended)) + (i.unavailable?.waited_ms ? ` incl. ${formatDuration(i.unavailable.waited_ms)} waiting` : ""),
+    formatDuration(iterationMs(i)) + (i.unavailable?.waited_ms ? ` incl. ${formatDuration(i.unavailable.waited_ms)} waiting` : ""),
     String(i.commits.length),
     formatTokens(i.tokens_used),
     formatCost(i.cost_usd),
