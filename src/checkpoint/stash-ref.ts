@@ -5,9 +5,10 @@
  * its `stash@{N}` is looked up under the lock right before the drop, and a drop that removed another
  * entry (a user's push slipped in between) is undone at once.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { open, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { fileStamp } from "../proc/file-stamp.ts";
 import { isAlive } from "../proc/pid.ts";
 import type { Git } from "./git.ts";
 
@@ -82,16 +83,6 @@ export async function stashEntries(git: Git): Promise<StashEntry[]> {
     .map((l) => ({ sha: l.slice(0, l.indexOf("\0")), subject: l.slice(l.indexOf("\0") + 1) }));
   if (before && before === stamp()) lastListing.set(log!, { stamp: before, entries: entries.map((e) => ({ ...e })) }); // unchanged while git read it
   return entries;
-}
-
-function fileStamp(path: string): string {
-  try {
-    const s = statSync(path, { bigint: true });
-    // The ctime too: an mtime can be set back (`touch -r`, `cp -p`) and an in-place rewrite keeps inode and size.
-    return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch {
-    return "none";
-  }
 }
 
 /**

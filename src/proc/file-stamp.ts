@@ -11,9 +11,11 @@ import { lstatSync, statSync } from "node:fs";
 
 export function fileStamp(path: string, whose: "any" | "own" = "any"): string {
   try {
-    const st = whose === "own" ? lstatSync(path) : statSync(path);
+    const st = whose === "own" ? lstatSync(path, { bigint: true }) : statSync(path, { bigint: true });
     if (whose === "own" && !st.isFile()) return "";
-    return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    // In nanoseconds: two writes of the same size within one millisecond may reuse a freed inode. The ctime too: an
+    // mtime can be set back (`touch -r`, `cp -p`) and an in-place rewrite keeps inode and size.
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
   } catch {
     return "";
   }
