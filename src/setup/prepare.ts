@@ -65,8 +65,6 @@ export const openSpecOptions = (
  * terminal): at once, because a refusal further on (a spent budget) must not swallow a note about
  * what was already done (a dead runner's cleanup finished). `known`: the previous run as the caller
  * already read it with `previousRun` (`start` layers its options over it); else it is read here.
- */
-/**
  * `planned`: told the loop's first state and its plan as soon as they are made, before the git checks
  * that may still refuse it (`run` lists the stories on its screen meanwhile: issue 35).
  */
