@@ -43,6 +43,13 @@ test("pause while two lanes run: both finish and are integrated, the third story
     expect(await proc.exited).toBe(0);
     expect(state(repo).status).toBe("done");
     expect(readFileSync(join(repo, "s3.txt"), "utf8")).toBe("story 3\n");
+  } catch (e) {
+    // The loop's own word on why it ended (once, in a clean-clone CI, it ended `stuck` within 1.4 s, before either agent ran).
+    const s = existsSync(join(repo, ".claude/loop-state.json")) ? state(repo) : null;
+    const said = s
+      ? JSON.stringify({ status: s.status, reason: s.reason, iterations: s.iterations.map((i) => [i.story_id, i.outcome, i.reason]) })
+      : "no state";
+    throw new Error(`${(e as Error).message}\nThe loop's state: ${said}`);
   } finally {
     if (proc.exitCode === null) proc.kill("SIGKILL");
   }
