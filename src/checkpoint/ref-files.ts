@@ -26,6 +26,12 @@ const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 /** A name git lists as a branch (check_refname_format, kept strict: anything else is left to git). */
 const COMPONENT = /^(?!\.)(?!.*\.\.)(?!.*@\{)[^\x00-\x20\x7f~^:?*[\\]+(?<![.])$/;
 
+const validBranch = (ref: string) =>
+  ref
+    .slice("refs/heads/".length)
+    .split("/")
+    .every((c) => COMPONENT.test(c) && !c.endsWith(".lock"));
+
 class Unsure extends Error {}
 
 const read = (path: string): string | null => {
@@ -90,7 +96,7 @@ export function readBranchFiles(dirs: GitDirs): RefEntry[] | null {
       const [sha, ref] = [line.slice(0, space), line.slice(space + 1)];
       if (!OBJECT_ID.test(sha)) throw new Unsure();
       if (ref.startsWith("refs/heads/") && !found.has(ref)) {
-        if (!ref.slice("refs/heads/".length).split("/").every((c) => COMPONENT.test(c) && !c.endsWith(".lock"))) throw new Unsure();
+        if (!validBranch(ref)) throw new Unsure();
         found.set(ref, sha);
       }
     }

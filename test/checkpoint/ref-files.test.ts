@@ -62,7 +62,12 @@ test("linked worktrees: the branch another one holds is elsewhere, this one's is
   git(repo, "worktree", "add", "-q", "--detach", join(parent, "detached"));
   for (const cwd of [repo, one, two]) await expectSame(cwd);
   const inOne = await expectSame(one);
-  expect(inOne.filter((e) => e.elsewhere).map((e) => e.ref).sort()).toEqual(["refs/heads/main", "refs/heads/three", "refs/heads/two"]);
+  expect(
+    inOne
+      .filter((e) => e.elsewhere)
+      .map((e) => e.ref)
+      .sort(),
+  ).toEqual(["refs/heads/main", "refs/heads/three", "refs/heads/two"]);
   expect(inOne.find((e) => e.current)!.ref).toBe("refs/heads/one");
   // A worktree folder of git's without its `gitdir` file is skipped by git: by the files too.
   rmSync(join(repo, ".git/worktrees/two/gitdir"));
