@@ -41,7 +41,7 @@ export async function readRefs(git: Git): Promise<RefsAt> {
   // One git call: `%(HEAD)` marks the branch this worktree is on; `%(worktreepath)` where each is checked out. The
   // stash list (a git process when it changed: after each of the loop's own stores and drops) is read beside it.
   const [listed, stashes] = await Promise.all([
-    git.run(["for-each-ref", "--format=%(HEAD)%(objectname) %(refname) %(worktreepath)", "refs/heads"]),
+    git.runAcrossWorktrees(["for-each-ref", "--format=%(HEAD)%(objectname) %(refname) %(worktreepath)", "refs/heads"]),
     userStashes(git),
   ]);
   const out = listed.stdout; // untrimmed: the mark may be a space
