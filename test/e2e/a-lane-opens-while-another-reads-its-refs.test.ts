@@ -55,6 +55,10 @@ test("a lane added while another reads its refs: the loop goes on, both stories 
   const s = readJson<State>(join(repo, ".claude/loop-state.json"));
   expect([r.code, s.status, s.reason]).toEqual([0, "done", s.reason]); // (the reason shows when it fails)
   for (const id of ["1", "2"]) expect(readFileSync(join(repo, `s${id}.txt`), "utf8")).toBe(`story ${id}\n`);
-  expect(readdirSync(agent.dir).filter((f) => f.startsWith("start-")).sort()).toEqual(["start-1-1", "start-2-1"]);
+  expect(
+    readdirSync(agent.dir)
+      .filter((f) => f.startsWith("start-"))
+      .sort(),
+  ).toEqual(["start-1-1", "start-2-1"]);
   expect(git(repo, "worktree", "list").split("\n")).toHaveLength(1);
 }, 240_000);
