@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { pinGitDirs, type GitDirs } from "../proc/git-hardening.ts";
 import { CommandError, exec, type ExecResult } from "../proc/spawn.ts";
 import { recordLocators, refuseBadLayout } from "./git-admin.ts";
+import { acrossWorktrees } from "./worktree-list.ts";
 
 export interface GitContext {
   cwd: string;
@@ -48,10 +49,6 @@ const GIT_PATHS = [
   "packed-refs",
   "reftable",
 ];
-/** What git says reading a worktree's admin folder that `git worktree add` has not finished writing. */
-const HALF_ADDED = /\/worktrees\/[^/\n]+\/commondir\b/;
-/** How long a read of every worktree waits for such a folder to be whole: an add writes it in milliseconds. */
-const HALF_ADDED_WAIT_MS = 10_000;
 const identities = new Map<string, Promise<Record<string, string>>>();
 /** What a commit object holds never changes: its tree and subject, by object id (any repository). */
 const ofCommit = new Map<string, Promise<string>>();
@@ -120,24 +117,9 @@ export class Git {
     }
   }
 
-  /**
-   * Runs a git that reads every worktree of the repository (`for-each-ref` with `%(worktreepath)`, `worktree list`).
-   * `git worktree add` writes a new worktree's admin folder file by file, and a git reading it between `commondir`
-   * being created and written dies "failed to read …/worktrees/<name>/commondir": the next `--parallel` lane, another
-   * loop's, the user's. That folder is whole a moment later, so the read is asked again (a folder an add killed midway
-   * left so stays unreadable: the error then stands, after a few seconds).
-   */
-  async runAcrossWorktrees(args: string[]): Promise<ExecResult> {
-    const deadline = Date.now() + Math.min(this.ctx.timeoutMs ?? 30_000, HALF_ADDED_WAIT_MS);
-    while (true) {
-      try {
-        return await this.run(args);
-      } catch (err) {
-        const halfAdded = err instanceof CommandError && err.reason === "exit" && HALF_ADDED.test(err.stderr);
-        if (!halfAdded || Date.now() > deadline) throw err;
-        await Bun.sleep(20 + Math.random() * 30);
-      }
-    }
+  /** Runs a git that reads every worktree of the repository: one being added meanwhile is waited for (worktree-list.ts). */
+  runAcrossWorktrees(args: string[]): Promise<ExecResult> {
+    return acrossWorktrees(() => this.run(args), this.ctx.timeoutMs ?? 30_000);
   }
 
   /**

@@ -9,45 +9,14 @@
  * a `git` on PATH counts the reads that look at every worktree, and the folder is made whole once one has run.
  */
 import { afterEach, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { Git } from "../../src/checkpoint/git.ts";
 import { readRefs } from "../../src/checkpoint/refs.ts";
 import { listWorktrees } from "../../src/parallel/lane-git.ts";
-import { git, makeRepo, tempDir } from "../helpers/repo.ts";
+import { countingGit, halfAdded, restorePath } from "../helpers/half-added-worktree.ts";
+import { git, makeRepo } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
 
-const PATH = process.env.PATH;
-afterEach(() => {
-  process.env.PATH = PATH;
-});
-
-/** A `git` on PATH that leaves a file in its folder after each read of every worktree (once git has ended). */
-function countingGit(): { reads: () => number } {
-  const real = Bun.which("git");
-  if (!real) throw new Error("git is not on PATH");
-  const dir = tempDir("wt-loop-half-added-");
-  const script = `#!/bin/sh
-case "$*" in
-  *worktreepath*|*"worktree list"*) ${JSON.stringify(real)} "$@"; rc=$?; touch ${JSON.stringify(dir)}/read.$$; exit $rc ;;
-esac
-exec ${JSON.stringify(real)} "$@"
-`;
-  writeFileSync(join(dir, "git"), script);
-  chmodSync(join(dir, "git"), 0o755);
-  process.env.PATH = `${dir}:${PATH}`;
-  return { reads: () => readdirSync(dir).filter((f) => f.startsWith("read.")).length };
-}
-
-/** The admin folder of a worktree `git worktree add` is making, as it is between creating `commondir` and writing it. */
-function halfAdded(repo: string): { finish: () => void } {
-  const admin = join(repo, ".git/worktrees/being-added");
-  mkdirSync(admin, { recursive: true });
-  writeFileSync(join(admin, "gitdir"), `${join(tempDir(), "being-added")}/.git\n`);
-  writeFileSync(join(admin, "HEAD"), `${"0".repeat(40)}\n`);
-  writeFileSync(join(admin, "commondir"), "");
-  return { finish: () => writeFileSync(join(admin, "commondir"), "../..\n") };
-}
+afterEach(restorePath);
 
 test("git dies reading a worktree's admin folder while `git worktree add` writes it (what the reads below must ride out)", () => {
   const repo = makeRepo({ "a.txt": "a\n" });
