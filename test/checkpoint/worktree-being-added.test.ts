@@ -25,9 +25,10 @@ test("git dies reading a worktree's admin folder while `git worktree add` writes
   expect([r.exitCode, r.stderr.toString()]).toEqual([128, expect.stringContaining("worktrees/being-added/commondir")]);
 });
 
-test("the refs read before an attempt wait out a worktree being added beside it, and see the branches as they are", async () => {
+test("the refs read before an attempt, asked of git (a branch alias: git's files are not read), wait out a worktree being added beside it", async () => {
   const repo = makeRepo({ "a.txt": "a\n" });
   git(repo, "branch", "other");
+  git(repo, "symbolic-ref", "refs/heads/trunk", "refs/heads/main"); // an alias: ref-files.ts leaves the branches to git
   const g = new Git({ cwd: repo, timeoutMs: 60_000 });
   await g.locate(); // the folders pinned, as the loop does before any attempt
   const { reads } = countingGit();
@@ -38,7 +39,7 @@ test("the refs read before an attempt wait out a worktree being added beside it,
   folder.finish();
   const at = await read;
   expect(at.symbolic).toBe("refs/heads/main");
-  expect([...at.heads.keys()].sort()).toEqual(["refs/heads/main", "refs/heads/other"]);
+  expect([...at.heads.keys()].sort()).toEqual(["refs/heads/main", "refs/heads/other", "refs/heads/trunk"]);
   expect(at.head).toBe(git(repo, "rev-parse", "HEAD"));
 }, 60_000);
 
