@@ -9,23 +9,25 @@ import type { State } from "../state/schema.ts";
 import type { Worktree } from "../worktree/worktree.ts";
 import type { Layered } from "./config.ts";
 import type { LoopOptions } from "./options.ts";
+import { described } from "../state/described.ts";
 
 /** One line of `doctor`: ✓ (ok) ready, ! (warn) works but something is missing or will be asked, ✗ (fail) a loop cannot start. */
 export const CheckLine = z.object({
-  id: z
-    .string()
-    .describe("What was checked: git, worktree, agent, reviewer, auditor, sandbox, openspec, stories, gh, terminal, .claude, disk, trust (more may come)"),
-  mark: z.enum(["ok", "warn", "fail"]).describe("ok: ready; warn: works, but see the text; fail: a loop cannot start until it is fixed"),
-  text: z.string().describe("What was found, or what is wrong"),
-  fix: z.string().nullable().describe("What to do about it (an install command, a flag); null when nothing needs doing"),
+  id: described(
+    z.string(),
+    "What was checked: git, worktree, agent, reviewer, auditor, sandbox, openspec, stories, gh, terminal, .claude, disk, trust (more may come)",
+  ),
+  mark: described(z.enum(["ok", "warn", "fail"]), "ok: ready; warn: works, but see the text; fail: a loop cannot start until it is fixed"),
+  text: described(z.string(), "What was found, or what is wrong"),
+  fix: described(z.string().nullable(), "What to do about it (an install command, a flag); null when nothing needs doing"),
 });
 export type CheckLine = z.infer<typeof CheckLine>;
 export type Mark = CheckLine["mark"];
 
 /** `wt-loop doctor --json`. */
 export const DoctorReport = z.object({
-  ready: z.boolean().describe("True when a loop can start here (no check failed): doctor's exit code is 0 then, else 1"),
-  checks: z.array(CheckLine).describe("One entry per check that applies here, in the order shown"),
+  ready: described(z.boolean(), "True when a loop can start here (no check failed): doctor's exit code is 0 then, else 1"),
+  checks: described(z.array(CheckLine), "One entry per check that applies here, in the order shown"),
 });
 export type DoctorReport = z.infer<typeof DoctorReport>;
 
