@@ -7,7 +7,8 @@ import { z } from "zod";
 import { ZERO_TOKENS } from "../state/schema.ts";
 import { authFailure, parseJsonLine, unavailable, type AgentAdapter, type OutputParser } from "./adapter.ts";
 import { resetTimeIn } from "./reset-time.ts";
-import { summarizeInput, type StreamEvent, type UnavailableEvent } from "./stream.ts";
+import type { StreamEvent, UnavailableEvent } from "./stream.ts";
+import { summarizeInput } from "./tool-summary.ts";
 
 const Block = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("text"), text: z.string() }),

@@ -5,7 +5,8 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { authFailure, classifyErrorText, parseJsonLine, type AgentAdapter, type ErrorForms, type OutputParser } from "./adapter.ts";
-import { summarizeInput, type StreamEvent } from "./stream.ts";
+import type { StreamEvent } from "./stream.ts";
+import { summarizeInput } from "./tool-summary.ts";
 
 const n = z.number().int().nonnegative().catch(0);
 const Line = z.discriminatedUnion("type", [

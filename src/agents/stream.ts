@@ -74,16 +74,3 @@ export type StreamEvent = z.infer<typeof StreamEvent>;
 export type DoneEvent = z.infer<typeof DoneEvent>;
 export type MessageEvent = z.infer<typeof MessageEvent>;
 export type UnavailableEvent = z.infer<typeof UnavailableEvent>;
-
-/** A one-line summary of a tool call's input: the field a human would look at first. */
-export function summarizeInput(input: unknown, max = 100): string {
-  if (input === null || typeof input !== "object") return input === undefined ? "" : clip(String(input), max);
-  const obj = input as Record<string, unknown>;
-  for (const key of ["command", "file_path", "path", "pattern", "url", "query", "description", "prompt"]) {
-    const v = obj[key];
-    if (typeof v === "string" && v) return clip(v.split("\n")[0]!, max);
-  }
-  return clip(JSON.stringify(obj), max);
-}
-
-const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + "…" : s);

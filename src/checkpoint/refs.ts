@@ -9,6 +9,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { Git } from "./git.ts";
+import { readBranchFiles, type RefEntry } from "./ref-files.ts";
 import { stashEntries, storeStash } from "./stash-ref.ts";
 
 export interface RefsAt {
@@ -34,30 +35,38 @@ async function userStashes(git: Git): Promise<Map<string, string>> {
 export const LANE_BRANCHES = "refs/heads/wt-loop/lane/";
 
 export async function readRefs(git: Git): Promise<RefsAt> {
-  const here = real(git.ctx.cwd);
   const heads = new Map<string, string>();
   const elsewhere = new Set<string>();
   let symbolic: string | null = null;
-  // One git call: `%(HEAD)` marks the branch this worktree is on; `%(worktreepath)` where each is checked out. The
-  // stash list (a git process when it changed: after each of the loop's own stores and drops) is read beside it.
-  const [listed, stashes] = await Promise.all([
-    git.run(["for-each-ref", "--format=%(HEAD)%(objectname) %(refname) %(worktreepath)", "refs/heads"]),
-    userStashes(git),
-  ]);
-  const out = listed.stdout; // untrimmed: the mark may be a space
+  // The branches from git's files (ref-files.ts), or else one git call; the stash list (a git process when it
+  // changed: after each of the loop's own stores and drops) is read beside it.
+  const dirs = await git.locate();
+  const [listed, stashes] = await Promise.all([(dirs && readBranchFiles(dirs)) ?? forEachRef(git), userStashes(git)]);
+  for (const { ref, sha, current, elsewhere: away } of listed) {
+    // `--parallel`: the other lanes' branches are the loop's own, moved and deleted by it while an agent works
+    // (a lane is rebased with its HEAD detached, then removed): never the agent's doing, never put back.
+    if (ref.startsWith(LANE_BRANCHES) && !current) continue;
+    heads.set(ref, sha);
+    if (current) symbolic = ref;
+    else if (away) elsewhere.add(ref);
+  }
+  const head = symbolic ? heads.get(symbolic)! : ((await git.resolve("HEAD")) ?? "");
+  return { head, symbolic, heads, elsewhere, stashes };
+}
+
+/** The branches as git lists them: `%(HEAD)` marks the one this worktree is on, `%(worktreepath)` where each is checked out. */
+export async function forEachRef(git: Git): Promise<RefEntry[]> {
+  const here = real(git.ctx.cwd);
+  const out = (await git.run(["for-each-ref", "--format=%(HEAD)%(objectname) %(refname) %(worktreepath)", "refs/heads"])).stdout; // untrimmed: the mark may be a space
+  const entries: RefEntry[] = [];
   for (const line of out.split("\n")) {
     if (!line) continue;
     const [sha, ref, ...where] = line.slice(1).split(" ");
     if (!sha || !ref) continue;
-    // `--parallel`: the other lanes' branches are the loop's own, moved and deleted by it while an agent works
-    // (a lane is rebased with its HEAD detached, then removed): never the agent's doing, never put back.
-    if (ref.startsWith(LANE_BRANCHES) && line[0] !== "*") continue;
-    heads.set(ref, sha);
-    if (line[0] === "*") symbolic = ref;
-    else if (where.length && where.join(" ") && real(where.join(" ")) !== here) elsewhere.add(ref);
+    const current = line[0] === "*";
+    entries.push({ ref, sha, current, elsewhere: !current && where.length > 0 && where.join(" ") !== "" && real(where.join(" ")) !== here });
   }
-  const head = symbolic ? heads.get(symbolic)! : ((await git.resolve("HEAD")) ?? "");
-  return { head, symbolic, heads, elsewhere, stashes };
+  return entries;
 }
 
 const real = (p: string) => {

@@ -7,7 +7,7 @@
  */
 import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { assertNever } from "../errors.ts";
-import { LoggedEvent, type CompleteEvent, type Logged, type LoopEvent } from "../record/events.ts";
+import type { CompleteEvent, Logged, LoopEvent } from "../record/events.ts";
 import { auditSaid } from "../record/audit-said.ts";
 import { sumTokens, type Outcome } from "../state/schema.ts";
 import { inertLine } from "../term/inert.ts";
@@ -393,9 +393,18 @@ function readEvent(line: string): Logged | null {
   const ev = o?.type === "StoryEvent" && typeof o.ts === "string" && typeof o.story_id === "string" ? o.event : undefined;
   if (ev?.type === "Message" && typeof ev.text === "string") return o as Logged;
   if (ev?.type === "ToolUse" && typeof ev.name === "string" && typeof ev.summary === "string") return o as Logged;
-  const r = LoggedEvent.safeParse(o);
+  const r = loggedEvent().safeParse(o);
   return r.success ? r.data : null;
 }
+
+/**
+ * The events' schema, built at the first line that needs it rather than with the screen: `run`'s first
+ * frame reads no log, and building the events' zod schemas (~19M instructions, a quarter of the zod
+ * modules' loading) no longer comes before it (issue 35). `require`: a line is read synchronously; the
+ * bundle then evaluates events.ts on first use (everything else that imports it still loads it first).
+ */
+let schema: typeof import("../record/events.ts").LoggedEvent | null = null;
+const loggedEvent = () => (schema ??= (require("../record/events.ts") as typeof import("../record/events.ts")).LoggedEvent);
 
 function messageText(line: string): string {
   const e = readEvent(line);
