@@ -3,6 +3,8 @@
  * refs and ignored files as the attempt begins, measure what it changed, put the tree back to the commit.
  * The checkpoint is a clean tree at `sha()`, so progress is "HEAD moved or the tree is dirty".
  */
+import { realpathSync } from "node:fs";
+import { basename } from "node:path";
 import { committedChanges, composeChanges, treeStatus } from "./changed-files.ts";
 import type { Git } from "./git.ts";
 import { holdTree, writeTreeDiff } from "./hold.ts";
@@ -10,10 +12,35 @@ import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } fro
 import { deletedIgnored, ignoredPaths, restoreSnapshot } from "./snapshot.ts";
 import type { Checkpoint } from "./strategy.ts";
 
-/** `sha`: the checkpoint commit now; `keep`: paths git is told to assume unchanged, left as they are by a revert. */
-export function attemptGuard(git: Git, sha: () => string, keep: () => string[]): Pick<Checkpoint, "ensure" | "revert" | "changes" | "hold" | "writeDiff"> {
+const real = (p: string) => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+/**
+ * How long the ignored paths the last measure's `git status` listed stand for the next attempt's start (ensure),
+ * in ms: the loop's own keep or revert in between changes no ignored file, but a pause between attempts lets the
+ * user make some, which must be listed again.
+ */
+export const IGNORED_FRESH_MS = 2000;
+
+/**
+ * `sha`: the checkpoint commit now; `keep`: paths git is told to assume unchanged, left as they are by a revert;
+ * `now`: the clock IGNORED_FRESH_MS is read on (a test's own).
+ */
+export function attemptGuard(
+  git: Git,
+  sha: () => string,
+  keep: () => string[],
+  now: () => number = () => performance.now(),
+): Pick<Checkpoint, "ensure" | "revert" | "changes" | "hold" | "writeDiff"> {
   let refs: RefsAt | null = null;
   let ignored: string[] = []; // ignored when the attempt began: never deleted by its revert
+  // The ignored paths the last measure listed, when they are what a listing at the next start would give.
+  let measured: { paths: string[]; at: number } | null = null;
   let untouched = false; // the last attempt left HEAD, refs and tree exactly at the checkpoint
   let base = ""; // the checkpoint the attempt started from
   const tree = () => git.treeOf(sha());
@@ -21,8 +48,11 @@ export function attemptGuard(git: Git, sha: () => string, keep: () => string[]):
     async ensure() {
       untouched = false;
       base = sha();
-      // Two reads of their own, at once: each is a git process, and an iteration's cost over plain git is mostly these.
-      const [at, present] = await Promise.all([readRefs(git), ignoredPaths(git)]);
+      // The refs from git's files (ref-files.ts); the ignored paths from the last measure's `git status` when nothing
+      // but the loop's keep or revert came since (a git process an attempt, docs/performance.md), else listed now.
+      const listed = measured && now() - measured.at <= IGNORED_FRESH_MS ? measured.paths : null;
+      measured = null;
+      const [at, present] = await Promise.all([readRefs(git), listed ?? ignoredPaths(git)]);
       refs = at; // every attempt starts here; changes() compares with it
       ignored = [...new Set([...ignored, ...present])]; // ignored at any attempt's start: never deleted by a revert, even when an agent removes the rule
     },
@@ -40,10 +70,12 @@ export function attemptGuard(git: Git, sha: () => string, keep: () => string[]):
     async changes() {
       // The changed paths are the agent's commits' and then the tree's (the refs and the status read at once).
       const at = sha();
-      const [violation, { head, dirty, files: inTree, nested }] = await Promise.all([
+      const [violation, { head, dirty, files: inTree, nested, ignored: ignoredNow }, dirs] = await Promise.all([
         refs ? refsViolation(git, refs, at).then((r) => r.violation) : null,
         treeStatus(git),
+        git.locate(),
       ]);
+      const listedAt = now();
       untouched = !violation && !dirty && head === at;
       const gone = deletedIgnored(git.ctx.cwd, ignored);
       ignored = ignored.filter((p) => !gone.includes(p)); // told once
@@ -52,10 +84,18 @@ export function attemptGuard(git: Git, sha: () => string, keep: () => string[]):
       const born = /^[0-9a-f]{40,64}$/.test(head);
       const files = untouched ? [] : composeChanges(born ? await committedChanges(git, at, head) : new Map(), inTree);
       const commits = violation || !born ? [] : await git.commitsBetween(at, head);
+      // Listed under the ignore rules the attempt left: they stand for the next start only when a revert cannot
+      // change those rules back (no `.gitignore` changed: an agent that ignores its own new files must still have
+      // them deleted by its revert), and when the status's paths (from the top) are the listing's (from here).
+      const rulesKept = !violation && born && !files.some((f) => basename(f.path) === ".gitignore");
+      measured = rulesKept && dirs && real(dirs.workTree) === real(git.ctx.cwd) ? { paths: ignoredNow, at: listedAt } : null;
       return { progress: head !== at || dirty, commits, violation, deletedIgnored: gone, files, nested };
     },
 
-    hold: async (base) => holdTree(git, base ?? (await tree()), keep(), ignored),
+    hold: async (base) => {
+      measured = null; // a reviewer runs in the tree next: what it leaves is listed again at the next start
+      return holdTree(git, base ?? (await tree()), keep(), ignored);
+    },
 
     // Once kept, the new checkpoint commit holds the tree the attempt left: a diff of two commits, one git process —
     // not the snapshot of the whole tree (a copy of the index, `ls-files`, `add -A`, `write-tree`) a revert still needs.

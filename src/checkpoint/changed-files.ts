@@ -36,6 +36,11 @@ export interface TreeStatus {
   files: Map<string, ChangedFile["status"]>;
   /** Untracked folders that are git repositories of their own (`dir/`): what a checkpoint's `add -A` leaves out (git.ts). */
   nested: string[];
+  /**
+   * The ignored paths (`--ignored=matching`: an ignored folder is one entry, as `ls-files -o -i --directory` gives
+   * it), under the ignore rules in the tree now; relative to the top of the worktree.
+   */
+  ignored: string[];
 }
 
 /**
@@ -43,13 +48,17 @@ export interface TreeStatus {
  * (its porcelain v2 with NUL ends: paths are never quoted).
  */
 export async function treeStatus(git: Git): Promise<TreeStatus> {
-  const records = (await git.run(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all"])).stdout.split("\0");
-  const status: TreeStatus = { head: "", dirty: false, files: new Map(), nested: [] };
+  const records = (await git.run(["status", "--porcelain=v2", "--branch", "-z", "--untracked-files=all", "--ignored=matching"])).stdout.split("\0");
+  const status: TreeStatus = { head: "", dirty: false, files: new Map(), nested: [], ignored: [] };
   const field = (r: string, skip: number) => r.split(" ").slice(skip).join(" "); // the path may hold spaces
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
     if (r.startsWith("# branch.oid ")) status.head = r.slice("# branch.oid ".length);
     if (!r || r.startsWith("#")) continue;
+    if (r.startsWith("! ")) {
+      status.ignored.push(r.slice(2));
+      continue;
+    }
     status.dirty = true;
     const [x, y] = [r[2], r[3]];
     if (r.startsWith("? ")) {
