@@ -30,7 +30,8 @@ export interface LoopFollow extends AsyncIterable<Logged> {
 }
 
 const WAIT_MS = 200;
-const WATCH_MS = 500;
+/** How often the state and its runner are looked at: a runner killed with SIGKILL is said within a second or two. */
+const WATCH_MS = 1000;
 /** Final and no runner: its Complete event follows within milliseconds, unless there is none. */
 const NO_COMPLETE_GRACE_MS = 2000;
 
@@ -76,7 +77,7 @@ export function followLoop(paths: Pick<LoopFiles, "state" | "events">, o: { onWa
       return read.state;
     };
     // A runner proven ours stays ours while its pid lives with the same start time (a pid is reused only
-    // after its process ended): one read of its /proc stat every half second, not the whole proof.
+    // after its process ended): one read of its /proc stat a second, not the whole proof.
     let proven: { state: State; started: string } | null = null;
     const watchdog = setInterval(async () => {
       const s = await current();

@@ -8,7 +8,7 @@ import type { Frame, Line, ListRow, Tone } from "./frame.ts";
 import { geometry, type Box } from "./geometry.ts";
 import { cells, clip } from "../text/width.ts";
 
-const CLEAR = RGBA.fromValues(0, 0, 0, 0);
+export const CLEAR = RGBA.fromValues(0, 0, 0, 0);
 const PALETTE: Record<Tone, RGBA> = {
   normal: RGBA.fromHex("#d0d0d0"),
   dim: RGBA.fromHex("#808080"),
@@ -26,15 +26,30 @@ export interface Paint {
 }
 
 export function drawFrame(buf: OptimizedBuffer, f: Frame, p: Paint): void {
-  const cols = buf.width;
-  const rows = buf.height;
   buf.clear(CLEAR);
-  const g = geometry(f.layout, cols, rows, f.header.length);
-  f.header.slice(0, g.header.height).forEach((line, i) => drawLine(buf, line, 0, i, cols, p));
+  drawRest(buf, f, p);
+  drawClock(buf, f, p);
+}
+
+/**
+ * What time alone does not change: the list, the tabs and the body, with the header's rows and the footer
+ * left blank. The renderer keeps it in a buffer of its own, so a clock tick draws only the header and the
+ * footer over a copy of it (drawClock).
+ */
+export function drawRest(buf: OptimizedBuffer, f: Frame, p: Paint): void {
+  const g = geometry(f.layout, buf.width, buf.height, f.header.length);
   if (g.list && f.layout === "split") drawList(buf, f, g.list, p);
   if (g.list && f.layout === "compact") drawSummary(buf, f, g.list, p);
   if (g.tabs.height) drawTabs(buf, f, g.tabs, p);
   drawBody(buf, f, g.body, p);
+}
+
+/** The header's rows, the footer and the overlay over them all: what drawRest leaves out. */
+export function drawClock(buf: OptimizedBuffer, f: Frame, p: Paint): void {
+  const cols = buf.width;
+  const rows = buf.height;
+  const g = geometry(f.layout, cols, rows, f.header.length);
+  f.header.slice(0, g.header.height).forEach((line, i) => drawLine(buf, line, 0, i, cols, p));
   drawLine(buf, f.footer, 0, g.footer.y, cols, p);
   if (f.overlay) drawOverlay(buf, f.overlay, cols, rows, p);
 }

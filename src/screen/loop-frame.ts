@@ -135,12 +135,13 @@ function status(m: LoopScreen, now: number): Span[] {
 }
 
 /** Up to this run time the header's elapsed time shows seconds. */
-const SECONDS_FOR_MS = 10 * 60_000;
+const SECONDS_FOR_MS = 60_000;
 
 /**
- * The header's elapsed time: as `status` shows it for the first ten minutes (`9m 59s`), then in whole minutes,
- * never ahead of `status` (`12m`, and past the hour `1h 02m` as `status` too). After ten minutes the clock moves
- * once a minute, so a screen left open on a silent agent draws once a minute, not every second.
+ * The header's elapsed time: as `status` shows it for the first minute (`59s`), then in whole minutes, never
+ * ahead of `status` (`12m` where it says `12m 40s`, and past the hour `1h 02m` as `status` too). After the first
+ * minute the clock moves once a minute, so a screen left open on a silent agent draws once a minute, not every
+ * second (idle CPU, docs/performance.md); the seconds stay where they show that it started.
  */
 export function clockElapsed(ms: number): string {
   return ms < SECONDS_FOR_MS || ms >= 3_600_000 ? formatDuration(ms) : `${Math.floor(ms / 60_000)}m`;

@@ -7,9 +7,9 @@
  * shown, no raw mode, no mouse reporting) on `close`, on a hang-up and on an uncaught error; the
  * library's own `destroy` (a signal it watches) is reported through `onGone`.
  */
-import { Renderable, type CliRenderer, type KeyEvent, type OptimizedBuffer, type RenderContext } from "@opentui/core";
+import { OptimizedBuffer, Renderable, type CliRenderer, type KeyEvent, type RenderContext } from "@opentui/core";
 import type { Frame, Key, ScreenModel } from "./frame.ts";
-import { drawFrame, type Paint } from "./draw.ts";
+import { CLEAR, drawClock, drawRest, type Paint } from "./draw.ts";
 import { printError } from "../term/print.ts";
 
 const FRAME_MS = 34; // ≤ 30 frames a second
@@ -62,6 +62,14 @@ export function keyName(k: Pick<KeyEvent, "name" | "ctrl" | "meta" | "shift" | "
 class FrameRenderable extends Renderable {
   /** The frame composed to be compared (attachScreen's `redraw`): drawn as it is, not composed again. */
   next: Frame | null = null;
+  /**
+   * Whether `next`'s list, tabs or body differ from what `rest` holds. False for a clock tick (only the header and
+   * the footer moved): its frame is a copy of `rest` (one native copy) with those rows drawn over it, not every
+   * cell of the screen drawn again from its text (idle CPU, docs/performance.md).
+   */
+  restChanged = true;
+  /** The list, the tabs and the body as last drawn (draw.ts `drawRest`), the size of the screen. */
+  private rest: OptimizedBuffer | null = null;
   constructor(
     ctx: RenderContext,
     private readonly source: () => { model: ScreenModel; paint: Paint },
@@ -70,9 +78,31 @@ class FrameRenderable extends Renderable {
   }
   protected override renderSelf(buffer: OptimizedBuffer): void {
     const { model, paint } = this.source();
-    const frame = this.next ?? model.frame(Date.now()); // a render the library asked for itself: composed now
+    let frame = this.next;
     this.next = null;
-    drawFrame(buffer, frame, paint);
+    if (!frame) {
+      frame = model.frame(Date.now()); // a render the library asked for itself: composed now
+      this.restChanged = true;
+    }
+    let rest = this.rest;
+    if (!rest || rest.width !== buffer.width || rest.height !== buffer.height) {
+      rest?.destroy();
+      rest = this.rest = OptimizedBuffer.create(buffer.width, buffer.height, this._ctx.widthMethod, { owner: this._ctx.nativeScene, id: "wt-loop-rest" });
+      this.restChanged = true;
+    }
+    if (this.restChanged) {
+      rest.clear(CLEAR);
+      drawRest(rest, frame, paint);
+      this.restChanged = false;
+    }
+    buffer.clear(CLEAR);
+    buffer.drawFrameBuffer(0, 0, rest);
+    drawClock(buffer, frame, paint);
+  }
+  protected override destroySelf(): void {
+    this.rest?.destroy();
+    this.rest = null;
+    super.destroySelf();
   }
 }
 
@@ -105,6 +135,8 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
     if (clock && drawn) {
       const text = JSON.stringify(clock);
       if (text === shown.clock) return;
+      // A header of another height moves the rest (geometry.ts): drawn again.
+      if (clock.header.length !== drawn.header.length) view.restChanged = true;
       frame = { ...drawn, header: clock.header, footer: clock.footer };
       shown = { clock: text, rest: shown.rest };
     } else {
@@ -113,8 +145,11 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
       frame = model.frame(now);
       const { header, footer, ...rest } = frame;
       const text = { clock: JSON.stringify({ header, footer }), rest: JSON.stringify(rest) };
+      const before = drawn;
       drawn = frame;
       if (text.clock === shown.clock && text.rest === shown.rest) return;
+      // Only the header or the footer moved (a state written, a message): the rest is copied, not drawn again.
+      if (text.rest !== shown.rest || header.length !== before?.header.length) view.restChanged = true;
       shown = text;
     }
     drawn = frame;

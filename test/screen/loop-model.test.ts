@@ -374,26 +374,30 @@ describe("small truths of the header", () => {
     const now = Date.now();
     const started = new Date(now - 10 * 60_000).toISOString();
     const running = { status: "running", started_at: started, ended_at: null };
-    expect(header(bare({ ...running, paused_ms: 0, paused_since: null }))).toMatch(/elapsed 10m(?! \d)/); // whole minutes from ten on
-    expect(header(bare({ ...running, paused_ms: 4 * 60_000, paused_since: null }))).toMatch(/elapsed 6m 0\ds/);
+    expect(header(bare({ ...running, paused_ms: 0, paused_since: null }))).toMatch(/elapsed 10m(?! \d)/); // whole minutes after the first
+    expect(header(bare({ ...running, paused_ms: 4 * 60_000, paused_since: null }))).toMatch(/elapsed 6m(?! \d)/);
     expect(header(bare({ ...running, paused_ms: 4 * 60_000, paused_since: new Date(now - 60_000).toISOString(), status: "paused" }))).toMatch(
-      /elapsed 5m 0\ds/,
+      /elapsed 5m(?! \d)/,
     );
+    expect(header(bare({ ...running, paused_ms: 9 * 60_000 + 30_000, paused_since: null }))).toMatch(/elapsed 3\ds/);
     const ended = new Date(now - 2 * 60_000).toISOString();
-    expect(header(bare({ status: "done", started_at: started, ended_at: ended, paused_ms: 3 * 60_000, paused_since: null }))).toContain("elapsed 5m 00s");
+    expect(header(bare({ status: "done", started_at: started, ended_at: ended, paused_ms: 3 * 60_000, paused_since: null }))).toMatch(/elapsed 5m(?! \d)/);
   });
 
-  test("the elapsed time shows seconds for ten minutes, then whole minutes never ahead of status's, then hours as status does", () => {
+  test("the elapsed time shows seconds for the first minute, then whole minutes never ahead of status's, then hours as status does", () => {
     const at = (ms: number) => {
       const now = Date.now();
       return header(bare({ status: "running", started_at: new Date(now - ms).toISOString(), ended_at: null, paused_ms: 0, paused_since: null }));
     };
     expect(at(42_000)).toMatch(/elapsed 4[23]s/);
-    expect(at(9 * 60_000 + 30_000)).toMatch(/elapsed 9m 3[01]s/);
+    expect(at(59_000)).toMatch(/elapsed (59|60)s|elapsed 1m(?! \d)/);
+    expect(at(60_000 + 50_000)).toMatch(/elapsed 1m(?! \d)/); // status: 1m 50s
+    expect(at(9 * 60_000 + 30_000)).toMatch(/elapsed 9m(?! \d)/);
     expect(at(12 * 60_000 + 50_000)).toMatch(/elapsed 12m(?! \d)/); // status: 12m 50s
     expect(at(59 * 60_000 + 58_000)).toMatch(/elapsed 59m(?! \d)/);
     expect(at(62 * 60_000 + 10_000)).toMatch(/elapsed 1h 02m/);
-    expect(clockElapsed(10 * 60_000 - 1)).toBe(formatDuration(10 * 60_000 - 1));
+    expect(clockElapsed(59_000)).toBe(formatDuration(59_000));
+    expect(clockElapsed(60_000)).toBe("1m");
     expect(clockElapsed(10 * 60_000 + 59_999)).toBe("10m");
   });
 

@@ -219,6 +219,36 @@ describe("renderer", () => {
     await waitFor("the whole frame composed on a tick", () => m.frames > before, 10_000, { every: 20 });
   });
 
+  test("a tick's frame is the whole frame: its header and footer drawn over the rest as last drawn, which a changed body or a header of another height draws again", async () => {
+    const m = new ClockModel(frame({ header: [[{ text: "elapsed 59s" }]] }));
+    t = await createTestRenderer({ width: 80, height: 20, exitOnCtrlC: false });
+    screen = attachScreen(t.renderer, m, {});
+    const shows = async (what: string, ok: (s: string) => boolean) => {
+      await waitFor(what, () => ok(t!.captureCharFrame()), 10_000, { every: 20 });
+      return t!.captureCharFrame().split("\n");
+    };
+    const first = await shows("the first frame", (s) => s.includes("elapsed 59s"));
+    // The clock moves: every row but the header's is what it was.
+    m.clockText = "elapsed 1m 00s";
+    const ticked = await shows("the tick's frame", (s) => s.includes("elapsed 1m 00s"));
+    expect(ticked.slice(1)).toEqual(first.slice(1));
+    // The body changes (an event: a redraw): the rest is drawn again, under the clock.
+    m.f = frame({ body: { lines: [[{ text: "a new line" }]], top: 0, total: 1, following: true } });
+    screen!.redraw();
+    const moved = await shows("the new body", (s) => s.includes("a new line"));
+    expect(moved.join("\n")).not.toContain("the agent said hello");
+    expect(moved[0]).toContain("elapsed 1m 00s");
+    // The clock's header gains a row: the list, the tabs and the body move down one, as a whole frame draws them.
+    m.f = frame({ header: [[{ text: "elapsed" }], [{ text: "a second header row" }]], body: m.f.body });
+    m.clockText = "elapsed 1m 01s";
+    const taller = await shows("the taller header's tick", (s) => s.includes("a second header row"));
+    expect(taller[2]).toContain("Agent");
+    m.whole = true;
+    m.f = frame({ header: [[{ text: "elapsed" }], [{ text: "a second header row, whole" }]], body: m.f.body });
+    const whole = await shows("the whole frame", (s) => s.includes("a second header row, whole"));
+    expect(whole.slice(2)).toEqual(taller.slice(2));
+  });
+
   test("a resize tells the model the new size and re-lays out", async () => {
     const { m } = await draw(frame());
     t!.resize(100, 30);
