@@ -5,8 +5,6 @@
  * its command returns — nothing the screen library still holds for the dead terminal (a write it
  * keeps polling) may keep it alive, spinning, holding the worktree's lock.
  */
-import { readFileSync } from "node:fs";
-
 const SIGHUP = 1;
 let parentDeathIsHangUp = false;
 
@@ -35,6 +33,9 @@ export function reportHangUp(why: string): void {
 
 /** SIGHUP is ignored (`nohup`): the user asked to outlive the terminal. Asked before anything here listens to it. */
 function hangUpIgnored(): boolean {
+  // Loaded here: cli.ts imports this file, and node:fs is a quarter of an empty program's start-up, which
+  // `--version` and `--help` need not pay (docs/performance.md).
+  const { readFileSync } = require("node:fs") as typeof import("node:fs");
   try {
     const mask = /^SigIgn:\s*([0-9a-f]+)$/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
     return mask !== undefined && (BigInt(`0x${mask}`) & 1n) === 1n; // SIGHUP is signal 1
