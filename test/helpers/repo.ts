@@ -2,17 +2,17 @@
 import { chmodSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll } from "bun:test";
 
 const made: string[] = [];
-// Outside `bun test` (scripts/soak.ts imports these helpers) there is no afterAll: the script removes its own folders.
-try {
-  // Not the hooks' default 5 s: a file's twenty repositories, with their lanes and logs, take longer to delete
-  // at load 15, and a timed-out hook fails the file after every test of it passed.
-  afterAll(() => {
-    for (const d of made) rmSync(d, { recursive: true, force: true });
-  }, 120_000);
-} catch {}
+/**
+ * Removes every folder `tempDir` and `scratchDir` made so far. test/preload.ts runs it after each test file:
+ * an `afterAll` registered here would bind only to the first file that loads this module (`bun test` loads it
+ * once for all files), and every later file's folders were left in /tmp (22,000 of them, GBs, after a day).
+ * Outside `bun test` the scripts remove their own (scripts/soak.ts keeps a failing round's, to replay it).
+ */
+export function removeTempDirs(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
 
 export function tempDir(prefix = "wt-loop-test-"): string {
   const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
