@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { pinGitDirs, type GitDirs } from "../proc/git-hardening.ts";
 import { CommandError, exec, type ExecResult } from "../proc/spawn.ts";
 import { recordLocators, refuseBadLayout } from "./git-admin.ts";
+import { acrossWorktrees } from "./worktree-list.ts";
 
 export interface GitContext {
   cwd: string;
@@ -114,6 +115,11 @@ export class Git {
         throw new CommandError(`\`git ${args.slice(0, 3).join(" ")}\` failed (exit ${r.code}): ${r.stderr.trim()}`, ["git", ...args], "exit", r.code, r.stderr);
       await Bun.sleep(30 + Math.random() * 40);
     }
+  }
+
+  /** Runs a git that reads every worktree of the repository: one being added meanwhile is waited for (worktree-list.ts). */
+  runAcrossWorktrees(args: string[]): Promise<ExecResult> {
+    return acrossWorktrees(() => this.run(args), this.ctx.timeoutMs ?? 30_000);
   }
 
   /**

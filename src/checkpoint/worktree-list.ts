@@ -1,4 +1,5 @@
 /** `git worktree list --porcelain -z`, parsed once for every reader (the fleet's list, the lanes of --parallel). */
+import { CommandError } from "../proc/spawn.ts";
 
 export interface ListedWorktree {
   path: string;
@@ -21,4 +22,29 @@ export function parseWorktreeList(out: string): ListedWorktree[] {
     else if (cur && field === "bare") cur.bare = true;
   }
   return list;
+}
+
+/** What git says reading a worktree's admin folder that `git worktree add` has not finished writing. */
+const HALF_ADDED = /\/worktrees\/[^/\n]+\/commondir\b/;
+/** How long a read of every worktree waits for such a folder to be whole: an add writes it in milliseconds. */
+const HALF_ADDED_WAIT_MS = 10_000;
+
+/**
+ * Runs `read`, a git that reads every worktree of the repository (`worktree list`, `for-each-ref` with
+ * `%(worktreepath)`). `git worktree add` writes a new worktree's admin folder file by file, and a git reading it
+ * between `commondir` being created and written dies "failed to read …/worktrees/<name>/commondir": the next
+ * `--parallel` lane, another loop's, the user's. That folder is whole a moment later, so the read is asked again
+ * (within `waitMs`, at most a few seconds: a folder an add killed midway left so stays unreadable, and its error stands).
+ */
+export async function acrossWorktrees<T extends { stdout: string }>(read: () => Promise<T>, waitMs: number): Promise<T> {
+  const deadline = Date.now() + Math.min(waitMs, HALF_ADDED_WAIT_MS);
+  while (true) {
+    try {
+      return await read();
+    } catch (err) {
+      const halfAdded = err instanceof CommandError && err.reason === "exit" && HALF_ADDED.test(err.stderr);
+      if (!halfAdded || Date.now() > deadline) throw err;
+      await Bun.sleep(20 + Math.random() * 30);
+    }
+  }
 }

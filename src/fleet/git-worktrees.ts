@@ -5,7 +5,7 @@
  */
 import { NOT_IN_WORKTREE, UserError } from "../errors.ts";
 import { CommandError, exec } from "../proc/spawn.ts";
-import { parseWorktreeList } from "../checkpoint/worktree-list.ts";
+import { acrossWorktrees, parseWorktreeList } from "../checkpoint/worktree-list.ts";
 
 export interface GitWorktree {
   path: string;
@@ -32,7 +32,7 @@ export function gitWorktrees(cwd: string, timeoutMs = 30_000): Promise<GitWorktr
 async function lookUp(cwd: string, timeoutMs: number): Promise<GitWorktree[]> {
   let out: string;
   try {
-    out = (await exec(["git", "worktree", "list", "--porcelain", "-z"], { cwd, timeoutMs })).stdout;
+    out = (await acrossWorktrees(() => exec(["git", "worktree", "list", "--porcelain", "-z"], { cwd, timeoutMs }), timeoutMs)).stdout;
   } catch (err) {
     if (err instanceof CommandError && err.reason === "missing")
       throw new UserError("git is not installed (not found on PATH). Install git, then run this again.");

@@ -37,7 +37,7 @@ export function inside(path: string, dir: string): boolean {
 
 /** `git worktree list --porcelain`, parsed. */
 export const listWorktrees = async (git: Git): Promise<ListedWorktree[]> =>
-  parseWorktreeList((await git.run(["worktree", "list", "--porcelain", "-z"])).stdout);
+  parseWorktreeList((await git.runAcrossWorktrees(["worktree", "list", "--porcelain", "-z"])).stdout);
 
 /**
  * Removes the lane worktree at `path` (registered or not, present or not): `worktree remove --force`
