@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { ZERO_TOKENS } from "../state/schema.ts";
+import { ZERO_TOKENS } from "../state/tokens.ts";
 import { authFailure, parseJsonLine, unavailable, type AgentAdapter, type OutputParser } from "./adapter.ts";
 import { resetTimeIn } from "./reset-time.ts";
 import type { StreamEvent, UnavailableEvent } from "./stream.ts";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { classifyErrorText, parseJsonLine, type AgentAdapter, type ErrorForms, type OutputParser } from "./adapter.ts";
 import type { StreamEvent, UnavailableEvent } from "./stream.ts";
-import { ZERO_TOKENS } from "../state/schema.ts";
+import { ZERO_TOKENS } from "../state/tokens.ts";
 
 /**
  * Codex's error texts, measured with codex-cli against a scripted Responses API: `exceeded retry

@@ -2,7 +2,7 @@
  * Any program as the agent (`--agent command --agent-cmd CMD`): CMD runs through `sh -c` so it may
  * carry its own arguments; the prompt goes to stdin; its plain stdout, whole, is the final text.
  */
-import { ZERO_TOKENS } from "../state/schema.ts";
+import { ZERO_TOKENS } from "../state/tokens.ts";
 import type { AgentAdapter } from "./adapter.ts";
 
 export const command: AgentAdapter = {

@@ -4,7 +4,8 @@
  * the body's window, the footer and the overlay.
  */
 import { issueShort } from "../github/label.ts";
-import { isFinal, type State } from "../state/schema.ts";
+import { isFinal } from "../state/final.ts";
+import type { State } from "../state/schema.ts";
 import { pausedMs, runTimeMs } from "../state/run-time.ts";
 import { formatCost, formatTotalCost, formatDuration, formatTokens } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";

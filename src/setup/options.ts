@@ -7,7 +7,8 @@
  */
 import { z } from "zod";
 import { MAX_TIMER_MS } from "../proc/timer.ts";
-import { AgentName, CheckpointKind, DoneCriteria, OnComplete, ReviewerName, SandboxNetwork, type State } from "../state/schema.ts";
+import { AgentName, CheckpointKind, DoneCriteria, OnComplete, ReviewerName, SandboxNetwork } from "../state/choices.ts";
+import type { State } from "../state/schema.ts";
 import { TERMINAL_NAMES } from "../text/terminal-names.ts";
 
 export interface OptionMeta {

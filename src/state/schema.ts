@@ -9,7 +9,12 @@ import { z } from "zod";
 import { FINAL_STATUSES, SCHEMA_VERSION } from "./final.ts";
 import { described } from "./described.ts";
 
+import { AgentName, CheckpointKind, DoneCriteria, OnComplete, ReviewerName, SandboxNetwork } from "./choices.ts";
+import type { TokenCounts } from "./tokens.ts";
+
 export { FINAL_STATUSES, isFinal, SCHEMA_VERSION, type FinalStatus } from "./final.ts";
+export { AgentName, CheckpointKind, DoneCriteria, OnComplete, ReviewerName, SandboxNetwork } from "./choices.ts";
+export { addTokens, sumTokens, ZERO_TOKENS } from "./tokens.ts";
 
 export const Status = z.enum(["starting", "running", "paused", "done", "stuck", "stalled", "stopped"]);
 export type Status = z.infer<typeof Status>;
@@ -29,15 +34,9 @@ export const Tokens = z.object({
   cache_creation: Count.describe("tokens written to the prompt cache"),
 });
 export type Tokens = z.infer<typeof Tokens>;
-export const ZERO_TOKENS: Tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
-export const sumTokens = (t: Tokens) => t.input + t.output + t.cache_read + t.cache_creation;
-/** Adds `more` into `to`, kind by kind (a run's spending into an iteration's, an iteration's into the loop's). */
-export function addTokens(to: Tokens, more: Tokens): void {
-  to.input += more.input;
-  to.output += more.output;
-  to.cache_read += more.cache_read;
-  to.cache_creation += more.cache_creation;
-}
+// The same four counts as tokens.ts's TokenCounts, which the zod-free code uses (each must fit the other).
+({}) as Tokens satisfies TokenCounts;
+({}) as TokenCounts satisfies Tokens;
 
 /** One run of the `--verify` command (src/engine/gates/verify.ts). */
 export const VerifyRun = z.object({
@@ -49,8 +48,6 @@ export const VerifyRun = z.object({
 export type VerifyRun = z.infer<typeof VerifyRun>;
 
 /** Who may review a COMPLETE (`--review`): an agent CLI, or any program (`--review-cmd`). */
-export const ReviewerName = z.enum(["claude", "codex", "gemini", "command"]);
-export type ReviewerName = z.infer<typeof ReviewerName>;
 
 /** The `--review` gate's account of one attempt (src/engine/gates/review.ts). */
 export const ReviewRun = z.object({
@@ -88,9 +85,6 @@ export const AuditRun = z.object({
   put_back: described(z.array(z.string()), "what the auditor changed in the worktree and wt-loop put back before its verdict counted; empty when nothing"),
 });
 export type AuditRun = z.infer<typeof AuditRun>;
-
-export const AgentName = z.enum(["claude", "codex", "gemini", "command", "demo"]);
-export type AgentName = z.infer<typeof AgentName>;
 
 export const Iteration = z.object({
   n: described(z.number().int().positive(), "iteration number, 1-based"),
@@ -147,10 +141,6 @@ export const Iteration = z.object({
 });
 export type Iteration = z.infer<typeof Iteration>;
 
-export const DoneCriteria = z.enum(["tasks", "manual"]);
-export const CheckpointKind = z.enum(["branch", "stash"]);
-/** `pr`: keep the loop's branch, push it and open (or update) a pull request with the loop's records (docs/github.md). */
-export const OnComplete = z.enum(["ask", "cleanup", "keep", "pr"]);
 export const Completion = z.enum(["cleanup", "keep"]);
 /** Why a `stopped` loop stopped: the user (a stop, Ctrl-C) or a budget. */
 export const StopReason = z.enum(["user", "budget"]);
@@ -175,7 +165,6 @@ export const GitHubLink = z.object({
   search: described(z.string().nullable(), "`--issues`: the search, as given; null for `--issue`"),
 });
 export type GitHubLink = z.infer<typeof GitHubLink>;
-export const SandboxNetwork = z.enum(["filtered", "open"]);
 
 /** The loop waits for the agent's service (a usage limit): the status stays `running`. */
 export const Waiting = z.object({
