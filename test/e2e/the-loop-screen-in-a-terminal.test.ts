@@ -3,12 +3,12 @@
 // is inside it). Every way out gives the terminal back; a pipe, --plain, TERM=dumb and a renderer that
 // cannot start show the line stream as before.
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readState } from "../helpers/fixtures.ts";
 import { COMPLETE } from "../helpers/loop.ts";
-import { git, makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { git, makeRepo, TASKS_2_STORIES, tempDir } from "../helpers/repo.ts";
 import { compiledInTmux } from "../helpers/compiled.ts";
 import { describeWithTmux, type Tmux } from "../helpers/tmux.ts";
 
@@ -190,7 +190,9 @@ describeWithTmux("the loop screen in a terminal", () => {
   test("p pauses after the current iteration; + raises the limit by 10; n leaves a note for the next prompt; p again resumes and the loop goes on to done", async () => {
     tmux = compiled.tmux();
     const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
-    const { env, dir } = envFor([COMPLETE({ hangSec: 4 }), COMPLETE()]);
+    // The first agent holds until the pause is asked: at load 17 the keys before `p` took longer than a fixed 4 s.
+    const release = join(tempDir(), "release");
+    const { env, dir } = envFor([COMPLETE({ waitFile: release }), COMPLETE()]);
     const pane = tmux.start(repo, env, keep("wt-loop run --on-complete keep --max 9"));
     await tmux.waitFor("the first agent", () => existsSync(join(dir, "prompt-1.txt")) && tmux.capture(pane).includes("Stories"));
     tmux.keys(pane, "+");
@@ -201,6 +203,8 @@ describeWithTmux("the loop screen in a terminal", () => {
     tmux.keys(pane, "Enter");
     await tmux.waitFor("the note saved", () => JSON.stringify(readState(repo).notes ?? []).includes("use the v2 API"));
     tmux.keys(pane, "p");
+    await tmux.waitFor("the pause asked", () => readState(repo).pause_requested === true);
+    writeFileSync(release, "");
     await tmux.waitFor("paused after story one", () => readState(repo).status === "paused", 60_000);
     expect(existsSync(join(dir, "prompt-2.txt"))).toBe(false);
     await tmux.waitFor("the footer offers resume", () => tmux.capture(pane).includes("p resume · +/- max"));
