@@ -3,22 +3,14 @@
  * refs and ignored files as the attempt begins, measure what it changed, put the tree back to the commit.
  * The checkpoint is a clean tree at `sha()`, so progress is "HEAD moved or the tree is dirty".
  */
-import { realpathSync } from "node:fs";
 import { basename } from "node:path";
+import { realOrSame as real } from "../proc/real-path.ts";
 import { committedChanges, composeChanges, treeStatus } from "./changed-files.ts";
 import type { Git } from "./git.ts";
 import { holdTree, writeTreeDiff } from "./hold.ts";
 import { readRefs, recoverIgnored, refsViolation, restoreRefs, type RefsAt } from "./refs.ts";
 import { deletedIgnored, ignoredPaths, restoreSnapshot } from "./snapshot.ts";
 import type { Checkpoint } from "./strategy.ts";
-
-const real = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-};
 
 /**
  * How long the ignored paths the last measure's `git status` listed stand for the next attempt's start (ensure),

@@ -6,8 +6,9 @@
  * compare-and-swap (`update-ref <ref> <old> <new>`), so a move made meanwhile by someone else is
  * never undone; the agent's commits are named in the reason (and stay in the branch's reflog).
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { realOrSame as real } from "../proc/real-path.ts";
 import type { Git } from "./git.ts";
 import { readBranchFiles, type RefEntry } from "./ref-files.ts";
 import { stashEntries, storeStash } from "./stash-ref.ts";
@@ -68,14 +69,6 @@ export async function forEachRef(git: Git): Promise<RefEntry[]> {
   }
   return entries;
 }
-
-const real = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-};
 
 const short = (ref: string | null) => (ref ? ref.replace(/^refs\/heads\//, "") : "a detached HEAD");
 
