@@ -12,20 +12,16 @@
  *   start is put back as git wrote it (a planted main `commondir` removed), and the loop says so and goes on:
  *   nothing but the agent or its command can have changed it meanwhile.
  */
-import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../errors.ts";
 import type { GitDirs } from "../proc/git-hardening.ts";
 import { allPinned } from "../proc/git-hardening.ts";
+import { realOrNull } from "../proc/real-path.ts";
 import { removeSafe, writeFileSafe } from "../proc/safe-fs.ts";
 
-const real = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-};
+/** Resolved, or absolute as given when it does not exist (yet). */
+const real = (p: string) => realOrNull(p) ?? resolve(p);
 const read = (p: string): string | null => {
   try {
     return lstatSync(p).isFile() ? readFileSync(p, "utf8") : `(not a file)`;
