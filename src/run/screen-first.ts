@@ -42,7 +42,7 @@ export class ScreenFirst {
         // The loop before it is written: status `starting`, the plan's stories once they are read.
         const model = new LoopModel({ mode: "run" });
         model.say("Preparing the loop…", "dim");
-        if (this.planned) model.event(this.planned);
+        if (this.planned) model.plan(this.planned);
         // Its first frame: the preparation's own work waits for it (drawn). At most a second, for a terminal that is slow to draw.
         const drawn = new Promise<void>((resolve) => {
           const done = () => {
@@ -75,7 +75,7 @@ export class ScreenFirst {
     void this.opening?.then(
       (opened) => {
         if (!opened) return;
-        opened.model.event(e);
+        opened.model.plan(e);
         opened.preparing.redraw();
       },
       () => {},
