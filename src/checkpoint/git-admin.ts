@@ -91,7 +91,17 @@ const seen = new Map<string, Map<string, string | null>>();
 
 /** Records the repository's locator files as they are now (the first git call of a run, before any agent). */
 export function recordLocators(commonDir: string): void {
-  if (!seen.has(commonDir)) seen.set(commonDir, locators(commonDir));
+  if (seen.has(commonDir)) return;
+  const files = locators(commonDir);
+  // An admin folder's `commondir` absent or half written is a worktree being added (another loop's lane, the user's):
+  // not recorded, or the first repair would put that state back over what git writes next. Judged as a new one's.
+  for (const [file, text] of files)
+    if (basename(file) === "commondir" && file !== join(commonDir, "commondir")) {
+      const settled = text === "" ? unlessBeingAdded(file, commonDir) : text;
+      if (settled === null) files.delete(file);
+      else files.set(file, settled);
+    }
+  seen.set(commonDir, files);
 }
 
 /**

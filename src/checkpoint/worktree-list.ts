@@ -54,7 +54,8 @@ export async function acrossWorktrees<T extends { stdout: string }>(read: () => 
 
 /** The error of a read that never got past a half-written admin folder, saying which folder and what to do. */
 function unreadable(err: CommandError, cwd = "."): CommandError {
-  const folder = /failed to read (.*\/worktrees\/[^/\n]+)\/commondir/.exec(err.stderr)?.[1];
+  // The path as git printed it (relative to `cwd` or absolute): from the first word that starts one (the words around it are translated).
+  const folder = /(?:^|\s)([./][^\n]*?\/worktrees\/[^/\n]+)\/commondir/m.exec(err.stderr)?.[1];
   if (!folder) return err;
   const why = `(still so after waiting: a \`git worktree add\` cut midway leaves its folder so; if no add is running, remove ${resolve(cwd, folder)})`;
   return new CommandError(`${err.message} ${why}`, err.argv, err.reason, err.code, err.stderr);

@@ -1,7 +1,7 @@
 // The files that say where a worktree's repository is (`commondir`, a linked worktree's `.git`): one that
 // already points elsewhere when wt-loop starts is refused, naming it; one changed after start is put back.
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Git } from "../../src/checkpoint/git.ts";
 import { recordLocators, repairLocators } from "../../src/checkpoint/git-admin.ts";
@@ -63,6 +63,20 @@ describe("git-admin", () => {
       expect(readFileSync(join(repo, ".git/worktrees/being-added/commondir"), "utf8")).toBe(""); // not written under git's feet
       add.finish();
       expect(repairLocators(await g.commonDir())).toEqual([]);
+    });
+
+  for (const when of ["created, not yet written", "not yet created"])
+    test(`a worktree being added as the loop starts (its commondir ${when}) is not put back to that half-written state`, async () => {
+      const repo = makeRepo();
+      const add = halfAdded(repo);
+      const commondir = join(repo, ".git/worktrees/being-added/commondir");
+      if (when === "not yet created") rmSync(commondir);
+      const g = new Git({ cwd: repo, timeoutMs: 30_000 });
+      await g.head();
+      recordLocators(await g.commonDir());
+      add.finish();
+      expect(repairLocators(await g.commonDir())).toEqual([]);
+      expect(readFileSync(commondir, "utf8")).toBe("../..\n");
     });
 
   test("an emptied commondir of a worktree nobody is adding is put back", async () => {

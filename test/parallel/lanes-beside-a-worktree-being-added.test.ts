@@ -60,7 +60,7 @@ test("a lane that cannot be removed (an add cut midway left its folder unreadabl
   writeFileSync(join(p.worktree, "work.txt"), "the lane's work\n");
   const tip = await lanes.commit(p, "story 1");
   halfAdded(repo); // never finished
-  g.ctx.timeoutMs = 2_000; // the wait for it to be whole: bounded by the command timeout
+  g.ctx.timeoutMs = 4_000; // the wait for it to be whole: bounded by the command timeout
   const err = await lanes.close(p, { integrated: false }).then(
     () => null,
     (e: Error) => e,
