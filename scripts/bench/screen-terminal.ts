@@ -9,12 +9,16 @@
  * BENCH_BASELINE=<binary>: the same figures for that build too, round-robin with this one in the same
  * run (each figure's runs alternate between the two), so a change is judged against its baseline at the
  * same load.
+ *
+ * BENCH_SCREEN_FIRST_ONLY=1: only the first frame, the stories and the floor (BENCH_RUNS rounds, seconds each, no idle
+ * windows): for iterating on the start-up.
  */
 import { readFileSync } from "node:fs";
 import { BIN, judge, load, makeRepo, median, ms, RUNS, runAlone } from "./shared.ts";
 
 const BASELINE = process.env.BENCH_BASELINE;
 
+const FIRST_ONLY = process.env.BENCH_SCREEN_FIRST_ONLY === "1";
 const SOCK = `wtl-bench-${process.pid}`;
 const IDLE_S = 20;
 /** From the first frame: the seconds the start-up's work (the first iteration's git calls, the JIT) takes on a loaded machine. */
@@ -118,6 +122,11 @@ async function round(bin: string, f: ReturnType<typeof figures>): Promise<void> 
   f.stories.push(run.thenMs);
   const plain = startUntil(loop(true), /iteration 1\//);
   f.plainFirst.push(plain.ms);
+  if (FIRST_ONLY) {
+    for (const p of [run.pane, plain.pane]) tmux("send-keys", "-t", p, "q");
+    await Bun.sleep(1500); // stopped gracefully, before the next build's round
+    return;
+  }
   // `monitor` following the plain run's loop (the same binary: a runner of another build is not taken for ours).
   const monitor = startUntil([bin, "monitor"], /Story 1/, true, undefined, plain.repo);
   const monitorPlain = startUntil([bin, "monitor", "--plain"], /1\. Story 1/, true, undefined, plain.repo);
@@ -169,6 +178,7 @@ export async function screenTerminal() {
     return {
       ...summary(ours),
       baseline: BASELINE ? { binary: BASELINE, ...summary(base) } : null,
+      first_only: FIRST_ONLY,
       idle_seconds: IDLE_S,
       steady_from_s: STEADY_FROM_MS / 1000,
       load: [load0, load()],
@@ -195,6 +205,7 @@ export function printScreenTerminal(s: Awaited<ReturnType<typeof screenTerminal>
   console.log(
     `   run → the plan's stories on screen ${ms(s.stories_frame_ms)}, above the floor ${ms(storiesAbove)}   target ≤ 400 ms  ${judge("run → stories on screen, above the floor", storiesAbove <= 400, `${ms(storiesAbove)} above the floor (${ms(s.stories_frame_ms)}), ${at}`)}${was((x) => ms(x.stories_frame_ms - x.version_floor_ms))}`,
   );
+  if (s.first_only) return s;
   console.log(
     `   idle CPU of run     ${pct(s.idle_cpu_pct)}   the line stream (--plain) ${pct(s.idle_cpu_plain_pct)}   over ${s.idle_seconds} s from the ${s.steady_from_s}th s (the first half minute: ${pct(s.idle_cpu_first_pct)})   target < 1 %  ${judge("runner idle CPU, loop screen", s.idle_cpu_pct < 1, `${pct(s.idle_cpu_pct)}, ${at}`)}${was((x) => `${pct(x.idle_cpu_pct)}, --plain ${pct(x.idle_cpu_plain_pct)}, first half minute ${pct(x.idle_cpu_first_pct)}`)}`,
   );
