@@ -98,22 +98,29 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
     await git.runAcrossWorktrees(["worktree", "add", "--quiet", "--no-checkout", plan.worktree, plan.branch]);
   }
 
+  /**
+   * Removes the lane's folder; when git cannot (a folder it cannot read: lane-git.ts), says which lane and where its
+   * work is. Its branch is left with it (deleted only once the folder is gone): nothing of the lane's is lost.
+   */
+  async function removeSaying(q: Git, lane: LaneLike, path: string, work: string): Promise<void> {
+    try {
+      await removeLaneWorktree(q, where, path);
+    } catch (err) {
+      throw new HarnessError(
+        `The lane of story ${lane.story_id} (${path}) could not be removed: ${errorMessage(err)}. ` +
+          `Its branch ${lane.branch} is left as it was and ${work}; the next \`wt-loop start\` or \`wt-loop stop\` removes the lane.`,
+        { cause: err },
+      );
+    }
+  }
+
   const close = (lane: LaneLike, how: { integrated: boolean }) => inTurn(opts.commonDir, () => closeNow(lane, how));
 
   async function closeNow(lane: LaneLike, how: { integrated: boolean }): Promise<string | null> {
     const q = git.uninterruptible(); // a stop must not cut a lane's removal in half
     const kept = how.integrated ? null : await keep(lane, null);
-    try {
-      await removeLaneWorktree(q, where, lane.worktree);
-    } catch (err) {
-      // Its branch is left with it (deleted only once the folder is gone): nothing of the lane's is lost, and the user is told where.
-      const work = kept ? `its work is kept in ${kept}` : how.integrated ? "its work is on the loop branch" : "it holds no work of its own";
-      throw new HarnessError(
-        `The lane of story ${lane.story_id} (${lane.worktree}) could not be removed: ${errorMessage(err)}. ` +
-          `Its branch ${lane.branch} is left as it was and ${work}; the next \`wt-loop start\` or \`wt-loop stop\` removes the lane.`,
-        { cause: err },
-      );
-    }
+    const work = kept ? `its work is kept in ${kept}` : how.integrated ? "its work is on the loop branch" : "it holds no work of its own";
+    await removeSaying(q, lane, lane.worktree, work);
     await deleteBranch(q, where, lane.branch);
     return kept;
   }
@@ -182,7 +189,8 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
         const notes: string[] = [];
         for (const [leaf, lane] of byLeaf) {
           const kept = lane.base ? await keep(lane, loopHead) : null; // (closeNow's steps, with "integrated" judged by content)
-          await removeLaneWorktree(q, where, join(where.dir, leaf));
+          const work = kept ? `its work not on the loop branch is kept in ${kept}` : "what it holds is on the loop branch (or it holds nothing)";
+          await removeSaying(q, lane, join(where.dir, leaf), work);
           // A recorded path elsewhere (a state edited by hand, another repository's) is not the loop's to remove.
           if (real(lane.worktree) !== real(join(where.dir, leaf)) && inside(lane.worktree, where.dir)) await removeLaneWorktree(q, where, lane.worktree);
           if (lane.branch.startsWith(where.branchPrefix)) await deleteBranch(q, where, lane.branch);

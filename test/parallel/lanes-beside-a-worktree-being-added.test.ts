@@ -8,7 +8,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { countingGit, halfAdded, restorePath } from "../helpers/half-added-worktree.ts";
+import { countingGit, halfAdded, READS_EVERY_WORKTREE, restorePath } from "../helpers/half-added-worktree.ts";
 import { loopRepo, worktrees } from "../helpers/lanes.ts";
 import { git } from "../helpers/repo.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -62,6 +62,28 @@ test("a lane that cannot be removed (an add cut midway left its folder unreadabl
   halfAdded(repo); // never finished
   g.ctx.timeoutMs = 4_000; // the wait for it to be whole: bounded by the command timeout
   const err = await lanes.close(p, { integrated: false }).then(
+    () => null,
+    (e: Error) => e,
+  );
+  expect(err?.message).toContain(p.worktree);
+  expect(err?.message).toContain(join(repo, ".git/worktrees/being-added"));
+  expect(err?.message).toContain(p.branch);
+  expect(branchOf(repo, p.branch)).toBe(tip);
+  const kept = git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/");
+  expect(err?.message).toContain(kept);
+  expect(git(repo, "show", `${kept}:work.txt`)).toBe("the lane's work");
+}, 60_000);
+
+test("a lane left by a killed runner that cannot be removed at the next start keeps its work and says where", async () => {
+  const { repo, g, lanes, head } = await loopRepo();
+  const p = lanes.plan("1", 1, head());
+  await lanes.open(p);
+  writeFileSync(join(p.worktree, "work.txt"), "the lane's work\n");
+  const tip = await lanes.commit(p, "story 1");
+  // The start finds the lane (its list of worktrees read), then an add begins that a kill cuts midway: never finished.
+  countingGit(READS_EVERY_WORKTREE, { repo, pattern: `*"worktree list"*` });
+  g.ctx.timeoutMs = 4_000;
+  const err = await lanes.sweep([]).then(
     () => null,
     (e: Error) => e,
   );
