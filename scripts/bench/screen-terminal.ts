@@ -9,12 +9,16 @@
  * BENCH_BASELINE=<binary>: the same figures for that build too, round-robin with this one in the same
  * run (each figure's runs alternate between the two), so a change is judged against its baseline at the
  * same load.
+ *
+ * BENCH_SCREEN_FIRST_ONLY=1: only the first frame, the stories and the floor (BENCH_RUNS rounds, seconds each, no idle
+ * windows): for iterating on the start-up.
  */
 import { readFileSync } from "node:fs";
 import { BIN, judge, load, makeRepo, median, ms, RUNS, runAlone } from "./shared.ts";
 
 const BASELINE = process.env.BENCH_BASELINE;
 
+const FIRST_ONLY = process.env.BENCH_SCREEN_FIRST_ONLY === "1";
 const SOCK = `wtl-bench-${process.pid}`;
 const IDLE_S = 20;
 /** From the first frame: the seconds the start-up's work (the first iteration's git calls, the JIT) takes on a loaded machine. */
@@ -38,25 +42,42 @@ let repos = 0;
 /**
  * Starts `cmd` (argv, run through sh like a terminal would) in a new pane of a fresh repository (or of
  * `repo`); ms until `shown` matches, ms until `then` matches (when given: a later sight, polled on after
- * `shown`), and the pane.
+ * `shown`), the CPU of its main thread when `shown` matched (a command that stays), and the pane.
  */
-function startUntil(argv: string[], shown: RegExp, stays = true, then?: RegExp, inRepo?: string): { ms: number; thenMs: number; pane: string; repo: string } {
+function startUntil(
+  argv: string[],
+  shown: RegExp,
+  stays = true,
+  then?: RegExp,
+  inRepo?: string,
+): { ms: number; thenMs: number; cpuMs: number; pane: string; repo: string } {
   const repo = inRepo ?? makeRepo(`screen-term-${repos++}`, 10, 3);
   // exec: the pane's process is wt-loop itself, whose CPU is then read by the pane's pid; a command
   // that exits at once is followed by a sleep, so its output stays to be seen.
   const line = `${stays ? "exec " : ""}env TERM=xterm-256color ${argv.map(q).join(" ")}${stays ? "" : "; sleep 30"}`;
   const t0 = performance.now();
-  const pane = tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-c", repo, "sh", "-c", line).trim();
+  const [pane, panePid] = tmux("new-window", "-d", "-P", "-F", "#{pane_id} #{pane_pid}", "-c", repo, "sh", "-c", line).trim().split(" ") as [string, string];
   while (!shown.test(tmux("capture-pane", "-p", "-t", pane))) {
     if (performance.now() - t0 > 20_000) throw new Error(`${argv.join(" ")} showed nothing like ${shown} in 20 s:\n${tmux("capture-pane", "-p", "-t", pane)}`);
     Bun.sleepSync(2);
   }
   const first = performance.now() - t0;
+  const cpu = stays ? threadCpuMs(panePid) : Number.NaN;
   while (then && !then.test(tmux("capture-pane", "-p", "-t", pane))) {
     if (performance.now() - t0 > 20_000) throw new Error(`${argv.join(" ")} showed nothing like ${then} in 20 s:\n${tmux("capture-pane", "-p", "-t", pane)}`);
     Bun.sleepSync(2);
   }
-  return { ms: first, thenMs: performance.now() - t0, pane, repo };
+  return { ms: first, thenMs: performance.now() - t0, cpuMs: cpu, pane, repo };
+}
+
+/**
+ * CPU time (ms) the main thread of the pane's process has run so far, to the nanosecond (/proc/PID/schedstat's
+ * first field): read as a frame is seen, what the start-up cost on the one thread that draws, which a load that
+ * comes and goes changes less than the wall time. The process is the pane's: `exec` keeps the shell's pid, read
+ * before the polling so that the reading follows the sight at once.
+ */
+function threadCpuMs(pid: string): number {
+  return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
 }
 
 /** CPU time (user + system, ms) of the pane's process so far: /proc/PID/stat fields 14 and 15, in clock ticks. */
@@ -95,6 +116,7 @@ async function idleCpu(panes: { pane: string; running: RegExp }[]): Promise<{ fi
 function figures() {
   return {
     first: [] as number[],
+    firstCpu: [] as number[],
     stories: [] as number[],
     floor: [] as number[],
     idle: [] as number[],
@@ -115,9 +137,15 @@ async function round(bin: string, f: ReturnType<typeof figures>): Promise<void> 
   // which it draws while the loop is still prepared; then the frame with the plan's stories.
   const run = startUntil(loop(false), /Stories/, true, /Story 1/);
   f.first.push(run.ms);
+  f.firstCpu.push(run.cpuMs);
   f.stories.push(run.thenMs);
   const plain = startUntil(loop(true), /iteration 1\//);
   f.plainFirst.push(plain.ms);
+  if (FIRST_ONLY) {
+    for (const p of [run.pane, plain.pane]) tmux("send-keys", "-t", p, "q");
+    await Bun.sleep(1500); // stopped gracefully, before the next build's round
+    return;
+  }
   // `monitor` following the plain run's loop (the same binary: a runner of another build is not taken for ours).
   const monitor = startUntil([bin, "monitor"], /Story 1/, true, undefined, plain.repo);
   const monitorPlain = startUntil([bin, "monitor", "--plain"], /1\. Story 1/, true, undefined, plain.repo);
@@ -142,6 +170,7 @@ async function round(bin: string, f: ReturnType<typeof figures>): Promise<void> 
 
 const summary = (f: ReturnType<typeof figures>) => ({
   first_frame_ms: median(f.first),
+  first_frame_cpu_ms: median(f.firstCpu),
   stories_frame_ms: median(f.stories),
   version_floor_ms: median(f.floor),
   plain_first_line_ms: median(f.plainFirst),
@@ -169,6 +198,7 @@ export async function screenTerminal() {
     return {
       ...summary(ours),
       baseline: BASELINE ? { binary: BASELINE, ...summary(base) } : null,
+      first_only: FIRST_ONLY,
       idle_seconds: IDLE_S,
       steady_from_s: STEADY_FROM_MS / 1000,
       load: [load0, load()],
@@ -192,9 +222,11 @@ export function printScreenTerminal(s: Awaited<ReturnType<typeof screenTerminal>
   console.log(
     `   first frame above the floor ${ms(above)}   target ≤ 200 ms  ${judge("run → first frame, above the floor", above <= 200, `${ms(above)} above the floor (${ms(s.first_frame_ms)} against ${ms(s.version_floor_ms)}), ${at}`)}${was((x) => ms(x.first_frame_ms - x.version_floor_ms))}`,
   );
+  console.log(`   CPU of run's main thread when its first frame is seen ${ms(s.first_frame_cpu_ms)}${was((x) => ms(x.first_frame_cpu_ms))}`);
   console.log(
     `   run → the plan's stories on screen ${ms(s.stories_frame_ms)}, above the floor ${ms(storiesAbove)}   target ≤ 400 ms  ${judge("run → stories on screen, above the floor", storiesAbove <= 400, `${ms(storiesAbove)} above the floor (${ms(s.stories_frame_ms)}), ${at}`)}${was((x) => ms(x.stories_frame_ms - x.version_floor_ms))}`,
   );
+  if (s.first_only) return s;
   console.log(
     `   idle CPU of run     ${pct(s.idle_cpu_pct)}   the line stream (--plain) ${pct(s.idle_cpu_plain_pct)}   over ${s.idle_seconds} s from the ${s.steady_from_s}th s (the first half minute: ${pct(s.idle_cpu_first_pct)})   target < 1 %  ${judge("runner idle CPU, loop screen", s.idle_cpu_pct < 1, `${pct(s.idle_cpu_pct)}, ${at}`)}${was((x) => `${pct(x.idle_cpu_pct)}, --plain ${pct(x.idle_cpu_plain_pct)}, first half minute ${pct(x.idle_cpu_first_pct)}`)}`,
   );

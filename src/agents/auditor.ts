@@ -1,6 +1,6 @@
 /** The auditor's flags (`--audit-agent`, `--audit-cmd`, `--audit-model`); who audits is auditor-role.ts. */
 import type { AgentName } from "../state/schema.ts";
-import { roleFlagMistake, type RoleFlags } from "./registry.ts";
+import { roleFlagMistake, type RoleFlags } from "./role-flags.ts";
 
 export { auditorOf, type Role } from "./auditor-role.ts";
 

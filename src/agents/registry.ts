@@ -3,6 +3,7 @@ import { UserError } from "../errors.ts";
 import { selfArgv } from "../proc/self.ts";
 import type { AgentName } from "../state/schema.ts";
 import type { AgentAdapter, AgentCall } from "./adapter.ts";
+import { AGENT_FLAGS, REVIEW_FLAGS, reviewFlagMistake, roleFlagMistake } from "./role-flags.ts";
 import { claude, claudeParser } from "./claude.ts";
 import { codex } from "./codex.ts";
 import { command } from "./command.ts";
@@ -103,14 +104,6 @@ export function plainProgram(cmd: string): string | null {
   return first;
 }
 
-/** The flags a role's program is chosen with: the agent's, or the reviewer's. */
-export interface RoleFlags {
-  role: string;
-  name: string;
-  cmd: string;
-}
-const AGENT_FLAGS: RoleFlags = { role: "agent", name: "--agent", cmd: "--agent-cmd" };
-
 /**
  * A clear error before the loop starts when the agent's (or the reviewer's) program is missing
  * (docs/agents.md). `cwd` is the worktree, where it runs (a relative command path is found from there).
@@ -129,21 +122,6 @@ export function checkAgent(name: AgentName, call: Pick<AgentCall, "agentCmd">, p
     throw new UserError(`The ${name} ${f.role} CLI '${bin}' is not installed (not found on PATH). Install it, or choose another with ${f.name}.`);
 }
 
-/** A mistake in the flags alone (no look at PATH): `--agent command` without `--agent-cmd`, or `--agent-cmd` with another agent. */
-export function roleFlagMistake(name: AgentName, call: Pick<AgentCall, "agentCmd">, f = AGENT_FLAGS): string | null {
-  if (name === "command") return call.agentCmd?.trim() ? null : `${f.name} command needs ${f.cmd} CMD: the program to run as the ${f.role}.`;
-  return call.agentCmd ? `${f.cmd} is only used with ${f.name} command (got ${f.name} ${name}).` : null;
-}
-
-export const REVIEW_FLAGS: RoleFlags = { role: "reviewer", name: "--review", cmd: "--review-cmd" };
-
-/** The reviewer's flags alone: `--review-cmd` or `--review-model` without `--review` is a mistake, as the agent's are. */
-export function reviewFlagMistake(review: AgentName | null | undefined, call: Pick<AgentCall, "agentCmd" | "model">): string | null {
-  if (review) return roleFlagMistake(review, call, REVIEW_FLAGS);
-  const stray = call.agentCmd ? "--review-cmd" : call.model ? "--review-model" : null;
-  return stray ? `${stray} is only used with --review (add --review claude|codex|gemini|command, or drop ${stray}).` : null;
-}
-
 /** The reviewer's program, checked as the agent's is (its flags too). */
 export function checkReviewer(
   review: AgentName | undefined,
@@ -155,3 +133,5 @@ export function checkReviewer(
   if (mistake) throw new UserError(mistake);
   if (review) checkAgent(review, call, pathEnv, cwd, REVIEW_FLAGS);
 }
+
+export { REVIEW_FLAGS, reviewFlagMistake, roleFlagMistake, type RoleFlags } from "./role-flags.ts";

@@ -12,20 +12,16 @@
  *   start is put back as git wrote it (a planted main `commondir` removed), and the loop says so and goes on:
  *   nothing but the agent or its command can have changed it meanwhile.
  */
-import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../errors.ts";
 import type { GitDirs } from "../proc/git-hardening.ts";
 import { allPinned } from "../proc/git-hardening.ts";
+import { realOrNull } from "../proc/real-path.ts";
 import { removeSafe, writeFileSafe } from "../proc/safe-fs.ts";
 
-const real = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-};
+/** Resolved, or absolute as given when it does not exist (yet). */
+const real = (p: string) => realOrNull(p) ?? resolve(p);
 const read = (p: string): string | null => {
   try {
     return lstatSync(p).isFile() ? readFileSync(p, "utf8") : `(not a file)`;
@@ -79,11 +75,33 @@ function leadsWhereGitWould(file: string, text: string, target: string): boolean
   return named !== undefined && real(resolve(dirname(file), named)) === real(target);
 }
 
+/**
+ * An empty `commondir` in an admin folder is what `git worktree add` has for a moment (another lane's, another
+ * loop's, the user's), not damage: git locks the folder ("initializing") before it writes any file there and
+ * unlocks it once `commondir` is written. So it is left alone (null) while that lock is there; without it, the
+ * file is read again (the add ended meanwhile: written now) and judged as it is.
+ */
+function unlessBeingAdded(file: string, commonDir: string): string | null {
+  if (file === join(commonDir, "commondir") || basename(file) !== "commondir") return "";
+  if (read(join(dirname(file), "locked")) !== null) return null;
+  return read(file);
+}
+
 const seen = new Map<string, Map<string, string | null>>();
 
 /** Records the repository's locator files as they are now (the first git call of a run, before any agent). */
 export function recordLocators(commonDir: string): void {
-  if (!seen.has(commonDir)) seen.set(commonDir, locators(commonDir));
+  if (seen.has(commonDir)) return;
+  const files = locators(commonDir);
+  // An admin folder's `commondir` absent or half written is a worktree being added (another loop's lane, the user's):
+  // not recorded, or the first repair would put that state back over what git writes next. Judged as a new one's.
+  for (const [file, text] of files)
+    if (basename(file) === "commondir" && file !== join(commonDir, "commondir")) {
+      const settled = text === "" ? unlessBeingAdded(file, commonDir) : text;
+      if (settled === null) files.delete(file);
+      else files.set(file, settled);
+    }
+  seen.set(commonDir, files);
 }
 
 /**
@@ -96,8 +114,9 @@ export function repairLocators(commonDir: string): string[] {
   if (!before) return [];
   const said: string[] = [];
   const pins = allPinned();
-  for (const [file, now] of locators(commonDir)) {
-    if (now === null) continue; // gone (a worktree removed): git finds nothing there to follow
+  for (const [file, found] of locators(commonDir)) {
+    const now = found === "" ? unlessBeingAdded(file, commonDir) : found;
+    if (now === null) continue; // gone (a worktree removed), or being added: git finds nothing there to follow
     const owner = pins.find((p) => join(p.workTree, ".git") === file);
     // What git writes: a main repository has no commondir, an admin folder's is ../.., a worktree's .git names its admin folder.
     const right = file === join(commonDir, "commondir") ? null : owner ? `gitdir: ${owner.gitDir}\n` : "../..\n";

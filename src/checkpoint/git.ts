@@ -119,7 +119,7 @@ export class Git {
 
   /** Runs a git that reads every worktree of the repository: one being added meanwhile is waited for (worktree-list.ts). */
   runAcrossWorktrees(args: string[]): Promise<ExecResult> {
-    return acrossWorktrees(() => this.run(args), this.ctx.timeoutMs ?? 30_000);
+    return acrossWorktrees(() => this.run(args), this.ctx.timeoutMs ?? 30_000, this.ctx.cwd);
   }
 
   /**

@@ -1,4 +1,5 @@
 /** `git worktree list --porcelain -z`, parsed once for every reader (the fleet's list, the lanes of --parallel). */
+import { resolve } from "node:path";
 import { CommandError } from "../proc/spawn.ts";
 
 export interface ListedWorktree {
@@ -31,20 +32,31 @@ const HALF_ADDED_WAIT_MS = 10_000;
 
 /**
  * Runs `read`, a git that reads every worktree of the repository (`worktree list`, `for-each-ref` with
- * `%(worktreepath)`). `git worktree add` writes a new worktree's admin folder file by file, and a git reading it
- * between `commondir` being created and written dies "failed to read …/worktrees/<name>/commondir": the next
- * `--parallel` lane, another loop's, the user's. That folder is whole a moment later, so the read is asked again
- * (within `waitMs`, at most a few seconds: a folder an add killed midway left so stays unreadable, and its error stands).
+ * `%(worktreepath)`, `worktree add` and `remove`). `git worktree add` writes a new worktree's admin folder file by
+ * file, and a git reading it between `commondir` being created and written dies "failed to read
+ * …/worktrees/<name>/commondir": the next `--parallel` lane, another loop's, the user's. That folder is whole a
+ * moment later, so the read is asked again (within `waitMs`, at most a few seconds: a folder an add killed midway
+ * left so stays unreadable, and its error then says so, the folder made absolute from `cwd`, where git ran).
  */
-export async function acrossWorktrees<T extends { stdout: string }>(read: () => Promise<T>, waitMs: number): Promise<T> {
+export async function acrossWorktrees<T extends { stdout: string }>(read: () => Promise<T>, waitMs: number, cwd?: string): Promise<T> {
   const deadline = Date.now() + Math.min(waitMs, HALF_ADDED_WAIT_MS);
   while (true) {
     try {
       return await read();
     } catch (err) {
       const halfAdded = err instanceof CommandError && err.reason === "exit" && HALF_ADDED.test(err.stderr);
-      if (!halfAdded || Date.now() > deadline) throw err;
+      if (!halfAdded) throw err;
+      if (Date.now() > deadline) throw unreadable(err, cwd);
       await Bun.sleep(20 + Math.random() * 30);
     }
   }
+}
+
+/** The error of a read that never got past a half-written admin folder, saying which folder and what to do. */
+function unreadable(err: CommandError, cwd = "."): CommandError {
+  // The path as git printed it (relative to `cwd` or absolute): from the first word that starts one (the words around it are translated).
+  const folder = /(?:^|\s)([./][^\n]*?\/worktrees\/[^/\n]+)\/commondir/m.exec(err.stderr)?.[1];
+  if (!folder) return err;
+  const why = `(still so after waiting: a \`git worktree add\` cut midway leaves its folder so; if no add is running, remove ${resolve(cwd, folder)})`;
+  return new CommandError(`${err.message} ${why}`, err.argv, err.reason, err.code, err.stderr);
 }

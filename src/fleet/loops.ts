@@ -4,7 +4,7 @@
  * (`WorktreeLoop`, fleet/loop-schema.ts) is documented in docs/integrations.md and is the `list --json` /
  * `list_loops` output.
  */
-import { realpathSync } from "node:fs";
+import { realOrSame } from "../proc/real-path.ts";
 import { basename, sep } from "node:path";
 import { errorMessage } from "../errors.ts";
 import { gitWorktrees, type GitWorktree } from "./git-worktrees.ts";
@@ -95,12 +95,7 @@ export const isLane = (w: GitWorktree) => w.branch?.startsWith("wt-loop/lane/") 
 
 /** The worktree containing `cwd`: the longest worktree path it lies in (worktrees may nest). */
 export function currentOf(cwd: string, paths: string[]): string | null {
-  let real = cwd;
-  try {
-    real = realpathSync(cwd);
-  } catch {
-    // keep cwd as given
-  }
+  const real = realOrSame(cwd);
   const inside = paths.filter((p) => real === p || real.startsWith(p.endsWith(sep) ? p : p + sep));
   return inside.sort((a, b) => b.length - a.length)[0] ?? null;
 }

@@ -47,8 +47,9 @@ export const listWorktrees = async (git: Git): Promise<ListedWorktree[]> =>
 export async function removeLaneWorktree(git: Git, where: LaneWhere, path: string): Promise<void> {
   if (!inside(path, where.dir)) throw new HarnessError(`Refused to remove ${path}: it is not under the loop's lanes folder ${where.dir}.`);
   const listed = (await listWorktrees(git)).some((w) => real(w.path) === real(path));
+  // `worktree remove` reads every worktree first: one another process is adding meanwhile is waited for.
   if (listed && existsSync(path))
-    await git.run(["worktree", "remove", "--force", "--force", path]); // twice: a locked lane too
+    await git.runAcrossWorktrees(["worktree", "remove", "--force", "--force", path]); // twice: a locked lane too
   else if (listed) await git.run(["worktree", "prune"]);
   if (existsSync(path)) rmSync(path, { recursive: true, force: true });
 }

@@ -12,7 +12,8 @@ import { existsSync, readdirSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import { ensureExcluded } from "../checkpoint/exclude.ts";
 import { Git } from "../checkpoint/git.ts";
-import { HarnessError } from "../errors.ts";
+import { errorMessage, HarnessError } from "../errors.ts";
+import { CommandError } from "../proc/spawn.ts";
 import type { Lane } from "../state/schema.ts";
 import { deleteBranch, inRebase, inside, keepUnder, laneLeaf, lanesOnDisk, laneWhere, real, removeLaneWorktree } from "./lane-git.ts";
 import type { KeptLane, LanePlan, Lanes } from "./ports.ts";
@@ -86,12 +87,40 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
     return keepUnder(q, keptRef(lane), tip);
   }
 
+  /**
+   * Makes the lane's branch at its base, then its worktree on it. Not `worktree add -b`: that makes the branch, then
+   * reads every worktree and dies on one another process is adding meanwhile ("failed to read …/commondir"), its
+   * branch left behind. The add alone makes nothing before that read, so it is asked again (runAcrossWorktrees).
+   * No hooks (the user's post-checkout is not the loop's to run): no git of wt-loop's runs any (proc/git-hardening.ts).
+   */
+  async function addLane(plan: LanePlan): Promise<void> {
+    await git.runRetryingLocks(["update-ref", "-m", "wt-loop: lane opened", `refs/heads/${plan.branch}`, plan.base, ""]); // "": must not exist
+    await git.runAcrossWorktrees(["worktree", "add", "--quiet", "--no-checkout", plan.worktree, plan.branch]);
+  }
+
+  /**
+   * Removes the lane's folder; when git cannot (a folder it cannot read: lane-git.ts), says which lane and where its
+   * work is. Its branch is left with it (deleted only once the folder is gone): nothing of the lane's is lost.
+   */
+  async function removeSaying(q: Git, lane: LaneLike, path: string, work: string): Promise<void> {
+    try {
+      await removeLaneWorktree(q, where, path);
+    } catch (err) {
+      throw new HarnessError(
+        `The lane of story ${lane.story_id} (${path}) could not be removed: ${errorMessage(err)}. ` +
+          `Its branch ${lane.branch} is left as it was and ${work}; the next \`wt-loop start\` or \`wt-loop stop\` removes the lane.`,
+        { cause: err },
+      );
+    }
+  }
+
   const close = (lane: LaneLike, how: { integrated: boolean }) => inTurn(opts.commonDir, () => closeNow(lane, how));
 
   async function closeNow(lane: LaneLike, how: { integrated: boolean }): Promise<string | null> {
     const q = git.uninterruptible(); // a stop must not cut a lane's removal in half
     const kept = how.integrated ? null : await keep(lane, null);
-    await removeLaneWorktree(q, where, lane.worktree);
+    const work = kept ? `its work is kept in ${kept}` : how.integrated ? "its work is on the loop branch" : "it holds no work of its own";
+    await removeSaying(q, lane, lane.worktree, work);
     await deleteBranch(q, where, lane.branch);
     return kept;
   }
@@ -108,14 +137,19 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
       await inTurn(opts.commonDir, async () => {
         // Whatever a killed runner left of this lane goes first (its work kept): then it is made whole again.
         if (existsSync(plan.worktree) || (await git.resolve(`refs/heads/${plan.branch}`))) await closeNow(plan, { integrated: false });
-        // No hooks (the user's post-checkout is not the loop's to run): no git of wt-loop's runs any (proc/git-hardening.ts).
-        const add = ["worktree", "add", "--quiet", "--no-checkout", "-b", plan.branch, plan.worktree, plan.base];
-        if ((await git.run(add, { allowFailure: true })).code === 0) return;
+        const made = await addLane(plan).then(
+          () => true,
+          (err) => {
+            if (err instanceof CommandError && err.reason === "exit") return false;
+            throw err;
+          },
+        );
+        if (made) return;
         // Refused: a lane folder removed by hand whose registration is still there, or an `add` a kill cut after it
         // made the branch. Its leftovers go (nothing of its is work: it never ran), then it is made again.
         await closeNow(plan, { integrated: false });
         await git.run(["worktree", "prune"]);
-        await git.run(add);
+        await addLane(plan);
       });
       // Beside the other lanes: the checkout writes only the lane's own folder and its own index (git locks that).
       const lg = inLane(plan);
@@ -155,7 +189,8 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
         const notes: string[] = [];
         for (const [leaf, lane] of byLeaf) {
           const kept = lane.base ? await keep(lane, loopHead) : null; // (closeNow's steps, with "integrated" judged by content)
-          await removeLaneWorktree(q, where, join(where.dir, leaf));
+          const work = kept ? `its work not on the loop branch is kept in ${kept}` : "what it holds is on the loop branch (or it holds nothing)";
+          await removeSaying(q, lane, join(where.dir, leaf), work);
           // A recorded path elsewhere (a state edited by hand, another repository's) is not the loop's to remove.
           if (real(lane.worktree) !== real(join(where.dir, leaf)) && inside(lane.worktree, where.dir)) await removeLaneWorktree(q, where, lane.worktree);
           if (lane.branch.startsWith(where.branchPrefix)) await deleteBranch(q, where, lane.branch);

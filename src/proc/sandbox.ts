@@ -13,7 +13,8 @@
  * sandbox-net.ts and nothing else; the inner one runs the command as the user again, with no
  * capability at all. Without filtering, one bubblewrap with the host's network.
  */
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { realOrSame } from "./real-path.ts";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { hostsFile, insideScript, planForwards, startForwards, stopForwards, type Endpoint, type Forward } from "./sandbox-net.ts";
@@ -131,21 +132,10 @@ export interface Sandbox {
 
 /** A path and the path it resolves to when that differs (a bind or a mask must cover both). */
 function bothSpellings(path: string): string[] {
-  try {
-    const real = realpathSync(path);
-    return real === path ? [path] : [path, real];
-  } catch {
-    return [path];
-  }
+  const real = realOrSame(path);
+  return real === path ? [path] : [path, real];
 }
 
-const realOr = (p: string) => {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-};
 const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
 /**
@@ -157,7 +147,7 @@ export function hiddenFolders(env: Record<string, string | undefined> = process.
   const out = new Set<string>();
   for (const d of ["/var/tmp", "/run", "/var/run", env.XDG_RUNTIME_DIR, tmpdir()]) {
     if (!d || !existsSync(d) || !statSync(d).isDirectory()) continue;
-    const real = realOr(d);
+    const real = realOrSame(d);
     if (real !== "/" && !under(real, "/tmp")) out.add(real);
   }
   return [...out].filter((d) => ![...out].some((o) => o !== d && under(d, o)));
@@ -200,12 +190,12 @@ export function mountArgs(
   for (const h of hidden) args.push("--tmpfs", h);
   const shown: string[] = [];
   const bind = (flag: string, p: string) => {
-    const real = realOr(p);
+    const real = realOrSame(p);
     args.push(flag, real, real);
     shown.push(real);
   };
   // Name lookups read /etc/resolv.conf, often a link into /run: its file is put back, read-only.
-  for (const f of ["/etc/resolv.conf"]) if (existsSync(f) && [...hidden, "/tmp"].some((h) => under(realOr(f), h))) bind("--ro-bind", f);
+  for (const f of ["/etc/resolv.conf"]) if (existsSync(f) && [...hidden, "/tmp"].some((h) => under(realOrSame(f), h))) bind("--ro-bind", f);
   for (const k of keep) if (existsSync(k)) bind("--ro-bind", k);
   // The command's own program, when it lives in what is emptied (sandbox-program.ts); before the writable
   // folders, which may lie inside it and must stay writable.
@@ -223,7 +213,7 @@ export function mountArgs(
   const visible = (p: string) => shown.some((s) => under(p, s)) || ![...hidden, "/tmp"].some((h) => under(p, h));
   for (const s of boundSockets()) {
     if (keep.some((k) => under(s, k)) || !isSocket(s)) continue;
-    const real = realOr(s);
+    const real = realOrSame(s);
     if (visible(real)) args.push("--ro-bind", "/dev/null", real);
   }
   return args;

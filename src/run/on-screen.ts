@@ -54,8 +54,7 @@ function endBox() {
 /** Runs the loop here on `renderer`; after the end, the result view until Esc/Enter (unless the stop came from another terminal). */
 export async function runOnScreen(renderer: CliRenderer, state: State, source: StorySource, lock: Lock, planned?: LoopEvent | null): Promise<ScreenOutcome> {
   const model = new LoopModel({ mode: "run", events: loopPaths(state.worktree_path).events, since: state.started_at });
-  // The plan as `run` read it, listed until the loop announces it in the event log (the same stories).
-  if (planned) model.record.apply(planned);
+  if (planned) model.plan(planned);
   const screen = attachScreen(renderer, model);
   const said: string[] = [];
   const complete = endBox();

@@ -35,24 +35,27 @@ export class ScreenFirst {
   /** Opens the screen (once), showing the loop as starting. Nothing may be asked on the terminal after this. */
   open(): void {
     if (!this.wanted || this.opening) return;
-    this.opening = openScreen().then(async (renderer) => {
-      if (!renderer) return null;
-      const [{ LoopModel }, { attachScreen }] = await screenModules();
-      // The loop before it is written: status `starting`, the plan's stories once they are read.
-      const model = new LoopModel({ mode: "run" });
-      model.say("Preparing the loop…", "dim");
-      if (this.planned) model.event(this.planned);
-      // Its first frame: the preparation's own work waits for it (drawn). At most a second, for a terminal that is slow to draw.
-      const drawn = new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(late);
-          renderer.off("frame", done);
-          resolve();
-        };
-        const late = setTimeout(done, FIRST_FRAME_WAIT_MS);
-        renderer.on("frame", done);
+    this.opening = screenModules().then(async ([{ LoopModel }, { attachScreen }]) => {
+      const attached: { screen?: { preparing: Screen; model: LoopModel; drawn: Promise<void> } } = {};
+      // Attached before the terminal is set up: the library's first frame is the starting screen (load.ts).
+      const renderer = await openScreen(undefined, (r) => {
+        // The loop before it is written: status `starting`, the plan's stories once they are read.
+        const model = new LoopModel({ mode: "run" });
+        model.say("Preparing the loop…", "dim");
+        if (this.planned) model.plan(this.planned);
+        // Its first frame: the preparation's own work waits for it (drawn). At most a second, for a terminal that is slow to draw.
+        const drawn = new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(late);
+            r.off("frame", done);
+            resolve();
+          };
+          const late = setTimeout(done, FIRST_FRAME_WAIT_MS);
+          r.on("frame", done);
+        });
+        attached.screen = { preparing: attachScreen(r, model), model, drawn };
       });
-      return { renderer, preparing: attachScreen(renderer, model), model, drawn };
+      return renderer && attached.screen ? { renderer, ...attached.screen } : null;
     });
   }
 
@@ -72,7 +75,7 @@ export class ScreenFirst {
     void this.opening?.then(
       (opened) => {
         if (!opened) return;
-        opened.model.event(e);
+        opened.model.plan(e);
         opened.preparing.redraw();
       },
       () => {},

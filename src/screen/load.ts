@@ -36,11 +36,16 @@ export function preloadScreen(): void {
   library.catch(() => {}); // awaited (and reported) by openScreen; never an unhandled rejection meanwhile
 }
 
-/** Opens the full screen (alternate buffer, raw keys, mouse), or says why not and returns null. */
-export async function openScreen(notice: (line: string) => void = printError): Promise<CliRenderer | null> {
+/**
+ * Opens the full screen (alternate buffer, raw keys, mouse), or says why not and returns null. `attach`
+ * puts the caller's view on the renderer before the terminal is set up: the library draws a frame as soon
+ * as the terminal answers its set-up questions, and one drawn before a view was there is a blank screen (a
+ * flash; the view's own frame then waits for the library's frame pacing).
+ */
+export async function openScreen(notice: (line: string) => void = printError, attach?: (renderer: CliRenderer) => void): Promise<CliRenderer | null> {
   try {
     preloadScreen();
-    const { createCliRenderer } = await library!;
+    const { CliRenderer } = await library!;
     // The library writes each frame from a thread of its own and polls that thread from this one until the
     // frame is out: up to 64 turns of the event loop a frame, the most an idle screen's clock tick cost after
     // the frame itself (docs/performance.md). A frame here is what changed on one screen: written from this
@@ -48,7 +53,17 @@ export async function openScreen(notice: (line: string) => void = printError): P
     const before = process.env.OTUI_STDOUT_THREAD;
     process.env.OTUI_STDOUT_THREAD ??= "false";
     try {
-      return await createCliRenderer(options);
+      // What the library's createCliRenderer does, with `attach` between the renderer and the terminal's set-up.
+      const renderer = new CliRenderer(process.stdin, process.stdout, process.stdout.columns || 80, process.stdout.rows || 24, options);
+      try {
+        attach?.(renderer);
+        await renderer.setupTerminal();
+        return renderer;
+      } catch (err) {
+        renderer.destroy();
+        await renderer.closed.catch(() => {});
+        throw err;
+      }
     } finally {
       if (before === undefined) delete process.env.OTUI_STDOUT_THREAD;
     }

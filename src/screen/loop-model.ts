@@ -64,6 +64,14 @@ export class LoopModel implements ScreenModel, LoopScreen {
       this.st = { ...this.st, status: e.type === "Paused" ? "paused" : "running" };
   }
 
+  /**
+   * The plan as `run` read it (its LoopStarted), listed at once: before the loop is written (the starting
+   * screen) and until the loop announces it in the event log (the same stories).
+   */
+  plan(e: LoopEvent): void {
+    this.record.apply(e);
+  }
+
   /** The state (run: the runner's own; monitor: as last written): the header's status, limits, budget and notes. */
   state(s: State): void {
     this.st = s;

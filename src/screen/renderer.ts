@@ -211,7 +211,9 @@ export function attachScreen(renderer: CliRenderer, first: ScreenModel, env: Rec
   process.on("uncaughtException", onCrash);
   process.on("unhandledRejection", onCrash);
   model.resize(renderer.width, renderer.height);
-  redraw();
+  // The first frame composed now, not on a timer: the library's first render (at once, or as soon as the
+  // terminal is set up) draws it as composed here, and nothing is composed twice for it.
+  compose();
 
   function stop() {
     closed = true;

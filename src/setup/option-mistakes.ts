@@ -4,7 +4,7 @@
  * never hidden behind a missing program: `--max-cost` with an agent that reports no cost is named even
  * when that agent is not installed either.
  */
-import { reviewFlagMistake, roleFlagMistake } from "../agents/registry.ts";
+import { reviewFlagMistake, roleFlagMistake } from "../agents/role-flags.ts";
 import { auditFlagMistake } from "../agents/auditor.ts";
 import { UserError } from "../errors.ts";
 import { refuseParallelConflicts } from "../parallel/requirements.ts";

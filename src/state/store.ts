@@ -49,9 +49,8 @@ export async function readState(path: string): Promise<State | null> {
     );
   }
   if (typeof json === "object" && json !== null && !("schema_version" in json)) {
-    const seed = await import("./seed.ts");
-    const read = seed.readSeed(json, false);
-    if (read) return seed.stateOfSeed(read, worktree);
+    const read = (await import("./seed.ts")).seedState(json, worktree);
+    if (read) return read;
   }
   // The generated check is State.safeParse without loading zod (state/codegen.ts); zod is loaded
   // only to explain a state that fails it.

@@ -1,11 +1,12 @@
 // The files that say where a worktree's repository is (`commondir`, a linked worktree's `.git`): one that
 // already points elsewhere when wt-loop starts is refused, naming it; one changed after start is put back.
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Git } from "../../src/checkpoint/git.ts";
 import { recordLocators, repairLocators } from "../../src/checkpoint/git-admin.ts";
 import { UserError } from "../../src/errors.ts";
+import { halfAdded } from "../helpers/half-added-worktree.ts";
 import { git, makeRepo, tempDir } from "../helpers/repo.ts";
 
 /** A copy of `repo`'s repository whose config runs `touch mark` as core.fsmonitor. */
@@ -46,5 +47,48 @@ describe("git-admin", () => {
     expect(git(sibling, "status", "--porcelain")).toBe("");
     expect(existsSync(mark)).toBe(false);
     expect(repairLocators(await g.commonDir())).toEqual([]);
+  });
+
+  for (const name of ["a new name", "a name seen at start (a lane closed since)"])
+    test(`a worktree another lane or process is adding is not taken for damage, under ${name}`, async () => {
+      const repo = makeRepo();
+      const earlier = join(tempDir("earlier-"), "being-added");
+      if (name !== "a new name") git(repo, "worktree", "add", "-q", "-b", "e", earlier);
+      const g = new Git({ cwd: repo, timeoutMs: 30_000 });
+      await g.head();
+      recordLocators(await g.commonDir());
+      if (name !== "a new name") git(repo, "worktree", "remove", earlier);
+      const add = halfAdded(repo); // as git has it between creating commondir and writing it
+      expect(repairLocators(await g.commonDir())).toEqual([]);
+      expect(readFileSync(join(repo, ".git/worktrees/being-added/commondir"), "utf8")).toBe(""); // not written under git's feet
+      add.finish();
+      expect(repairLocators(await g.commonDir())).toEqual([]);
+    });
+
+  for (const when of ["created, not yet written", "not yet created"])
+    test(`a worktree being added as the loop starts (its commondir ${when}) is not put back to that half-written state`, async () => {
+      const repo = makeRepo();
+      const add = halfAdded(repo);
+      const commondir = join(repo, ".git/worktrees/being-added/commondir");
+      if (when === "not yet created") rmSync(commondir);
+      const g = new Git({ cwd: repo, timeoutMs: 30_000 });
+      await g.head();
+      recordLocators(await g.commonDir());
+      add.finish();
+      expect(repairLocators(await g.commonDir())).toEqual([]);
+      expect(readFileSync(commondir, "utf8")).toBe("../..\n");
+    });
+
+  test("an emptied commondir of a worktree nobody is adding is put back", async () => {
+    const repo = makeRepo();
+    const sibling = join(tempDir("sib-"), "sibling");
+    git(repo, "worktree", "add", "-q", "-b", "s", sibling);
+    const g = new Git({ cwd: repo, timeoutMs: 30_000 });
+    await g.head();
+    recordLocators(await g.commonDir());
+    writeFileSync(join(repo, ".git/worktrees/sibling/commondir"), "");
+    const said = repairLocators(await g.commonDir());
+    expect(said).toHaveLength(1);
+    expect(readFileSync(join(repo, ".git/worktrees/sibling/commondir"), "utf8").trim()).toBe("../..");
   });
 });

@@ -39,3 +39,14 @@ for (const command of ["status", "statusline", "pause", "resume", "max", "note",
     const files = await staticClosure(`src/commands/${command}.ts`);
     expect(files.filter((f) => f.includes("node_modules/zod/") || f === "src/agents/registry.ts" || f === "src/state/schema.ts")).toEqual([]);
   }, 60_000);
+
+// `run` before its first frame (issue 35): its command, the preparation up to the screen, the starting screen. The options
+// are checked against the role flags (setup/option-mistakes.ts), not the adapters, whose output schemas (zod) cost ~9.6M
+// instructions to build there; the adapters are loaded with the loop, after the frame.
+test("wt-loop run loads none of the agents' adapters before its first frame", async () => {
+  const entries = ["src/commands/run.ts", "src/run/run-command.ts", "src/screen/loop-model.ts", "src/screen/renderer.ts"];
+  const files = new Set((await Promise.all(entries.map(staticClosure))).flat());
+  expect(files).toContain("src/setup/option-mistakes.ts"); // the check below looks where the adapters came in
+  const adapters = ["registry", "claude", "codex", "gemini", "command", "stream"].map((a) => `src/agents/${a}.ts`);
+  expect([...files].filter((f) => adapters.includes(f))).toEqual([]);
+}, 60_000);
