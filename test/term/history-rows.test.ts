@@ -62,12 +62,14 @@ function rowsBefore(iterations: Iteration[], width = Number.POSITIVE_INFINITY): 
     .map((l) => truncate(l, width));
 }
 
-// A small deterministic generator: the same iterations on every run.
+// A small deterministic generator (mulberry32): the same data on every run, without an LCG's short low-bit cycles.
 function random(seed: number) {
-  let x = seed;
+  let a = seed;
   return (n: number) => {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    return x % n;
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
   };
 }
 
