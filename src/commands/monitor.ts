@@ -17,19 +17,25 @@ export default defineCommand({
     givenOptions("monitor", args, rawArgs, a);
     const wt = await resolveWorktree();
     // The loop screen on a terminal (its own story list replaces --story); the line stream otherwise.
-    const renderer = wantsScreen({ plain: a.plain || a.story !== undefined }) ? await openScreen() : null;
-    if (renderer) {
-      const { monitorOnScreen } = await import("../run/on-screen.ts");
-      try {
-        const { code, after, box } = await monitorOnScreen(renderer, wt.path);
-        renderer.destroy();
-        await renderer.closed.catch(() => {});
-        if (box) print(box.join("\n")); // the end box, as the line stream prints it, stays on the main screen
-        for (const line of after) print(line);
-        return code;
-      } finally {
-        renderer.destroy();
-      }
+    if (wantsScreen({ plain: a.plain || a.story !== undefined })) {
+      const { attachMonitor, monitorModel, monitorOnScreen } = await import("../run/on-screen.ts");
+      // Its model on the renderer before the terminal is set up: the first frame drawn is the loop's, not a blank one.
+      const model = await monitorModel(wt.path);
+      const shown: { screen?: ReturnType<typeof attachMonitor> } = {};
+      const renderer = await openScreen(undefined, (r) => {
+        shown.screen = attachMonitor(r, model);
+      });
+      if (renderer)
+        try {
+          const { code, after, box } = await monitorOnScreen(renderer, wt.path, shown.screen);
+          renderer.destroy();
+          await renderer.closed.catch(() => {});
+          if (box) print(box.join("\n")); // the end box, as the line stream prints it, stays on the main screen
+          for (const line of after) print(line);
+          return code;
+        } finally {
+          renderer.destroy();
+        }
     }
     // On a terminal the activity line counts down a wait on an unavailable agent. Its messages go
     // with the loop's lines: monitor's output is all about the loop.
