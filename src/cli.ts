@@ -54,9 +54,12 @@ async function dispatch(argv: string[]): Promise<void> {
   // Creating process.stdout costs a few milliseconds; console.log ends quietly on a closed pipe by
   // itself. Only the commands that write to the stream need its EPIPE guard (term/stdout.ts).
   if (!info.plainOutput) guardStdout();
-  const [{ runCommand }, cmd] = await Promise.all([import("citty"), info.load()]);
+  const [{ runCommand }, cmd, { plainFlags }] = await Promise.all([import("citty"), info.load(), import("./commands/args/args.ts")]);
   try {
-    await runCommand(cmd, { rawArgs: rest });
+    // A line of plain flags (`status --json`) is parsed without citty's parse (commands/args/args.ts).
+    const args = plainFlags(cmd, rest);
+    if (args) await cmd.run!({ rawArgs: rest, args, data: undefined, cmd } as never);
+    else await runCommand(cmd, { rawArgs: rest });
   } catch (err) {
     // The commands catch their own errors (commands/args/args.ts `action`); what reaches here is citty's.
     fail(`${(err as Error).message} Run \`wt-loop help ${info.name}\` for usage.`);

@@ -14,7 +14,7 @@
  * capability at all. Without filtering, one bubblewrap with the host's network.
  */
 import { realOrSame } from "./real-path.ts";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { hostsFile, insideScript, planForwards, startForwards, stopForwards, type Endpoint, type Forward } from "./sandbox-net.ts";
@@ -132,12 +132,8 @@ export interface Sandbox {
 
 /** A path and the path it resolves to when that differs (a bind or a mask must cover both). */
 function bothSpellings(path: string): string[] {
-  try {
-    const real = realpathSync(path);
-    return real === path ? [path] : [path, real];
-  } catch {
-    return [path];
-  }
+  const real = realOrSame(path);
+  return real === path ? [path] : [path, real];
 }
 
 const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);

@@ -14,40 +14,79 @@ const RUNNING: readonly string[] = ["starting", "running", "paused"];
 type Receiptable = Pick<State, "iterations" | "earlier_stories" | "agent" | "status" | "stories_total" | "stories_completed" | "parallel">;
 
 export function receiptOf(s: Receiptable): Receipt {
-  const stories = storiesOf(s);
-  return { stories, audit: auditOf(s), forecast: RUNNING.includes(s.status) ? forecast(s, stories) : null };
+  const { stories, audit } = tally(s);
+  return { stories, audit, forecast: RUNNING.includes(s.status) ? forecast(s, stories) : null };
 }
 
 /** The audit's iterations (`kind: "audit"`), summed apart: they are not attempts at a story. */
-export function auditOf(s: Pick<Receiptable, "iterations" | "agent">): AuditReceipt | null {
-  const audits = s.iterations.filter((i) => i.kind === "audit" && i.audit);
-  if (!audits.length) return null;
-  const out: AuditReceipt = { rounds: 0, gaps: 0, runs: 0, duration_ms: 0, tokens: 0, cost_usd: null, last: null };
-  for (const it of audits) {
-    const a = it.audit!;
-    if (a.verdict === "pass" || a.verdict === "gaps" || a.verdict === "repeated") out.rounds++;
-    out.gaps += a.verdict === "gaps" ? a.gaps.length : 0;
-    out.runs += a.runs;
-    out.duration_ms += Math.max(0, iterationMs(it));
-    out.tokens += it.tokens_used;
-    out.cost_usd = plus(out.cost_usd, it.cost_usd);
-    out.last = a.verdict;
-  }
-  return out;
-}
+export const auditOf = (s: Pick<Receiptable, "iterations" | "agent">): AuditReceipt | null => tally({ ...s, earlier_stories: [] }).audit;
 
 /** The earlier runs' lines first, then this run's iterations added story by story, in the order first worked on. */
-export function storiesOf(s: Receiptable): StoryReceipt[] {
+export const storiesOf = (s: Receiptable): StoryReceipt[] => tally(s).stories;
+
+/**
+ * Both in one pass over the iterations, each added in place: `status` sums 500 of them at start-up, in
+ * the interpreter, where every call and closure an iteration costs is paid 500 times (docs/performance.md).
+ * An iteration's tokens and cost include its review's (engine/gates/review.ts): the agent's share is the rest.
+ */
+function tally(s: Pick<Receiptable, "iterations" | "earlier_stories" | "agent">): { stories: StoryReceipt[]; audit: AuditReceipt | null } {
   const byId = new Map<string, StoryReceipt>();
   for (const e of s.earlier_stories ?? []) byId.set(e.id ?? "", clone(e));
-  for (const it of s.iterations) {
-    if (it.kind === "audit") continue; // apart: auditOf
+  let audit: AuditReceipt | null = null;
+  let loopAgentCost: boolean | undefined; // asked at the first iteration that needs it, as before
+  const its = s.iterations;
+  for (let k = 0; k < its.length; k++) {
+    const it = its[k]!;
+    if (it.kind === "audit") {
+      const a = it.audit;
+      if (!a) continue;
+      audit ??= { rounds: 0, gaps: 0, runs: 0, duration_ms: 0, tokens: 0, cost_usd: null, last: null };
+      if (a.verdict === "pass" || a.verdict === "gaps" || a.verdict === "repeated") audit.rounds++;
+      audit.gaps += a.verdict === "gaps" ? a.gaps.length : 0;
+      audit.runs += a.runs;
+      audit.duration_ms += Math.max(0, iterationMs(it));
+      audit.tokens += it.tokens_used;
+      audit.cost_usd = plus(audit.cost_usd, it.cost_usd);
+      audit.last = a.verdict;
+      continue;
+    }
     const key = it.story_id ?? "";
     let line = byId.get(key);
     if (!line) byId.set(key, (line = empty(it)));
-    add(line, it, reportsCost(it.agent ?? s.agent));
+    line.attempts++;
+    line.title = it.story_title ?? line.title;
+    if (it.outcome === "complete") line.complete = true;
+    line.duration_ms += Math.max(0, iterationMs(it));
+    if (it.unavailable) line.waited_ms += it.unavailable.waited_ms ?? 0;
+    const review = it.review;
+    let rTokens = 0;
+    let rCost: number | null = null;
+    if (review) {
+      const t = review.tokens;
+      rTokens = t.input + t.output + t.cache_read + t.cache_creation;
+      rCost = review.cost_usd ?? null;
+      line.reviewer.tokens += rTokens;
+      line.reviewer.cost_usd = plus(line.reviewer.cost_usd, rCost);
+    }
+    line.agent.tokens += Math.max(0, it.tokens_used - rTokens);
+    const agentReportsCost = it.agent ? reportsCost(it.agent) : (loopAgentCost ??= reportsCost(s.agent));
+    const agentCost = agentReportsCost && it.cost_usd !== null ? Math.max(0, it.cost_usd - (rCost ?? 0)) : null;
+    line.agent.cost_usd = plus(line.agent.cost_usd, agentCost);
+    if (it.model || it.agent) {
+      const models = (line.models ??= []);
+      const model = it.model ?? null;
+      let m: (typeof models)[number] | undefined;
+      for (let j = 0; j < models.length; j++)
+        if (models[j]!.model === model && models[j]!.agent === it.agent) {
+          m = models[j];
+          break;
+        }
+      if (!m) models.push((m = it.agent ? { model, agent: it.agent, attempts: 0, cost_usd: null } : { model, attempts: 0, cost_usd: null }));
+      m.attempts++;
+      m.cost_usd = plus(m.cost_usd, agentCost);
+    }
   }
-  return [...byId.values()];
+  return { stories: [...byId.values()], audit };
 }
 
 const empty = (it: Iteration): StoryReceipt => ({
@@ -67,30 +106,6 @@ const clone = (e: StoryReceipt): StoryReceipt => ({
   ...(e.models ? { models: e.models.map((m) => ({ ...m })) } : {}),
 });
 const plus = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
-
-/** An iteration's tokens and cost include its review's (engine/gates/review.ts): the agent's share is the rest. */
-function add(line: StoryReceipt, it: Iteration, agentReportsCost: boolean): void {
-  line.attempts++;
-  line.title = it.story_title ?? line.title;
-  if (it.outcome === "complete") line.complete = true;
-  line.duration_ms += Math.max(0, iterationMs(it));
-  line.waited_ms += it.unavailable?.waited_ms ?? 0;
-  const rTokens = it.review ? it.review.tokens.input + it.review.tokens.output + it.review.tokens.cache_read + it.review.tokens.cache_creation : 0;
-  const rCost = it.review?.cost_usd ?? null;
-  line.reviewer.tokens += rTokens;
-  line.reviewer.cost_usd = plus(line.reviewer.cost_usd, rCost);
-  line.agent.tokens += Math.max(0, it.tokens_used - rTokens);
-  const agentCost = agentReportsCost && it.cost_usd !== null ? Math.max(0, it.cost_usd - (rCost ?? 0)) : null;
-  line.agent.cost_usd = plus(line.agent.cost_usd, agentCost);
-  if (it.model || it.agent) {
-    const models = (line.models ??= []);
-    const model = it.model ?? null;
-    let m = models.find((x) => x.model === model && x.agent === it.agent);
-    if (!m) models.push((m = { model, ...(it.agent ? { agent: it.agent } : {}), attempts: 0, cost_usd: null }));
-    m.attempts++;
-    m.cost_usd = plus(m.cost_usd, agentCost);
-  }
-}
 
 /** A story's whole cost, agent and reviewer; null when neither reported one. */
 export const storyCost = (l: StoryReceipt) => plus(l.agent.cost_usd, l.reviewer.cost_usd);

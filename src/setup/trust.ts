@@ -9,14 +9,15 @@
  * a state this user's own run wrote remembers commands that run without asking.
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, writeSync, constants } from "node:fs";
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, rmSync, writeSync, constants } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { UserError } from "../errors.ts";
+import { realOrSame } from "../proc/real-path.ts";
 import { writeFileSafe } from "../proc/safe-fs.ts";
 import type { State } from "../state/schema.ts";
 import type { Layered } from "./config.ts";
-import { configBase, PROJECT_FILE } from "./config-file.ts";
+import { configBase, contentSha256, PROJECT_FILE } from "./config-file.ts";
 import type { LoopOptions } from "./options.ts";
 import { OPTIONS } from "./option-table.ts";
 
@@ -59,20 +60,12 @@ function writeTrusted(files: TrustEntry[], env: Env): void {
   writeFileSafe(configBase(env), trustStorePath(env), `${JSON.stringify({ version: 1, files }, null, 2)}\n`, 0o600);
 }
 
-const realPath = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-};
-
 /**
  * What a project file's trust is recorded under: its folder's real path and its own name. Never what a
  * link at that name points to: a clone that commits `.wt-loop.json` as a link to a sibling checkout's
  * trusted file would be covered by that file's trust, and its commands would run the clone's Makefile.
  */
-const trustKey = (path: string) => join(realPath(dirname(path)), basename(path));
+const trustKey = (path: string) => join(realOrSame(dirname(path)), basename(path));
 
 /** Where `path` points when it is a symbolic link (null: it is not one). */
 export function linkTarget(path: string): string | null {
@@ -105,6 +98,19 @@ const linkRefusal = (path: string, to: string) =>
   `${path} is a symbolic link (to ${to}): wt-loop never trusts a project file through a link, whose target can be another checkout's trusted file.`;
 const linkAdvice = (path: string, to: string) =>
   `If you mean its content, put a copy in its place (cp --remove-destination ${resolve(dirname(path), to)} ${path}), read it, then run \`wt-loop trust\`.`;
+
+/** The trusted project files, each with whether it still has the content trusted (`wt-loop trust --show`). */
+export function trustedFilesNow(env: Env = process.env): (TrustEntry & { now: "trusted" | "changed" | "missing" })[] {
+  return readTrusted(env).map((e) => {
+    let text: string;
+    try {
+      text = readFileSync(e.path, "utf8");
+    } catch {
+      return { ...e, now: "missing" };
+    }
+    return { ...e, now: contentSha256(text) === e.sha256 ? "trusted" : "changed" };
+  });
+}
 
 /** Forgets `path`; false when it was not trusted. */
 export function revokeFile(path: string, env: Env = process.env): boolean {
@@ -232,7 +238,7 @@ const sealed = (key: string, s: State) =>
   createHmac("sha256", key)
     .update(
       JSON.stringify([
-        realPath(s.worktree_path),
+        realOrSame(s.worktree_path),
         ...COMMAND_OPTIONS.flatMap((o): unknown[] => {
           const v = o.meta.state ? (s[o.meta.state] ?? null) : null;
           return o.meta.state && FIRST_SEALED.includes(o.meta.state) ? [v] : v === null ? [] : [[o.meta.state, v]];

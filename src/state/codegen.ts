@@ -43,7 +43,10 @@ class Generator {
 
   constructor(private where: string) {}
 
-  /** An expression that checks the value of expression `v` (path expression `p`) and evaluates to the output. */
+  /**
+   * An expression that checks the value of expression `v` and evaluates to the output; `p` is the
+   * path (a string literal, from the enclosing object or array) a failure of its own reports.
+   */
   value(s: Schema, v: string, p: string, at: string): string {
     const d = s._zod.def;
     switch (d.type) {
@@ -53,8 +56,8 @@ class Generator {
       }
       case "number": {
         const checks = this.numberChecks(d, v, at);
-        // A safe integer is finite: one call fewer for each count of each iteration.
-        const finite = checks.includes(`Number.isSafeInteger(${v})`) ? [] : [`Number.isFinite(${v})`];
+        // A safe integer is finite: one check fewer for each count of each iteration.
+        const finite = checks.some((c) => c.startsWith(`${v} % 1 === 0`)) ? [] : [`${v} - ${v} === 0`];
         return this.guard([`typeof ${v} === "number"`, ...finite, ...checks], v, p, "a number in range");
       }
       case "boolean":
@@ -70,9 +73,9 @@ class Generator {
       case "default":
         return `(${v} === undefined ? ${lit(d.defaultValue)} : ${this.value(d.innerType!, v, p, at)})`;
       case "array":
-        return `${this.arrayFn(d.element!, at)}(${v}, ${p})`;
+        return `${this.arrayFn(d.element!, at)}(${v})`;
       case "object":
-        return `${this.objectFn(d, at)}(${v}, ${p})`;
+        return `${this.objectFn(d, at)}(${v})`;
       default:
         throw this.unsupported(`type ${d.type}`, at);
     }
@@ -85,8 +88,10 @@ class Generator {
       `import type { ${typeName} } from "${typeImport}";`,
       "",
       "export type Checked<T> = { ok: true; value: T } | { ok: false; path: string; expected: string };",
-      "class Invalid { constructor(readonly path: string, readonly expected: string) {} }",
-      'const fail = (path: string, expected: string): never => { throw new Invalid(path.replace(/^\\./, "") || "(the whole file)", expected); };',
+      "class Invalid { constructor(public path: string, readonly expected: string) {} }",
+      "const fail = (path: string, expected: string): never => { throw new Invalid(path, expected); };",
+      "/** The field or element `at` put before the path of a failure inside it: a path is made only for a failure, not for each value. */",
+      "const inside = (err: unknown, at: string): unknown => { if (err instanceof Invalid) err.path = at + err.path; return err; };",
       ...this.regexes.map((re, i) => `const RE${i} = ${re};`),
       ...this.fns,
       "",
@@ -94,7 +99,7 @@ class Generator {
       "  try {",
       `    return { ok: true, value: ${body} as ${typeName} };`,
       "  } catch (err) {",
-      "    if (err instanceof Invalid) return { ok: false, path: err.path, expected: err.expected };",
+      '    if (err instanceof Invalid) return { ok: false, path: err.path.replace(/^\\./, "") || "(the whole file)", expected: err.expected };',
       "    throw err;",
       "  }",
       "}",
@@ -116,9 +121,11 @@ class Generator {
     return out;
   }
 
+  /** Number.isSafeInteger and isFinite written out: a call each is dear in the interpreter that runs this at start-up. */
   private numberChecks(d: Def, v: string, at: string): string[] {
     return (d.checks ?? []).map(({ _zod: { def: c } }) => {
-      if (c.check === "number_format" && c.format === "safeint") return `Number.isSafeInteger(${v})`;
+      if (c.check === "number_format" && c.format === "safeint")
+        return `${v} % 1 === 0 && ${v} <= ${Number.MAX_SAFE_INTEGER} && ${v} >= ${Number.MIN_SAFE_INTEGER}`;
       if (c.check === "greater_than") return `${v} ${c.inclusive ? ">=" : ">"} ${c.value}`;
       if (c.check === "less_than") return `${v} ${c.inclusive ? "<=" : "<"} ${c.value}`;
       throw this.unsupported(`number check ${c.check}${c.format ? ` (${c.format})` : ""}`, at);
@@ -132,12 +139,17 @@ class Generator {
     this.arrays.set(el._zod.def, name);
     this.fns.push(""); // reserve the slot: nested schemas add their functions after it
     const i = this.fns.length - 1;
-    const item = this.value(el, "e", 'p + "[" + i + "]"', `${at}[]`);
+    const item = this.value(el, "e", '""', `${at}[]`);
     this.fns[i] = [
-      `function ${name}(v: any, p: string): unknown[] {`,
-      `  if (!Array.isArray(v)) fail(p, "an array");`,
+      `function ${name}(v: any): unknown[] {`,
+      `  if (!Array.isArray(v)) fail("", "an array");`,
       "  const out = new Array(v.length);",
-      `  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ${item}; }`,
+      "  let i = 0;",
+      "  try {",
+      `    for (; i < v.length; i++) { const e = v[i]; out[i] = ${item}; }`,
+      "  } catch (err) {",
+      '    throw inside(err, "[" + i + "]");',
+      "  }",
       "  return out;",
       "}",
     ].join("\n");
@@ -152,19 +164,25 @@ class Generator {
     this.objects.set(d, name);
     this.fns.push("");
     const i = this.fns.length - 1;
-    const lines = [`function ${name}(v: any, p: string): Record<string, unknown> {`];
-    lines.push(`  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");`);
+    const lines = [`function ${name}(v: any): Record<string, unknown> {`];
+    lines.push(`  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");`);
     lines.push("  const out: Record<string, unknown> = {};");
     // Each field is read once (into f): the checks of a field read it up to four times, and the
     // first run of this code, at start-up, is interpreted.
-    lines.push("  let f: any;");
+    lines.push(`  let f: any, at = "";`);
+    lines.push("  try {");
     for (const [key, field] of Object.entries(d.shape!)) {
-      const p = `p + ${lit(`.${key}`)}`;
       const fd = field._zod.def;
+      const optional = fd.type === "optional";
+      const expr = this.value(optional ? fd.innerType! : field, "f", lit(`.${key}`), `${at}.${key}`);
+      // A failure inside a nested object or array is told where it is by the catch below.
+      const nested = /\b[oa]\d+\(/.test(expr);
+      const set = nested ? `at = ${lit(`.${key}`)}; out[${lit(key)}] = ${expr}; at = "";` : `out[${lit(key)}] = ${expr};`;
       const read = `f = v[${lit(key)}];`;
-      if (fd.type === "optional") lines.push(`  ${read} if (f !== undefined) out[${lit(key)}] = ${this.value(fd.innerType!, "f", p, `${at}.${key}`)};`);
-      else lines.push(`  ${read} out[${lit(key)}] = ${this.value(field, "f", p, `${at}.${key}`)};`);
+      if (optional) lines.push(`    ${read} if (f !== undefined) { ${set} }`);
+      else lines.push(`    ${read} ${set}`);
     }
+    lines.push("  } catch (err) {", "    throw inside(err, at);", "  }");
     lines.push("  return out;", "}");
     this.fns[i] = lines.join("\n");
     return name;

@@ -67,16 +67,23 @@ const strOrNull = (v: unknown) => (typeof v === "string" ? v : null);
 const optionalNum = (v: unknown) => (v === undefined ? undefined : num(v));
 const positiveInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
 
+/** An iteration the seed's schema accepts; any other makes the whole list unknown (its `.catch([])`). */
+const isIteration = (v: unknown): v is Record<string, unknown> => isObject(v) && positiveInt(v.n);
+const commitsOf = (v: unknown): string[] => {
+  if (!Array.isArray(v)) return [];
+  for (let k = 0; k < v.length; k++) if (typeof v[k] !== "string") return [];
+  return v as string[];
+};
+
 function readIteration(v: unknown, loose: boolean): SeedIteration | null {
-  if (!isObject(v) || !positiveInt(v.n)) return null;
-  const commits = Array.isArray(v.commits) && v.commits.every((c) => typeof c === "string") ? (v.commits as string[]) : [];
+  if (!isIteration(v)) return null;
   return {
     ...(loose ? v : {}),
-    n: v.n,
+    n: v.n as number,
     started: str(v.started, ""),
     ended: str(v.ended, ""),
     done_check: bool(v.done_check),
-    commits,
+    commits: commitsOf(v.commits),
     tokens_used: num(v.tokens_used),
     input_tokens: optionalNum(v.input_tokens),
     output_tokens: optionalNum(v.output_tokens),
@@ -93,11 +100,12 @@ function readIteration(v: unknown, loose: boolean): SeedIteration | null {
  * same verdict and fields, without copying 500 iterations whole for a reader that uses neither.
  */
 export function readSeed(json: unknown, loose = true): Seed | null {
-  if (!isObject(json) || typeof json.worktree_name !== "string" || typeof json.status !== "string" || typeof json.started_at !== "string") return null;
+  const top = seedTop(json);
+  if (!top) return null;
   // One iteration that is not one makes the list unknown (empty), as the schema's catch does.
   let iterations: SeedIteration[] = [];
-  if (Array.isArray(json.iterations)) {
-    for (const v of json.iterations) {
+  if (Array.isArray(top.iterations)) {
+    for (const v of top.iterations) {
       const i = readIteration(v, loose);
       if (!i) {
         iterations = [];
@@ -106,6 +114,15 @@ export function readSeed(json: unknown, loose = true): Seed | null {
       iterations.push(i);
     }
   }
+  return { ...top, iterations };
+}
+
+/** The seed's fields as readSeed reads them, but its iterations, left as found (with the keys it does not name). */
+type SeedTop = Pick<Seed, Exclude<KnownKeys<Seed>, "iterations">> & { [key: string]: unknown };
+type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };
+
+function seedTop(json: unknown): SeedTop | null {
+  if (!isObject(json) || typeof json.worktree_name !== "string" || typeof json.status !== "string" || typeof json.started_at !== "string") return null;
   return {
     ...json,
     worktree_name: json.worktree_name,
@@ -114,7 +131,6 @@ export function readSeed(json: unknown, loose = true): Seed | null {
     max_iterations: num(json.max_iterations),
     started_at: json.started_at,
     task: str(json.task, ""),
-    iterations,
     done_criteria: str(json.done_criteria, "tasks"),
     stall_threshold: num(json.stall_threshold),
     iteration_timeout_min: num(json.iteration_timeout_min),
@@ -146,6 +162,12 @@ const MIN_TIME = Date.parse("0000-01-01T00:00:00.000Z");
 const MAX_TIME = Date.parse("+010000-01-01T00:00:00.000Z");
 // Counts beyond what a state can hold (2^53) are as unknown as a missing one.
 const count = (n: number | undefined) => (Number.isSafeInteger(Math.round(n ?? 0)) ? Math.max(0, Math.round(n ?? 0)) : 0);
+/** `count(num(v))` of a JSON value, without a call for a count that is one (most are). */
+function countOf(v: unknown): number {
+  if (typeof v !== "number") return 0;
+  if (v > 0 && v <= Number.MAX_SAFE_INTEGER && v % 1 === 0) return v;
+  return count(num(v));
+}
 const atLeast1 = (n: number, d: number) => (Number.isSafeInteger(n) && n > 0 ? n : d);
 
 /**
@@ -180,55 +202,95 @@ export function fromSeed(json: unknown, worktreePath: string): State {
 }
 
 /**
+ * `fromSeed(json)`, or null where `readSeed` says it is not the seed's: what readState uses. Its
+ * iterations are read and built in one pass, without readSeed's copy of each (500 of them made a seed
+ * state cost twice a state of ours: docs/performance.md); test/state/seed.test.ts requires the same value.
+ */
+export function seedState(json: unknown, worktreePath: string): State | null {
+  const top = seedTop(json);
+  return top && stateOf(top, Array.isArray(top.iterations) ? top.iterations : [], worktreePath);
+}
+
+/**
  * `fromSeed` of what `readSeed` read. The iterations are built here, each field of its kind (a time
  * by `iso`, a count by `count`), and are not checked again: the generated check of 500 of them was
  * a fifth of `status` on such a file (docs/performance.md). The rest of the state is checked, for the
  * defaults of the fields wt-tools never had. test/state/seed.test.ts requires, over every broken seed
  * state it makes, that checking the whole result changes nothing: the schema stays the judge.
  */
-export function stateOfSeed(s: Seed, worktreePath: string): State {
+export const stateOfSeed = (s: Seed, worktreePath: string): State => stateOf(s, s.iterations, worktreePath);
+
+/**
+ * An iteration of the seed's (as found, or as readSeed read it: reading is the same on both) in the
+ * state's form, its tokens added to `sum`; null for one the seed's schema refuses. Written for the
+ * interpreter that runs it at start-up: no spread, no callback, counts without a call when they are one.
+ */
+function iterationOf(v: unknown, start: Time, sum: Tokens): Iteration | null {
+  if (!isIteration(v)) return null;
+  const tokens = {
+    input: countOf(v.input_tokens),
+    output: countOf(v.output_tokens),
+    cache_read: countOf(v.cache_read_tokens),
+    cache_creation: countOf(v.cache_create_tokens),
+  };
+  sum.input += tokens.input;
+  sum.output += tokens.output;
+  sum.cache_read += tokens.cache_read;
+  sum.cache_creation += tokens.cache_creation;
+  const began = time(str(v.started, ""), start);
+  const ended = time(str(v.ended, ""), began);
+  const commits = commitsOf(v.commits).slice();
+  const doneCheck = bool(v.done_check);
+  const timedOut = bool(v.timed_out);
+  // In the order of the schema's fields, as the check would write them (`status --json` prints them so).
+  const it: Iteration = {
+    n: v.n as number,
+    started: began.iso,
+    ended: ended.iso,
+    done_check: doneCheck,
+    commits,
+    tokens_used: countOf(v.tokens_used),
+    story_id: null,
+    story_title: null,
+    attempt: 1,
+    outcome: timedOut ? "timeout" : doneCheck ? "complete" : "no_signal",
+    reason: null,
+    progress: commits.length > 0,
+    tokens,
+    cost_usd: null,
+    turns: null,
+    exit_code: null,
+    log_file: str(v.log_file, ""),
+  };
+  const out = timedOut ? timedOutAt(it) : it;
+  knownIterationMs(out, ended.ms - began.ms);
+  return out;
+}
+
+/** `it` with `timed_out: true` where the schema has it, after `tokens_used` (rare: a copy is fine). */
+function timedOutAt(it: Iteration): Iteration {
+  const { n, started, ended, done_check, commits, tokens_used, ...rest } = it;
+  return { n, started, ended, done_check, commits, tokens_used, timed_out: true, ...rest };
+}
+
+/** The state of the seed's fields `s` and its iterations `raw` (as found, or as readSeed read them). */
+function stateOf(s: SeedTop, raw: readonly unknown[], worktreePath: string): State {
   const start = time(s.started_at, EPOCH);
   const started = start.iso;
   const known = STATUSES.includes(s.status);
   const status = known ? (s.status as State["status"]) : "stopped";
-  const sum: Tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
-  const iterations = s.iterations.map((i): Iteration => {
-    const tokens = {
-      input: count(i.input_tokens),
-      output: count(i.output_tokens),
-      cache_read: count(i.cache_read_tokens),
-      cache_creation: count(i.cache_create_tokens),
-    };
-    sum.input += tokens.input;
-    sum.output += tokens.output;
-    sum.cache_read += tokens.cache_read;
-    sum.cache_creation += tokens.cache_creation;
-    const began = time(i.started, start);
-    const ended = time(i.ended, began);
-    // In the order of the schema's fields, as the check would write them (`status --json` prints them so).
-    const it: Iteration = {
-      n: i.n,
-      started: began.iso,
-      ended: ended.iso,
-      done_check: i.done_check,
-      commits: [...i.commits],
-      tokens_used: count(i.tokens_used),
-      ...(i.timed_out ? { timed_out: true as const } : {}),
-      story_id: null,
-      story_title: null,
-      attempt: 1,
-      outcome: i.timed_out ? "timeout" : i.done_check ? "complete" : "no_signal",
-      reason: null,
-      progress: i.commits.length > 0,
-      tokens,
-      cost_usd: null,
-      turns: null,
-      exit_code: null,
-      log_file: i.log_file,
-    };
-    knownIterationMs(it, ended.ms - began.ms);
-    return it;
-  });
+  let sum: Tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
+  let iterations: Iteration[] = [];
+  for (let k = 0; k < raw.length; k++) {
+    const it = iterationOf(raw[k], start, sum);
+    if (!it) {
+      // One iteration that is not one makes the list unknown (empty), as the schema's catch does.
+      iterations = [];
+      sum = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
+      break;
+    }
+    iterations.push(it);
+  }
   // wt-tools kept no end time: an ended loop ran until its last iteration ended, as far as anyone knows.
   const endedAt = isFinal(status) ? (iterations.at(-1)?.ended ?? null) : null;
   const stories = s.done_criteria === "manual" ? null : seedStories(worktreePath, s.change);

@@ -2,430 +2,586 @@
 import type { State } from "./schema.ts";
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; path: string; expected: string };
-class Invalid { constructor(readonly path: string, readonly expected: string) {} }
-const fail = (path: string, expected: string): never => { throw new Invalid(path.replace(/^\./, "") || "(the whole file)", expected); };
+class Invalid { constructor(public path: string, readonly expected: string) {} }
+const fail = (path: string, expected: string): never => { throw new Invalid(path, expected); };
+/** The field or element `at` put before the path of a failure inside it: a path is made only for a failure, not for each value. */
+const inside = (err: unknown, at: string): unknown => { if (err instanceof Invalid) err.path = at + err.path; return err; };
 const RE0 = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/;
-function o0(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o0(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["schema_version"]; out["schema_version"] = ((f === 1) ? f : fail(p + ".schema_version", "1"));
-  f = v["worktree_name"]; out["worktree_name"] = ((typeof f === "string") ? f : fail(p + ".worktree_name", "a string"));
-  f = v["worktree_path"]; out["worktree_path"] = ((typeof f === "string") ? f : fail(p + ".worktree_path", "a string"));
-  f = v["status"]; out["status"] = ((f === "starting" || f === "running" || f === "paused" || f === "done" || f === "stuck" || f === "stalled" || f === "stopped") ? f : fail(p + ".status", "one of \"starting\", \"running\", \"paused\", \"done\", \"stuck\", \"stalled\", \"stopped\""));
-  f = v["current_iteration"]; out["current_iteration"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".current_iteration", "a number in range"));
-  f = v["max_iterations"]; out["max_iterations"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".max_iterations", "a number in range"));
-  f = v["started_at"]; out["started_at"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".started_at", "a datetime string"));
-  f = v["updated_at"]; out["updated_at"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".updated_at", "a datetime string"));
-  f = v["ended_at"]; out["ended_at"] = (f === null ? null : ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".ended_at", "a datetime string")));
-  f = v["task"]; out["task"] = ((typeof f === "string") ? f : fail(p + ".task", "a string"));
-  f = v["iterations"]; out["iterations"] = a1(f, p + ".iterations");
-  f = v["done_criteria"]; out["done_criteria"] = ((f === "tasks" || f === "manual") ? f : fail(p + ".done_criteria", "one of \"tasks\", \"manual\""));
-  f = v["stall_threshold"]; out["stall_threshold"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".stall_threshold", "a number in range"));
-  f = v["iteration_timeout_min"]; out["iteration_timeout_min"] = ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".iteration_timeout_min", "a number in range"));
-  f = v["total_tokens"]; out["total_tokens"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".total_tokens", "a number in range"));
-  f = v["tokens"]; out["tokens"] = o4(f, p + ".tokens");
-  f = v["total_cost_usd"]; out["total_cost_usd"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".total_cost_usd", "a number in range"));
-  f = v["max_retries"]; out["max_retries"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".max_retries", "a number in range"));
-  f = v["command_timeout_sec"]; out["command_timeout_sec"] = ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".command_timeout_sec", "a number in range"));
-  f = v["agent"]; out["agent"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command" || f === "demo") ? f : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
-  f = v["agent_cmd"]; out["agent_cmd"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".agent_cmd", "a string")));
-  f = v["model"]; out["model"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".model", "a string")));
-  f = v["checkpoint"]; out["checkpoint"] = ((f === "branch" || f === "stash") ? f : fail(p + ".checkpoint", "one of \"branch\", \"stash\""));
-  f = v["on_complete"]; out["on_complete"] = ((f === "ask" || f === "cleanup" || f === "keep" || f === "pr") ? f : fail(p + ".on_complete", "one of \"ask\", \"cleanup\", \"keep\", \"pr\""));
-  f = v["terminal"]; out["terminal"] = ((typeof f === "string") ? f : fail(p + ".terminal", "a string"));
-  f = v["source"]; out["source"] = ((f === "openspec" || f === "tasks-file" || f === "manual" || f === "issue") ? f : fail(p + ".source", "one of \"openspec\", \"tasks-file\", \"manual\", \"issue\""));
-  f = v["change"]; out["change"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".change", "a string")));
-  f = v["tasks_file"]; out["tasks_file"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".tasks_file", "a string")));
-  f = v["github"]; out["github"] = (f === undefined ? null : (f === null ? null : o12(f, p + ".github")));
-  f = v["issue"]; out["issue"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".issue", "a string"))));
-  f = v["issue_sync"]; out["issue_sync"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(p + ".issue_sync", "true or false")));
-  f = v["pull_request"]; out["pull_request"] = (f === undefined ? null : (f === null ? null : o15(f, p + ".pull_request")));
-  f = v["issue_search"]; out["issue_search"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".issue_search", "a string"))));
-  f = v["watch"]; out["watch"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(p + ".watch", "true or false")));
-  f = v["stories_total"]; out["stories_total"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".stories_total", "a number in range"));
-  f = v["stories_completed"]; out["stories_completed"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".stories_completed", "a number in range"));
-  f = v["planned_stories"]; out["planned_stories"] = (f === undefined ? [] : a16(f, p + ".planned_stories"));
-  f = v["current_story"]; out["current_story"] = (f === null ? null : o18(f, p + ".current_story"));
-  f = v["runner_pid"]; out["runner_pid"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".runner_pid", "a number in range")));
-  f = v["runner_started"]; out["runner_started"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".runner_started", "a string")));
-  f = v["agent_pid"]; out["agent_pid"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".agent_pid", "a number in range")));
-  f = v["agent_started"]; if (f !== undefined) out["agent_started"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".agent_started", "a string")));
-  f = v["checkpoint_branch"]; out["checkpoint_branch"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".checkpoint_branch", "a string")));
-  f = v["original_branch"]; out["original_branch"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".original_branch", "a string")));
-  f = v["original_commit"]; out["original_commit"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".original_commit", "a string")));
-  f = v["checkpoint_sha"]; out["checkpoint_sha"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".checkpoint_sha", "a string")));
-  f = v["checkpoint_stashes"]; if (f !== undefined) out["checkpoint_stashes"] = a19(f, p + ".checkpoint_stashes");
-  f = v["user_work"]; if (f !== undefined) out["user_work"] = (f === null ? null : o20(f, p + ".user_work"));
-  f = v["index_tree"]; if (f !== undefined) out["index_tree"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".index_tree", "a string")));
-  f = v["held"]; if (f !== undefined) out["held"] = (f === null ? null : o23(f, p + ".held"));
-  f = v["completing"]; if (f !== undefined) out["completing"] = (f === null ? null : ((f === "cleanup" || f === "keep") ? f : fail(p + ".completing", "one of \"cleanup\", \"keep\"")));
-  f = v["completion"]; out["completion"] = (f === null ? null : ((f === "cleanup" || f === "keep") ? f : fail(p + ".completion", "one of \"cleanup\", \"keep\"")));
-  f = v["completion_message"]; out["completion_message"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".completion_message", "a string"))));
-  f = v["completion_pending"]; out["completion_pending"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(p + ".completion_pending", "true or false")));
-  f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".reason", "a string")));
-  f = v["error"]; out["error"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".error", "a string")));
-  f = v["notify"]; out["notify"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".notify", "a string"))));
-  f = v["verify"]; if (f !== undefined) out["verify"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".verify", "a string")));
-  f = v["verify_timeout_min"]; out["verify_timeout_min"] = (f === undefined ? 10 : ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".verify_timeout_min", "a number in range")));
-  f = v["review"]; out["review"] = (f === undefined ? null : (f === null ? null : ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(p + ".review", "one of \"claude\", \"codex\", \"gemini\", \"command\""))));
-  f = v["review_cmd"]; out["review_cmd"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".review_cmd", "a string"))));
-  f = v["review_model"]; out["review_model"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".review_model", "a string"))));
-  f = v["audit"]; out["audit"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(p + ".audit", "true or false")));
-  f = v["audit_agent"]; out["audit_agent"] = (f === undefined ? null : (f === null ? null : ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(p + ".audit_agent", "one of \"claude\", \"codex\", \"gemini\", \"command\""))));
-  f = v["audit_cmd"]; out["audit_cmd"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".audit_cmd", "a string"))));
-  f = v["audit_model"]; out["audit_model"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(p + ".audit_model", "a string"))));
-  f = v["audit_rounds"]; out["audit_rounds"] = (f === undefined ? 2 : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".audit_rounds", "a number in range")));
-  f = v["escalate"]; if (f !== undefined) out["escalate"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".escalate", "a string")));
-  f = v["review_timeout_min"]; out["review_timeout_min"] = (f === undefined ? 15 : ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".review_timeout_min", "a number in range")));
-  f = v["max_cost_usd"]; if (f !== undefined) out["max_cost_usd"] = (f === null ? null : ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".max_cost_usd", "a number in range")));
-  f = v["max_tokens"]; if (f !== undefined) out["max_tokens"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".max_tokens", "a number in range")));
-  f = v["spent_before"]; if (f !== undefined) out["spent_before"] = o24(f, p + ".spent_before");
-  f = v["stop_reason"]; if (f !== undefined) out["stop_reason"] = (f === null ? null : ((f === "user" || f === "budget") ? f : fail(p + ".stop_reason", "one of \"user\", \"budget\"")));
-  f = v["unchecked_story"]; if (f !== undefined) out["unchecked_story"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".unchecked_story", "a string")));
-  f = v["commands_seal"]; if (f !== undefined) out["commands_seal"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".commands_seal", "a string")));
-  f = v["max_wait_hours"]; out["max_wait_hours"] = (f === undefined ? 8 : ((typeof f === "number") && (Number.isFinite(f)) && (f > 0) ? f : fail(p + ".max_wait_hours", "a number in range")));
-  f = v["sandbox"]; if (f !== undefined) out["sandbox"] = ((typeof f === "boolean") ? f : fail(p + ".sandbox", "true or false"));
-  f = v["sandbox_network"]; if (f !== undefined) out["sandbox_network"] = (f === null ? null : ((f === "filtered" || f === "open") ? f : fail(p + ".sandbox_network", "one of \"filtered\", \"open\"")));
-  f = v["sandbox_allow"]; if (f !== undefined) out["sandbox_allow"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".sandbox_allow", "a string")));
-  f = v["sandbox_deny_read"]; if (f !== undefined) out["sandbox_deny_read"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".sandbox_deny_read", "a string")));
-  f = v["sandbox_env"]; if (f !== undefined) out["sandbox_env"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".sandbox_env", "a string")));
-  f = v["waiting"]; out["waiting"] = (f === undefined ? null : (f === null ? null : o25(f, p + ".waiting")));
-  f = v["pause_requested"]; out["pause_requested"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(p + ".pause_requested", "true or false")));
-  f = v["paused_since"]; out["paused_since"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".paused_since", "a datetime string"))));
-  f = v["paused_ms"]; out["paused_ms"] = (f === undefined ? 0 : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".paused_ms", "a number in range")));
-  f = v["notes"]; out["notes"] = (f === undefined ? [] : a26(f, p + ".notes"));
-  f = v["earlier_stories"]; out["earlier_stories"] = (f === undefined ? [] : a28(f, p + ".earlier_stories"));
-  f = v["parallel"]; out["parallel"] = (f === undefined ? 1 : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".parallel", "a number in range")));
-  f = v["lanes"]; out["lanes"] = (f === undefined ? [] : a33(f, p + ".lanes"));
+  let f: any, at = "";
+  try {
+    f = v["schema_version"]; out["schema_version"] = ((f === 1) ? f : fail(".schema_version", "1"));
+    f = v["worktree_name"]; out["worktree_name"] = ((typeof f === "string") ? f : fail(".worktree_name", "a string"));
+    f = v["worktree_path"]; out["worktree_path"] = ((typeof f === "string") ? f : fail(".worktree_path", "a string"));
+    f = v["status"]; out["status"] = ((f === "starting" || f === "running" || f === "paused" || f === "done" || f === "stuck" || f === "stalled" || f === "stopped") ? f : fail(".status", "one of \"starting\", \"running\", \"paused\", \"done\", \"stuck\", \"stalled\", \"stopped\""));
+    f = v["current_iteration"]; out["current_iteration"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".current_iteration", "a number in range"));
+    f = v["max_iterations"]; out["max_iterations"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".max_iterations", "a number in range"));
+    f = v["started_at"]; out["started_at"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(".started_at", "a datetime string"));
+    f = v["updated_at"]; out["updated_at"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(".updated_at", "a datetime string"));
+    f = v["ended_at"]; out["ended_at"] = (f === null ? null : ((typeof f === "string") && (RE0.test(f)) ? f : fail(".ended_at", "a datetime string")));
+    f = v["task"]; out["task"] = ((typeof f === "string") ? f : fail(".task", "a string"));
+    f = v["iterations"]; at = ".iterations"; out["iterations"] = a1(f); at = "";
+    f = v["done_criteria"]; out["done_criteria"] = ((f === "tasks" || f === "manual") ? f : fail(".done_criteria", "one of \"tasks\", \"manual\""));
+    f = v["stall_threshold"]; out["stall_threshold"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".stall_threshold", "a number in range"));
+    f = v["iteration_timeout_min"]; out["iteration_timeout_min"] = ((typeof f === "number") && (f - f === 0) && (f > 0) ? f : fail(".iteration_timeout_min", "a number in range"));
+    f = v["total_tokens"]; out["total_tokens"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".total_tokens", "a number in range"));
+    f = v["tokens"]; at = ".tokens"; out["tokens"] = o4(f); at = "";
+    f = v["total_cost_usd"]; out["total_cost_usd"] = ((typeof f === "number") && (f - f === 0) && (f >= 0) ? f : fail(".total_cost_usd", "a number in range"));
+    f = v["max_retries"]; out["max_retries"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".max_retries", "a number in range"));
+    f = v["command_timeout_sec"]; out["command_timeout_sec"] = ((typeof f === "number") && (f - f === 0) && (f > 0) ? f : fail(".command_timeout_sec", "a number in range"));
+    f = v["agent"]; out["agent"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command" || f === "demo") ? f : fail(".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
+    f = v["agent_cmd"]; out["agent_cmd"] = (f === null ? null : ((typeof f === "string") ? f : fail(".agent_cmd", "a string")));
+    f = v["model"]; out["model"] = (f === null ? null : ((typeof f === "string") ? f : fail(".model", "a string")));
+    f = v["checkpoint"]; out["checkpoint"] = ((f === "branch" || f === "stash") ? f : fail(".checkpoint", "one of \"branch\", \"stash\""));
+    f = v["on_complete"]; out["on_complete"] = ((f === "ask" || f === "cleanup" || f === "keep" || f === "pr") ? f : fail(".on_complete", "one of \"ask\", \"cleanup\", \"keep\", \"pr\""));
+    f = v["terminal"]; out["terminal"] = ((typeof f === "string") ? f : fail(".terminal", "a string"));
+    f = v["source"]; out["source"] = ((f === "openspec" || f === "tasks-file" || f === "manual" || f === "issue") ? f : fail(".source", "one of \"openspec\", \"tasks-file\", \"manual\", \"issue\""));
+    f = v["change"]; out["change"] = (f === null ? null : ((typeof f === "string") ? f : fail(".change", "a string")));
+    f = v["tasks_file"]; out["tasks_file"] = (f === null ? null : ((typeof f === "string") ? f : fail(".tasks_file", "a string")));
+    f = v["github"]; at = ".github"; out["github"] = (f === undefined ? null : (f === null ? null : o12(f))); at = "";
+    f = v["issue"]; out["issue"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(".issue", "a string"))));
+    f = v["issue_sync"]; out["issue_sync"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(".issue_sync", "true or false")));
+    f = v["pull_request"]; at = ".pull_request"; out["pull_request"] = (f === undefined ? null : (f === null ? null : o15(f))); at = "";
+    f = v["issue_search"]; out["issue_search"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(".issue_search", "a string"))));
+    f = v["watch"]; out["watch"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(".watch", "true or false")));
+    f = v["stories_total"]; out["stories_total"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".stories_total", "a number in range"));
+    f = v["stories_completed"]; out["stories_completed"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".stories_completed", "a number in range"));
+    f = v["planned_stories"]; at = ".planned_stories"; out["planned_stories"] = (f === undefined ? [] : a16(f)); at = "";
+    f = v["current_story"]; at = ".current_story"; out["current_story"] = (f === null ? null : o18(f)); at = "";
+    f = v["runner_pid"]; out["runner_pid"] = (f === null ? null : ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".runner_pid", "a number in range")));
+    f = v["runner_started"]; out["runner_started"] = (f === null ? null : ((typeof f === "string") ? f : fail(".runner_started", "a string")));
+    f = v["agent_pid"]; out["agent_pid"] = (f === null ? null : ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".agent_pid", "a number in range")));
+    f = v["agent_started"]; if (f !== undefined) { out["agent_started"] = (f === null ? null : ((typeof f === "string") ? f : fail(".agent_started", "a string"))); }
+    f = v["checkpoint_branch"]; out["checkpoint_branch"] = (f === null ? null : ((typeof f === "string") ? f : fail(".checkpoint_branch", "a string")));
+    f = v["original_branch"]; out["original_branch"] = (f === null ? null : ((typeof f === "string") ? f : fail(".original_branch", "a string")));
+    f = v["original_commit"]; out["original_commit"] = (f === null ? null : ((typeof f === "string") ? f : fail(".original_commit", "a string")));
+    f = v["checkpoint_sha"]; out["checkpoint_sha"] = (f === null ? null : ((typeof f === "string") ? f : fail(".checkpoint_sha", "a string")));
+    f = v["checkpoint_stashes"]; if (f !== undefined) { at = ".checkpoint_stashes"; out["checkpoint_stashes"] = a19(f); at = ""; }
+    f = v["user_work"]; if (f !== undefined) { at = ".user_work"; out["user_work"] = (f === null ? null : o20(f)); at = ""; }
+    f = v["index_tree"]; if (f !== undefined) { out["index_tree"] = (f === null ? null : ((typeof f === "string") ? f : fail(".index_tree", "a string"))); }
+    f = v["held"]; if (f !== undefined) { at = ".held"; out["held"] = (f === null ? null : o23(f)); at = ""; }
+    f = v["completing"]; if (f !== undefined) { out["completing"] = (f === null ? null : ((f === "cleanup" || f === "keep") ? f : fail(".completing", "one of \"cleanup\", \"keep\""))); }
+    f = v["completion"]; out["completion"] = (f === null ? null : ((f === "cleanup" || f === "keep") ? f : fail(".completion", "one of \"cleanup\", \"keep\"")));
+    f = v["completion_message"]; out["completion_message"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(".completion_message", "a string"))));
+    f = v["completion_pending"]; out["completion_pending"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(".completion_pending", "true or false")));
+    f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(".reason", "a string")));
+    f = v["error"]; out["error"] = (f === null ? null : ((typeof f === "string") ? f : fail(".error", "a string")));
+    f = v["notify"]; out["notify"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(".notify", "a string"))));
+    f = v["verify"]; if (f !== undefined) { out["verify"] = (f === null ? null : ((typeof f === "string") ? f : fail(".verify", "a string"))); }
+    f = v["verify_timeout_min"]; out["verify_timeout_min"] = (f === undefined ? 10 : ((typeof f === "number") && (f - f === 0) && (f > 0) ? f : fail(".verify_timeout_min", "a number in range")));
+    f = v["review"]; out["review"] = (f === undefined ? null : (f === null ? null : ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(".review", "one of \"claude\", \"codex\", \"gemini\", \"command\""))));
+    f = v["review_cmd"]; out["review_cmd"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(".review_cmd", "a string"))));
+    f = v["review_model"]; out["review_model"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(".review_model", "a string"))));
+    f = v["audit"]; out["audit"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(".audit", "true or false")));
+    f = v["audit_agent"]; out["audit_agent"] = (f === undefined ? null : (f === null ? null : ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(".audit_agent", "one of \"claude\", \"codex\", \"gemini\", \"command\""))));
+    f = v["audit_cmd"]; out["audit_cmd"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(".audit_cmd", "a string"))));
+    f = v["audit_model"]; out["audit_model"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") ? f : fail(".audit_model", "a string"))));
+    f = v["audit_rounds"]; out["audit_rounds"] = (f === undefined ? 2 : ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".audit_rounds", "a number in range")));
+    f = v["escalate"]; if (f !== undefined) { out["escalate"] = (f === null ? null : ((typeof f === "string") ? f : fail(".escalate", "a string"))); }
+    f = v["review_timeout_min"]; out["review_timeout_min"] = (f === undefined ? 15 : ((typeof f === "number") && (f - f === 0) && (f > 0) ? f : fail(".review_timeout_min", "a number in range")));
+    f = v["max_cost_usd"]; if (f !== undefined) { out["max_cost_usd"] = (f === null ? null : ((typeof f === "number") && (f - f === 0) && (f > 0) ? f : fail(".max_cost_usd", "a number in range"))); }
+    f = v["max_tokens"]; if (f !== undefined) { out["max_tokens"] = (f === null ? null : ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".max_tokens", "a number in range"))); }
+    f = v["spent_before"]; if (f !== undefined) { at = ".spent_before"; out["spent_before"] = o24(f); at = ""; }
+    f = v["stop_reason"]; if (f !== undefined) { out["stop_reason"] = (f === null ? null : ((f === "user" || f === "budget") ? f : fail(".stop_reason", "one of \"user\", \"budget\""))); }
+    f = v["unchecked_story"]; if (f !== undefined) { out["unchecked_story"] = (f === null ? null : ((typeof f === "string") ? f : fail(".unchecked_story", "a string"))); }
+    f = v["commands_seal"]; if (f !== undefined) { out["commands_seal"] = (f === null ? null : ((typeof f === "string") ? f : fail(".commands_seal", "a string"))); }
+    f = v["max_wait_hours"]; out["max_wait_hours"] = (f === undefined ? 8 : ((typeof f === "number") && (f - f === 0) && (f > 0) ? f : fail(".max_wait_hours", "a number in range")));
+    f = v["sandbox"]; if (f !== undefined) { out["sandbox"] = ((typeof f === "boolean") ? f : fail(".sandbox", "true or false")); }
+    f = v["sandbox_network"]; if (f !== undefined) { out["sandbox_network"] = (f === null ? null : ((f === "filtered" || f === "open") ? f : fail(".sandbox_network", "one of \"filtered\", \"open\""))); }
+    f = v["sandbox_allow"]; if (f !== undefined) { out["sandbox_allow"] = (f === null ? null : ((typeof f === "string") ? f : fail(".sandbox_allow", "a string"))); }
+    f = v["sandbox_deny_read"]; if (f !== undefined) { out["sandbox_deny_read"] = (f === null ? null : ((typeof f === "string") ? f : fail(".sandbox_deny_read", "a string"))); }
+    f = v["sandbox_env"]; if (f !== undefined) { out["sandbox_env"] = (f === null ? null : ((typeof f === "string") ? f : fail(".sandbox_env", "a string"))); }
+    f = v["waiting"]; at = ".waiting"; out["waiting"] = (f === undefined ? null : (f === null ? null : o25(f))); at = "";
+    f = v["pause_requested"]; out["pause_requested"] = (f === undefined ? false : ((typeof f === "boolean") ? f : fail(".pause_requested", "true or false")));
+    f = v["paused_since"]; out["paused_since"] = (f === undefined ? null : (f === null ? null : ((typeof f === "string") && (RE0.test(f)) ? f : fail(".paused_since", "a datetime string"))));
+    f = v["paused_ms"]; out["paused_ms"] = (f === undefined ? 0 : ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".paused_ms", "a number in range")));
+    f = v["notes"]; at = ".notes"; out["notes"] = (f === undefined ? [] : a26(f)); at = "";
+    f = v["earlier_stories"]; at = ".earlier_stories"; out["earlier_stories"] = (f === undefined ? [] : a28(f)); at = "";
+    f = v["parallel"]; out["parallel"] = (f === undefined ? 1 : ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".parallel", "a number in range")));
+    f = v["lanes"]; at = ".lanes"; out["lanes"] = (f === undefined ? [] : a33(f)); at = "";
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a1(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a1(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o2(e, p + "[" + i + "]"); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = o2(e); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o2(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o2(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["n"]; out["n"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".n", "a number in range"));
-  f = v["started"]; out["started"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".started", "a datetime string"));
-  f = v["ended"]; out["ended"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".ended", "a datetime string"));
-  f = v["done_check"]; out["done_check"] = ((typeof f === "boolean") ? f : fail(p + ".done_check", "true or false"));
-  f = v["commits"]; out["commits"] = a3(f, p + ".commits");
-  f = v["tokens_used"]; out["tokens_used"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".tokens_used", "a number in range"));
-  f = v["timed_out"]; if (f !== undefined) out["timed_out"] = ((f === true) ? f : fail(p + ".timed_out", "true"));
-  f = v["story_id"]; out["story_id"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".story_id", "a string")));
-  f = v["story_title"]; out["story_title"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".story_title", "a string")));
-  f = v["attempt"]; out["attempt"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".attempt", "a number in range"));
-  f = v["outcome"]; out["outcome"] = ((f === "complete" || f === "rejected" || f === "failed" || f === "no_signal" || f === "timeout" || f === "stopped" || f === "unavailable") ? f : fail(p + ".outcome", "one of \"complete\", \"rejected\", \"failed\", \"no_signal\", \"timeout\", \"stopped\", \"unavailable\""));
-  f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".reason", "a string")));
-  f = v["progress"]; out["progress"] = ((typeof f === "boolean") ? f : fail(p + ".progress", "true or false"));
-  f = v["tokens"]; out["tokens"] = o4(f, p + ".tokens");
-  f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".cost_usd", "a number in range")));
-  f = v["turns"]; out["turns"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".turns", "a number in range")));
-  f = v["exit_code"]; out["exit_code"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) ? f : fail(p + ".exit_code", "a number in range")));
-  f = v["model"]; if (f !== undefined) out["model"] = ((typeof f === "string") ? f : fail(p + ".model", "a string"));
-  f = v["agent"]; if (f !== undefined) out["agent"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command" || f === "demo") ? f : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
-  f = v["log_file"]; out["log_file"] = ((typeof f === "string") ? f : fail(p + ".log_file", "a string"));
-  f = v["diff_file"]; if (f !== undefined) out["diff_file"] = ((typeof f === "string") ? f : fail(p + ".diff_file", "a string"));
-  f = v["verify"]; if (f !== undefined) out["verify"] = o5(f, p + ".verify");
-  f = v["review"]; if (f !== undefined) out["review"] = o6(f, p + ".review");
-  f = v["kind"]; if (f !== undefined) out["kind"] = ((f === "audit") ? f : fail(p + ".kind", "\"audit\""));
-  f = v["audit"]; if (f !== undefined) out["audit"] = o8(f, p + ".audit");
-  f = v["unavailable"]; if (f !== undefined) out["unavailable"] = o11(f, p + ".unavailable");
+  let f: any, at = "";
+  try {
+    f = v["n"]; out["n"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".n", "a number in range"));
+    f = v["started"]; out["started"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(".started", "a datetime string"));
+    f = v["ended"]; out["ended"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(".ended", "a datetime string"));
+    f = v["done_check"]; out["done_check"] = ((typeof f === "boolean") ? f : fail(".done_check", "true or false"));
+    f = v["commits"]; at = ".commits"; out["commits"] = a3(f); at = "";
+    f = v["tokens_used"]; out["tokens_used"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".tokens_used", "a number in range"));
+    f = v["timed_out"]; if (f !== undefined) { out["timed_out"] = ((f === true) ? f : fail(".timed_out", "true")); }
+    f = v["story_id"]; out["story_id"] = (f === null ? null : ((typeof f === "string") ? f : fail(".story_id", "a string")));
+    f = v["story_title"]; out["story_title"] = (f === null ? null : ((typeof f === "string") ? f : fail(".story_title", "a string")));
+    f = v["attempt"]; out["attempt"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".attempt", "a number in range"));
+    f = v["outcome"]; out["outcome"] = ((f === "complete" || f === "rejected" || f === "failed" || f === "no_signal" || f === "timeout" || f === "stopped" || f === "unavailable") ? f : fail(".outcome", "one of \"complete\", \"rejected\", \"failed\", \"no_signal\", \"timeout\", \"stopped\", \"unavailable\""));
+    f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(".reason", "a string")));
+    f = v["progress"]; out["progress"] = ((typeof f === "boolean") ? f : fail(".progress", "true or false"));
+    f = v["tokens"]; at = ".tokens"; out["tokens"] = o4(f); at = "";
+    f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (f - f === 0) && (f >= 0) ? f : fail(".cost_usd", "a number in range")));
+    f = v["turns"]; out["turns"] = (f === null ? null : ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".turns", "a number in range")));
+    f = v["exit_code"]; out["exit_code"] = (f === null ? null : ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) ? f : fail(".exit_code", "a number in range")));
+    f = v["model"]; if (f !== undefined) { out["model"] = ((typeof f === "string") ? f : fail(".model", "a string")); }
+    f = v["agent"]; if (f !== undefined) { out["agent"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command" || f === "demo") ? f : fail(".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\"")); }
+    f = v["log_file"]; out["log_file"] = ((typeof f === "string") ? f : fail(".log_file", "a string"));
+    f = v["diff_file"]; if (f !== undefined) { out["diff_file"] = ((typeof f === "string") ? f : fail(".diff_file", "a string")); }
+    f = v["verify"]; if (f !== undefined) { at = ".verify"; out["verify"] = o5(f); at = ""; }
+    f = v["review"]; if (f !== undefined) { at = ".review"; out["review"] = o6(f); at = ""; }
+    f = v["kind"]; if (f !== undefined) { out["kind"] = ((f === "audit") ? f : fail(".kind", "\"audit\"")); }
+    f = v["audit"]; if (f !== undefined) { at = ".audit"; out["audit"] = o8(f); at = ""; }
+    f = v["unavailable"]; if (f !== undefined) { at = ".unavailable"; out["unavailable"] = o11(f); at = ""; }
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a3(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a3(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail("", "a string")); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o4(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o4(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["input"]; out["input"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".input", "a number in range"));
-  f = v["output"]; out["output"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".output", "a number in range"));
-  f = v["cache_read"]; out["cache_read"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".cache_read", "a number in range"));
-  f = v["cache_creation"]; out["cache_creation"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".cache_creation", "a number in range"));
+  let f: any, at = "";
+  try {
+    f = v["input"]; out["input"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".input", "a number in range"));
+    f = v["output"]; out["output"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".output", "a number in range"));
+    f = v["cache_read"]; out["cache_read"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".cache_read", "a number in range"));
+    f = v["cache_creation"]; out["cache_creation"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".cache_creation", "a number in range"));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function o5(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o5(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["exit_code"]; out["exit_code"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) ? f : fail(p + ".exit_code", "a number in range")));
-  f = v["duration_ms"]; out["duration_ms"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".duration_ms", "a number in range"));
-  f = v["timed_out"]; out["timed_out"] = ((typeof f === "boolean") ? f : fail(p + ".timed_out", "true or false"));
-  f = v["log_file"]; out["log_file"] = ((typeof f === "string") ? f : fail(p + ".log_file", "a string"));
+  let f: any, at = "";
+  try {
+    f = v["exit_code"]; out["exit_code"] = (f === null ? null : ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) ? f : fail(".exit_code", "a number in range")));
+    f = v["duration_ms"]; out["duration_ms"] = ((typeof f === "number") && (f - f === 0) && (f >= 0) ? f : fail(".duration_ms", "a number in range"));
+    f = v["timed_out"]; out["timed_out"] = ((typeof f === "boolean") ? f : fail(".timed_out", "true or false"));
+    f = v["log_file"]; out["log_file"] = ((typeof f === "string") ? f : fail(".log_file", "a string"));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function o6(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o6(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["reviewer"]; out["reviewer"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(p + ".reviewer", "one of \"claude\", \"codex\", \"gemini\", \"command\""));
-  f = v["verdict"]; out["verdict"] = ((f === "approve" || f === "changes" || f === "missing" || f === "stopped" || f === "unavailable") ? f : fail(p + ".verdict", "one of \"approve\", \"changes\", \"missing\", \"stopped\", \"unavailable\""));
-  f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".reason", "a string")));
-  f = v["runs"]; out["runs"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".runs", "a number in range"));
-  f = v["tokens"]; out["tokens"] = o4(f, p + ".tokens");
-  f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".cost_usd", "a number in range")));
-  f = v["duration_ms"]; out["duration_ms"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".duration_ms", "a number in range"));
-  f = v["log_file"]; out["log_file"] = ((typeof f === "string") ? f : fail(p + ".log_file", "a string"));
-  f = v["diff_file"]; out["diff_file"] = ((typeof f === "string") ? f : fail(p + ".diff_file", "a string"));
-  f = v["put_back"]; out["put_back"] = a7(f, p + ".put_back");
+  let f: any, at = "";
+  try {
+    f = v["reviewer"]; out["reviewer"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(".reviewer", "one of \"claude\", \"codex\", \"gemini\", \"command\""));
+    f = v["verdict"]; out["verdict"] = ((f === "approve" || f === "changes" || f === "missing" || f === "stopped" || f === "unavailable") ? f : fail(".verdict", "one of \"approve\", \"changes\", \"missing\", \"stopped\", \"unavailable\""));
+    f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(".reason", "a string")));
+    f = v["runs"]; out["runs"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".runs", "a number in range"));
+    f = v["tokens"]; at = ".tokens"; out["tokens"] = o4(f); at = "";
+    f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (f - f === 0) && (f >= 0) ? f : fail(".cost_usd", "a number in range")));
+    f = v["duration_ms"]; out["duration_ms"] = ((typeof f === "number") && (f - f === 0) && (f >= 0) ? f : fail(".duration_ms", "a number in range"));
+    f = v["log_file"]; out["log_file"] = ((typeof f === "string") ? f : fail(".log_file", "a string"));
+    f = v["diff_file"]; out["diff_file"] = ((typeof f === "string") ? f : fail(".diff_file", "a string"));
+    f = v["put_back"]; at = ".put_back"; out["put_back"] = a7(f); at = "";
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a7(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a7(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail("", "a string")); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o8(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o8(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["round"]; out["round"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".round", "a number in range"));
-  f = v["auditor"]; out["auditor"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(p + ".auditor", "one of \"claude\", \"codex\", \"gemini\", \"command\""));
-  f = v["verdict"]; out["verdict"] = ((f === "pass" || f === "gaps" || f === "repeated" || f === "missing" || f === "stopped" || f === "unavailable") ? f : fail(p + ".verdict", "one of \"pass\", \"gaps\", \"repeated\", \"missing\", \"stopped\", \"unavailable\""));
-  f = v["gaps"]; out["gaps"] = a9(f, p + ".gaps");
-  f = v["story_id"]; out["story_id"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".story_id", "a string")));
-  f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".reason", "a string")));
-  f = v["runs"]; out["runs"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".runs", "a number in range"));
-  f = v["diff_file"]; out["diff_file"] = ((typeof f === "string") ? f : fail(p + ".diff_file", "a string"));
-  f = v["put_back"]; out["put_back"] = a10(f, p + ".put_back");
+  let f: any, at = "";
+  try {
+    f = v["round"]; out["round"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".round", "a number in range"));
+    f = v["auditor"]; out["auditor"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command") ? f : fail(".auditor", "one of \"claude\", \"codex\", \"gemini\", \"command\""));
+    f = v["verdict"]; out["verdict"] = ((f === "pass" || f === "gaps" || f === "repeated" || f === "missing" || f === "stopped" || f === "unavailable") ? f : fail(".verdict", "one of \"pass\", \"gaps\", \"repeated\", \"missing\", \"stopped\", \"unavailable\""));
+    f = v["gaps"]; at = ".gaps"; out["gaps"] = a9(f); at = "";
+    f = v["story_id"]; out["story_id"] = (f === null ? null : ((typeof f === "string") ? f : fail(".story_id", "a string")));
+    f = v["reason"]; out["reason"] = (f === null ? null : ((typeof f === "string") ? f : fail(".reason", "a string")));
+    f = v["runs"]; out["runs"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".runs", "a number in range"));
+    f = v["diff_file"]; out["diff_file"] = ((typeof f === "string") ? f : fail(".diff_file", "a string"));
+    f = v["put_back"]; at = ".put_back"; out["put_back"] = a10(f); at = "";
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a9(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a9(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail("", "a string")); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function a10(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a10(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail("", "a string")); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o11(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o11(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["runs"]; out["runs"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".runs", "a number in range"));
-  f = v["waited_ms"]; out["waited_ms"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".waited_ms", "a number in range"));
+  let f: any, at = "";
+  try {
+    f = v["runs"]; out["runs"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".runs", "a number in range"));
+    f = v["waited_ms"]; out["waited_ms"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".waited_ms", "a number in range"));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function o12(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o12(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["host"]; out["host"] = ((typeof f === "string") ? f : fail(p + ".host", "a string"));
-  f = v["repo"]; out["repo"] = ((typeof f === "string") ? f : fail(p + ".repo", "a string"));
-  f = v["issues"]; out["issues"] = a13(f, p + ".issues");
-  f = v["search"]; out["search"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".search", "a string")));
+  let f: any, at = "";
+  try {
+    f = v["host"]; out["host"] = ((typeof f === "string") ? f : fail(".host", "a string"));
+    f = v["repo"]; out["repo"] = ((typeof f === "string") ? f : fail(".repo", "a string"));
+    f = v["issues"]; at = ".issues"; out["issues"] = a13(f); at = "";
+    f = v["search"]; out["search"] = (f === null ? null : ((typeof f === "string") ? f : fail(".search", "a string")));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a13(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a13(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o14(e, p + "[" + i + "]"); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = o14(e); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o14(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o14(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["number"]; out["number"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".number", "a number in range"));
-  f = v["title"]; out["title"] = ((typeof f === "string") ? f : fail(p + ".title", "a string"));
-  f = v["url"]; out["url"] = ((typeof f === "string") ? f : fail(p + ".url", "a string"));
+  let f: any, at = "";
+  try {
+    f = v["number"]; out["number"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".number", "a number in range"));
+    f = v["title"]; out["title"] = ((typeof f === "string") ? f : fail(".title", "a string"));
+    f = v["url"]; out["url"] = ((typeof f === "string") ? f : fail(".url", "a string"));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function o15(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o15(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["number"]; out["number"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".number", "a number in range"));
-  f = v["url"]; out["url"] = ((typeof f === "string") ? f : fail(p + ".url", "a string"));
-  f = v["repo"]; out["repo"] = ((typeof f === "string") ? f : fail(p + ".repo", "a string"));
-  f = v["remote"]; out["remote"] = ((typeof f === "string") ? f : fail(p + ".remote", "a string"));
-  f = v["pushed"]; out["pushed"] = ((typeof f === "string") ? f : fail(p + ".pushed", "a string"));
+  let f: any, at = "";
+  try {
+    f = v["number"]; out["number"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".number", "a number in range"));
+    f = v["url"]; out["url"] = ((typeof f === "string") ? f : fail(".url", "a string"));
+    f = v["repo"]; out["repo"] = ((typeof f === "string") ? f : fail(".repo", "a string"));
+    f = v["remote"]; out["remote"] = ((typeof f === "string") ? f : fail(".remote", "a string"));
+    f = v["pushed"]; out["pushed"] = ((typeof f === "string") ? f : fail(".pushed", "a string"));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a16(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a16(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o17(e, p + "[" + i + "]"); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = o17(e); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o17(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o17(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["id"]; out["id"] = ((typeof f === "string") ? f : fail(p + ".id", "a string"));
-  f = v["title"]; out["title"] = ((typeof f === "string") ? f : fail(p + ".title", "a string"));
+  let f: any, at = "";
+  try {
+    f = v["id"]; out["id"] = ((typeof f === "string") ? f : fail(".id", "a string"));
+    f = v["title"]; out["title"] = ((typeof f === "string") ? f : fail(".title", "a string"));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function o18(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o18(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["id"]; out["id"] = ((typeof f === "string") ? f : fail(p + ".id", "a string"));
-  f = v["title"]; out["title"] = ((typeof f === "string") ? f : fail(p + ".title", "a string"));
-  f = v["index"]; out["index"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".index", "a number in range"));
-  f = v["attempt"]; out["attempt"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".attempt", "a number in range"));
+  let f: any, at = "";
+  try {
+    f = v["id"]; out["id"] = ((typeof f === "string") ? f : fail(".id", "a string"));
+    f = v["title"]; out["title"] = ((typeof f === "string") ? f : fail(".title", "a string"));
+    f = v["index"]; out["index"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".index", "a number in range"));
+    f = v["attempt"]; out["attempt"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".attempt", "a number in range"));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a19(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a19(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail("", "a string")); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o20(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o20(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["ref"]; out["ref"] = ((typeof f === "string") ? f : fail(p + ".ref", "a string"));
-  f = v["commit"]; out["commit"] = ((typeof f === "string") ? f : fail(p + ".commit", "a string"));
-  f = v["paths"]; out["paths"] = a21(f, p + ".paths");
-  f = v["lost"]; out["lost"] = (f === null ? null : a22(f, p + ".lost"));
+  let f: any, at = "";
+  try {
+    f = v["ref"]; out["ref"] = ((typeof f === "string") ? f : fail(".ref", "a string"));
+    f = v["commit"]; out["commit"] = ((typeof f === "string") ? f : fail(".commit", "a string"));
+    f = v["paths"]; at = ".paths"; out["paths"] = a21(f); at = "";
+    f = v["lost"]; at = ".lost"; out["lost"] = (f === null ? null : a22(f)); at = "";
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a21(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a21(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail("", "a string")); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function a22(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a22(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail(p + "[" + i + "]", "a string")); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = ((typeof e === "string") ? e : fail("", "a string")); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o23(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o23(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["head"]; out["head"] = ((typeof f === "string") ? f : fail(p + ".head", "a string"));
-  f = v["branch"]; out["branch"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".branch", "a string")));
-  f = v["full"]; out["full"] = ((typeof f === "string") ? f : fail(p + ".full", "a string"));
-  f = v["index"]; out["index"] = ((typeof f === "string") ? f : fail(p + ".index", "a string"));
-  f = v["by"]; out["by"] = (f === undefined ? "auditor" : ((f === "auditor" || f === "reviewer") ? f : fail(p + ".by", "one of \"auditor\", \"reviewer\"")));
+  let f: any, at = "";
+  try {
+    f = v["head"]; out["head"] = ((typeof f === "string") ? f : fail(".head", "a string"));
+    f = v["branch"]; out["branch"] = (f === null ? null : ((typeof f === "string") ? f : fail(".branch", "a string")));
+    f = v["full"]; out["full"] = ((typeof f === "string") ? f : fail(".full", "a string"));
+    f = v["index"]; out["index"] = ((typeof f === "string") ? f : fail(".index", "a string"));
+    f = v["by"]; out["by"] = (f === undefined ? "auditor" : ((f === "auditor" || f === "reviewer") ? f : fail(".by", "one of \"auditor\", \"reviewer\"")));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function o24(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o24(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["cost_usd"]; out["cost_usd"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".cost_usd", "a number in range"));
-  f = v["tokens"]; out["tokens"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".tokens", "a number in range"));
+  let f: any, at = "";
+  try {
+    f = v["cost_usd"]; out["cost_usd"] = ((typeof f === "number") && (f - f === 0) && (f >= 0) ? f : fail(".cost_usd", "a number in range"));
+    f = v["tokens"]; out["tokens"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".tokens", "a number in range"));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function o25(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o25(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["on"]; if (f !== undefined) out["on"] = ((f === "pull_request") ? f : fail(p + ".on", "\"pull_request\""));
-  f = v["reason"]; out["reason"] = ((typeof f === "string") ? f : fail(p + ".reason", "a string"));
-  f = v["since"]; out["since"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".since", "a datetime string"));
-  f = v["until"]; out["until"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".until", "a datetime string"));
+  let f: any, at = "";
+  try {
+    f = v["on"]; if (f !== undefined) { out["on"] = ((f === "pull_request") ? f : fail(".on", "\"pull_request\"")); }
+    f = v["reason"]; out["reason"] = ((typeof f === "string") ? f : fail(".reason", "a string"));
+    f = v["since"]; out["since"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(".since", "a datetime string"));
+    f = v["until"]; out["until"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(".until", "a datetime string"));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a26(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a26(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o27(e, p + "[" + i + "]"); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = o27(e); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o27(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o27(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["text"]; out["text"] = ((typeof f === "string") ? f : fail(p + ".text", "a string"));
-  f = v["added_at"]; out["added_at"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".added_at", "a datetime string"));
+  let f: any, at = "";
+  try {
+    f = v["text"]; out["text"] = ((typeof f === "string") ? f : fail(".text", "a string"));
+    f = v["added_at"]; out["added_at"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(".added_at", "a datetime string"));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a28(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a28(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o29(e, p + "[" + i + "]"); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = o29(e); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o29(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o29(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["id"]; out["id"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".id", "a string")));
-  f = v["title"]; out["title"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".title", "a string")));
-  f = v["complete"]; out["complete"] = ((typeof f === "boolean") ? f : fail(p + ".complete", "true or false"));
-  f = v["attempts"]; out["attempts"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".attempts", "a number in range"));
-  f = v["duration_ms"]; out["duration_ms"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".duration_ms", "a number in range"));
-  f = v["waited_ms"]; out["waited_ms"] = ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".waited_ms", "a number in range"));
-  f = v["agent"]; out["agent"] = o30(f, p + ".agent");
-  f = v["reviewer"]; out["reviewer"] = o30(f, p + ".reviewer");
-  f = v["models"]; if (f !== undefined) out["models"] = a31(f, p + ".models");
+  let f: any, at = "";
+  try {
+    f = v["id"]; out["id"] = (f === null ? null : ((typeof f === "string") ? f : fail(".id", "a string")));
+    f = v["title"]; out["title"] = (f === null ? null : ((typeof f === "string") ? f : fail(".title", "a string")));
+    f = v["complete"]; out["complete"] = ((typeof f === "boolean") ? f : fail(".complete", "true or false"));
+    f = v["attempts"]; out["attempts"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".attempts", "a number in range"));
+    f = v["duration_ms"]; out["duration_ms"] = ((typeof f === "number") && (f - f === 0) && (f >= 0) ? f : fail(".duration_ms", "a number in range"));
+    f = v["waited_ms"]; out["waited_ms"] = ((typeof f === "number") && (f - f === 0) && (f >= 0) ? f : fail(".waited_ms", "a number in range"));
+    f = v["agent"]; at = ".agent"; out["agent"] = o30(f); at = "";
+    f = v["reviewer"]; at = ".reviewer"; out["reviewer"] = o30(f); at = "";
+    f = v["models"]; if (f !== undefined) { at = ".models"; out["models"] = a31(f); at = ""; }
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function o30(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o30(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["tokens"]; out["tokens"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".tokens", "a number in range"));
-  f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".cost_usd", "a number in range")));
+  let f: any, at = "";
+  try {
+    f = v["tokens"]; out["tokens"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".tokens", "a number in range"));
+    f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (f - f === 0) && (f >= 0) ? f : fail(".cost_usd", "a number in range")));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a31(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a31(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o32(e, p + "[" + i + "]"); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = o32(e); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o32(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o32(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["model"]; out["model"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".model", "a string")));
-  f = v["agent"]; if (f !== undefined) out["agent"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command" || f === "demo") ? f : fail(p + ".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\""));
-  f = v["attempts"]; out["attempts"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f >= 0) ? f : fail(p + ".attempts", "a number in range"));
-  f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (Number.isFinite(f)) && (f >= 0) ? f : fail(p + ".cost_usd", "a number in range")));
+  let f: any, at = "";
+  try {
+    f = v["model"]; out["model"] = (f === null ? null : ((typeof f === "string") ? f : fail(".model", "a string")));
+    f = v["agent"]; if (f !== undefined) { out["agent"] = ((f === "claude" || f === "codex" || f === "gemini" || f === "command" || f === "demo") ? f : fail(".agent", "one of \"claude\", \"codex\", \"gemini\", \"command\", \"demo\"")); }
+    f = v["attempts"]; out["attempts"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f >= 0) ? f : fail(".attempts", "a number in range"));
+    f = v["cost_usd"]; out["cost_usd"] = (f === null ? null : ((typeof f === "number") && (f - f === 0) && (f >= 0) ? f : fail(".cost_usd", "a number in range")));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
-function a33(v: any, p: string): unknown[] {
-  if (!Array.isArray(v)) fail(p, "an array");
+function a33(v: any): unknown[] {
+  if (!Array.isArray(v)) fail("", "an array");
   const out = new Array(v.length);
-  for (let i = 0; i < v.length; i++) { const e = v[i]; out[i] = o34(e, p + "[" + i + "]"); }
+  let i = 0;
+  try {
+    for (; i < v.length; i++) { const e = v[i]; out[i] = o34(e); }
+  } catch (err) {
+    throw inside(err, "[" + i + "]");
+  }
   return out;
 }
-function o34(v: any, p: string): Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(p, "an object");
+function o34(v: any): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail("", "an object");
   const out: Record<string, unknown> = {};
-  let f: any;
-  f = v["story_id"]; out["story_id"] = ((typeof f === "string") ? f : fail(p + ".story_id", "a string"));
-  f = v["story_title"]; out["story_title"] = ((typeof f === "string") ? f : fail(p + ".story_title", "a string"));
-  f = v["iteration"]; out["iteration"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".iteration", "a number in range"));
-  f = v["attempt"]; out["attempt"] = ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".attempt", "a number in range"));
-  f = v["status"]; out["status"] = ((f === "opening" || f === "running" || f === "queued" || f === "integrating" || f === "closing") ? f : fail(p + ".status", "one of \"opening\", \"running\", \"queued\", \"integrating\", \"closing\""));
-  f = v["worktree"]; out["worktree"] = ((typeof f === "string") ? f : fail(p + ".worktree", "a string"));
-  f = v["branch"]; out["branch"] = ((typeof f === "string") ? f : fail(p + ".branch", "a string"));
-  f = v["base"]; out["base"] = ((typeof f === "string") ? f : fail(p + ".base", "a string"));
-  f = v["agent_pid"]; out["agent_pid"] = (f === null ? null : ((typeof f === "number") && (Number.isSafeInteger(f)) && (f > 0) ? f : fail(p + ".agent_pid", "a number in range")));
-  f = v["agent_started"]; out["agent_started"] = (f === null ? null : ((typeof f === "string") ? f : fail(p + ".agent_started", "a string")));
-  f = v["started"]; out["started"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(p + ".started", "a datetime string"));
+  let f: any, at = "";
+  try {
+    f = v["story_id"]; out["story_id"] = ((typeof f === "string") ? f : fail(".story_id", "a string"));
+    f = v["story_title"]; out["story_title"] = ((typeof f === "string") ? f : fail(".story_title", "a string"));
+    f = v["iteration"]; out["iteration"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".iteration", "a number in range"));
+    f = v["attempt"]; out["attempt"] = ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".attempt", "a number in range"));
+    f = v["status"]; out["status"] = ((f === "opening" || f === "running" || f === "queued" || f === "integrating" || f === "closing") ? f : fail(".status", "one of \"opening\", \"running\", \"queued\", \"integrating\", \"closing\""));
+    f = v["worktree"]; out["worktree"] = ((typeof f === "string") ? f : fail(".worktree", "a string"));
+    f = v["branch"]; out["branch"] = ((typeof f === "string") ? f : fail(".branch", "a string"));
+    f = v["base"]; out["base"] = ((typeof f === "string") ? f : fail(".base", "a string"));
+    f = v["agent_pid"]; out["agent_pid"] = (f === null ? null : ((typeof f === "number") && (f % 1 === 0 && f <= 9007199254740991 && f >= -9007199254740991) && (f > 0) ? f : fail(".agent_pid", "a number in range")));
+    f = v["agent_started"]; out["agent_started"] = (f === null ? null : ((typeof f === "string") ? f : fail(".agent_started", "a string")));
+    f = v["started"]; out["started"] = ((typeof f === "string") && (RE0.test(f)) ? f : fail(".started", "a datetime string"));
+  } catch (err) {
+    throw inside(err, at);
+  }
   return out;
 }
 
 export function checkState(x: unknown): Checked<State> {
   try {
-    return { ok: true, value: o0(x, "") as State };
+    return { ok: true, value: o0(x) as State };
   } catch (err) {
-    if (err instanceof Invalid) return { ok: false, path: err.path, expected: err.expected };
+    if (err instanceof Invalid) return { ok: false, path: err.path.replace(/^\./, "") || "(the whole file)", expected: err.expected };
     throw err;
   }
 }

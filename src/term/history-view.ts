@@ -30,6 +30,9 @@ const reviewCell = (r: Iteration["review"]) =>
 const auditVerdict = (a: NonNullable<Iteration["audit"]>) =>
   `${a.verdict === "missing" ? "no verdict" : a.verdict === "gaps" ? `gaps (${a.gaps.length})` : inert(a.verdict)}${a.runs > 1 ? ` (${a.runs} runs)` : ""}`;
 
+/** "2026-11-21 10:00:00": `utcDateTime` without its " UTC" (the column's head says it), made at once. */
+const startedCell = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
   // Lanes (`--parallel`) record iterations as they end: shown in the order they began.
@@ -64,7 +67,7 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
     i.audit ? "audit" : inert(i.story_id ?? "-"),
     String(i.audit ? i.audit.round : i.attempt),
     i.audit ? auditVerdict(i.audit) : inert(i.outcome),
-    utcDateTime(inert(i.started)).slice(0, -4),
+    startedCell(inert(i.started)),
     // A wait for the agent's service (a usage limit) is part of the iteration's time: said, not hidden.
     formatDuration(iterationMs(i)) + (i.unavailable?.waited_ms ? ` incl. ${formatDuration(i.unavailable.waited_ms)} waiting` : ""),
     String(i.commits.length),
@@ -76,9 +79,9 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
     ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
     i.outcome === "complete" ? "" : field(inert(i.reason ?? ""), reasonWidth),
   ]);
-  return table([head, ...rows])
-    .split("\n")
-    .map((l) => truncate(l, width));
+  const lines = table([head, ...rows]).split("\n");
+  // Piped (unlimited width), a line is never cut: 500 lines not measured a second time.
+  return width === Number.POSITIVE_INFINITY ? lines : lines.map((l) => truncate(l, width));
 }
 
 /** `wall`: with lanes (`--parallel`), the time the iterations took once (record/totals.ts `wallMs`), said before their sum. */

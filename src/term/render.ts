@@ -9,6 +9,7 @@ import { paint } from "./color.ts";
 import { inertDeep } from "./inert.ts";
 import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural, truncate } from "../text/format.ts";
 import { sumTokens } from "../state/schema.ts";
+import { cells, padCells, wrapLine } from "../text/width.ts";
 import { auditText, receiptRows } from "./receipt-view.ts";
 
 export interface RenderOptions {
@@ -214,24 +215,15 @@ function nextSteps(e: CompleteEvent): string[] {
   }
 }
 
-/** A rounded box around `lines`; lines wrap at `max` columns of text (the box is 4 wider). */
+/**
+ * A rounded box around `lines`; lines wrap at `max` columns of text (the box is 4 wider). Measured in the terminal's
+ * columns (text/width.ts), as the receipt's rows inside it are cut: a wide character takes two.
+ */
 export function drawBox(title: string, lines: string[], max = 96): string[] {
-  const wrapped = lines.flatMap((l) => wrap(l, max));
-  const width = Math.max(title.length + 2, ...wrapped.map((l) => l.length));
-  const top = `╭─ ${title} ${"─".repeat(Math.max(0, width - title.length - 1))}╮`;
-  return [top, ...wrapped.map((l) => `│ ${l.padEnd(width)} │`), `╰${"─".repeat(width + 2)}╯`];
-}
-
-function wrap(text: string, max: number): string[] {
-  if (text.length <= max) return [text];
-  const out: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line && line.length + word.length + 1 > max) [out[out.length], line] = [line, word];
-    else line = line ? `${line} ${word}` : word;
-  }
-  if (line) out.push(line);
-  return out.flatMap((l) => (l.length > max ? l.match(new RegExp(`.{1,${max}}`, "g"))! : [l]));
+  const wrapped = lines.flatMap((l) => wrapLine(l, max));
+  const width = Math.max(cells(title) + 2, ...wrapped.map(cells));
+  const top = `╭─ ${title} ${"─".repeat(Math.max(0, width - cells(title) - 1))}╮`;
+  return [top, ...wrapped.map((l) => `│ ${padCells(l, width)} │`), `╰${"─".repeat(width + 2)}╯`];
 }
 
 /** `--parallel`: one line per step of a lane; a failed integration says why the story goes again. */

@@ -2,7 +2,7 @@
 // zod schema stays the source of truth. Both are fed broken seed states — every field, at the top and
 // in an iteration, given each wrong kind of value or deleted — and must agree on the verdict and the fields.
 import { describe, expect, test } from "bun:test";
-import { fromSeed, isSeedState, readSeed, seedSchema } from "../../src/state/seed.ts";
+import { fromSeed, isSeedState, readSeed, seedSchema, seedState } from "../../src/state/seed.ts";
 import { State } from "../../src/state/schema.ts";
 import { checkState } from "../../src/state/state-check.gen.ts";
 
@@ -96,6 +96,7 @@ describe("the seed's state: the hand-written reader agrees with the zod schema",
       const parsed = schema.safeParse(json);
       const mine = readSeed(json);
       expect({ json, ok: mine !== null }).toEqual({ json, ok: parsed.success });
+      if (!mine) expect(seedState(json, "/w")).toBeNull();
       if (!parsed.success || !mine) continue;
       read++;
       expect(mine).toEqual(parsed.data);
@@ -113,6 +114,12 @@ describe("the seed's state: the hand-written reader agrees with the zod schema",
       expect(JSON.stringify(State.parse(s))).toBe(JSON.stringify(s));
       const again = checkState(s);
       expect(again.ok && JSON.stringify(again.value)).toBe(JSON.stringify(s));
+      // The loop's tokens are its iterations' (none when the list was unknown).
+      const sum = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
+      for (const it of s.iterations) for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += it.tokens[k];
+      expect(s.tokens).toEqual(sum);
+      // What start-up reads (state/store.ts): the same state, key order included, in one pass.
+      expect(JSON.stringify(seedState(json, "/w"))).toBe(JSON.stringify(s));
     }
     expect(read).toBeGreaterThan(cases.length / 2);
     // A state with a schema_version is never the seed's, whatever else it holds.

@@ -169,6 +169,17 @@ describe("the generated state check", () => {
     expect(r.ok && [r.value.planned_stories, r.value.completion_message, r.value.completion_pending, r.value.notify]).toEqual([[], null, false, null]);
   });
 
+  test("a state with its keys in another order, or an optional key present but undefined, gets zod's value, key order included", () => {
+    const written = JSON.parse(JSON.stringify(State.parse(fullest(State)))); // as wt-loop writes it
+    const reversed = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).reverse());
+    const shuffled = { ...reversed(written), iterations: written.iterations.map(reversed) };
+    expectSame(shuffled, "a state with its keys in reverse order");
+    const again = checkState(shuffled);
+    expect(again.ok && Object.keys(again.value)).toEqual(Object.keys(written));
+    expect(again.ok && Object.keys(again.value.iterations[0]!)).toEqual(Object.keys(written.iterations[0]));
+    expectSame({ ...written, iterations: [{ ...written.iterations[0], model: undefined }] }, "an optional key present but undefined");
+  });
+
   test("says where a state is wrong", () => {
     const r = checkState(
       mutate(sampleState({ iterations: [sampleIteration(1), sampleIteration(2)] }) as unknown as Json, ["iterations", 1, "started"], "yesterday"),

@@ -36,6 +36,31 @@ describe("the final box", () => {
     expect(narrow.filter((l) => l.startsWith("│")).length).toBeGreaterThan(wide.filter((l) => l.startsWith("│")).length);
   });
 
+  // Measured in the terminal's columns (text/width.ts), as the receipt's rows inside it are cut: a reason or
+  // a story title in CJK (two columns a character) or with an emoji keeps the right border where the others have it.
+  test("wide characters: every line of the box is as wide as its border, and none wider than the terminal", () => {
+    const reason = `${"日本語の理由を書きます。".repeat(8)} 🚀 done`;
+    const stories = [
+      {
+        id: "1",
+        title: "中文标题：一个相当长的故事名称",
+        attempts: 1,
+        complete: true,
+        duration_ms: 1000,
+        waited_ms: 0,
+        agent: { tokens: 1, cost_usd: null },
+        reviewer: { tokens: 0, cost_usd: null },
+      },
+    ];
+    for (const width of [60, 80, 120]) {
+      const lines = renderEvent(complete({ reason, stories } as Partial<CompleteEvent>), { color: false, width }).filter(Boolean);
+      const widths = new Set(lines.map((l) => Bun.stringWidth(l)));
+      expect(widths.size).toBe(1);
+      expect([...widths][0]!).toBeLessThanOrEqual(width);
+      expect(lines.join("\n")).toContain("中文标题");
+    }
+  });
+
   test("the width follows the terminal, within 60–200 columns, 80 when not a terminal", () => {
     expect(boxWidth({ isTTY: true, columns: 150 })).toBe(150);
     expect(boxWidth({ isTTY: true, columns: 40 })).toBe(60);

@@ -2,9 +2,9 @@
  * Shared pieces of the commands: strict option checking (citty accepts unknown flags silently; the values are validated by setup/validate.ts), and the error boundary that turns
  * a UserError into its message and an exit code instead of a stack trace.
  */
-import type { ArgsDef } from "citty";
+import type { ArgsDef, CommandDef } from "citty";
 import { describeIoError, ExitCode, HarnessError, UserError } from "../../errors.ts";
-import { CommandError } from "../../proc/spawn.ts";
+import { CommandError } from "../../proc/command-error.ts";
 import { camel } from "../../text/format.ts";
 import { didYouMean } from "../../text/suggest.ts";
 import { printError } from "../../term/print.ts";
@@ -79,4 +79,30 @@ export function action<A>(fn: (ctx: A) => Promise<number | void>): (ctx: A) => P
       }
     }
   };
+}
+
+const PLAIN = /^[a-z][a-z0-9]*$/; // a name that is its own camelCase and kebab-case: citty adds no alias
+
+/**
+ * What citty's runCommand would hand `cmd` as its `args` for a command line made only of its plain
+ * boolean flags (`status`, `status --json`, `history`, `list`): `{ _: [] }` and `true` for each flag
+ * given; null for any other line (a value, an alias, a `--no-`, an argument), or a command with a
+ * positional, a default, a required option or a hook of citty's, which citty parses. citty's parse
+ * costs ~0.9M instructions and ~70 page faults at start-up (its case conversions, maps and Proxy, run
+ * once and interpreted) for that answer. test/commands/args/plain-flags.test.ts holds it to citty's.
+ */
+// biome-ignore lint: citty's CommandDef is generic over each command's own args
+export function plainFlags(cmd: CommandDef<any>, rawArgs: string[]): Record<string, unknown> | null {
+  const defs: ArgsDef = cmd.args ?? {};
+  if (typeof defs !== "object" || typeof (defs as { then?: unknown }).then === "function") return null;
+  if (cmd.setup || cmd.cleanup || cmd.subCommands || cmd.default || cmd.plugins || typeof cmd.run !== "function") return null;
+  for (const def of Object.values(defs)) if (def.type === "positional" || def.default !== undefined || ("required" in def && def.required)) return null;
+  const out: Record<string, unknown> = { _: [] };
+  for (const token of rawArgs) {
+    const name = token.startsWith("--") ? token.slice(2) : "";
+    const def = PLAIN.test(name) && Object.hasOwn(defs, name) ? defs[name] : undefined;
+    if (def?.type !== "boolean" || def.alias !== undefined) return null;
+    out[name] = true;
+  }
+  return out;
 }

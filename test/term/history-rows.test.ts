@@ -1,0 +1,115 @@
+// `history`'s table is made in the interpreter at start-up (500 rows): its code was cut down for speed, and
+// must still print what it printed before, byte for byte. The reference is historyRows as it was at c00c435.
+import { describe, expect, test } from "bun:test";
+import { iterationMs } from "../../src/state/run-time.ts";
+import type { Iteration } from "../../src/state/schema.ts";
+import { fieldWidth, historyRows } from "../../src/term/history-view.ts";
+import { inert } from "../../src/term/inert.ts";
+import { field, formatCost, formatDuration, formatTokens, table, truncate, utcDateTime } from "../../src/text/format.ts";
+import { sampleIteration } from "../helpers/state.ts";
+
+const verifyCell = (v: Iteration["verify"]) =>
+  !v
+    ? "-"
+    : `${v.timed_out ? "timed out" : v.exit_code === 0 ? "passed" : v.exit_code === null ? "stopped" : `exit ${v.exit_code}`} ${formatDuration(v.duration_ms)}`;
+const reviewCell = (r: Iteration["review"]) =>
+  !r
+    ? "-"
+    : `${r.verdict === "approve" ? "approved" : r.verdict === "changes" ? "changes" : r.verdict === "missing" ? "no verdict" : inert(r.verdict)}${r.runs > 1 ? ` (${r.runs} runs)` : ""}${r.put_back.length ? " · tree put back" : ""}`;
+const auditVerdict = (a: NonNullable<Iteration["audit"]>) =>
+  `${a.verdict === "missing" ? "no verdict" : a.verdict === "gaps" ? `gaps (${a.gaps.length})` : inert(a.verdict)}${a.runs > 1 ? ` (${a.runs} runs)` : ""}`;
+
+/** historyRows at c00c435. */
+function rowsBefore(iterations: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
+  const its = [...iterations].sort((a, b) => a.n - b.n);
+  const verified = its.some((i) => i.verify);
+  const reviewed = its.some((i) => i.review);
+  const waited = its.some((i) => i.unavailable);
+  const head = [
+    "#",
+    "story",
+    "attempt",
+    "outcome",
+    "started (UTC)",
+    "duration",
+    "commits",
+    "tokens",
+    "cost",
+    "timed out",
+    ...(verified ? ["verify"] : []),
+    ...(reviewed ? ["review"] : []),
+    ...(waited ? ["unavailable"] : []),
+    "reason",
+  ];
+  const rows = its.map((i) => [
+    String(i.n),
+    i.audit ? "audit" : inert(i.story_id ?? "-"),
+    String(i.audit ? i.audit.round : i.attempt),
+    i.audit ? auditVerdict(i.audit) : inert(i.outcome),
+    utcDateTime(inert(i.started)).slice(0, -4),
+    formatDuration(iterationMs(i)) + (i.unavailable?.waited_ms ? ` incl. ${formatDuration(i.unavailable.waited_ms)} waiting` : ""),
+    String(i.commits.length),
+    formatTokens(i.tokens_used),
+    formatCost(i.cost_usd),
+    i.timed_out ? "yes" : "no",
+    ...(verified ? [verifyCell(i.verify)] : []),
+    ...(reviewed ? [reviewCell(i.review)] : []),
+    ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
+    i.outcome === "complete" ? "" : field(inert(i.reason ?? ""), fieldWidth()),
+  ]);
+  return table([head, ...rows])
+    .split("\n")
+    .map((l) => truncate(l, width));
+}
+
+// A small deterministic generator (mulberry32): the same data on every run, without an LCG's short low-bit cycles.
+function random(seed: number) {
+  let a = seed;
+  return (n: number) => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
+
+const REASONS = [null, "", "tests fail", "界 wide 界", "a\x1b]52;c;x\x07b", "first line\nsecond line", "x".repeat(400), "👍🏽 done-ish"];
+const STARTS = ["2026-11-21T10:00:00.000Z", "2026-11-21T10:00:05+01:00", "not a time", "2026-01-02T23:59:59.999Z"];
+
+function iterations(r: (n: number) => number, count: number): Iteration[] {
+  return Array.from({ length: count }, (_, k) =>
+    sampleIteration(1 + r(count * 2), {
+      story_id: r(5) ? String(r(30)) : null,
+      attempt: 1 + r(4),
+      outcome: (["complete", "failed", "no_progress", "weird\x9b"] as const)[r(4)] as Iteration["outcome"],
+      started: STARTS[r(STARTS.length)]!,
+      ended: r(2) ? "2026-11-21T11:02:03.000Z" : "2026-11-22T10:00:00.000Z",
+      commits: Array.from({ length: r(3) }, () => "a".repeat(40)),
+      tokens_used: r(3) ? r(5_000_000) : 7,
+      cost_usd: r(4) ? r(500) / 100 : r(2) ? null : 0.004,
+      timed_out: r(5) === 0,
+      reason: REASONS[r(REASONS.length)]!,
+      ...(r(4) === 0 ? { verify: { exit_code: r(3) ? 0 : r(2) ? null : 2, timed_out: r(6) === 0, duration_ms: r(90_000), log_file: "/w/v.log" } } : {}),
+      ...(r(4) === 0 ? { unavailable: { runs: 1 + r(3), waited_ms: r(600_000) } } : {}),
+    } as Partial<Iteration>),
+  );
+}
+
+describe("history's rows", () => {
+  test("are what they were before, piped and cut to a terminal's width, on 300 generated loops", () => {
+    const r = random(36);
+    for (let t = 0; t < 300; t++) {
+      const its = iterations(r, 1 + r(40));
+      expect(historyRows(its)).toEqual(rowsBefore(its));
+      const width = 20 + r(200);
+      expect(historyRows(its, width)).toEqual(rowsBefore(its, width));
+    }
+  });
+
+  test("and on 500 iterations like the start-up bench's", () => {
+    const its = Array.from({ length: 500 }, (_, k) =>
+      sampleIteration(k + 1, { story_id: String((k + 1) % 25), outcome: k % 2 ? "complete" : "failed", reason: k % 2 ? null : "the tests fail" }),
+    );
+    expect(historyRows(its)).toEqual(rowsBefore(its));
+  });
+});
