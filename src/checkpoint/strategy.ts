@@ -164,7 +164,11 @@ async function refuseForeignBranch(git: Git, branch: string): Promise<void> {
   );
 }
 
-/** A branch-name-safe form of the change or worktree name. */
+/**
+ * A branch-name-safe form of the change or worktree name, under `ralph/`: the spec's name for a loop's branch
+ * (SPEC §checkpoints), kept rather than named for the product: a restart continues on an existing `ralph/{change}`,
+ * and another name would strand the branches loops have already left.
+ */
 export function loopBranchName(name: string): string {
   const safe = name
     .replace(/[^A-Za-z0-9._/-]+/g, "-")

@@ -1,12 +1,7 @@
 import { defineCommand } from "citty";
-import { followLoop } from "../control/follow-loop.ts";
-import { ExitCode } from "../errors.ts";
-import { loopPaths } from "../state/paths.ts";
-import { InlineView } from "../term/inline-view.ts";
+import { monitorLoop } from "../run/monitor.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
 import { action, givenOptions, plainArg } from "./args/args.ts";
-import { print } from "../term/print.ts";
-import { openScreen, wantsScreen } from "../screen/load.ts";
 
 const args = { story: { type: "string", valueHint: "id", description: "Show only this story's messages" }, ...plainArg } as const;
 
@@ -15,45 +10,6 @@ export default defineCommand({
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("monitor", args, rawArgs, a);
-    const wt = await resolveWorktree();
-    // The loop screen on a terminal (its own story list replaces --story); the line stream otherwise.
-    const renderer = wantsScreen({ plain: a.plain || a.story !== undefined }) ? await openScreen() : null;
-    if (renderer) {
-      const { monitorOnScreen } = await import("../run/on-screen.ts");
-      try {
-        const { code, after, box } = await monitorOnScreen(renderer, wt.path);
-        renderer.destroy();
-        await renderer.closed.catch(() => {});
-        if (box) print(box.join("\n")); // the end box, as the line stream prints it, stays on the main screen
-        for (const line of after) print(line);
-        return code;
-      } finally {
-        renderer.destroy();
-      }
-    }
-    // On a terminal the activity line counts down a wait on an unavailable agent. Its messages go
-    // with the loop's lines: monitor's output is all about the loop.
-    const view = new InlineView({ story: a.story, messages: "out" });
-    const follow = followLoop(loopPaths(wt.path), { onWaiting: () => print("Waiting for loop to start...") });
-    // Ctrl-C ends the view, never the loop: say so, so nobody wonders whether they just stopped it.
-    let left = false;
-    const leave = () => {
-      left = true;
-      follow.stop();
-    };
-    process.once("SIGINT", leave);
-    try {
-      for await (const e of follow) view.event(e);
-      const end = await follow.ending;
-      if (left) {
-        view.say("Stopped following. The loop keeps running: `wt-loop monitor` follows it again, `wt-loop stop` stops it.");
-        return 130;
-      }
-      if (end.note) view.say(end.note);
-      return end.status ? ExitCode[end.status] : 1;
-    } finally {
-      process.off("SIGINT", leave);
-      view.dispose();
-    }
+    return monitorLoop((await resolveWorktree()).path, { plain: Boolean(a.plain), story: a.story });
   }),
 });

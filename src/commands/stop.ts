@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
-import { stopLoop } from "../control/stop-loop.ts";
+import { STOP_WAIT_SEC, stopLoop } from "../control/stop-loop.ts";
 import { action, givenOptions } from "./args/args.ts";
 import { requireState } from "./args/require-state.ts";
 import { print } from "../term/print.ts";
@@ -11,7 +11,7 @@ const args = {
     type: "boolean",
     description: "Answer the completion question with cleanup (back to your branch, the work uncommitted) instead of keep",
   },
-  wait: { type: "string", valueHint: "sec", description: "How long to wait for a graceful stop (default: 60)" },
+  wait: { type: "string", valueHint: "sec", description: `How long to wait for a graceful stop (default: ${STOP_WAIT_SEC})` },
 } as const;
 
 export default defineCommand({
@@ -19,7 +19,7 @@ export default defineCommand({
   args,
   run: action(async ({ args: a, rawArgs }) => {
     givenOptions("stop", args, rawArgs, a);
-    const waitSec = a.wait === undefined ? 60 : Number(a.wait);
+    const waitSec = a.wait === undefined ? STOP_WAIT_SEC : Number(a.wait);
     if (!Number.isFinite(waitSec) || waitSec <= 0) throw new UserError(`Invalid option: --wait must be a number of seconds greater than 0 (got '${a.wait}').`);
     if (a.force && a.cleanup)
       throw new UserError("Invalid option: --force kills the loop without its completion step, so it cannot --cleanup. Use one of them.");

@@ -1,9 +1,7 @@
 import { defineCommand } from "citty";
-import { existsSync, readFileSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { UserError } from "../errors.ts";
 import { configPaths, PROJECT_FILE, readConfigFile } from "../setup/config-file.ts";
-import { COMMAND_OPTIONS, readTrusted, revokeFile, trustFile, trustStorePath } from "../setup/trust.ts";
+import { COMMAND_OPTIONS, revokeFile, trustedFilesNow, trustFile, trustStorePath } from "../setup/trust.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
 import { action, givenOptions } from "./args/args.ts";
 import { print } from "../term/print.ts";
@@ -36,11 +34,8 @@ export default defineCommand({
 });
 
 function show(): void {
-  const entries = readTrusted();
+  const entries = trustedFilesNow();
   if (!entries.length) return print(`No project file is trusted (${trustStorePath()}).`);
-  for (const e of entries) {
-    const now = existsSync(e.path) ? createHash("sha256").update(readFileSync(e.path)).digest("hex") : null;
-    const state = now === null ? "missing" : now === e.sha256 ? "trusted" : "changed since, not trusted";
-    print(`${e.path}  ${e.trusted_at}  ${state}`);
-  }
+  const said = { trusted: "trusted", changed: "changed since, not trusted", missing: "missing" } as const;
+  for (const e of entries) print(`${e.path}  ${e.trusted_at}  ${said[e.now]}`);
 }

@@ -69,7 +69,8 @@ export function stopControl(opts: {
     // What is said is what is true: the presses still needed, within the window that counts them.
     const more = `press q ${3 - counted === 1 ? "once" : "twice"} more within ${FORCE_WINDOW_MS / 1000} s to force-quit`;
     if (opts.controller.signal.aborted) return opts.say(`Still stopping… ${more}.`);
-    opts.say(`Stopping (${source}): the agent is being stopped; completed stories stay committed. P${more.slice(1)}.`);
+    // The key first: the loop screen's footer is one row, cut at its width (80 columns keep "press q twice more").
+    opts.say(`Stopping (${source}): ${more}; the agent is being stopped, completed stories stay committed.`);
     opts.controller.abort();
     slow = setTimeout(() => {
       if (settled) return;

@@ -7,8 +7,7 @@
  * what happens after it is the policy's (policy.ts), and recording it is the caller's (`recordIteration`).
  */
 import { runAgent } from "../agents/run-agent.ts";
-import { remeasured } from "../checkpoint/strategy.ts";
-import type { ChangedFile } from "../checkpoint/changed-files.ts";
+import { remeasured, type Changes } from "../checkpoint/strategy.ts";
 import { errorMessage, HarnessError, thenSentence } from "../errors.ts";
 import { loopRoot, writeRecordSafe } from "../proc/safe-fs.ts";
 import { diffFileOf, promptFileOf } from "../state/paths.ts";
@@ -27,17 +26,11 @@ import { modelFor } from "./model-choice.ts";
 import { adapterFor } from "../agents/registry.ts";
 import { storyAgent } from "../agents/story-agent.ts";
 
-export interface AttemptResult {
+/** What the tree shows after the attempt (checkpoint/strategy.ts Changes: its progress, commits, files…), and the verdict. */
+export interface AttemptResult extends Changes {
   result: Classified | { outcome: "rejected"; reason: string };
   accepted: boolean;
   done: boolean;
-  progress: boolean;
-  commits: string[];
-  violation: string | null;
-  deletedIgnored: string[];
-  files: ChangedFile[];
-  /** The nested repositories the last measure saw (Changes.nested): absent when they must be listed again. */
-  nested?: string[];
   tokens: State["tokens"];
   cost: number | null;
   turns: number | null;

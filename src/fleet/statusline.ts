@@ -76,15 +76,20 @@ function runnerAlive(s: StateLike): boolean {
   return ownedIn(procfs, { runner_pid: s.runner_pid, runner_started: s.runner_started ?? null, worktree_path: s.worktree_path ?? "" }).runner !== null;
 }
 
+/**
+ * The loop's line, named for the product: "Ralph" stays only where the spec and the seed's loops need it — the
+ * window title `Ralph: …` (text/window-title.ts: wt-tools finds a loop's window by it) and the `ralph/…` branch
+ * and `ralph:…` stash names of the spec (checkpoint/strategy.ts) — and this command is wt-loop's own.
+ */
 export function statusLine(s: StateLike): string {
   const alive = runnerAlive(s);
   switch (s.status) {
     case "starting":
-      return "Ralph starting";
+      return "wt-loop starting";
     case "paused":
-      return alive ? `Ralph paused ${s.current_iteration}/${s.max_iterations} · wt-loop resume` : "Ralph stopped (runner died)";
+      return alive ? `wt-loop paused ${s.current_iteration}/${s.max_iterations} · wt-loop resume` : "wt-loop stopped (runner died)";
     case "running": {
-      if (!alive) return "Ralph stopped (runner died)";
+      if (!alive) return "wt-loop stopped (runner died)";
       const lanes = s.lanes?.length ?? 0;
       // With lanes (`--parallel`) several stories are at work: the stories complete, and how many lanes.
       const story = lanes ? s.stories_completed : (s.current_story?.index ?? s.stories_completed);
@@ -95,13 +100,13 @@ export function statusLine(s: StateLike): string {
           : "";
       const wait = s.waiting?.until ? ` · waiting until ${clockTime(Date.parse(s.waiting.until))}` : "";
       const pausing = s.pause_requested ? " · pausing" : "";
-      return `Ralph ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}${wait}${pausing}${budgetPart(s)}`;
+      return `wt-loop ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}${wait}${pausing}${budgetPart(s)}`;
     }
     default:
       if (!s.status || !FINAL.includes(s.status)) return "";
       const status = s.stop_reason === "budget" ? `${s.status} (budget)` : s.status;
-      if (alive && s.completion === null && s.checkpoint_sha) return `Ralph ${status} · keep or cleanup?`;
-      return `Ralph ${status}`;
+      if (alive && s.completion === null && s.checkpoint_sha) return `wt-loop ${status} · keep or cleanup?`;
+      return `wt-loop ${status}`;
   }
 }
 

@@ -9,12 +9,13 @@ import { readLines, tailLines, type LongLines } from "./lines.ts";
 import { closeSync, existsSync, writeSync } from "node:fs";
 import { appendLogSafe } from "./safe-fs.ts";
 import { hardenGit } from "./git-hardening.ts";
+import { CommandError, type EndReason } from "./command-error.ts";
 
 export const KILL_GRACE_MS = 2000;
 /** After a command and all we could end of it are gone, how long its pipes may still bring its last output. */
 const PIPE_DRAIN_MS = 1000;
 
-export type EndReason = "exit" | "timeout" | "aborted";
+export type { EndReason };
 
 /** A consumer of a process's output (`onStdout`/`onStderr`) threw; the process was ended. */
 export class ConsumerError extends Error {
@@ -24,18 +25,8 @@ export class ConsumerError extends Error {
   }
 }
 
-export class CommandError extends Error {
-  override name = "CommandError";
-  constructor(
-    message: string,
-    readonly argv: string[],
-    readonly reason: EndReason | "missing" | "no_folder",
-    readonly code: number | null = null,
-    readonly stderr = "",
-  ) {
-    super(message);
-  }
-}
+// In its own module, so that code which only tells it apart (the commands' error boundary) loads no spawning.
+export { CommandError };
 
 export interface SpawnOptions {
   cwd: string;

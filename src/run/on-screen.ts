@@ -7,7 +7,7 @@
 import { writeSync } from "node:fs";
 import type { CliRenderer } from "@opentui/core";
 import { ExitCode } from "../errors.ts";
-import { stopLoop } from "../control/stop-loop.ts";
+import { STOP_WAIT_SEC, stopLoop } from "../control/stop-loop.ts";
 import { followLoop } from "../control/follow-loop.ts";
 import { exitCodeFor, runPrepared } from "./runner.ts";
 import type { Lock } from "../state/lock.ts";
@@ -22,9 +22,6 @@ import type { CompleteEvent, LoopEvent } from "../record/events.ts";
 import { LoopModel } from "../screen/loop-model.ts";
 import { attachScreen } from "../screen/renderer.ts";
 import { ScreenView } from "../screen/screen-view.ts";
-
-/** Grace for a stop asked from the monitor screen (as `wt-loop stop` waits by default). */
-const STOP_WAIT_SEC = 60;
 
 export interface ScreenOutcome {
   code: number;

@@ -65,8 +65,11 @@ export function readConfigFile(path: string, scope: ConfigScope): ConfigFile | n
   }
   if (problems.length === 1) throw new UserError(`${path}: ${problems[0]}. Nothing was written.`);
   if (problems.length) throw new UserError(`${path} has ${problems.length} mistakes; nothing was written:\n${problems.map((p) => `  ${p}`).join("\n")}`);
-  return { path, scope, values, sha256: createHash("sha256").update(text).digest("hex") };
+  return { path, scope, values, sha256: contentSha256(text) };
 }
+
+/** What trust records of a project file: the sha256 of its text as read (`wt-loop trust --show` compares the same). */
+export const contentSha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 function keyProblem(key: string, o: OptionInfo | undefined, scope: ConfigScope): string {
   if (o?.meta.file === "user")

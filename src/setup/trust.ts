@@ -17,7 +17,7 @@ import { realOrSame } from "../proc/real-path.ts";
 import { writeFileSafe } from "../proc/safe-fs.ts";
 import type { State } from "../state/schema.ts";
 import type { Layered } from "./config.ts";
-import { configBase, PROJECT_FILE } from "./config-file.ts";
+import { configBase, contentSha256, PROJECT_FILE } from "./config-file.ts";
 import type { LoopOptions } from "./options.ts";
 import { OPTIONS } from "./option-table.ts";
 
@@ -98,6 +98,19 @@ const linkRefusal = (path: string, to: string) =>
   `${path} is a symbolic link (to ${to}): wt-loop never trusts a project file through a link, whose target can be another checkout's trusted file.`;
 const linkAdvice = (path: string, to: string) =>
   `If you mean its content, put a copy in its place (cp --remove-destination ${resolve(dirname(path), to)} ${path}), read it, then run \`wt-loop trust\`.`;
+
+/** The trusted project files, each with whether it still has the content trusted (`wt-loop trust --show`). */
+export function trustedFilesNow(env: Env = process.env): (TrustEntry & { now: "trusted" | "changed" | "missing" })[] {
+  return readTrusted(env).map((e) => {
+    let text: string;
+    try {
+      text = readFileSync(e.path, "utf8");
+    } catch {
+      return { ...e, now: "missing" };
+    }
+    return { ...e, now: contentSha256(text) === e.sha256 ? "trusted" : "changed" };
+  });
+}
 
 /** Forgets `path`; false when it was not trusted. */
 export function revokeFile(path: string, env: Env = process.env): boolean {

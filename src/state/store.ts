@@ -5,7 +5,6 @@
  */
 import { closeSync, lstatSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { copyContent } from "../proc/lines.ts";
 import { fileStamp } from "../proc/file-stamp.ts";
 import { loopRoot, makeDir, openSafe, renameSafe, writeFileSafe } from "../proc/safe-fs.ts";
 import { io, ioSync, UserError } from "../errors.ts";
@@ -108,6 +107,8 @@ export async function archiveRun(paths: LoopFiles, previous: State): Promise<str
       if ((err as { code?: string }).code !== "ENOENT") throw err;
     }
   });
+  // Loaded here: the readers of a state (status, history) need none of the line machinery.
+  const { copyContent } = await import("../proc/lines.ts");
   await io("copy", paths.state, () => {
     const from = openSafe(root, paths.state, "read");
     try {

@@ -1,7 +1,7 @@
 /** Which worktree a command acts on: the one containing the current directory (docs/commands.md). */
 import { basename } from "node:path";
 import { NOT_IN_WORKTREE, UserError } from "../errors.ts";
-import { CommandError, exec } from "../proc/spawn.ts";
+import { CommandError } from "../proc/command-error.ts";
 import { findTop } from "./find-top.ts";
 
 export interface Worktree {
@@ -34,6 +34,8 @@ async function lookUp(cwd: string): Promise<Worktree> {
   let path: string;
   try {
     // Exactly as git prints it: a worktree named `proj ` is not its neighbour `proj`.
+    // The process machinery is loaded only here: the plain case above needs none of it (start-up).
+    const { exec } = await import("../proc/spawn.ts");
     path = (await exec(["git", "rev-parse", "--show-toplevel"], { cwd, timeoutMs: 30_000 })).stdout;
   } catch (err) {
     if (err instanceof CommandError && err.reason === "missing")

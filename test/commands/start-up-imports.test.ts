@@ -50,3 +50,14 @@ test("wt-loop run loads none of the agents' adapters before its first frame", as
   const adapters = ["registry", "claude", "codex", "gemini", "command", "stream"].map((a) => `src/agents/${a}.ts`);
   expect([...files].filter((f) => adapters.includes(f))).toEqual([]);
 }, 60_000);
+
+// status and history find the worktree from its files and read the state; the process machinery (spawn.ts and what
+// it loads: the containment's /proc scans, the signals, git's hardening, the line readers) is for a git call they
+// make only where the files cannot tell, loaded then (~0.4M instructions and ~35 page faults of every start-up).
+for (const command of ["status", "history"])
+  test(`wt-loop ${command} loads no process-spawning code at start-up`, async () => {
+    const files = await staticClosure(`src/commands/${command}.ts`);
+    expect(files).toContain("src/worktree/worktree.ts"); // the check below looks where spawn.ts came in
+    const machinery = ["spawn", "contain", "procfs", "signal", "git-hardening", "lines", "wake"].map((m) => `src/proc/${m}.ts`);
+    expect(files.filter((f) => machinery.includes(f))).toEqual([]);
+  }, 60_000);

@@ -27,7 +27,7 @@ test("the first press stops gracefully and says two more force-quit; the third w
   control.press("q");
   expect(controller.signal.aborted).toBe(true);
   // Each press says how many more are needed: two after the first (not "three times"), one after the second.
-  expect(said).toEqual(["Stopping (q): the agent is being stopped; completed stories stay committed. Press q twice more within 3 s to force-quit."]);
+  expect(said).toEqual(["Stopping (q): press q twice more within 3 s to force-quit; the agent is being stopped, completed stories stay committed."]);
   control.press("q");
   expect(log).toEqual([]);
   expect(said.at(-1)).toBe("Still stopping… press q once more within 3 s to force-quit.");

@@ -42,7 +42,7 @@ describe("budgets", () => {
     expect(JSON.parse(list.stdout)[0].loop).toMatchObject({ status: "stopped", stop_reason: "budget", budget: { cost_usd: 3 * cost, max_cost_usd: limit } });
     expect((await wtLoop(["list"], { cwd: repo })).stdout).toContain("stopped (budget)");
     const line = await wtLoop(["statusline"], { cwd: repo });
-    expect(line.stdout.trim()).toBe("Ralph stopped (budget)");
+    expect(line.stdout.trim()).toBe("wt-loop stopped (budget)");
 
     // The same budget is spent: refused before anything is written.
     const agent = fakeAgent([COMPLETE({ cost })], tempDir("fake-agent-"));

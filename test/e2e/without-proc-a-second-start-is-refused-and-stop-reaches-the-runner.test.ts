@@ -49,7 +49,7 @@ describe("without /proc (ps and lsof)", () => {
     expect(second.stderr).toMatch(/one loop runs per worktree|is being started|already running/);
     const status = await wtLoop(["status"], { cwd: repo, env });
     expect(status.stdout).toContain("Loop in repo: running");
-    expect(await statusline(repo)).toBe("Ralph 2/30 · story 2/2");
+    expect(await statusline(repo)).toBe("wt-loop 2/30 · story 2/2");
 
     const stop = await wtLoop(["stop", "--force"], { cwd: repo, env });
     expect(stop.stdout).toContain("Killed the loop");
@@ -79,10 +79,10 @@ describe("without /proc (ps and lsof)", () => {
     });
     writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(planted));
     // The status bar starts no `ps`: it sees only that the pid is in use, and shows the state as recorded.
-    expect(await statusline(repo)).toBe("Ralph 2/30 · story 2/2");
+    expect(await statusline(repo)).toBe("wt-loop 2/30 · story 2/2");
     const gone = Bun.spawnSync(["true"]).pid;
     writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify({ ...planted, runner_pid: gone }));
-    expect(await statusline(repo)).toBe("Ralph stopped (runner died)");
+    expect(await statusline(repo)).toBe("wt-loop stopped (runner died)");
     writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(planted));
     const stop = await wtLoop(["stop", "--force"], { cwd: repo, env: PS });
     expect(stop.stdout + stop.stderr).toContain("stale or foreign state file");

@@ -45,6 +45,6 @@ describe("a loop with lanes in list", () => {
 
   test("Claude Code's status line: the stories complete and how many lanes, not one story's attempt", () => {
     const alive = { runner_pid: process.pid, runner_started: processStartTime(process.pid), current_iteration: 4 };
-    expect(statusLine({ ...withLanes(), ...alive })).toBe("Ralph 4/30 · story 1/5 · 2 lanes");
+    expect(statusLine({ ...withLanes(), ...alive })).toBe("wt-loop 4/30 · story 1/5 · 2 lanes");
   });
 });

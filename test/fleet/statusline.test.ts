@@ -52,7 +52,7 @@ describe("wt-loop statusline", () => {
     const sub = join(repo.wt["wt-run"]!, "src");
     mkdirSync(sub, { recursive: true });
     const r = await statusline(claudeInput(sub));
-    expect(r).toEqual({ stdout: "Ralph 1/30 · story 1/2\n", stderr: "", code: 0 });
+    expect(r).toEqual({ stdout: "wt-loop 1/30 · story 1/2\n", stderr: "", code: 0 });
   });
 
   test("a running loop waiting on a usage limit says until when", async () => {
@@ -69,11 +69,11 @@ describe("wt-loop statusline", () => {
       runner_started: processStartTime(process.pid),
       waiting: { reason: "limit", since: new Date().toISOString(), until },
     });
-    expect(statusLine(s)).toBe(`Ralph 3/10 · story 2/2 · waiting until ${clockTime(Date.parse(until))}`);
+    expect(statusLine(s)).toBe(`wt-loop 3/10 · story 2/2 · waiting until ${clockTime(Date.parse(until))}`);
   });
 
   test("a finished loop: its final status", async () => {
-    expect((await statusline(claudeInput(repo.wt["wt-done"]!))).stdout).toBe("Ralph done\n");
+    expect((await statusline(claudeInput(repo.wt["wt-done"]!))).stdout).toBe("wt-loop done\n");
   });
 
   test("a loop whose runner waits on the keep/cleanup question says so", async () => {
@@ -90,14 +90,14 @@ describe("wt-loop statusline", () => {
         runner_started: processStartTime(sleeper.pid),
       }),
     );
-    expect((await statusline(claudeInput(wt))).stdout).toBe("Ralph stuck · keep or cleanup?\n");
+    expect((await statusline(claudeInput(wt))).stdout).toBe("wt-loop stuck · keep or cleanup?\n");
   });
 
   test("nothing at all where there is no loop, outside any repository, or for input that is not JSON", async () => {
     expect(await statusline(claudeInput(repo.wt["wt-none"]!))).toEqual({ stdout: "", stderr: "", code: 0 });
     expect(await statusline(claudeInput(tempDir()))).toEqual({ stdout: "", stderr: "", code: 0 });
     // Not JSON: the current directory decides.
-    expect((await statusline("garbage", repo.wt["wt-done"]!)).stdout).toBe("Ralph done\n");
+    expect((await statusline("garbage", repo.wt["wt-done"]!)).stdout).toBe("wt-loop done\n");
   });
 
   test("the status line's code loads neither zod nor anything that runs git (it runs on every refresh of the bar)", async () => {
@@ -111,6 +111,6 @@ describe("wt-loop statusline", () => {
   test("a runner that died shows as such, without writing to the state", async () => {
     const wt = repo.wt["wt-asking"]!;
     await writeState(join(wt, ".claude/loop-state.json"), sampleState({ worktree_path: wt, status: "running", runner_pid: 2 ** 22 + 1, runner_started: "1" }));
-    expect((await statusline(claudeInput(wt))).stdout).toBe("Ralph stopped (runner died)\n");
+    expect((await statusline(claudeInput(wt))).stdout).toBe("wt-loop stopped (runner died)\n");
   });
 });

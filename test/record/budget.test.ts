@@ -58,7 +58,7 @@ describe("budgets", () => {
       total_tokens: 1500,
       max_tokens: 10_000,
     });
-    expect(statusLine(s)).toBe(`Ralph 3/30 · story 2/2 · ${formatCost(1)}/${formatCost(4)} · ${formatTokens(1500)}/${formatTokens(10_000)} tokens`);
+    expect(statusLine(s)).toBe(`wt-loop 3/30 · story 2/2 · ${formatCost(1)}/${formatCost(4)} · ${formatTokens(1500)}/${formatTokens(10_000)} tokens`);
     expect(renderStatus(s)).toMatch(
       new RegExp(`Budget:\\s+\\${formatCost(1)} of \\${formatCost(4)} · ${formatTokens(1500)} of ${formatTokens(10_000)} tokens`),
     );

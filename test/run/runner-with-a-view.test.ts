@@ -101,7 +101,7 @@ describe("the runner and its view", () => {
     });
     const { state } = await runWith(view, SLOW);
     expect(state.status).toBe("stopped");
-    expect(view.said[0]).toStartWith("Stopping (q): the agent is being stopped");
+    expect(view.said[0]).toStartWith("Stopping (q): press q twice more within 3 s to force-quit");
     expect(view.events.at(-1)).toMatchObject({ type: "Complete", status: "stopped" });
     expect(view.titles.at(-1)).toBe("Ralph: repo [stopped]");
   }, 60_000);

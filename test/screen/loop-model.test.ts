@@ -412,7 +412,7 @@ describe("small truths of the header", () => {
   test("a stop's message leaves the footer once the loop is over: at its question, and after its end", () => {
     const footer = (m: LoopModel) => text([m.frame(Date.now()).footer]);
     const m = bare({});
-    m.say("Stopping (q): the agent is being stopped; completed stories stay committed. Press q twice more within 3 s to force-quit.");
+    m.say("Stopping (q): press q twice more within 3 s to force-quit; the agent is being stopped, completed stories stay committed.");
     expect(footer(m)).toContain("Stopping (q)");
     m.ask("stopped");
     expect(footer(m)).not.toContain("Stopping");

@@ -4,7 +4,7 @@
  */
 import type { ArgsDef, CommandDef } from "citty";
 import { describeIoError, ExitCode, HarnessError, UserError } from "../../errors.ts";
-import { CommandError } from "../../proc/spawn.ts";
+import { CommandError } from "../../proc/command-error.ts";
 import { camel } from "../../text/format.ts";
 import { didYouMean } from "../../text/suggest.ts";
 import { printError } from "../../term/print.ts";

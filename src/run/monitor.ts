@@ -1,0 +1,52 @@
+/**
+ * `wt-loop monitor`: follows a loop from any terminal — the loop screen on a terminal (its own story list
+ * replaces --story), the line stream otherwise. Ctrl-C (or q) ends the following, never the loop.
+ */
+import { followLoop } from "../control/follow-loop.ts";
+import { ExitCode } from "../errors.ts";
+import { openScreen, wantsScreen } from "../screen/load.ts";
+import { loopPaths } from "../state/paths.ts";
+import { InlineView } from "../term/inline-view.ts";
+import { print } from "../term/print.ts";
+
+/** Follows the loop of `worktree` until it ends or the user leaves; the exit code (the loop's, or 130 for Ctrl-C). */
+export async function monitorLoop(worktree: string, o: { plain: boolean; story?: string }): Promise<number> {
+  const renderer = wantsScreen({ plain: o.plain || o.story !== undefined }) ? await openScreen() : null;
+  if (renderer) {
+    const { monitorOnScreen } = await import("./on-screen.ts");
+    try {
+      const { code, after, box } = await monitorOnScreen(renderer, worktree);
+      renderer.destroy();
+      await renderer.closed.catch(() => {});
+      if (box) print(box.join("\n")); // the end box, as the line stream prints it, stays on the main screen
+      for (const line of after) print(line);
+      return code;
+    } finally {
+      renderer.destroy();
+    }
+  }
+  // On a terminal the activity line counts down a wait on an unavailable agent. Its messages go
+  // with the loop's lines: monitor's output is all about the loop.
+  const view = new InlineView({ story: o.story, messages: "out" });
+  const follow = followLoop(loopPaths(worktree), { onWaiting: () => print("Waiting for loop to start...") });
+  // Ctrl-C ends the view, never the loop: say so, so nobody wonders whether they just stopped it.
+  let left = false;
+  const leave = () => {
+    left = true;
+    follow.stop();
+  };
+  process.once("SIGINT", leave);
+  try {
+    for await (const e of follow) view.event(e);
+    const end = await follow.ending;
+    if (left) {
+      view.say("Stopped following. The loop keeps running: `wt-loop monitor` follows it again, `wt-loop stop` stops it.");
+      return 130;
+    }
+    if (end.note) view.say(end.note);
+    return end.status ? ExitCode[end.status] : 1;
+  } finally {
+    process.off("SIGINT", leave);
+    view.dispose();
+  }
+}
