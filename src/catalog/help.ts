@@ -6,6 +6,7 @@
 import type { ArgsDef } from "citty";
 import { type CommandInfo, COMMANDS, EXIT_CODES } from "./catalog.ts";
 import { paint, stdoutInfo } from "../term/color.ts";
+import { wrapLine } from "../text/width.ts";
 
 export interface HelpStyle {
   color: boolean;
@@ -22,24 +23,12 @@ export function columns(rows: [string, string][], width: number): string[] {
   const col = Math.min(26, Math.max(...rows.map(([n]) => n.length))) + 4;
   const out: string[] = [];
   for (const [name, text] of rows) {
-    const lines = wrapWords(text, Math.max(20, width - col));
+    const lines = wrapLine(text, Math.max(20, width - col));
     if (!text) out.push(`  ${name}`);
     else if (name.length + 4 > col) out.push(`  ${name}`, ...lines.map((l) => " ".repeat(col) + l));
     else out.push(`  ${name.padEnd(col - 2)}${lines[0]}`, ...lines.slice(1).map((l) => " ".repeat(col) + l));
   }
   return out;
-}
-
-export function wrapWords(text: string, width: number): string[] {
-  const out: string[] = [];
-  let line = "";
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      out.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return line || !out.length ? [...out, line] : out;
 }
 
 export function rootHelp(version: string, s: HelpStyle): string {

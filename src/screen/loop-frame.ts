@@ -77,7 +77,28 @@ export function composeFrame(m: LoopScreen, now: number): Frame {
  */
 export function clockParts(m: LoopScreen, now: number, sel = m.selected()): Clock {
   const compact = m.layout === "compact";
-  return { header: [...headerLines(m, now, compact), ...(compact ? [] : [titleLine(sel, m.cols)]), ...bannerLines(m)], footer: footer(m, now) };
+  return {
+    header: [...headerLines(m, now, compact), ...(compact ? [] : [titleLine(sel, m.cols), ...limitLines(m)]), ...bannerLines(m)],
+    footer: footer(m, now),
+  };
+}
+
+/**
+ * While the loop runs with more stories left than iterations (each story takes at least one): it cannot
+ * finish, and it says so here (the start's warning waits behind the screen until the terminal is back,
+ * hours later). Gone once the limit is raised. Not in the compact layout, whose header is one row.
+ */
+export function limitLines(m: LoopScreen): Line[] {
+  const st = m.st;
+  if (m.end || m.layout === "compact" || !st || st.done_criteria !== "tasks" || isFinal(st.status)) return [];
+  const max = st.max_iterations;
+  const stories = m.record.stories.filter((s) => s.id !== AUDIT_ENTRY && s.status !== "done");
+  const atWork = stories.filter((s) => s.status === "running").length; // their iterations are counted already
+  const iterationsLeft = Math.max(0, max - Math.max(m.record.loop.iteration, st.current_iteration)) + atWork;
+  if (stories.length <= iterationsLeft) return [];
+  // Short enough for 80 columns with its key (+ raises the limit by 10, as the help says).
+  const text = `⚠ ${stories.length} stories left, ${iterationsLeft} iterations left: the loop cannot finish · + adds 10`;
+  return [[{ text: cut(text, Math.max(1, m.cols)), tone: "warn" }]];
 }
 
 /** The selected story's whole title (the list cuts it to its width), cut only where the screen ends. */

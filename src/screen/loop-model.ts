@@ -8,7 +8,7 @@ import type { LoopEvent } from "../record/events.ts";
 import type { FinalStatus, State } from "../state/schema.ts";
 import type { Action, Clock, Frame, Key, ScreenModel, Tone } from "./frame.ts";
 import { bodySize, layoutFor } from "./geometry.ts";
-import { bannerLines, clockParts, composeFrame, HEADER_ROWS } from "./loop-frame.ts";
+import { bannerLines, clockParts, composeFrame, HEADER_ROWS, limitLines } from "./loop-frame.ts";
 import { overlayKey } from "./loop-overlays.ts";
 import type { Ended, LoopModelOptions, LoopScreen, Overlay } from "./loop-screen.ts";
 import { attemptsOf, buildTab, pickedAt, tabStamp, TABS, type TabName } from "./loop-tabs.ts";
@@ -234,7 +234,7 @@ export class LoopModel implements ScreenModel, LoopScreen {
   }
 
   headerRows(): number {
-    return HEADER_ROWS[this.layout] + bannerLines(this).length;
+    return HEADER_ROWS[this.layout] + limitLines(this).length + bannerLines(this).length;
   }
 
   /** The story shown: the one chosen, else the running (or next) one. */
