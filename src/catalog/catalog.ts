@@ -222,8 +222,11 @@ export const COMMANDS: CommandInfo[] = [
       ["wt-loop list", "every worktree: status, story, iteration, elapsed, cost, runner alive"],
       ["wt-loop list --json", "the same for programs"],
     ],
-    // `git worktree list` runs while list's modules load.
-    prefetch: () => import("../fleet/git-worktrees.ts").then((m) => m.prefetchGitWorktrees()),
+    // The worktrees read from git's files (worktree/worktree-files.ts); else `git worktree list` runs while list's modules load.
+    prefetch: () =>
+      Promise.all([import("../fleet/git-worktrees.ts"), import("../worktree/worktree-files.ts")]).then(([m, f]) =>
+        m.prefetchGitWorktrees(process.cwd(), (cwd) => f.readWorktreeFiles(cwd)),
+      ),
     load: () => import("../commands/list.ts").then((m) => m.default),
   },
   {

@@ -5,7 +5,7 @@
  */
 import { NOT_IN_WORKTREE, UserError } from "../errors.ts";
 import { CommandError, exec } from "../proc/spawn.ts";
-import { acrossWorktrees, parseWorktreeList } from "../checkpoint/worktree-list.ts";
+import { acrossWorktrees, parseWorktreeList, type ListedWorktree } from "../checkpoint/worktree-list.ts";
 
 export interface GitWorktree {
   path: string;
@@ -15,9 +15,14 @@ export interface GitWorktree {
 
 let prefetched: { cwd: string; result: Promise<GitWorktree[]> } | null = null;
 
-/** Starts `git worktree list` for `cwd` now; the next gitWorktrees(cwd) takes its answer, error included. */
-export function prefetchGitWorktrees(cwd = process.cwd()): void {
-  const result = lookUp(cwd, 30_000);
+/**
+ * Starts `git worktree list` for `cwd` now; the next gitWorktrees(cwd) takes its answer, error included.
+ * `fromFiles` (worktree/worktree-files.ts, passed by `list`'s prefetch) answers the plain case from git's
+ * files at once, without the process; null from it, and git is asked.
+ */
+export function prefetchGitWorktrees(cwd = process.cwd(), fromFiles?: (cwd: string) => ListedWorktree[] | null): void {
+  const listed = fromFiles?.(cwd);
+  const result = listed ? Promise.resolve(worktreesOf(listed)) : lookUp(cwd, 30_000);
   result.catch(() => {}); // reported when the command asks for it
   prefetched = { cwd, result };
 }
@@ -38,7 +43,8 @@ async function lookUp(cwd: string, timeoutMs: number): Promise<GitWorktree[]> {
       throw new UserError("git is not installed (not found on PATH). Install git, then run this again.");
     throw new UserError(NOT_IN_WORKTREE);
   }
-  return parseWorktreeList(out)
-    .filter((w) => !w.bare)
-    .map((w) => ({ path: w.path, head: w.head, branch: w.branch?.replace(/^refs\/heads\//, "") ?? null }));
+  return worktreesOf(parseWorktreeList(out));
 }
+
+const worktreesOf = (listed: ListedWorktree[]): GitWorktree[] =>
+  listed.filter((w) => !w.bare).map((w) => ({ path: w.path, head: w.head, branch: w.branch?.replace(/^refs\/heads\//, "") ?? null }));

@@ -77,7 +77,8 @@ export async function openLoopWindow(p: Prepared, o: { plain?: boolean } = {}): 
       cmd: [...selfArgv(), "run", ...(o.plain ? ["--plain"] : [])],
       name,
     });
-  const base = `ralph-${s.worktree_name}`.replace(/[.:]/g, "-");
+  // Named for the product: the seed matches a loop's window by its title (`Ralph: …`), never by this name.
+  const base = `wt-loop-${s.worktree_name}`.replace(/[.:]/g, "-");
   let chosen = named(base);
   // The previous loop's session may still be there (someone attached reads its summary): the next free name.
   if (chosen?.terminal === "tmux-detached") chosen = named(await freeSessionName(base));

@@ -232,7 +232,7 @@ function checkTerminal(input: DoctorInput): Found | null {
     which: (b) => Bun.which(b, { PATH: input.env.PATH ?? "" }),
     cwd: input.cwd,
     cmd: [...selfArgv(), "run"],
-    name: "ralph",
+    name: "wt-loop",
   });
   if (!chosen) return { mark: "fail", text: NO_TERMINAL, fix: systemInstall("tmux") };
   return ok(`${chosen.terminal}${chosen.hint ? ` (${chosen.hint.split(".")[0]})` : ""}`);

@@ -13,7 +13,7 @@ export interface LaunchEnv {
   cwd: string;
   /** The command to run in the new terminal, as argv. */
   cmd: string[];
-  /** A short name for windows/sessions, e.g. `ralph-myworktree`. */
+  /** A short name for windows/sessions, e.g. `wt-loop-myworktree`. */
   name: string;
 }
 

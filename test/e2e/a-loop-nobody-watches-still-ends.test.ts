@@ -27,7 +27,7 @@ afterEach(() => {
 });
 
 const GONE_MS = 15_000;
-const SESSION = "ralph-repo";
+const SESSION = "wt-loop-repo";
 
 const tmux = (...args: string[]) => Bun.spawnSync(["tmux", ...args], { env: tmuxEnv, stdout: "pipe", stderr: "pipe" });
 const hasSession = () => tmux("has-session", "-t", `=${SESSION}`).exitCode === 0;

@@ -29,7 +29,7 @@ describe("start without a display", () => {
       });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("Started a loop in repo (tmux-detached)");
-      expect(r.stdout).toContain("Attach with: tmux attach -t ralph-repo");
+      expect(r.stdout).toContain("Attach with: tmux attach -t wt-loop-repo");
       await waitFor("the loop in the tmux session to be done", () => readState(repo).status === "done");
     },
     60_000,
@@ -54,7 +54,7 @@ describe("start without a display", () => {
       // The session has the name as given, and the loop ran in the folder as given.
       const sessions = Bun.spawnSync(["tmux", "list-sessions", "-F", "#{session_name}"], { env: { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir } });
       // (list-sessions shows `$` as `\$`)
-      expect(sessions.stdout.toString().replace("\\$", "$")).toContain("ralph-x#(touch $HOME-pwned)#{pane_pid}");
+      expect(sessions.stdout.toString().replace("\\$", "$")).toContain("wt-loop-x#(touch $HOME-pwned)#{pane_pid}");
       expect(readState(repo).worktree_path).toBe(repo);
     },
     60_000,

@@ -8,7 +8,7 @@ const env = (over: Partial<LaunchEnv> & { have?: string[] }): LaunchEnv => ({
   platform: "linux",
   cwd: "/w/my tree",
   cmd: CMD,
-  name: "ralph-tree",
+  name: "wt-loop-tree",
   which: (b) => ((over.have ?? []).includes(b) ? `/usr/bin/${b}` : null),
   ...over,
 });
@@ -18,9 +18,13 @@ describe("chooseLauncher: the exact command line for each environment", () => {
     [
       "inside tmux → new window",
       { env: { TMUX: "/tmp/tmux-0/default,1,0", DISPLAY: ":0" }, have: ["tmux", "xterm"] },
-      ["tmux", "new-window", "-n", "ralph-tree", "-c", "/w/my tree", ...CMD],
+      ["tmux", "new-window", "-n", "wt-loop-tree", "-c", "/w/my tree", ...CMD],
     ],
-    ["no display → detached tmux session", { env: {}, have: ["tmux", "xterm"] }, ["tmux", "new-session", "-d", "-s", "ralph-tree", "-c", "/w/my tree", ...CMD]],
+    [
+      "no display → detached tmux session",
+      { env: {}, have: ["tmux", "xterm"] },
+      ["tmux", "new-session", "-d", "-s", "wt-loop-tree", "-c", "/w/my tree", ...CMD],
+    ],
     [
       "kitty (the terminal we are in)",
       { env: { DISPLAY: ":0", KITTY_WINDOW_ID: "1" }, have: ["kitty", "xterm"] },
@@ -83,7 +87,7 @@ describe("chooseLauncher: the exact command line for each environment", () => {
   });
 
   test("the detached tmux session tells the user how to attach", () => {
-    expect(chooseLauncher(env({ have: ["tmux"] }))!.hint).toContain("tmux attach -t ralph-tree");
+    expect(chooseLauncher(env({ have: ["tmux"] }))!.hint).toContain("tmux attach -t wt-loop-tree");
   });
 
   test("nothing usable → null (start then suggests --terminal inline)", () => {
