@@ -10,11 +10,11 @@ const SRC = resolve(import.meta.dir, "../src");
 const FLOORS = [
   "errors.ts",
   "proc",
-  "worktree",
   "stories",
   "state",
   "agents",
   "checkpoint",
+  "worktree",
   "parallel",
   "text",
   "record",

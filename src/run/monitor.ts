@@ -11,19 +11,25 @@ import { print } from "../term/print.ts";
 
 /** Follows the loop of `worktree` until it ends or the user leaves; the exit code (the loop's, or 130 for Ctrl-C). */
 export async function monitorLoop(worktree: string, o: { plain: boolean; story?: string }): Promise<number> {
-  const renderer = wantsScreen({ plain: o.plain || o.story !== undefined }) ? await openScreen() : null;
-  if (renderer) {
-    const { monitorOnScreen } = await import("./on-screen.ts");
-    try {
-      const { code, after, box } = await monitorOnScreen(renderer, worktree);
-      renderer.destroy();
-      await renderer.closed.catch(() => {});
-      if (box) print(box.join("\n")); // the end box, as the line stream prints it, stays on the main screen
-      for (const line of after) print(line);
-      return code;
-    } finally {
-      renderer.destroy();
-    }
+  if (wantsScreen({ plain: o.plain || o.story !== undefined })) {
+    const { attachMonitor, monitorModel, monitorOnScreen } = await import("./on-screen.ts");
+    // Its model on the renderer before the terminal is set up: the first frame drawn is the loop's, not a blank one.
+    const model = await monitorModel(worktree);
+    const shown: { screen?: ReturnType<typeof attachMonitor> } = {};
+    const renderer = await openScreen(undefined, (r) => {
+      shown.screen = attachMonitor(r, model);
+    });
+    if (renderer)
+      try {
+        const { code, after, box } = await monitorOnScreen(renderer, worktree, shown.screen);
+        renderer.destroy();
+        await renderer.closed.catch(() => {});
+        if (box) print(box.join("\n")); // the end box, as the line stream prints it, stays on the main screen
+        for (const line of after) print(line);
+        return code;
+      } finally {
+        renderer.destroy();
+      }
   }
   // On a terminal the activity line counts down a wait on an unavailable agent. Its messages go
   // with the loop's lines: monitor's output is all about the loop.

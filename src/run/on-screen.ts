@@ -20,7 +20,7 @@ import { renderEvent, useColor } from "../term/render.ts";
 import { waitAtEnd } from "../term/end-wait.ts";
 import type { CompleteEvent, LoopEvent } from "../record/events.ts";
 import { LoopModel } from "../screen/loop-model.ts";
-import { attachScreen } from "../screen/renderer.ts";
+import { attachScreen, type Screen } from "../screen/renderer.ts";
 import { ScreenView } from "../screen/screen-view.ts";
 
 export interface ScreenOutcome {
@@ -100,15 +100,29 @@ export async function runOnScreen(renderer: CliRenderer, state: State, source: S
   }
 }
 
+/** The monitor's model and the screen it is attached to. */
+export interface MonitorScreen {
+  model: LoopModel;
+  screen: Screen;
+}
+
+/** The model `monitor` shows: the loop of `worktree`, its events from the current run's start. */
+export async function monitorModel(worktree: string): Promise<LoopModel> {
+  const paths = loopPaths(worktree);
+  return new LoopModel({ mode: "monitor", events: paths.events, since: (await readState(paths.state))?.started_at });
+}
+
+/** `model` on `renderer`: `monitor` does it as the screen opens, before the terminal is set up (screen/load.ts `openScreen`). */
+export const attachMonitor = (renderer: CliRenderer, model: LoopModel): MonitorScreen => ({ model, screen: attachScreen(renderer, model) });
+
 /**
- * Follows the loop of `worktree` on `renderer`: q leaves (the loop goes on; exit 0; Ctrl-C 130), s y stops it;
+ * Follows the loop of `worktree` on `renderer` (`attached`: its model already on it): q leaves (the loop goes on; exit 0; Ctrl-C 130), s y stops it;
  * after its end, the result view (exit: the loop's code). SIGINT or SIGTERM leave too, with 130 or 143
  * as the line stream's monitor exits (the loop goes on).
  */
-export async function monitorOnScreen(renderer: CliRenderer, worktree: string): Promise<ScreenOutcome> {
+export async function monitorOnScreen(renderer: CliRenderer, worktree: string, attached?: MonitorScreen): Promise<ScreenOutcome> {
   const paths = loopPaths(worktree);
-  const model = new LoopModel({ mode: "monitor", events: paths.events, since: (await readState(paths.state))?.started_at });
-  const screen = attachScreen(renderer, model);
+  const { model, screen } = attached ?? attachMonitor(renderer, await monitorModel(worktree));
   let left: number | null = null;
   const follow = followLoop(paths, { onWaiting: () => view.say("Waiting for loop to start...") });
   const leave = (code: number) => {

@@ -7,11 +7,12 @@ import { formatTotalCost, plural } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
 import { auditText, receiptRows } from "../term/receipt-view.ts";
 import { auditOf, storiesOf } from "../record/receipt.ts";
-import type { Action, Frame, Key, Line } from "./frame.ts";
+import type { Action, Frame, Key, Line, Span } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import type { StoryReceipt } from "../state/schema.ts";
 import { PR_HINT, type EndAnswer } from "../engine/view.ts";
 import { wrapOverlay } from "./text.ts";
+import { wrapLine } from "../text/width.ts";
 
 const CHOICES: { completion: EndAnswer; hint: string }[] = [
   { completion: "keep", hint: "stay on the loop's branch with its checkpoint commits" },
@@ -22,25 +23,25 @@ const CHOICES: { completion: EndAnswer; hint: string }[] = [
 const choicesOf = (o: { offerPr: boolean }) => (o.offerPr ? CHOICES : CHOICES.slice(0, 2));
 
 /** The key table `?` shows: every key of the loop screen. */
-export function helpLines(mode: "run" | "monitor", ended = false): Line[] {
+export function helpLines(mode: "run" | "monitor", ended = false, width = Number.POSITIVE_INFINITY): Line[] {
   const rows: [string, string][] = [
     ["↑ ↓  k j", "select a story (the running one is followed until you do)"],
     ["f", "follow the running story again"],
     ["Tab  Shift-Tab  1-5", "switch tab: Agent, Tasks, Files, Verify, Prompt"],
     ["[ ]  ← →", "Files, Verify, Prompt: the story's previous / next attempt"],
     ["g G", "the first / last story"],
-    ["PgUp PgDn Home End, wheel", "scroll (at the bottom the view follows new text)"],
+    ["PgUp PgDn Home End", "scroll, as the wheel does (at the bottom the view follows new text)"],
     ["/", "find text in the Agent tab (/ Enter: the next)"],
-    ["Enter", "Files tab: the diff the attempt made"],
+    ["Enter", "Files tab: the attempt's diff"],
     ...(ended
       ? ([
           ["r", "the result: the run's summary and receipt"],
           ["q  Esc  Ctrl-C", "leave (the loop is over)"],
         ] as [string, string][])
       : ([
-          ["p", "pause after the current iteration / resume"],
-          ["+  -", "raise / lower the iteration limit by 10"],
-          ["n", "write a note the next prompt carries"],
+          ["p", "pause after this iteration / resume"],
+          ["+  -", "iteration limit up / down by 10"],
+          ["n", "a note for the next prompt"],
         ] as [string, string][])),
     ...(ended
       ? []
@@ -52,7 +53,28 @@ export function helpLines(mode: "run" | "monitor", ended = false): Line[] {
           ] as [string, string][])),
     ["?", "this help (any key closes it)"],
   ];
-  return rows.map(([k, what]) => [{ text: k.padEnd(26), tone: "accent", bold: true }, { text: what }]);
+  return helpTable(rows, width);
+}
+
+/** The key column's width in the help (its longest keys and two spaces), where the screen has room for it. */
+const KEY_COLUMN = 21;
+/** The fewest columns a description keeps beside the keys; narrower, each description goes under its keys. */
+const DESCRIPTION_MIN = 20;
+
+/**
+ * Keys and what they do in two columns, inside `width` columns: a description wraps at words under its own
+ * column (never back under the keys, where it would read as another key). Too narrow for both: the keys on
+ * a row, their description under them, indented.
+ */
+function helpTable(rows: [string, string][], width: number): Line[] {
+  const keyWidth = width - KEY_COLUMN >= DESCRIPTION_MIN ? KEY_COLUMN : 0;
+  const indent = keyWidth || 2;
+  return rows.flatMap(([k, what]): Line[] => {
+    const lines = wrapLine(what, Math.max(1, width - indent));
+    const key: Span = { text: keyWidth ? k.padEnd(keyWidth) : k, tone: "accent", bold: true };
+    const under = lines.map((l): Line => [{ text: " ".repeat(indent) }, { text: l }]);
+    return keyWidth ? [[key, { text: lines[0] ?? "" }], ...under.slice(1)] : [[key], ...under];
+  });
 }
 
 export function overlayKey(m: LoopScreen, k: Key): Action | null {
@@ -133,7 +155,7 @@ function overlayOf(m: LoopScreen, rows: number): Frame["overlay"] {
   if (!o) return null;
   switch (o.kind) {
     case "help":
-      return { title: "Keys", lines: helpLines(m.o.mode, m.end !== null) };
+      return { title: "Keys", lines: helpLines(m.o.mode, m.end !== null, m.cols - 4) }; // inside its box (text.ts wrapOverlay)
     case "confirm-stop":
       return {
         title: "Stop this loop?",

@@ -1,15 +1,15 @@
-// The first frame `run` writes on a terminal is the loop screen (its header and the story list), never a
-// blank one: the screen's library draws a frame as soon as the terminal answers its set-up questions, and
-// a frame drawn before the screen was attached was an empty screen — a flash, and the loop's own frame
-// then waited for the library's frame pacing and for the preparation's work (issue 35). The bytes the
-// program writes are read as the terminal received them (tmux pipe-pane), three starts in a row, as the
-// terminal's answers come at a different moment each time.
+// The first frame `run` and `monitor` write on a terminal is the loop screen (its header and the story list),
+// never a blank one: the screen's library draws a frame as soon as the terminal answers its set-up questions,
+// and a frame drawn before the screen was attached was an empty screen — a flash, and `run`'s own frame then
+// waited for the library's frame pacing and for the preparation's work (issue 35). The bytes the program
+// writes are read as the terminal received them (tmux pipe-pane), three starts in a row, as the terminal's
+// answers come at a different moment each time.
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeRepo, TASKS_2_STORIES, tempDir } from "../helpers/repo.ts";
 import { compiledInTmux } from "../helpers/compiled.ts";
-import { describeWithTmux } from "../helpers/tmux.ts";
+import { describeWithTmux, type Tmux } from "../helpers/tmux.ts";
 
 const compiled = compiledInTmux();
 
@@ -17,44 +17,60 @@ const compiled = compiledInTmux();
 const FRAME_START = "\x1b[?2026h";
 const ALTERNATE_SCREEN = "\x1b[?1049h";
 
+/**
+ * Starts `cmd` in a new window of `repo` once its output is piped (every byte from the first is read), waits for
+ * the stories in what it wrote; returns the pane and the first frame written after the alternate screen, as text.
+ */
+async function firstFrame(tmux: Tmux, repo: string, env: Record<string, string>, cmd: string, first: boolean): Promise<{ pane: string; frame: string }> {
+  const dir = tempDir("first-frame-");
+  const [go, raw] = [join(dir, "go"), join(dir, "raw")];
+  const line = `while [ ! -e ${go} ]; do sleep 0.02; done; ${cmd}; echo "EXIT=$?"; sleep 60`;
+  const pane = first ? tmux.start(repo, env, line) : tmux.window(repo, env, line);
+  tmux.tmux("pipe-pane", "-o", "-t", pane, `cat >> ${raw}`);
+  writeFileSync(go, "");
+  await tmux.waitFor("the stories in the bytes written", () => existsSync(raw) && readFileSync(raw, "latin1").includes("First story"));
+  const written = readFileSync(raw, "latin1");
+  const frame = written.slice(written.indexOf(ALTERNATE_SCREEN)).split(FRAME_START)[1] ?? "";
+  return { pane, frame };
+}
+
+/** What a frame shows, its control sequences (CSI, OSC) taken out. */
+const text = (frame: string) =>
+  frame
+    .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b\[[0-9;?]*[A-Za-z]/g, "")
+    .replace(/\s+/g, " ")
+    .slice(0, 200);
+
 describeWithTmux("the loop screen's first frame is its own", () => {
   test("three starts of run: each first frame written after the alternate screen shows the loop's header and its stories", async () => {
     const tmux = compiled.tmux();
     const { env } = compiled.envFor([{ hangSec: 300 }]);
     for (let i = 0; i < 3; i++) {
       const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
-      const dir = tempDir("first-frame-");
-      const [go, raw] = [join(dir, "go"), join(dir, "raw")];
-      // Held until the pane's output is piped, so every byte from the first is read.
-      const pane = (i === 0 ? tmux.start.bind(tmux) : tmux.window.bind(tmux))(
-        repo,
-        env,
-        `while [ ! -e ${go} ]; do sleep 0.02; done; wt-loop run --on-complete keep; echo "EXIT=$?"; sleep 60`,
-      );
-      tmux.tmux("pipe-pane", "-o", "-t", pane, `cat >> ${raw}`);
-      writeFileSync(go, "");
-      await tmux.waitFor("the loop's stories on the screen", () => /1\. First story/.test(tmux.capture(pane)));
-      await tmux.waitFor("the stories in the bytes written", () => existsSync(raw) && readFileSync(raw, "latin1").includes("First story"));
-      const written = readFileSync(raw, "latin1");
+      const { pane, frame } = await firstFrame(tmux, repo, env, "wt-loop run --on-complete keep", i === 0);
+      expect({ start: i + 1, first: text(frame) }).toEqual({ start: i + 1, first: expect.stringMatching(/starting|running/) });
+      expect(frame).toContain("Stories");
       // Stopped (q: the agent is ended by its loop), then left (q); the starting screen takes no keys.
       await tmux.waitFor("the loop running its agent", () => /iteration 1\//.test(tmux.capture(pane)));
       tmux.keys(pane, "q");
       await tmux.waitFor("the result's banner", () => tmux.capture(pane).includes("r result"));
       tmux.keys(pane, "q");
       await tmux.waitFor("the exit code", () => /EXIT=\d+/.test(tmux.capture(pane)));
-      const screen = written.slice(written.indexOf(ALTERNATE_SCREEN));
-      const first = screen.split(FRAME_START)[1] ?? "";
-      expect({
-        start: i + 1,
-        first: first
-          .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b\[[0-9;?]*[A-Za-z]/g, "")
-          .replace(/\s+/g, " ")
-          .slice(0, 200),
-      }).toEqual({
-        start: i + 1,
-        first: expect.stringMatching(/starting|running/),
-      });
-      expect(first).toContain("Stories");
+    }
+  }, 120_000);
+
+  test("three starts of monitor following a running loop: each first frame shows the loop and its stories", async () => {
+    const tmux = compiled.tmux();
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const { env } = compiled.envFor([{ hangSec: 300 }]);
+    const run = tmux.start(repo, env, "wt-loop run --plain --on-complete keep");
+    await tmux.waitFor("the loop running its agent", () => /iteration 1\//.test(tmux.capture(run)));
+    for (let i = 0; i < 3; i++) {
+      const { pane, frame } = await firstFrame(tmux, repo, env, "wt-loop monitor", false);
+      expect({ start: i + 1, first: text(frame) }).toEqual({ start: i + 1, first: expect.stringMatching(/running/) });
+      expect(frame).toContain("Stories");
+      tmux.keys(pane, "q"); // leaves; the loop goes on
+      await tmux.waitFor("the exit code", () => /EXIT=0/.test(tmux.capture(pane)));
     }
   }, 120_000);
 });

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { osc0, setTitle } from "../../src/term/title.ts";
 import { field, formatCost, formatDuration, formatTokens, truncate } from "../../src/text/format.ts";
 import { renderEvent, useColor } from "../../src/term/render.ts";
+import { windowTitle } from "../../src/text/window-title.ts";
 
 describe("titles", () => {
   test("OSC 0 with control characters neutralized", () => {
@@ -14,6 +15,13 @@ describe("titles", () => {
     expect(out).toEqual([]);
     setTitle("T", { isTTY: true, write: (s) => out.push(s) }, {});
     expect(out).toEqual(["\x1b]0;T\x07"]);
+  });
+  // The spec's `Ralph: {worktree} [{i}/{max}]`, built in one place for every phase; lanes (`--parallel`) add their count after it.
+  test("the window title: the spec's form, and the lanes after it", () => {
+    expect(windowTitle("wt", "3/10")).toBe("Ralph: wt [3/10]");
+    expect(windowTitle("wt", "done")).toBe("Ralph: wt [done]");
+    expect(windowTitle("wt", "3/10", 2)).toBe("Ralph: wt [3/10] · 2 lanes");
+    expect(windowTitle("wt", "3/10", 1)).toBe("Ralph: wt [3/10] · 1 lane");
   });
 });
 

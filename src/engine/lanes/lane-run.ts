@@ -103,7 +103,7 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     lane.status = "running";
     step("opened");
     storyBegins(state, deps, story, { n, index, total: c.stories.length, attempt });
-    deps.setTitle(`${windowTitle(state.worktree_name, `${n}/${state.max_iterations}`)} · ${state.lanes.length} lanes`);
+    deps.setTitle(windowTitle(state.worktree_name, `${n}/${state.max_iterations}`, state.lanes.length));
     await deps.store.save();
     const laneDeps: LoopDeps = {
       ...deps,
