@@ -289,10 +289,11 @@ export class LoopModel implements ScreenModel, LoopScreen {
     const list = this.content(Date.now());
     const from = this.follow ? -1 : this.top;
     const row = list.find(q, width, from) ?? list.find(q, width, -1);
-    if (row === null) return this.say(`“${q}” is not in this story's Agent tab.`, "dim");
+    // The verdict and the keys first, the query last: the footer is one row, cut at its width.
+    if (row === null) return this.say(`Not in this story's Agent tab: “${q}”`, "dim");
     [this.top, this.follow] = [row, false];
     this.seen = list.rows(width);
-    this.say(`“${q}”: / Enter finds the next.`, "dim");
+    this.say(`/ Enter finds the next: “${q}”`, "dim");
   }
 
   /** Files, Verify and Prompt: the previous or next attempt; past the latest, the latest is followed again. */

@@ -107,5 +107,5 @@ test("/ finds text in the Agent tab: the view goes to it, / Enter to the next on
   const again = find(""); // past the last: from the start again
   expect(again.body.lines[0]!.map((s) => s.text).join("")).toBe("the NEEDLE is here (10)");
   find("no such text");
-  expect(text([m.frame(Date.now()).footer])).toContain("“no such text” is not in this story's Agent tab.");
+  expect(text([m.frame(Date.now()).footer])).toContain("Not in this story's Agent tab: “no such text”");
 });
