@@ -78,7 +78,8 @@ function drawList(buf: OptimizedBuffer, f: Frame, box: Box, p: Paint): void {
     borderStyle: "single",
     borderColor: fg("dim", p),
     backgroundColor: CLEAR,
-    title: clip(` ${f.list.title} `, box.width - 4), // cut by columns between whole characters (text/width.ts)
+    // Cut by columns between whole characters (text/width.ts), with … so a cut title is not read as whole.
+    title: ` ${cut(f.list.title, box.width - 6)} `,
     titleColor: fg("accent", p),
   });
   const inner = { x: box.x + 1, y: box.y + 1, width: box.width - 2, height: box.height - 2 };
