@@ -31,7 +31,16 @@ export const storiesOf = (s: Receiptable): StoryReceipt[] => tally(s).stories;
  */
 function tally(s: Pick<Receiptable, "iterations" | "earlier_stories" | "agent">): { stories: StoryReceipt[]; audit: AuditReceipt | null } {
   const byId = new Map<string, StoryReceipt>();
-  for (const e of s.earlier_stories ?? []) byId.set(e.id ?? "", clone(e));
+  const stories: StoryReceipt[] = []; // the map's lines in its order, without spreading its iterator at the end
+  const line0 = (key: string, line: StoryReceipt) => {
+    const was = byId.get(key);
+    if (was)
+      stories[stories.indexOf(was)] = line; // as Map.set: the later line, in the first one's place
+    else stories.push(line);
+    byId.set(key, line);
+    return line;
+  };
+  for (const e of s.earlier_stories ?? []) line0(e.id ?? "", clone(e));
   let audit: AuditReceipt | null = null;
   let loopAgentCost: boolean | undefined; // asked at the first iteration that needs it, as before
   const its = s.iterations;
@@ -52,7 +61,7 @@ function tally(s: Pick<Receiptable, "iterations" | "earlier_stories" | "agent">)
     }
     const key = it.story_id ?? "";
     let line = byId.get(key);
-    if (!line) byId.set(key, (line = empty(it)));
+    if (!line) line = line0(key, empty(it));
     line.attempts++;
     line.title = it.story_title ?? line.title;
     if (it.outcome === "complete") line.complete = true;
@@ -86,7 +95,7 @@ function tally(s: Pick<Receiptable, "iterations" | "earlier_stories" | "agent">)
       m.cost_usd = plus(m.cost_usd, agentCost);
     }
   }
-  return { stories: [...byId.values()], audit };
+  return { stories, audit };
 }
 
 const empty = (it: Iteration): StoryReceipt => ({

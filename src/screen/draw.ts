@@ -6,7 +6,7 @@
 import { RGBA, TextAttributes, type OptimizedBuffer } from "@opentui/core";
 import type { Frame, Line, ListRow, Tone } from "./frame.ts";
 import { geometry, type Box } from "./geometry.ts";
-import { cells, clip } from "../text/width.ts";
+import { cells, clip, cut } from "../text/width.ts";
 
 export const CLEAR = RGBA.fromValues(0, 0, 0, 0);
 const PALETTE: Record<Tone, RGBA> = {
@@ -78,7 +78,8 @@ function drawList(buf: OptimizedBuffer, f: Frame, box: Box, p: Paint): void {
     borderStyle: "single",
     borderColor: fg("dim", p),
     backgroundColor: CLEAR,
-    title: clip(` ${f.list.title} `, box.width - 4), // cut by columns between whole characters (text/width.ts)
+    // Cut by columns between whole characters (text/width.ts), with … so a cut title is not read as whole.
+    title: ` ${cut(f.list.title, box.width - 6)} `,
     titleColor: fg("accent", p),
   });
   const inner = { x: box.x + 1, y: box.y + 1, width: box.width - 2, height: box.height - 2 };
@@ -138,9 +139,15 @@ function drawSummary(buf: OptimizedBuffer, f: Frame, box: Box, p: Paint): void {
 }
 
 function drawTabs(buf: OptimizedBuffer, f: Frame, box: Box, p: Paint): void {
+  // Each tab padded by a space, unless that leaves the last ones cut (80 columns, the Files tab naming its
+  // attempt): then only the active one keeps its padding, and its title gives way (cut with …) where even
+  // that is too wide (60 columns), so every tab is still named.
+  const padded = f.tabs.reduce((n, t) => n + cells(t.title) + 3, -1) <= box.width;
+  const others = f.tabs.reduce((n, t) => n + (t.active ? 0 : cells(t.title) + 1), 0);
   let x = box.x;
   for (const t of f.tabs) {
-    const label = ` ${t.title} `;
+    const title = padded || !t.active ? t.title : cut(t.title, Math.max(box.width - others - 2, Math.min(cells(t.title), 6)));
+    const label = padded || t.active ? ` ${title} ` : title;
     const room = box.x + box.width - x;
     if (room <= 0) break;
     const attrs = t.active ? TextAttributes.BOLD | (p.color ? TextAttributes.UNDERLINE : TextAttributes.INVERSE) : 0;

@@ -312,7 +312,8 @@ function stateOf(s: SeedTop, raw: readonly unknown[], worktreePath: string): Sta
     stall_threshold: atLeast1(s.stall_threshold, 2),
     iteration_timeout_min: s.iteration_timeout_min > 0 ? s.iteration_timeout_min : 45,
     total_tokens: count(s.total_tokens),
-    tokens: sum,
+    // A sum past 2^53 is as unknown as a count past it (count): the iterations keep theirs.
+    tokens: { input: count(sum.input), output: count(sum.output), cache_read: count(sum.cache_read), cache_creation: count(sum.cache_creation) },
     total_cost_usd: 0,
     max_retries: 3,
     command_timeout_sec: 30,

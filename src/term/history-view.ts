@@ -35,53 +35,63 @@ const startedCell = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 
 /** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
 export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
+  // `history` makes 500 rows at start-up, in the interpreter: one indexed pass, cells pushed (no spread of
+  // optional columns, no callback a row), and no copy and sort when the iterations are in order already.
   // Lanes (`--parallel`) record iterations as they end: shown in the order they began.
-  const its = [...iterations].sort((a, b) => a.n - b.n);
+  const its = inOrder(iterations);
   // The verify column only for loops that ran one (`--verify`: its log file is in `--json`); the
   // `unavailable` column only when the agent's service refused some run (most loops never wait).
-  const verified = its.some((i) => i.verify);
-  const reviewed = its.some((i) => i.review);
-  const waited = its.some((i) => i.unavailable);
+  let verified = false;
+  let reviewed = false;
+  let waited = false;
+  for (let k = 0; k < its.length; k++) {
+    const i = its[k]!;
+    if (i.verify) verified = true;
+    if (i.review) reviewed = true;
+    if (i.unavailable) waited = true;
+  }
   const reasonWidth = fieldWidth(); // once: each call asks the terminal
-  const head = [
-    "#",
-    "story",
-    "attempt",
-    "outcome",
-    "started (UTC)",
-    "duration",
-    "commits",
-    "tokens",
-    "cost",
-    "timed out",
-    ...(verified ? ["verify"] : []),
-    ...(reviewed ? ["review"] : []),
-    ...(waited ? ["unavailable"] : []),
-    "reason",
-  ];
+  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out"];
+  if (verified) head.push("verify");
+  if (reviewed) head.push("review");
+  if (waited) head.push("unavailable");
+  head.push("reason");
+  const rows: string[][] = [head];
   // Reasons come from the agent: each string shown is made inert where it is read (not the whole
   // iterations, deep: that walk was a fifth of `history`'s start-up on 500 of them).
-  const rows = its.map((i) => [
-    String(i.n),
-    // An audit round (`--audit`) is its own kind of iteration: "audit", its round, its verdict.
-    i.audit ? "audit" : inert(i.story_id ?? "-"),
-    String(i.audit ? i.audit.round : i.attempt),
-    i.audit ? auditVerdict(i.audit) : inert(i.outcome),
-    startedCell(inert(i.started)),
-    // A wait for the agent's service (a usage limit) is part of the iteration's time: said, not hidden.
-    formatDuration(iterationMs(i)) + (i.unavailable?.waited_ms ? ` incl. ${formatDuration(i.unavailable.waited_ms)} waiting` : ""),
-    String(i.commits.length),
-    formatTokens(i.tokens_used),
-    formatCost(i.cost_usd),
-    i.timed_out ? "yes" : "no",
-    ...(verified ? [verifyCell(i.verify)] : []),
-    ...(reviewed ? [reviewCell(i.review)] : []),
-    ...(waited ? [i.unavailable ? `${i.unavailable.runs}× · ${formatDuration(i.unavailable.waited_ms)} waited` : "-"] : []),
-    i.outcome === "complete" ? "" : field(inert(i.reason ?? ""), reasonWidth),
-  ]);
-  const lines = table([head, ...rows]).split("\n");
+  for (let k = 0; k < its.length; k++) {
+    const i = its[k]!;
+    const audit = i.audit;
+    const wait = i.unavailable;
+    const row = [
+      String(i.n),
+      // An audit round (`--audit`) is its own kind of iteration: "audit", its round, its verdict.
+      audit ? "audit" : inert(i.story_id ?? "-"),
+      String(audit ? audit.round : i.attempt),
+      audit ? auditVerdict(audit) : inert(i.outcome),
+      startedCell(inert(i.started)),
+      // A wait for the agent's service (a usage limit) is part of the iteration's time: said, not hidden.
+      wait?.waited_ms ? `${formatDuration(iterationMs(i))} incl. ${formatDuration(wait.waited_ms)} waiting` : formatDuration(iterationMs(i)),
+      String(i.commits.length),
+      formatTokens(i.tokens_used),
+      formatCost(i.cost_usd),
+      i.timed_out ? "yes" : "no",
+    ];
+    if (verified) row.push(verifyCell(i.verify));
+    if (reviewed) row.push(reviewCell(i.review));
+    if (waited) row.push(wait ? `${wait.runs}× · ${formatDuration(wait.waited_ms)} waited` : "-");
+    row.push(i.outcome === "complete" ? "" : field(inert(i.reason ?? ""), reasonWidth));
+    rows.push(row);
+  }
+  const lines = table(rows).split("\n");
   // Piped (unlimited width), a line is never cut: 500 lines not measured a second time.
   return width === Number.POSITIVE_INFINITY ? lines : lines.map((l) => truncate(l, width));
+}
+
+/** The iterations by `n` (a stable sort, as before); the same array when they are in that order already. */
+function inOrder(iterations: Iteration[]): Iteration[] {
+  for (let k = 1; k < iterations.length; k++) if (iterations[k - 1]!.n > iterations[k]!.n) return [...iterations].sort((a, b) => a.n - b.n);
+  return iterations;
 }
 
 /** `wall`: with lanes (`--parallel`), the time the iterations took once (record/totals.ts `wallMs`), said before their sum. */

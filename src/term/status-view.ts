@@ -63,7 +63,8 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
       ["Agent:", `${s.agent}${s.model ? ` (${f(s.model)})` : ""} · checkpoints: ${s.checkpoint}${s.checkpoint_branch ? ` on ${s.checkpoint_branch}` : ""}`],
     ]),
   ];
-  const notStarted = notStartedLine(s, stories, width);
+  // Every iteration says which stories began, not only the five shown (`s`); only the tasks file's text is printed.
+  const notStarted = notStartedLine(state, stories, width);
   if (notStarted) lines.push(notStarted);
   if (s.status === "paused" && s.paused_since)
     lines.push(

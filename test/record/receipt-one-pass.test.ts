@@ -8,6 +8,39 @@ import { auditOf, forecast, receiptOf, storiesOf } from "../../src/record/receip
 import { iterationMs } from "../../src/state/run-time.ts";
 import type { AgentName, AuditReceipt, Iteration, State, StoryReceipt } from "../../src/state/schema.ts";
 import { sampleIteration, sampleState } from "../helpers/state.ts";
+import { receiptRows } from "../../src/term/receipt-view.ts";
+import { inertLine } from "../../src/term/inert.ts";
+import { cells } from "../../src/text/width.ts";
+import { formatCost, formatDuration, formatTokens, plural, table, truncate } from "../../src/text/format.ts";
+import { storyCost } from "../../src/record/receipt.ts";
+
+/** term/receipt-view.ts receiptRows as it was at c00c435 (its callbacks: reduce, filter, flatMap). */
+function receiptRowsBefore(stories: StoryReceipt[], width = 80, mark: (l: StoryReceipt) => string = (l) => (l.complete ? "✓" : "·")): string[] {
+  const modelPart = (m: NonNullable<StoryReceipt["models"]>[number]) =>
+    `${inertLine([m.agent, m.model].filter(Boolean).join(" "))} ×${m.attempts}${m.cost_usd === null ? "" : ` ${formatCost(m.cost_usd)}`}`;
+  const label = (l: StoryReceipt, w: number) => truncate(inertLine((l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`).slice(0, w * 4)), w);
+  const reviewPart = (l: StoryReceipt) =>
+    l.reviewer.cost_usd !== null
+      ? ` (review ${formatCost(l.reviewer.cost_usd)})`
+      : l.reviewer.tokens
+        ? ` (review ${formatTokens(l.reviewer.tokens)} tokens)`
+        : "";
+  const figures = stories.map((l) => [
+    plural(l.attempts, "attempt"),
+    formatDuration(l.duration_ms),
+    `${formatTokens(l.agent.tokens + l.reviewer.tokens)} tokens`,
+    formatCost(storyCost(l)) + reviewPart(l),
+  ]);
+  const room = figures[0]?.reduce((n, _, i) => n + 2 + Math.max(...figures.map((f) => cells(f[i]!))), 2) ?? 0;
+  const titles = Math.max(12, Math.min(60, width - room));
+  return table(stories.map((l, i) => [`${mark(l)} ${label(l, titles)}`, ...figures[i]!]))
+    .split("\n")
+    .filter((r) => r !== "")
+    .flatMap((row, i) => {
+      const models = stories[i]?.models;
+      return models?.length ? [row, `    ${models.map(modelPart).join(" · ")}`] : [row];
+    });
+}
 
 type Receiptable = Pick<State, "iterations" | "earlier_stories" | "agent" | "status" | "stories_total" | "stories_completed" | "parallel">;
 const RUNNING: readonly string[] = ["starting", "running", "paused"];
@@ -156,8 +189,8 @@ function iteration(r: (n: number) => number, n: number): Iteration {
 }
 
 function earlier(r: (n: number) => number): StoryReceipt[] {
-  return Array.from({ length: r(3) }, () => ({
-    id: r(5) ? String(r(6)) : null,
+  return Array.from({ length: r(4) }, () => ({
+    id: r(5) ? String(r(4)) : null, // ids repeat at times: the later line stands in the first one's place
     title: r(2) ? "Earlier" : null,
     complete: r(2) === 0,
     attempts: 1 + r(3),
@@ -187,6 +220,8 @@ describe("the receipt in one pass", () => {
       expect(JSON.stringify(receiptOf(s))).toBe(JSON.stringify(before));
       expect(JSON.stringify(storiesOf(s))).toBe(JSON.stringify(storiesBefore(s)));
       expect(JSON.stringify(auditOf(s))).toBe(JSON.stringify(auditBefore(s)));
+      const width = 20 + r(120);
+      expect(receiptRows(before.stories, width)).toEqual(receiptRowsBefore(before.stories, width));
     }
   });
 

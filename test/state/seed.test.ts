@@ -127,3 +127,15 @@ describe("the seed's state: the hand-written reader agrees with the zod schema",
     expect(isSeedState({ ...SEED, schema_version: 1 })).toBe(false);
   });
 });
+
+describe("the seed's state with counts whose sum a state cannot hold", () => {
+  test("is read: a loop's sum past 2^53 is as unknown as a count past it, not an unexpected error", () => {
+    const huge = { ...ITERATION, input_tokens: Number.MAX_SAFE_INTEGER, tokens_used: Number.MAX_SAFE_INTEGER };
+    const json = { ...SEED, iterations: [huge, { ...huge, n: 2 }] };
+    const s = fromSeed(json, "/w");
+    expect(JSON.stringify(State.parse(s))).toBe(JSON.stringify(s));
+    expect(s.tokens).toEqual({ input: 0, output: 400, cache_read: 10, cache_creation: 14 });
+    expect(s.iterations.map((it) => it.tokens.input)).toEqual([Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
+    expect(JSON.stringify(seedState(json, "/w"))).toBe(JSON.stringify(s));
+  });
+});

@@ -46,6 +46,13 @@ describe("status of a loop with lanes", () => {
     expect(renderStatus(running(), NOW, 200, parseStories("## 1. A\n- [ ] a\n"))).not.toContain("Not started");
   });
 
+  test("a story begun before the last five iterations has started: the line reads every iteration, not the ones shown", () => {
+    const iterations = [sampleIteration(1, { story_id: "3" }), ...[2, 3, 4, 5, 6].map((n) => sampleIteration(n, { story_id: "2" }))];
+    const out = renderStatus(running({ iterations, current_iteration: 6 }), NOW, 200, parseStories(TASKS));
+    expect(out).toContain("Not started: 5. Release (after 3, 4)");
+    expect(out).not.toContain("3. CLI (after 1, 2)");
+  });
+
   test("a loop without lanes shows none of it, as before", () => {
     const out = renderStatus(sampleState({ status: "running", ended_at: null, current_story: { id: "1", title: "Setup", index: 1, attempt: 1 } }), NOW, 200);
     expect(out).not.toContain("Lanes");

@@ -74,11 +74,21 @@ export function action<A>(fn: (ctx: A) => Promise<number | void>): (ctx: A) => P
         process.exitCode = ExitCode.usage;
       } else {
         printError("wt-loop hit an unexpected error (a bug; please report it with this output):");
-        printError(Bun.inspect(err));
+        printError(await bugReport(err));
         process.exitCode = ExitCode.usage;
       }
     }
   };
+}
+
+/**
+ * The version, then the error and where it was thrown. Not Bun.inspect: it puts the source line above the
+ * stack, which in the binary is a line of minified code (kilobytes of it). Loaded only here: a bug is rare.
+ */
+async function bugReport(err: unknown): Promise<string> {
+  const [{ versionLine }, { default: pkg }] = await Promise.all([import("../../proc/build-info.ts"), import("../../../package.json")]);
+  const what = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : Bun.inspect(err);
+  return `${versionLine(pkg.version)}\n${what}`;
 }
 
 const PLAIN = /^[a-z][a-z0-9]*$/; // a name that is its own camelCase and kebab-case: citty adds no alias
