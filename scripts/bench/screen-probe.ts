@@ -3,12 +3,17 @@
  * screen.ts). Prints one JSON line.
  *
  *   bun screen-probe.ts keys  <events.jsonl>   replay a log, then key → frame times and the peak RSS
+ *   bun screen-probe.ts keys-run <events.jsonl> the same as `run` gets it: each event appended to a new log
+ *                                              (record/event-log.ts) and handed to a fed model with its range
  *   bun screen-probe.ts burst <events.jsonl>   events appended at BURST_RATE/s for BURST_S s, frames at 30/s
  *   bun screen-probe.ts floor <events.jsonl>   the floor: read and JSON.parse every line of the log, nothing kept
  *   bun screen-probe.ts bare                   the floor of RSS: this process with the model loaded, nothing read
  */
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { EventLog } from "../../src/record/event-log.ts";
 import { LoopModel } from "../../src/screen/loop-model.ts";
+import { LogTail } from "../../src/screen/log-tail.ts";
 
 const [mode, log] = process.argv.slice(2);
 const rss = () => Math.round(process.resourceUsage().maxRSS / 1024); // KB → MB
@@ -22,12 +27,26 @@ if (mode === "bare") {
   let n = 0;
   for (const line of readFileSync(log!, "utf8").split("\n")) if (line) n += JSON.parse(line) ? 1 : 0;
   console.log(JSON.stringify({ ms: performance.now() - t0, events: n, peak_rss_mb: rss() }));
-} else if (mode === "keys") {
-  const m = new LoopModel({ mode: "monitor", events: log });
+} else if (mode === "keys" || mode === "keys-run") {
+  const run = mode === "keys-run";
+  const written = join(dirname(log!), "run", ".claude", "loop-events.jsonl");
+  if (run) mkdirSync(dirname(written), { recursive: true });
+  const m = run ? new LoopModel({ mode: "run", events: written, fed: true }) : new LoopModel({ mode: "monitor", events: log });
   m.resize(120, 40);
   const t0 = performance.now();
   m.frame(Date.now());
-  while (m.record.sync()); // the whole log: a frame reads a bounded slice of it
+  if (run) {
+    // run: the runner's store appends each event and hands it over with its range (record/store.ts emit).
+    const out = new EventLog(written);
+    const source = new LogTail(log!);
+    for (let lines = source.read(1 << 20); lines.length; lines = source.read(1 << 20))
+      for (const l of lines) {
+        const { ts: _, ...event } = JSON.parse(l.text);
+        m.event(event);
+        m.logged(event, out.append(event));
+      }
+    out.close();
+  } else while (m.record.sync()); // the whole log: a frame reads a bounded slice of it
   const replay = performance.now() - t0;
   // The big story, then keys a person presses while reading it.
   m.key("down");

@@ -9,6 +9,12 @@ import { copyContent } from "../proc/lines.ts";
 import { loopRoot, openSafe } from "../proc/safe-fs.ts";
 import type { LoopEvent } from "./events.ts";
 
+/** Where an event's line is in the log: its first byte and the byte after it (its newline left out), as LogTail reads it. */
+export interface LogRange {
+  start: number;
+  end: number;
+}
+
 const SLICE = 1 << 20;
 
 export class EventLog {
@@ -24,11 +30,13 @@ export class EventLog {
    * A `git clean -fdx` (the agent's, a --verify command's) removes the ignored `.claude/`: events
    * written to the unlinked file would reach no reader. A new file takes its place, with everything
    * written so far (on Linux the deleted file is still readable through /proc/self/fd; elsewhere the
-   * new file starts empty). One fstat per event; the copy only after a deletion.
+   * new file starts empty). One fstat per event; the copy only after a deletion. Returns the log's size:
+   * where the next event starts (the single writer's file, appended to through this descriptor only).
    */
-  private reclaim(): void {
-    if (fstatSync(this.fd).nlink > 0) return;
-    ioSync("open", this.path, () => {
+  private reclaim(): number {
+    const st = fstatSync(this.fd);
+    if (st.nlink > 0) return st.size;
+    return ioSync("open", this.path, () => {
       // The new file first: when it cannot be made (a file where `.claude/` was) the old descriptor
       // stays this log's, closed once by close(), not twice.
       const fd = this.open();
@@ -46,11 +54,14 @@ export class EventLog {
       }
       closeSync(this.fd);
       this.fd = fd;
+      return fstatSync(fd).size;
     });
   }
-  append(event: LoopEvent): void {
-    this.reclaim();
+  /** Appends the event; returns where its line went (the screen of `run` reads an agent's message back from there). */
+  append(event: LoopEvent): LogRange {
+    const start = this.reclaim();
     ioSync("append to", this.path, () => this.write(event));
+    return { start, end: fstatSync(this.fd).size - 1 };
   }
   private write(event: LoopEvent): void {
     // Written in slices (substrings share the JSON's storage): a message of megabytes is then

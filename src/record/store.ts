@@ -10,14 +10,18 @@ import type { State } from "../state/schema.ts";
 import { restartFacts } from "../state/restart-facts.ts";
 import { stateWriter } from "../state/store.ts";
 import type { LoopPaths } from "../state/paths.ts";
-import { EventLog } from "./event-log.ts";
+import { EventLog, type LogRange } from "./event-log.ts";
 import type { LoopEvent } from "./events.ts";
 
 /**
- * What a subscriber hears: an event as it happens (before it is appended), a state once it is written (`forced`: on
- * the disk before it took the name, see Durability).
+ * What a subscriber hears: an event as it happens (before it is appended); the same event once appended, with
+ * where its line is in the log (`at`; null when it was not written: no log, or the append failed); a state once it
+ * is written (`forced`: on the disk before it took the name, see Durability).
  */
-export type StoreChange = { kind: "event"; event: LoopEvent } | { kind: "saved"; state: State; forced: boolean };
+export type StoreChange =
+  | { kind: "event"; event: LoopEvent }
+  | { kind: "logged"; event: LoopEvent; at: LogRange | null }
+  | { kind: "saved"; state: State; forced: boolean };
 
 /**
  * How a write of the state reaches the disk (docs/how-it-works.md "The state file"). Every write is atomic: a kill -9
@@ -34,7 +38,8 @@ export type Durability = "forced" | "light" | "if-restart-differs";
 
 /** Where the record goes: the files for a real loop; nowhere for a test of one gate. */
 export interface RecordSink {
-  append(event: LoopEvent): void;
+  /** Where the event's line went in the log; null: kept nowhere. */
+  append(event: LoopEvent): LogRange | null;
   write(state: State, forced: boolean): Promise<void>;
   close(): void;
 }
@@ -61,11 +66,19 @@ export class LoopStore {
 
   /**
    * Something that happened: shown to the subscribers first, then appended — when the log fails (a full
-   * disk) the user still sees why, and the failure is thrown to the caller.
+   * disk) the user still sees why, and the failure is thrown to the caller. Then told again with its place
+   * in the log (`logged`): `run`'s screen keeps that place of an agent's message, not its text.
    */
   emit(event: LoopEvent): void {
     this.#tell({ kind: "event", event });
-    this.sink.append(event);
+    let at: LogRange | null;
+    try {
+      at = this.sink.append(event);
+    } catch (err) {
+      this.#tell({ kind: "logged", event, at: null }); // not in the log: a screen keeps it as it is
+      throw err;
+    }
+    this.#tell({ kind: "logged", event, at });
   }
 
   /**
@@ -140,5 +153,5 @@ export function fileStore(state: State, paths: Pick<LoopPaths, "state" | "events
 
 /** A store that keeps nothing but tells its subscribers (a test of one gate, driven without files). */
 export function memoryStore(state: State): LoopStore {
-  return new LoopStore(state, { append() {}, write: async () => {}, close() {} });
+  return new LoopStore(state, { append: () => null, write: async () => {}, close() {} });
 }

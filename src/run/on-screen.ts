@@ -50,8 +50,7 @@ function endBox() {
 
 /** Runs the loop here on `renderer`; after the end, the result view until Esc/Enter (unless the stop came from another terminal). */
 export async function runOnScreen(renderer: CliRenderer, state: State, source: StorySource, lock: Lock, planned?: LoopEvent | null): Promise<ScreenOutcome> {
-  const model = new LoopModel({ mode: "run", events: loopPaths(state.worktree_path).events, since: state.started_at });
-  if (planned) model.plan(planned);
+  const model = runModel(state, planned);
   const screen = attachScreen(renderer, model);
   const said: string[] = [];
   const complete = endBox();
@@ -98,6 +97,14 @@ export async function runOnScreen(renderer: CliRenderer, state: State, source: S
     view.dispose();
     await screen.close(false);
   }
+}
+
+/** The model `run` shows: the loop it runs, listed from its plan (when read already) before the loop is written. */
+export function runModel(state: State, planned?: LoopEvent | null): LoopModel {
+  // Fed by the runner's store in memory (its events with their places in the log): the log is read back only for the messages on screen.
+  const model = new LoopModel({ mode: "run", events: loopPaths(state.worktree_path).events, since: state.started_at, fed: true });
+  if (planned) model.plan(planned);
+  return model;
 }
 
 /** The monitor's model and the screen it is attached to. */

@@ -37,9 +37,14 @@ export async function wireLoop(store: LoopStore, git: Git, source: StorySource, 
 
 /**
  * The runner's view sees the loop from the store, in memory: its state now and after each write (the same
- * object the engine changes), each event as it happens. Returns the unsubscribe.
+ * object the engine changes), each event as it happens and again once logged, with its place in the log.
+ * Returns the unsubscribe.
  */
-export function showStore(store: LoopStore, view: Pick<View, "event" | "state">): () => void {
+export function showStore(store: LoopStore, view: Pick<View, "event" | "logged" | "state">): () => void {
   view.state?.(store.state);
-  return store.subscribe((change) => (change.kind === "event" ? view.event(change.event) : view.state?.(change.state)));
+  return store.subscribe((change) => {
+    if (change.kind === "event") view.event(change.event);
+    else if (change.kind === "logged") view.logged?.(change.event, change.at);
+    else view.state?.(change.state);
+  });
 }

@@ -5,6 +5,7 @@
  * (story-record.ts), so a run of any size costs what is on screen plus an index.
  */
 import type { LoopEvent } from "../record/events.ts";
+import type { LogRange } from "../record/event-log.ts";
 import type { FinalStatus, State } from "../state/schema.ts";
 import type { Action, Clock, Frame, Key, ScreenModel, Tone } from "./frame.ts";
 import { bodySize, layoutFor } from "./geometry.ts";
@@ -49,12 +50,15 @@ export class LoopModel implements ScreenModel, LoopScreen {
   private stamped = { at: 0, stamp: "" };
 
   constructor(readonly o: LoopModelOptions) {
-    this.record = new StoryRecord({ events: o.events, since: o.since });
+    this.record = new StoryRecord({ events: o.events, since: o.since, fed: o.fed });
   }
 
   // ── fed by the View ──────────────────────────────────────────────────────────
 
-  /** A loop event. With an event log, the record reads it from there (at the next frame); else it is kept here. */
+  /**
+   * A loop event. Without an event log it is kept here; fed (run), the record takes it once logged (`logged`);
+   * else (monitor) the record reads it from the log at the next frame.
+   */
   event(e: LoopEvent): void {
     if (!this.o.events) this.record.apply(e);
     // monitor: the runner says it paused or resumed before the state file's next re-read (up to a second
@@ -62,6 +66,11 @@ export class LoopModel implements ScreenModel, LoopScreen {
     // is the runner's own, changed before the event is told.)
     if (this.o.mode === "monitor" && this.st && (e.type === "Paused" || e.type === "Resumed"))
       this.st = { ...this.st, status: e.type === "Paused" ? "paused" : "running" };
+  }
+
+  /** run: the event as the store appended it, with its line's place in the log (null: not in it). */
+  logged(e: LoopEvent, at: LogRange | null): void {
+    if (this.o.events && this.o.fed) this.record.fed(e, at);
   }
 
   /**

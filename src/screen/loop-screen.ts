@@ -16,6 +16,11 @@ export interface LoopModelOptions {
   events?: string;
   /** The run's `started_at`: the events of earlier runs in the same log are skipped. */
   since?: string;
+  /**
+   * run: the events come from the runner's store in memory (`logged`, each with its place in `events`); the log is
+   * not followed, only read back by range for the messages on screen. Otherwise (monitor) the log is followed.
+   */
+  fed?: boolean;
 }
 
 export type Overlay =

@@ -6,6 +6,7 @@
  * (`state`); in `monitor`, the file, re-read every second when it was written since.
  */
 import type { LoopEvent } from "../record/events.ts";
+import type { LogRange } from "../record/event-log.ts";
 import type { EndAnswer, KeyIntent, View } from "../engine/view.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import { fileStamp } from "../proc/file-stamp.ts";
@@ -21,6 +22,8 @@ import { steerAction } from "./steer-action.ts";
 /** What the view feeds the loop screen's model (screen/loop-model.ts). */
 export interface LoopScreenModel extends ScreenModel {
   event(e: LoopEvent): void;
+  /** run: an event once logged, with its place in the log. */
+  logged?(e: LoopEvent, at: LogRange | null): void;
   state(s: State): void;
   say(message: string): void;
   ask(status: FinalStatus, offerPr?: boolean): void;
@@ -99,6 +102,12 @@ export class ScreenView implements View {
   event(e: LoopEvent): void {
     this.o.onEvent?.(e);
     this.model.event(e);
+    this.screen.redraw();
+  }
+
+  /** run: the event as the runner's store appended it, with its line's place in the log: the screen's record is built from these. */
+  logged(e: LoopEvent, at: LogRange | null): void {
+    this.model.logged?.(e, at);
     this.screen.redraw();
   }
 

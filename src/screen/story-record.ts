@@ -1,6 +1,6 @@
 /**
- * What the loop screen knows of a run, built from its logged events as they come (live from `run`, or
- * replayed from the event log by `monitor` attached mid-run): each planned story's status, attempts,
+ * What the loop screen knows of a run, built from its logged events as they come (`run`: handed over by its
+ * store in memory, each with its place in the log; `monitor`: read from the event log, from the run's start): each planned story's status, attempts,
  * tokens and cost, and per attempt its outcome, reason, changed files, verify log and prompt file.
  * An agent's messages are not held: each is a block that knows its byte range in the event log and
  * the widths of its lines (text-blocks.ts), and is read back only while it is on screen.
@@ -8,6 +8,7 @@
 import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, Logged, LoopEvent } from "../record/events.ts";
+import type { LogRange } from "../record/event-log.ts";
 import { auditSaid } from "../record/audit-said.ts";
 import type { Outcome } from "../state/schema.ts";
 import { sumTokens } from "../state/tokens.ts";
@@ -95,11 +96,32 @@ export class StoryRecord {
   version = 0;
   private byId = new Map<string, StoryEntry>();
   private tail: LogTail | null;
+  /** Fed: where the last logged line ended, and whether the messages read so far are still where they were. */
+  private logEnd = 0;
+  private live = { ok: true };
 
-  /** `events`: the run's event log, read by `sync` (messages stay on disk); without it, `apply` keeps their text. `since`: the run's `started_at`. */
-  constructor(readonly o: { events?: string; since?: string } = {}) {
-    this.tail = o.events ? new LogTail(o.events) : null;
+  /**
+   * `events`: the run's event log, read by `sync` (messages stay on disk); `fed` (run): not followed, the events come
+   * through `fed` with their places in it; without a log, `apply` keeps their text. `since`: the run's `started_at`.
+   */
+  constructor(readonly o: { events?: string; since?: string; fed?: boolean } = {}) {
+    this.tail = o.events && !o.fed ? new LogTail(o.events) : null;
     this.reset();
+  }
+
+  /**
+   * run: an event as the store appended it, `at` its line in the log (null: not written, its text is kept). A line
+   * that starts before the last one ended: the log was made again, empty (a `git clean` on a system without
+   * /proc/self/fd, record/event-log.ts) — what was read from it so far is gone, and is said so, not read from
+   * whatever now stands at its offsets. The stories stay: the screen holds them, not the file.
+   */
+  fed(e: LoopEvent, at: LogRange | null): void {
+    if (at && at.start < this.logEnd) {
+      this.live.ok = false;
+      this.live = { ok: true };
+    }
+    if (at) this.logEnd = at.end;
+    this.apply(e, at ?? undefined);
   }
 
   private reset(): void {
@@ -336,10 +358,13 @@ export class StoryRecord {
   private agentEvent(s: StoryEntry, ev: Extract<LoopEvent, { type: "StoryEvent" }>["event"], at?: { start: number; end: number }): void {
     switch (ev.type) {
       case "Message": {
-        const path = this.o.events;
+        const [path, live] = [this.o.events, this.live];
         // From the log: only where it is. Read back as the event it is, and its text taken out.
-        const load = path && at ? () => messageText(readRange(path, at.start, at.end)) : undefined;
-        s.agent.push(block(shown(ev.text), "normal", { load }));
+        const load = path && at ? () => (live.ok ? messageText(readRange(path, at.start, at.end)) : GONE) : undefined;
+        // Fed (run), a spilled message came with its head only: the log holds the whole of it, read once here
+        // to count its lines (as a follower reads it from the log), then let go.
+        const text = this.o.fed && load && ev.spilled ? load() : ev.text;
+        s.agent.push(block(shown(text), "normal", { load }));
         return;
       }
       case "ToolUse":
@@ -407,9 +432,11 @@ function readEvent(line: string): Logged | null {
 let schema: typeof import("../record/events.ts").LoggedEvent | null = null;
 const loggedEvent = () => (schema ??= (require("../record/events.ts") as typeof import("../record/events.ts")).LoggedEvent);
 
+const GONE = "(this message is no longer in the event log)";
+
 function messageText(line: string): string {
   const e = readEvent(line);
-  return e?.type === "StoryEvent" && e.event.type === "Message" ? e.event.text : "(this message is no longer in the event log)";
+  return e?.type === "StoryEvent" && e.event.type === "Message" ? e.event.text : GONE;
 }
 
 type SteerEvent = Extract<LoopEvent, { type: "Paused" | "Resumed" | "MaxIterationsChanged" | "NoteAdded" | "NotesUsed" }>;

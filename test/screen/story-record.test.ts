@@ -221,3 +221,48 @@ test("--audit: an entry of its own after the stories, its rounds as attempts, it
   expect(audit.cost).toBe(0.5);
   expect(r.loop.cost).toBe(1.5);
 });
+
+describe("the record fed by the store (run)", () => {
+  const said = (text: string): LoopEvent => ({ type: "StoryEvent", story_id: "1", event: { type: "Message", text } });
+  const line = (e: LoopEvent) => JSON.stringify({ ts: new Date().toISOString(), ...e });
+  const window = (r: StoryRecord) =>
+    r
+      .story("1")
+      .agent.window(80, 0, 10)
+      .map((l) => l.map((s) => s.text).join(""));
+
+  test("a message is read back by its range; one not logged is kept; a log made again empty leaves the earlier ones said gone, not read from its new lines", () => {
+    const path = join(tempDir(), "events.jsonl");
+    const first = line(said("the first"));
+    writeFileSync(path, `${first}\n`);
+    const r = new StoryRecord({ events: path, fed: true });
+    r.fed(said("the first"), { start: 0, end: first.length });
+    r.fed(said("not in the log"), null);
+    expect(r.sync()).toBe(false); // the log is not followed
+    // (Not drawn yet: a message read while it was there is kept as read, in the window's cache.)
+    // The log made again, empty (a `git clean` without /proc): a line of the same length at the same place.
+    const again = line(said("the other"));
+    expect(again.length).toBe(first.length);
+    writeFileSync(path, `${again}\n`);
+    r.fed(said("the other"), { start: 0, end: again.length });
+    expect(window(r)).toEqual(["(this message is no longer in the event log)", "not in the log", "the other"]);
+  });
+
+  test("a spilled message, handed over with its head only, is shown whole: its lines are counted from the log", () => {
+    const path = join(tempDir(), "events.jsonl");
+    const whole = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n");
+    const spilled = { chars: whole.length, path: "iter-001.jsonl", start: 0, end: 0 };
+    const logged = line({ type: "StoryEvent", story_id: "1", event: { type: "Message", text: whole, spilled } });
+    writeFileSync(path, `${logged}\n`);
+    const r = new StoryRecord({ events: path, fed: true });
+    r.fed({ type: "StoryEvent", story_id: "1", event: { type: "Message", text: "line 1\nline 2", spilled } }, { start: 0, end: logged.length });
+    expect(r.story("1").agent.rows(80)).toBe(40);
+    expect(window(r).slice(-1)).toEqual(["line 10"]);
+    expect(
+      r
+        .story("1")
+        .agent.window(80, 39, 1)
+        .map((l) => l[0]!.text),
+    ).toEqual(["line 40"]);
+  });
+});
