@@ -42,6 +42,7 @@ async function dispatch(argv: string[]): Promise<void> {
   // Only flags before a `--` ask for help: after it, `--help` would be part of the task.
   const flags = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
   if (flags.some((a) => HELP.includes(a))) return showCommandHelp(info);
+  if (cwdGone()) return fail(CWD_GONE);
   if (hasGitLocators()) {
     try {
       await dropGitLocators(Boolean(info.worktree));
@@ -76,6 +77,10 @@ async function selectionScreen(): Promise<boolean> {
   if (!fstatSync(1).isCharacterDevice()) return false;
   const { isatty } = await import("node:tty");
   if (!isatty(0) || !isatty(1)) return false;
+  if (cwdGone()) {
+    fail(CWD_GONE);
+    return true;
+  }
   const code = await (await import("./run/select-session.ts")).selectionEntry();
   if (code === null) return false;
   process.exitCode = code;
@@ -99,6 +104,18 @@ async function showCommandHelp(info: CommandInfo): Promise<void> {
   const [h, cmd] = await Promise.all([helpText(), info.load()]);
   const args = typeof cmd.args === "function" ? await cmd.args() : ((await cmd.args) ?? {});
   print(h.commandHelp(info, args, h.helpStyle()));
+}
+
+const CWD_GONE = "The current folder no longer exists (deleted or moved while this shell was in it). `cd` into the worktree again and rerun.";
+
+/** The shell's folder was removed under it (`rm -rf` from another terminal): every path a command would resolve fails. */
+function cwdGone(): boolean {
+  try {
+    process.cwd();
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 function print(text: string): void {

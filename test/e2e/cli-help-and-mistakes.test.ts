@@ -2,7 +2,9 @@
 // typos, value errors that show the value and the choices, and a JSON answer even when there is no loop.
 import { describe, expect, test } from "bun:test";
 import pkg from "../../package.json" with { type: "json" };
-import { wtLoop } from "../helpers/cli.ts";
+import { baseEnv, CLI, wtLoop } from "../helpers/cli.ts";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { commandNames } from "../../src/catalog/catalog.ts";
 import { makeRepo, tempDir } from "../helpers/repo.ts";
 
@@ -88,6 +90,23 @@ describe("mistakes", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe("Unknown command 'frobnicate'. Run `wt-loop help` for the commands.\n");
   });
+});
+
+describe("a folder deleted under the shell", () => {
+  // `rm -rf` of the worktree from another terminal, then wt-loop typed in the shell still inside it.
+  test.each([["status"], ["list"], ["log"], ["start", "--dry-run"], ["monitor", "--plain"]])(
+    "wt-loop %s says the folder is gone, no stack",
+    async (...args) => {
+      const gone = join(tempDir(), "gone");
+      mkdirSync(gone);
+      const argv = [process.execPath, CLI, ...args].map((a) => `'${a}'`).join(" ");
+      const r = Bun.spawnSync(["sh", "-c", `cd '${gone}' && rmdir '${gone}' && exec ${argv}`], { env: baseEnv(), stdout: "pipe", stderr: "pipe" });
+      expect(r.stderr.toString()).toBe(
+        "The current folder no longer exists (deleted or moved while this shell was in it). `cd` into the worktree again and rerun.\n",
+      );
+      expect(r.exitCode).toBe(1);
+    },
+  );
 });
 
 describe("status --json without a loop", () => {
