@@ -10,6 +10,7 @@ import { isatty } from "node:tty";
 import { errorMessage } from "../errors.ts";
 import { forTerminal } from "../term/inert.ts";
 import { printError } from "../term/print.ts";
+import { measureByCodePoint } from "../text/width.ts";
 
 export interface ScreenWanted {
   plain?: boolean;
@@ -58,6 +59,7 @@ export async function openScreen(notice: (line: string) => void = printError, at
       try {
         attach?.(renderer);
         await renderer.setupTerminal();
+        measureLike(renderer);
         return renderer;
       } catch (err) {
         renderer.destroy();
@@ -71,6 +73,18 @@ export async function openScreen(notice: (line: string) => void = printError, at
     notice(`The full screen could not start (${forTerminal(errorMessage(err).split("\n")[0] ?? "")}); showing the loop as lines instead. --plain skips this.`);
     return null;
   }
+}
+
+/**
+ * The screen's text measured the way its renderer counts columns (text/width.ts): by code point when it detected a
+ * terminal that lays text out so (tmux 3.x: a family emoji is six columns there, not two), else by grapheme cluster.
+ * The terminal's answers may come after the set-up: measured again on each. Back to clusters once the screen is gone.
+ */
+function measureLike(renderer: CliRenderer): void {
+  const follow = () => measureByCodePoint(!renderer.isDestroyed && renderer.widthMethod === "wcwidth");
+  follow();
+  renderer.on("capabilities", follow);
+  renderer.once("destroy", () => measureByCodePoint(false));
 }
 
 const options = {

@@ -7,7 +7,7 @@
  * hand then) or, for a block read back from disk, when the width changes — and kept with the block.
  */
 import { inert } from "../term/inert.ts";
-import { cells, wrapLine, wrapPlan } from "../text/width.ts";
+import { cells, widthGeneration, wrapLine, wrapPlan } from "../text/width.ts";
 import type { Line, Tone } from "./frame.ts";
 
 export interface Block {
@@ -24,6 +24,8 @@ export interface Block {
   fresh?: string;
   /** Rows per line at `width`, counted from the text (only for a block wider than that). */
   wrapped?: { width: number; rows: Uint32Array };
+  /** The width method's generation (text/width.ts) `widths` were measured in: measured again after it changed. */
+  measured: number;
 }
 
 /** Untrusted text as it is shown: every control character visible, CRLF as LF, tabs as two spaces. */
@@ -34,11 +36,15 @@ export function shown(text: string): string {
 
 /** A block of text already made `shown`; `load` (when given) reads it back instead of keeping it. */
 export function block(text: string, tone: Tone = "normal", o: { bold?: boolean; load?: () => string } = {}): Block {
-  const lines = text.split("\n");
+  const { widths, widest } = measure(text.split("\n"));
+  return { tone, bold: o.bold, text: o.load ? null : text, load: o.load, widths, widest, measured: widthGeneration(), ...(o.load ? { fresh: text } : {}) };
+}
+
+function measure(lines: string[]): { widths: Uint32Array; widest: number } {
   const widths = new Uint32Array(lines.length);
   let widest = 0;
   for (let i = 0; i < lines.length; i++) widest = Math.max(widest, (widths[i] = cells(lines[i]!)));
-  return { tone, bold: o.bold, text: o.load ? null : text, load: o.load, widths, widest, ...(o.load ? { fresh: text } : {}) };
+  return { widths, widest };
 }
 
 /**
@@ -96,12 +102,16 @@ export class BlockList {
   /** Rows before each block at `width`. */
   private before: number[] = [];
   private total = 0;
+  /** The width method's generation the rows were counted in. */
+  private measured = widthGeneration();
   /** The last blocks read back, split into lines: a frame after a key reads no disk twice. */
   private cache = new Map<Block, { lines: string[]; size: number }>();
   private cached = 0;
 
   push(b: Block): void {
     this.blocks.push(b);
+    if (this.width && this.measured !== widthGeneration()) this.width = 0; // counted again, every block measured anew
+    if (b.measured !== widthGeneration()) this.remeasure(b);
     if (this.width) {
       this.before.push(this.total);
       this.total += this.blockRows(b, this.width);
@@ -117,7 +127,9 @@ export class BlockList {
 
   /** The wrapped height at `width`. */
   rows(width: number): number {
-    if (width !== this.width) {
+    if (width !== this.width || this.measured !== widthGeneration()) {
+      if (this.measured !== widthGeneration()) for (const b of this.blocks) if (b.measured !== widthGeneration()) this.remeasure(b);
+      this.measured = widthGeneration();
       [this.width, this.before, this.total] = [width, [], 0];
       for (const b of this.blocks) {
         this.before.push(this.total);
@@ -195,6 +207,12 @@ export class BlockList {
     let n = 0;
     for (const r of b.wrapped.rows) n += r;
     return n;
+  }
+
+  /** A block's widths after the width method changed (the screen's renderer said how its terminal counts). */
+  private remeasure(b: Block): void {
+    Object.assign(b, measure(b.fresh !== undefined ? b.fresh.split("\n") : this.lines(b)), { measured: widthGeneration() });
+    delete b.wrapped;
   }
 
   private lines(b: Block): string[] {

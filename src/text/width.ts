@@ -5,19 +5,62 @@
  * terminal (the screens, the receipt's table, a field of `status`) does it here, so they agree.
  */
 
+/**
+ * How the terminal counts: by grapheme cluster (a family emoji of three joined emoji is two columns), or by code
+ * point, wcwidth of each (six: tmux 3.x lays text out so, and the screen's renderer then measures so too). The
+ * screen sets it once its renderer says (screen/load.ts); plain output and the line stream keep clusters.
+ */
+let byCodePoint = false;
+let generation = 0;
+
+/** Measure by code point (true) or by grapheme cluster (false) from now on. */
+export function measureByCodePoint(on: boolean): void {
+  if (on === byCodePoint) return;
+  byCodePoint = on;
+  generation++;
+}
+
+/** Moves each time the method changes: a cache of measures made under another generation is stale. */
+export const widthGeneration = (): number => generation;
+
+// Printable ASCII: one character is one cluster of one column, the common case, without the segmenter.
+const ASCII = /^[\x20-\x7e]*$/;
+
 /** Columns `text` takes on a terminal (escape sequences take none; callers pass inert text). */
-export const cells = (text: string): number => Bun.stringWidth(text);
+export function cells(text: string): number {
+  if (!byCodePoint || ASCII.test(text)) return Bun.stringWidth(text);
+  let n = 0;
+  for (const c of text) n += Bun.stringWidth(c);
+  return n;
+}
 
 // Made when first needed: building one loads ICU's break rules (a few ms), which a `status` of
 // ASCII text never needs (docs/performance.md).
 let segmenter: Intl.Segmenter | undefined;
-// Printable ASCII: one character is one cluster of one column, the common case, without the segmenter.
-const ASCII = /^[\x20-\x7e]*$/;
 
-/** The grapheme clusters of `text`, with their columns. */
+/**
+ * The grapheme clusters of `text`, with their columns. By code point: each code point with the zero-width ones after
+ * it (a joiner, an accent, a variation selector), which the terminal draws in its cell.
+ */
 export function* graphemes(text: string): Generator<{ g: string; at: number; w: number }> {
   if (ASCII.test(text)) {
     for (let i = 0; i < text.length; i++) yield { g: text[i]!, at: i, w: 1 };
+    return;
+  }
+  if (byCodePoint) {
+    let unit = { g: "", at: 0, w: 0 };
+    let at = 0;
+    for (const c of text) {
+      const w = Bun.stringWidth(c);
+      if (w > 0 && unit.g) {
+        yield unit;
+        unit = { g: "", at, w: 0 };
+      }
+      unit.g += c;
+      unit.w += w;
+      at += c.length;
+    }
+    if (unit.g) yield unit;
     return;
   }
   segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });

@@ -3,7 +3,7 @@
 // its rows must be counted at a new width or it is on screen.
 import { expect, test } from "bun:test";
 import { block, BlockList } from "../../src/screen/text-blocks.ts";
-import { wrapText } from "../../src/text/width.ts";
+import { cells, measureByCodePoint, wrapText } from "../../src/text/width.ts";
 
 const MESSAGE = "I will remember to update tasks.md once the tests pass, then say COMPLETE at the very end.\nshort line";
 const rowsText = (list: BlockList, width: number) => list.window(width, 0, 1000).map((l) => l.map((s) => s.text).join(""));
@@ -42,4 +42,26 @@ test("a line past 20,000 columns (minified code, base64) is cut at the width: it
   list.push(block(`${long.slice(0, 12_500)} ${long.slice(0, 12_499)}`));
   expect(list.rows(100)).toBe(250);
   expect(list.window(100, 249, 5).map((l) => l[0]!.text.length)).toEqual([100]);
+});
+
+test("blocks measured before the renderer said it counts by code point are measured and wrapped again", () => {
+  const family = "👨‍👩‍👧"; // two columns as one cluster, six by code point
+  const text = `${family.repeat(4)} and then some words`;
+  const list = new BlockList();
+  list.rows(12);
+  list.push(block(text, "normal"));
+  list.push(block(text, "normal", { load: () => text }));
+  const before = list.rows(12);
+  try {
+    measureByCodePoint(true);
+    const after = wrapText(text, 12);
+    expect(after.length).toBeGreaterThan(before / 2);
+    expect(list.rows(12)).toBe(2 * after.length);
+    expect(rowsText(list, 12)).toEqual([...after, ...after]);
+    for (const r of rowsText(list, 12)) expect(cells(r)).toBeLessThanOrEqual(12);
+    list.push(block(text, "normal")); // measured already by code point
+    expect(list.rows(12)).toBe(3 * after.length);
+  } finally {
+    measureByCodePoint(false);
+  }
 });
