@@ -13,6 +13,7 @@ import { inertLine } from "../../src/term/inert.ts";
 import { cells } from "../../src/text/width.ts";
 import { formatCost, formatDuration, formatTokens, plural, table, truncate } from "../../src/text/format.ts";
 import { storyCost } from "../../src/record/receipt.ts";
+import { seeded } from "../helpers/seeded.ts";
 
 /** term/receipt-view.ts receiptRows as it was at c00c435 (its callbacks: reduce, filter, flatMap). */
 function receiptRowsBefore(stories: StoryReceipt[], width = 80, mark: (l: StoryReceipt) => string = (l) => (l.complete ? "✓" : "·")): string[] {
@@ -123,15 +124,10 @@ function add(line: StoryReceipt, it: Iteration, agentReportsCost: boolean): void
   }
 }
 
-// A small deterministic generator (mulberry32): the same data on every run, without an LCG's short low-bit cycles.
+// The same data on every run (test/helpers/seeded.ts): an integer below n.
 function random(seed: number) {
-  let a = seed;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
+  const next = seeded(seed);
+  return (n: number) => Math.floor(next() * n);
 }
 
 const AGENTS: AgentName[] = ["claude", "codex", "gemini", "command", "demo"];

@@ -7,6 +7,7 @@ import { fieldWidth, historyRows } from "../../src/term/history-view.ts";
 import { inert } from "../../src/term/inert.ts";
 import { field, formatCost, formatDuration, formatTokens, table, truncate, utcDateTime } from "../../src/text/format.ts";
 import { sampleIteration } from "../helpers/state.ts";
+import { seeded } from "../helpers/seeded.ts";
 
 const verifyCell = (v: Iteration["verify"]) =>
   !v
@@ -62,15 +63,10 @@ function rowsBefore(iterations: Iteration[], width = Number.POSITIVE_INFINITY): 
     .map((l) => truncate(l, width));
 }
 
-// A small deterministic generator (mulberry32): the same data on every run, without an LCG's short low-bit cycles.
+// The same data on every run (test/helpers/seeded.ts): an integer below n.
 function random(seed: number) {
-  let a = seed;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
+  const next = seeded(seed);
+  return (n: number) => Math.floor(next() * n);
 }
 
 const REASONS = [null, "", "tests fail", "界 wide 界", "a\x1b]52;c;x\x07b", "first line\nsecond line", "x".repeat(400), "👍🏽 done-ish"];
