@@ -6,7 +6,7 @@
 import { RGBA, TextAttributes, type OptimizedBuffer } from "@opentui/core";
 import type { Frame, Line, ListRow, Tone } from "./frame.ts";
 import { geometry, type Box } from "./geometry.ts";
-import { cells, clip, cut } from "../text/width.ts";
+import { cells, clip, cut, drawn } from "../text/width.ts";
 
 export const CLEAR = RGBA.fromValues(0, 0, 0, 0);
 const PALETTE: Record<Tone, RGBA> = {
@@ -64,7 +64,7 @@ function drawLine(buf: OptimizedBuffer, line: Line, x: number, y: number, max: n
   for (const s of line) {
     const text = clip(s.text.replace(/[\n\t]/g, " "), max - used);
     if (!text) break;
-    buf.drawText(text, x + used, y, fg(s.tone, p), bg, attrs | (s.bold ? TextAttributes.BOLD : 0));
+    buf.drawText(drawn(text), x + used, y, fg(s.tone, p), bg, attrs | (s.bold ? TextAttributes.BOLD : 0));
     used += cells(text);
   }
   return used;

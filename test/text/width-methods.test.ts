@@ -2,7 +2,7 @@
 // whose terminal joins clusters) and by code point (wcwidth of each, as tmux 3.x lays text out and the renderer
 // then measures), chosen once the screen's renderer says which.
 import { afterEach, describe, expect, test } from "bun:test";
-import { cells, clip, cut, measureByCodePoint, widthGeneration, wrapLine } from "../../src/text/width.ts";
+import { cells, clip, cut, drawn, measureByCodePoint, widthGeneration, wrapLine } from "../../src/text/width.ts";
 
 const FAMILY = "👨‍👩‍👧"; // 👨 ZWJ 👩 ZWJ 👧
 const ACCENT = "e\u0301";
@@ -25,6 +25,14 @@ describe("width methods", () => {
     expect(clip(FAMILY, 4)).toBe("👨\u200d👩\u200d");
     expect(cut(`${ACCENT}${ACCENT}${ACCENT}`, 2)).toBe(`${ACCENT}…`);
     for (const r of wrapLine(`the ${FAMILY} family is here, then more words`, 10)) expect(cells(r)).toBeLessThanOrEqual(10);
+  });
+
+  test("by code point the screen draws the family unjoined (tmux 3.3a would join it into two columns), as wide", () => {
+    expect(drawn(FAMILY)).toBe(FAMILY);
+    measureByCodePoint(true);
+    expect(drawn(FAMILY)).toBe("👨👩👧");
+    expect(cells(drawn(FAMILY))).toBe(cells(FAMILY));
+    expect(drawn(`a${ACCENT}`)).toBe(`a${ACCENT}`);
   });
 
   test("changing the method moves the generation (caches of measures drop theirs); setting it again does not", () => {
