@@ -10,10 +10,29 @@ import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 /** git's own discovery settings: with any of them set, git decides. */
-const DISCOVERY_ENV = ["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CONFIG_PARAMETERS"];
+// GIT_CONFIG_COUNT sets any key from the environment (core.bare with it made the main worktree bare to git).
+const DISCOVERY_ENV = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_COMMON_DIR",
+  "GIT_CEILING_DIRECTORIES",
+  "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+];
 
-/** A config that sets the worktree elsewhere, makes the repository bare, or sets what the walk cannot check. */
-const MOVES_WORKTREE = /^\s*(worktree|directory)\s*=|^\s*bare\s*(=\s*(true|yes|on|1)\s*)?$|^\s*\[\s*(include|includeif)\b/im;
+/**
+ * The start of a config line that sets `key` (case-insensitive; a key may follow its `[section]` on the same
+ * line, and a key alone means true): for checks that must see every spelling git reads, whatever the value.
+ */
+export const setsKey = (keys: string) => `^\\s*(?:\\[[^\\]\\n]*\\]\\s*)?(?:${keys})(?![\\w-])`;
+
+/**
+ * A config that sets the worktree elsewhere, makes the repository bare, or sets what the walk cannot check.
+ * `bare` is plain only as `false` (git init writes `bare = false`); a comment, quotes, a number or the key
+ * alone all read as git reads them, so anything else steps aside.
+ */
+const MOVES_WORKTREE = new RegExp(`${setsKey("worktree|directory")}|${setsKey("bare")}(?!\\s*=\\s*false\\s*$)|^\\s*\\[\\s*(include|includeif)\\b`, "im");
 
 export function findTop(cwd: string, env: Record<string, string | undefined> = process.env): string | null {
   if (process.platform === "win32" || DISCOVERY_ENV.some((k) => env[k] !== undefined)) return null;

@@ -15,11 +15,11 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { ListedWorktree } from "../checkpoint/worktree-list.ts";
-import { findTop } from "./find-top.ts";
+import { findTop, setsKey } from "./find-top.ts";
 
 const OBJECT_ID = /^[0-9a-f]{40}$/;
 /** A config that changes how refs or objects are stored, or that the walk cannot follow: git decides. */
-const UNUSUAL_CONFIG = /^\s*(refstorage|objectformat|worktreeconfig|ignorecase)\s*=|^\s*\[\s*(include|includeif)\b/im;
+const UNUSUAL_CONFIG = new RegExp(`${setsKey("refstorage|objectformat|worktreeconfig|ignorecase")}|^\\s*\\[\\s*(include|includeif)\\b`, "im");
 
 class Unsure extends Error {}
 

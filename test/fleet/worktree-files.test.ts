@@ -2,7 +2,7 @@
 // `git worktree list`: the answer must be git's, entry for entry and in git's order, in every layout a user
 // meets — and null (git is asked) wherever the files say something the reader is not sure of.
 import { expect, test } from "bun:test";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseWorktreeList } from "../../src/checkpoint/worktree-list.ts";
 import { gitWorktrees, prefetchGitWorktrees } from "../../src/fleet/git-worktrees.ts";
@@ -82,6 +82,30 @@ test("what the reader is not sure of is left to git: discovery settings, a separ
 
   writeFileSync(join(repo, ".git", "refs", "heads", "half"), "ref: refs/heads/main\n");
   expect(readWorktreeFiles(repo)).toBeNull();
+});
+
+test("settings git reads in any spelling (the key alone, on the section's line, a comment, quoted, from the environment): a repository made bare lists no main worktree, ignorecase sorts as git does", () => {
+  const repo = makeRepo();
+  const out = tempDir();
+  for (const name of ["b", "A", "a", "B"]) git(repo, "worktree", "add", "-q", "-b", `w-${name}`, join(out, name));
+  const config = readFileSync(join(repo, ".git", "config"), "utf8");
+  const spellings = [
+    "[core]\n\tignorecase\n",
+    "[core] ignorecase = true\n",
+    "[core]\n\tbare\n",
+    "[core] bare = true\n",
+    "[core]\n\tbare = true ; by hand\n",
+    '[core]\n\tbare = "true"\n',
+  ];
+  for (const extra of spellings) {
+    writeFileSync(join(repo, ".git", "config"), config + extra);
+    const files = readWorktreeFiles(join(out, "a"));
+    if (files !== null) expect({ extra, files }).toEqual({ extra, files: gitsAnswer(join(out, "a")) });
+  }
+  writeFileSync(join(repo, ".git", "config"), config);
+  expectSame(join(out, "a"));
+  const env = { ...process.env, GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.bare", GIT_CONFIG_VALUE_0: "true" };
+  expect(readWorktreeFiles(join(out, "a"), env)).toBeNull();
 });
 
 test("an admin folder git skips (no gitdir file, or an empty one) is skipped the same", () => {

@@ -76,4 +76,20 @@ describe("findTop answers as git does", () => {
     expect(gitTop(moved, cleanEnv())).toBe(elsewhere);
     expect(findTop(moved, cleanEnv())).toBeNull();
   });
+
+  test("a repository made bare in any spelling git reads (a comment, quotes, a number, the key alone, on the section's line): the walk steps aside where git refuses", () => {
+    const spellings = [
+      "[core]\n\tbare = true ; set by hand\n",
+      '[core]\n\tbare = "true"\n',
+      "[core]\n\tbare = 2\n",
+      "[core]\n\tbare\n",
+      "[core] bare = true\n",
+    ];
+    for (const config of spellings) {
+      const repo = makeRepo();
+      writeFileSync(join(repo, ".git/config"), config, { flag: "a" });
+      expect(gitTop(repo, cleanEnv())).toBeNull();
+      expect(findTop(repo, cleanEnv())).toBeNull();
+    }
+  });
 });
