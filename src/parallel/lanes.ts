@@ -62,6 +62,7 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
     const lg = inLane(lane).uninterruptible();
     const st = await lg.run(["status", "--porcelain=v2", "--branch", "--untracked-files=all"], { allowFailure: true });
     if (st.code !== 0) return branchHead; // not a worktree any more (half made): its branch is all there is
+    if (await neverCheckedOut(lg, lane.worktree)) return branchHead;
     if (await inRebase(lg)) {
       // A replay a kill cut: its half-merged files (conflict markers) are not the lane's work; the branch is.
       await lg.run(["rebase", "--abort"], { allowFailure: true });
@@ -224,6 +225,19 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
         return kept;
       }),
   };
+}
+
+/**
+ * A lane added (`--no-checkout`) whose runner was killed before its checkout: no index, no file but `.git`. Its
+ * agent never ran there; its tree read as every file deleted, which was kept as "the lane's work".
+ */
+async function neverCheckedOut(lg: Git, worktree: string): Promise<boolean> {
+  if (existsSync(await lg.gitPath("index"))) return false;
+  try {
+    return readdirSync(worktree).every((name) => name === ".git");
+  } catch {
+    return false;
+  }
 }
 
 /** The loop's folder of lanes once no lane is in it (a lane another process opens meanwhile keeps it: not empty). */
