@@ -6,7 +6,7 @@
  */
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import type { LoopEvent } from "../record/events.ts";
-import type { LogRange } from "../record/event-log.ts";
+import type { LogRange, LogReader } from "../record/event-log.ts";
 
 /** The end question's answer: `pr` keeps the loop's branch, then pushes it and opens its pull request (as `wt-loop pr`). */
 export type EndAnswer = Completion | "pr";
@@ -23,7 +23,7 @@ export interface View {
    * run: the same event once appended to the log, with where its line is (null: not in the log) — `run`'s screen
    * builds its record from these, in memory, and reads an agent's message back by its range only while it shows it.
    */
-  logged?(e: LoopEvent, at: LogRange | null): void;
+  logged?(e: LoopEvent, at: LogRange | null, log?: LogReader): void;
   /**
    * run: the state the runner holds (record/store.ts), after each write and once at the start — the same
    * object, changed in place by the loop, so a view reads it from memory and never reads the file back.

@@ -2,7 +2,7 @@
  * The append-only event log (`.claude/loop-events.jsonl`): one JSON object per line, each with the
  * time it happened. What `monitor`, `log` and the MCP server read back (events.ts parseLoggedEvent).
  */
-import { appendFileSync, closeSync, fstatSync, openSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { appendSpilled } from "../agents/spill.ts";
 import { ioSync } from "../errors.ts";
 import { copyContent } from "../proc/lines.ts";
@@ -15,12 +15,20 @@ export interface LogRange {
   end: number;
 }
 
+/** Reads a logged line back by its range (run's screen), from the log's own file whatever became of its name. */
+export interface LogReader {
+  readBack(at: LogRange): string | null;
+}
+
 const SLICE = 1 << 20;
 
-export class EventLog {
+export class EventLog implements LogReader {
   private fd: number;
+  /** The same file, for reading back (see reader); null when it could not be opened so. */
+  private rfd: number | null;
   constructor(readonly path: string) {
     this.fd = this.open();
+    this.rfd = this.reader();
   }
   private open(): number {
     // Checked on every open: the repository may have committed a link here, an agent may plant one.
@@ -54,6 +62,8 @@ export class EventLog {
       }
       closeSync(this.fd);
       this.fd = fd;
+      if (this.rfd !== null) closeSync(this.rfd);
+      this.rfd = this.reader();
       return fstatSync(fd).size;
     });
   }
@@ -75,7 +85,35 @@ export class EventLog {
     for (let i = 0; i < json.length; i += SLICE) appendFileSync(this.fd, json.slice(i, i + SLICE));
     appendFileSync(this.fd, "\n");
   }
+  /**
+   * The log's file opened again for reading: through it, a line `run`'s screen reads back stays readable after a
+   * `git clean` removed the file, until the next event makes it again (read by its name, every message first drawn
+   * then was said gone, and stayed so in the screen's cache). Null when the name is not this file (moved meanwhile).
+   */
+  private reader(): number | null {
+    try {
+      const fd = openSync(this.path, "r");
+      const [mine, read] = [fstatSync(this.fd), fstatSync(fd)];
+      if (mine.ino === read.ino && mine.dev === read.dev) return fd;
+      closeSync(fd);
+    } catch {
+      // not readable by its name: the reader reads by the name, as monitor does
+    }
+    return null;
+  }
+  readBack(at: LogRange): string | null {
+    if (this.rfd === null) return null;
+    const buf = Buffer.allocUnsafe(at.end - at.start);
+    try {
+      return buf.subarray(0, readSync(this.rfd, buf, 0, buf.length, at.start)).toString("utf8");
+    } catch {
+      return null;
+    }
+  }
   close(): void {
     closeSync(this.fd);
+    // Closed, its number may be another file's: the screen (still shown after the run) reads by the name then.
+    if (this.rfd !== null) closeSync(this.rfd);
+    this.rfd = null;
   }
 }

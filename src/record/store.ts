@@ -10,7 +10,7 @@ import type { State } from "../state/schema.ts";
 import { restartFacts } from "../state/restart-facts.ts";
 import { stateWriter } from "../state/store.ts";
 import type { LoopPaths } from "../state/paths.ts";
-import { EventLog, type LogRange } from "./event-log.ts";
+import { EventLog, type LogRange, type LogReader } from "./event-log.ts";
 import type { LoopEvent } from "./events.ts";
 
 /**
@@ -40,11 +40,13 @@ export type Durability = "forced" | "light" | "if-restart-differs";
 export interface RecordSink {
   /** Where the event's line went in the log; null: kept nowhere. */
   append(event: LoopEvent): LogRange | null;
+  /** A logged line read back by its range from the log's own file (null: cannot; read it by the log's name). */
+  readBack?(at: LogRange): string | null;
   write(state: State, forced: boolean): Promise<void>;
   close(): void;
 }
 
-export class LoopStore {
+export class LoopStore implements LogReader {
   readonly #state: State;
   readonly #listeners = new Set<(change: StoreChange) => void>();
   #prepare: ((state: State) => void) | null = null;
@@ -57,6 +59,11 @@ export class LoopStore {
     private readonly sink: RecordSink,
   ) {
     this.#state = state;
+  }
+
+  /** A logged line read back by its range (run's screen): from the log's own file, even while `git clean` removed its name. */
+  readBack(at: LogRange): string | null {
+    return this.sink.readBack?.(at) ?? null;
   }
 
   /** The state as the loop holds it now (the engine changes it in place between saves). */
@@ -146,6 +153,7 @@ export function fileStore(state: State, paths: Pick<LoopPaths, "state" | "events
   const log = new EventLog(paths.events);
   return new LoopStore(state, {
     append: (event) => log.append(event),
+    readBack: (at) => log.readBack(at),
     write: stateWriter(paths.state),
     close: () => log.close(),
   });

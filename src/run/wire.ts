@@ -44,7 +44,7 @@ export function showStore(store: LoopStore, view: Pick<View, "event" | "logged" 
   view.state?.(store.state);
   return store.subscribe((change) => {
     if (change.kind === "event") view.event(change.event);
-    else if (change.kind === "logged") view.logged?.(change.event, change.at);
+    else if (change.kind === "logged") view.logged?.(change.event, change.at, store);
     else view.state?.(change.state);
   });
 }

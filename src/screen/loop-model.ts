@@ -5,7 +5,7 @@
  * (story-record.ts), so a run of any size costs what is on screen plus an index.
  */
 import type { LoopEvent } from "../record/events.ts";
-import type { LogRange } from "../record/event-log.ts";
+import type { LogRange, LogReader } from "../record/event-log.ts";
 import type { FinalStatus, State } from "../state/schema.ts";
 import type { Action, Clock, Frame, Key, ScreenModel, Tone } from "./frame.ts";
 import { bodySize, layoutFor } from "./geometry.ts";
@@ -68,9 +68,9 @@ export class LoopModel implements ScreenModel, LoopScreen {
       this.st = { ...this.st, status: e.type === "Paused" ? "paused" : "running" };
   }
 
-  /** run: the event as the store appended it, with its line's place in the log (null: not in it). */
-  logged(e: LoopEvent, at: LogRange | null): void {
-    if (this.o.events && this.o.fed) this.record.fed(e, at);
+  /** run: the event as the store appended it, with its line's place in the log (null: not in it) and what reads it back. */
+  logged(e: LoopEvent, at: LogRange | null, log?: LogReader): void {
+    if (this.o.events && this.o.fed) this.record.fed(e, at, log);
   }
 
   /**

@@ -6,7 +6,7 @@
  * (`state`); in `monitor`, the file, re-read every second when it was written since.
  */
 import type { LoopEvent } from "../record/events.ts";
-import type { LogRange } from "../record/event-log.ts";
+import type { LogRange, LogReader } from "../record/event-log.ts";
 import type { EndAnswer, KeyIntent, View } from "../engine/view.ts";
 import type { Completion, FinalStatus, State } from "../state/schema.ts";
 import { fileStamp } from "../proc/file-stamp.ts";
@@ -23,7 +23,7 @@ import { steerAction } from "./steer-action.ts";
 export interface LoopScreenModel extends ScreenModel {
   event(e: LoopEvent): void;
   /** run: an event once logged, with its place in the log. */
-  logged?(e: LoopEvent, at: LogRange | null): void;
+  logged?(e: LoopEvent, at: LogRange | null, log?: LogReader): void;
   state(s: State): void;
   say(message: string): void;
   ask(status: FinalStatus, offerPr?: boolean): void;
@@ -106,8 +106,8 @@ export class ScreenView implements View {
   }
 
   /** run: the event as the runner's store appended it, with its line's place in the log: the screen's record is built from these. */
-  logged(e: LoopEvent, at: LogRange | null): void {
-    this.model.logged?.(e, at);
+  logged(e: LoopEvent, at: LogRange | null, log?: LogReader): void {
+    this.model.logged?.(e, at, log);
     this.screen.redraw();
   }
 

@@ -8,7 +8,7 @@
 import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, Logged, LoopEvent } from "../record/events.ts";
-import type { LogRange } from "../record/event-log.ts";
+import type { LogRange, LogReader } from "../record/event-log.ts";
 import { auditSaid } from "../record/audit-said.ts";
 import type { Outcome } from "../state/schema.ts";
 import { sumTokens } from "../state/tokens.ts";
@@ -99,6 +99,8 @@ export class StoryRecord {
   /** Fed: where the last logged line ended, and whether the messages read so far are still where they were. */
   private logEnd = 0;
   private live = { ok: true };
+  /** Fed: the runner's log itself, read back by range (its name may be gone a while: a `git clean`); else by the name. */
+  private reader: LogReader | null = null;
 
   /**
    * `events`: the run's event log, read by `sync` (messages stay on disk); `fed` (run): not followed, the events come
@@ -115,7 +117,8 @@ export class StoryRecord {
    * /proc/self/fd, record/event-log.ts) — what was read from it so far is gone, and is said so, not read from
    * whatever now stands at its offsets. The stories stay: the screen holds them, not the file.
    */
-  fed(e: LoopEvent, at: LogRange | null): void {
+  fed(e: LoopEvent, at: LogRange | null, log?: LogReader): void {
+    if (log) this.reader = log;
     if (at && at.start < this.logEnd) {
       this.live.ok = false;
       this.live = { ok: true };
@@ -358,9 +361,9 @@ export class StoryRecord {
   private agentEvent(s: StoryEntry, ev: Extract<LoopEvent, { type: "StoryEvent" }>["event"], at?: { start: number; end: number }): void {
     switch (ev.type) {
       case "Message": {
-        const [path, live] = [this.o.events, this.live];
+        const [path, live, reader] = [this.o.events, this.live, this.reader];
         // From the log: only where it is. Read back as the event it is, and its text taken out.
-        const load = path && at ? () => (live.ok ? messageText(readRange(path, at.start, at.end)) : GONE) : undefined;
+        const load = path && at ? () => (live.ok ? messageText(reader?.readBack(at) ?? readRange(path, at.start, at.end)) : GONE) : undefined;
         // Fed (run), a spilled message came with its head only: the log holds the whole of it, read once here
         // to count its lines (as a follower reads it from the log), then let go.
         const text = this.o.fed && load && ev.spilled ? load() : ev.text;

@@ -2,7 +2,8 @@
 // follow its own event log. Only an agent's messages are read back from the log, by their byte range, while
 // they are on screen (the memory budget).
 import { describe, expect, test } from "bun:test";
-import { renameSync } from "node:fs";
+import { existsSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { LoopOptions } from "../../src/setup/options.ts";
 import { prepareLoop, writeStarting } from "../../src/setup/prepare.ts";
 import { runPrepared } from "../../src/run/runner.ts";
@@ -11,7 +12,8 @@ import { ScreenView } from "../../src/screen/screen-view.ts";
 import type { Screen } from "../../src/screen/renderer.ts";
 import type { Frame } from "../../src/screen/frame.ts";
 import { loopPaths } from "../../src/state/paths.ts";
-import { makeRepo, TASKS_2_STORIES } from "../helpers/repo.ts";
+import { makeRepo, TASKS_2_STORIES, tempDir } from "../helpers/repo.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 /** An agent (`--agent command`) that ticks every box, says hello and claims COMPLETE. */
 const TICK_ALL = `sed -i 's/- \\[ \\]/- [x]/' tasks.md && echo hello from the agent && echo '<promise>COMPLETE</promise>'`;
@@ -52,5 +54,39 @@ describe("run's screen and the store", () => {
     // The message on screen is read back from the log by its range, once it can be.
     renameSync(`${log}.away`, log);
     expect(frameText(model.frame(Date.now()))).toContain("hello from the agent");
+  }, 60_000);
+
+  test("a git clean -fdx by the agent: the messages shown before it are still read back while the log is gone, and after it is made again", async () => {
+    const repo = makeRepo({ "tasks.md": TASKS_2_STORIES });
+    const dir = tempDir("cleaning-agent-");
+    const [cleaned, go] = [join(dir, "cleaned"), join(dir, "go")];
+    // Says hello, removes everything ignored (.claude/ with the event log), then waits for the test before going on.
+    const agent =
+      `echo hello from the agent && git clean -fdxq && : > ${cleaned} && while [ ! -e ${go} ]; do sleep 0.05; done && ` +
+      `sed -i 's/- \\[ \\]/- [x]/' tasks.md && echo after the clean && echo '<promise>COMPLETE</promise>'`;
+    const opts = LoopOptions.parse({ agent: "command", agentCmd: agent, terminal: "inline", onComplete: "keep", max: 5 });
+    const prepared = await prepareLoop({ path: repo, name: "repo" }, opts, () => {});
+    const { lock } = await writeStarting(prepared, "here");
+    const model = runModel(prepared.state);
+    model.resize(100, 30);
+    const view = new ScreenView(noTerminal(), model, { mode: "run", statePath: loopPaths(repo).state, worktree: repo });
+    const run = runPrepared(prepared.state, prepared.source, { view, lock });
+    try {
+      await waitFor("the agent's git clean", () => existsSync(cleaned), 30_000);
+      expect(existsSync(loopPaths(repo).events)).toBe(false);
+      // First drawn now, with the log removed and not yet made again (no event since): read back all the same.
+      expect(frameText(model.frame(Date.now()))).toContain("hello from the agent");
+      writeFileSync(go, "");
+      expect((await run).status).toBe("done");
+      model.key("1");
+      const text = frameText(model.frame(Date.now()));
+      expect(text).toContain("hello from the agent");
+      expect(text).not.toContain("no longer in the event log");
+    } finally {
+      writeFileSync(go, "");
+      await run.catch(() => {});
+      view.dispose();
+      lock.release();
+    }
   }, 60_000);
 });
