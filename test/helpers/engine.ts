@@ -72,7 +72,8 @@ export async function runEngine(
     if (change.kind === "saved") {
       saved.push(structuredClone(change.state));
       forced.push(change.forced);
-    } else {
+    } else if (change.kind === "event") {
+      // (Each event is told again once logged, with its place in the log: collected once, as it happens.)
       events.push(change.event);
       onEvent?.(change.event, () => controller.abort());
     }
