@@ -65,13 +65,7 @@ test("a lane that cannot be removed (an add cut midway left its folder unreadabl
     () => null,
     (e: Error) => e,
   );
-  expect(err?.message).toContain(p.worktree);
-  expect(err?.message).toContain(join(repo, ".git/worktrees/being-added"));
-  expect(err?.message).toContain(p.branch);
-  expect(branchOf(repo, p.branch)).toBe(tip);
-  const kept = git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/");
-  expect(err?.message).toContain(kept);
-  expect(git(repo, "show", `${kept}:work.txt`)).toBe("the lane's work");
+  expectWorkKept(err, repo, p, tip);
 }, 60_000);
 
 test("a lane left by a killed runner that cannot be removed at the next start keeps its work and says where", async () => {
@@ -87,6 +81,11 @@ test("a lane left by a killed runner that cannot be removed at the next start ke
     () => null,
     (e: Error) => e,
   );
+  expectWorkKept(err, repo, p, tip);
+}, 60_000);
+
+/** The lane that could not be removed: the error names its folder, the unreadable one and its branch; its work is on the branch and under the kept ref it names. */
+function expectWorkKept(err: Error | null, repo: string, p: { worktree: string; branch: string }, tip: string): void {
   expect(err?.message).toContain(p.worktree);
   expect(err?.message).toContain(join(repo, ".git/worktrees/being-added"));
   expect(err?.message).toContain(p.branch);
@@ -94,4 +93,4 @@ test("a lane left by a killed runner that cannot be removed at the next start ke
   const kept = git(repo, "for-each-ref", "--format=%(refname)", "refs/wt-loop/");
   expect(err?.message).toContain(kept);
   expect(git(repo, "show", `${kept}:work.txt`)).toBe("the lane's work");
-}, 60_000);
+}
