@@ -8,7 +8,7 @@ import { errorMessage, UserError } from "../errors.ts";
 import { writeStarting } from "../setup/prepare.ts";
 import { exec } from "../proc/spawn.ts";
 import type { Action, ScreenModel } from "../screen/frame.ts";
-import { openScreen } from "../screen/load.ts";
+import { openScreen, preloadScreen } from "../screen/load.ts";
 import { PreviewModel } from "../screen/preview-model.ts";
 import { attachScreen, type Screen } from "../screen/renderer.ts";
 import { loadLoops, loadPreview, loadSelection, type WorkItem } from "../screen/select-data.ts";
@@ -40,11 +40,21 @@ export async function selectionEntry(): Promise<number | null> {
     if (err instanceof UserError) return null;
     throw err;
   }
+  preloadScreen(); // the library loads while the work is read
+  const select = new SelectModel(await loadSelection(wt));
+  // The selection on the renderer before the terminal is set up: the first frame the library draws is its own,
+  // not a blank one (screen/load.ts). Its key and signal handlers come before the set-up too (they only wait);
+  // its title after (Session.run): the library refuses it before the set-up, and the frame need not wait for it.
+  const opened: { session?: Session } = {};
   // The help follows when the screen cannot start, not the loop's line stream.
-  const renderer = await openScreen((line) => printError(line.replace(/showing the loop as lines instead\..*$/, "here is the help instead.")));
-  if (!renderer) return null;
+  const notice = (line: string) => printError(line.replace(/showing the loop as lines instead\..*$/, "here is the help instead."));
+  const renderer = await openScreen(notice, (r) => void (opened.session = new Session(r, wt, select)));
+  if (!renderer || !opened.session) {
+    opened.session?.end(); // its timer and signal handlers, if the set-up failed after it was attached
+    return null;
+  }
   try {
-    return await new Session(renderer, wt, new SelectModel(await loadSelection(wt))).run();
+    return await opened.session.run();
   } finally {
     renderer.destroy();
     await restoreWindowName();
@@ -55,7 +65,8 @@ class Session {
   private screen: Screen | null = null;
   private current: ScreenModel;
   private busy = false;
-  private finish: (code: number) => void = () => {};
+  private ended: number | null = null;
+  private resolve: (code: number) => void = () => {};
   private timer: Timer | null = null;
   // The selection's own: while a loop screen is shown, SIGTERM is the loop's (it stops the loop or leaves it).
   private onTerm = () => this.finish(143);
@@ -67,23 +78,39 @@ class Session {
     private readonly select: SelectModel,
   ) {
     this.current = select;
+    this.attach(select, false);
   }
 
+  /** The exit code, once the selection is left (or was, by a signal or a hang-up as the terminal was set up). */
   run(): Promise<number> {
+    this.screen?.title(this.title); // now the terminal is set up: the library refuses a title before (InvalidPhase)
     return new Promise<number>((resolve) => {
-      this.finish = (code) => {
-        this.detach();
-        resolve(code);
-      };
-      this.attach(this.select);
+      if (this.ended !== null) return resolve(this.ended);
+      this.resolve = resolve;
     });
   }
 
-  private attach(model: ScreenModel): void {
+  /** Ends the session (its screen, timer and signal handlers) with nothing more to say: the screen never opened. */
+  end(): void {
+    this.detach();
+  }
+
+  private finish(code: number): void {
+    this.detach();
+    this.ended ??= code;
+    this.resolve(this.ended);
+  }
+
+  private get title(): string {
+    return `wt-loop · ${this.wt.name}`;
+  }
+
+  /** `model` on the screen, with the selection's keys; `titled`: the title set too (the terminal set up). */
+  private attach(model: ScreenModel, titled = true): void {
     this.current = model;
     const screen = attachScreen(this.renderer, model);
     this.screen = screen;
-    screen.title(`wt-loop · ${this.wt.name}`);
+    if (titled) screen.title(this.title);
     screen.onKey((k) => {
       if (this.busy) return; // a preview loading, a start under way: keys wait for it
       const a = this.current.key(k);

@@ -1,13 +1,15 @@
 // The first frame `run` and `monitor` write on a terminal is the loop screen (its header and the story list),
-// never a blank one: the screen's library draws a frame as soon as the terminal answers its set-up questions,
+// and the first frame of `wt-loop` alone in a worktree is the selection (its list of work), never a blank one: the screen's library draws a frame as soon as the terminal answers its set-up questions,
 // and a frame drawn before the screen was attached was an empty screen — a flash, and `run`'s own frame then
 // waited for the library's frame pacing and for the preparation's work (issue 35). The bytes the program
 // writes are read as the terminal received them (tmux pipe-pane), three starts in a row, as the terminal's
 // answers come at a different moment each time.
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { testPath } from "../helpers/cli.ts";
 import { makeRepo, TASKS_2_STORIES, tempDir } from "../helpers/repo.ts";
+import { selectionRepo } from "../helpers/select-fixture.ts";
 import { compiledInTmux } from "../helpers/compiled.ts";
 import { describeWithTmux, type Tmux } from "../helpers/tmux.ts";
 
@@ -19,16 +21,23 @@ const ALTERNATE_SCREEN = "\x1b[?1049h";
 
 /**
  * Starts `cmd` in a new window of `repo` once its output is piped (every byte from the first is read), waits for
- * the stories in what it wrote; returns the pane and the first frame written after the alternate screen, as text.
+ * `until` (the stories) in what it wrote; returns the pane and the first frame written after the alternate screen, as text.
  */
-async function firstFrame(tmux: Tmux, repo: string, env: Record<string, string>, cmd: string, first: boolean): Promise<{ pane: string; frame: string }> {
+async function firstFrame(
+  tmux: Tmux,
+  repo: string,
+  env: Record<string, string>,
+  cmd: string,
+  first: boolean,
+  until = "First story",
+): Promise<{ pane: string; frame: string }> {
   const dir = tempDir("first-frame-");
   const [go, raw] = [join(dir, "go"), join(dir, "raw")];
   const line = `while [ ! -e ${go} ]; do sleep 0.02; done; ${cmd}; echo "EXIT=$?"; sleep 60`;
   const pane = first ? tmux.start(repo, env, line) : tmux.window(repo, env, line);
   tmux.tmux("pipe-pane", "-o", "-t", pane, `cat >> ${raw}`);
   writeFileSync(go, "");
-  await tmux.waitFor("the stories in the bytes written", () => existsSync(raw) && readFileSync(raw, "latin1").includes("First story"));
+  await tmux.waitFor("the stories in the bytes written", () => existsSync(raw) && readFileSync(raw, "latin1").includes(until));
   const written = readFileSync(raw, "latin1");
   const frame = written.slice(written.indexOf(ALTERNATE_SCREEN)).split(FRAME_START)[1] ?? "";
   return { pane, frame };
@@ -70,6 +79,22 @@ describeWithTmux("the loop screen's first frame is its own", () => {
       expect({ start: i + 1, first: text(frame) }).toEqual({ start: i + 1, first: expect.stringMatching(/running/) });
       expect(frame).toContain("Stories");
       tmux.keys(pane, "q"); // leaves; the loop goes on
+      await tmux.waitFor("the exit code", () => /EXIT=0/.test(tmux.capture(pane)));
+    }
+  }, 120_000);
+
+  test("five starts of wt-loop alone in a worktree: each first frame shows the selection's work", async () => {
+    const tmux = compiled.tmux();
+    const { main } = selectionRepo();
+    // The real openspec CLI on the PATH: the selection asks it which changes exist.
+    const env = { ...compiled.envFor([]).env, PATH: `${dirname(compiled.bin())}:${testPath({ openspec: true })}`, OPENSPEC_TELEMETRY: "0" };
+    for (let i = 0; i < 5; i++) {
+      const { pane, frame } = await firstFrame(tmux, main, env, "wt-loop", i === 0, "add-greeting");
+      expect({ start: i + 1, first: text(frame) }).toEqual({ start: i + 1, first: expect.stringContaining("Work and loops") });
+      expect(frame).toContain("add-greeting");
+      // Its title, set as the view was attached (before the terminal's set-up), is the terminal's still.
+      expect(tmux.tmux("display", "-p", "-t", pane, "#{pane_title}").trim()).toBe(`wt-loop · ${basename(main)}`);
+      tmux.keys(pane, "q");
       await tmux.waitFor("the exit code", () => /EXIT=0/.test(tmux.capture(pane)));
     }
   }, 120_000);
