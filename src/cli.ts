@@ -32,11 +32,13 @@ async function dispatch(argv: string[]): Promise<void> {
   if (first === "__complete") return (await import("./catalog/complete.ts")).completeMain(rest);
   const info = findCommand(first);
   if (!info) {
-    const what = first.startsWith("-") ? `Unknown option ${first}.` : `Unknown command '${first}'.`;
-    const { didYouMean } = await suggest();
-    const hint = didYouMean(first.replace(/^-+/, ""), first.startsWith("-") ? ["help", "version"] : commandNames(), (c) =>
-      first.startsWith("-") ? `--${c}` : `'${c}'`,
-    );
+    const { didYouMean, typographicFlag, NOT_ASCII_DASH } = await suggest();
+    // `wt-loop —version`, pasted from a document: said as the option it was meant to be.
+    const typed = typographicFlag(first);
+    const flag = typed !== null || first.startsWith("-");
+    const what =
+      typed !== null ? `Unknown option ${first.split("=")[0]}: ${NOT_ASCII_DASH}` : flag ? `Unknown option ${first}.` : `Unknown command '${first}'.`;
+    const hint = didYouMean(typed ?? first.replace(/^-+/, ""), flag ? ["help", "version"] : commandNames(), (c) => (flag ? `--${c}` : `'${c}'`));
     return fail(`${what}${hint} Run \`wt-loop help\` for the commands.`);
   }
   // Only flags before a `--` ask for help: after it, `--help` would be part of the task.

@@ -1,5 +1,6 @@
 /** `git worktree list --porcelain -z`, parsed once for every reader (the fleet's list, the lanes of --parallel). */
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { CommandError } from "../proc/spawn.ts";
 
 export interface ListedWorktree {
@@ -54,9 +55,25 @@ export async function acrossWorktrees<T extends { stdout: string }>(read: () => 
 
 /** The error of a read that never got past a half-written admin folder, saying which folder and what to do. */
 function unreadable(err: CommandError, cwd = "."): CommandError {
-  // The path as git printed it (relative to `cwd` or absolute): from the first word that starts one (the words around it are translated).
-  const folder = /(?:^|\s)([./][^\n]*?\/worktrees\/[^/\n]+)\/commondir/m.exec(err.stderr)?.[1];
+  const folder = halfAddedFolder(err, cwd);
   if (!folder) return err;
-  const why = `(still so after waiting: a \`git worktree add\` cut midway leaves its folder so; if no add is running, remove ${resolve(cwd, folder)})`;
+  const why = `(still so after waiting: a \`git worktree add\` cut midway leaves its folder so; if no add is running, remove ${folder})`;
   return new CommandError(`${err.message} ${why}`, err.argv, err.reason, err.code, err.stderr);
+}
+
+/**
+ * The absolute admin folder git could not read (`…/.git/worktrees/<name>`), or null when `err` is not that.
+ * git names it absolute, or relative to the worktree's top (it moves there first), not to `cwd`: the folder
+ * is looked for from `cwd` up.
+ */
+export function halfAddedFolder(err: unknown, cwd = "."): string | null {
+  if (!(err instanceof CommandError) || !HALF_ADDED.test(err.stderr)) return null;
+  // The path as git printed it: from the first word that starts one (the words around it are translated).
+  const folder = /(?:^|\s)([./][^\n]*?\/worktrees\/[^/\n]+)\/commondir/m.exec(err.stderr)?.[1];
+  if (!folder) return null;
+  if (isAbsolute(folder)) return folder;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, folder))) return join(dir, folder);
+    if (dir === dirname(dir)) return resolve(cwd, folder);
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { NOT_IN_WORKTREE, UserError } from "../errors.ts";
 import { CommandError, exec } from "../proc/spawn.ts";
-import { acrossWorktrees, parseWorktreeList, type ListedWorktree } from "../checkpoint/worktree-list.ts";
+import { acrossWorktrees, halfAddedFolder, parseWorktreeList, type ListedWorktree } from "../checkpoint/worktree-list.ts";
 
 export interface GitWorktree {
   path: string;
@@ -37,14 +37,25 @@ export function gitWorktrees(cwd: string, timeoutMs = 30_000): Promise<GitWorktr
 async function lookUp(cwd: string, timeoutMs: number): Promise<GitWorktree[]> {
   let out: string;
   try {
-    out = (await acrossWorktrees(() => exec(["git", "worktree", "list", "--porcelain", "-z"], { cwd, timeoutMs }), timeoutMs)).stdout;
+    out = (await acrossWorktrees(() => exec(["git", "worktree", "list", "--porcelain", "-z"], { cwd, timeoutMs }), timeoutMs, cwd)).stdout;
   } catch (err) {
     if (err instanceof CommandError && err.reason === "missing")
       throw new UserError("git is not installed (not found on PATH). Install git, then run this again.");
+    const folder = halfAddedFolder(err, cwd);
+    if (folder) throw new UserError(halfWritten(folder));
     throw new UserError(NOT_IN_WORKTREE);
   }
   return worktreesOf(parseWorktreeList(out));
 }
+
+/**
+ * git 2.39 lists no worktree while one admin folder is half written, and takes none of its own ways out: the
+ * folder is locked "initializing", so `git worktree prune` keeps it and `git worktree unlock` dies reading it too.
+ * Removing the folder is what works (then git lists the others again).
+ */
+const halfWritten = (folder: string) =>
+  `git cannot list this repository's worktrees: ${folder} is half written (still so after waiting; a \`git worktree add\` cut midway leaves it so). ` +
+  `If no add is running, remove it: rm -rf '${folder.replace(/'/g, `'\\''`)}' — then run this again.`;
 
 const worktreesOf = (listed: ListedWorktree[]): GitWorktree[] =>
   listed.filter((w) => !w.bare).map((w) => ({ path: w.path, head: w.head, branch: w.branch?.replace(/^refs\/heads\//, "") ?? null }));

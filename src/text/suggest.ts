@@ -38,3 +38,14 @@ export const didYouMean = (word: string, candidates: readonly string[], quote = 
 
 /** "a or b", "a, b or c": the choices in a message. */
 export const orList = (xs: readonly string[]) => (xs.length <= 2 ? xs.join(" or ") : `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}`);
+
+/** What `-` becomes in a document or a chat app: hyphen, non-breaking hyphen, figure, en and em dash, bar, minus sign, small and full-width hyphen-minus. */
+const DASHES = "\u2010-\u2015\u2212\uFE58\uFE63\uFF0D";
+/** One or two dashes, one of them typographic, then a name: `—json`, `–max=5`, `-–json`; not `— a task` nor `—fix the thing`. */
+const TYPOGRAPHIC_FLAG = new RegExp(`^(?=-?[${DASHES}])[\\-${DASHES}]{1,2}([A-Za-z][^\\s=]*)(?:=|$)`);
+
+/** The option name of a token that is a flag typed with a typographic dash, or null. */
+export const typographicFlag = (token: string): string | null => TYPOGRAPHIC_FLAG.exec(token)?.[1] ?? null;
+
+/** Said after "Unknown option —json:". */
+export const NOT_ASCII_DASH = "a dash that is not ASCII '-' (often from copying).";

@@ -13,6 +13,8 @@ const ANSI = /\x1b\[/;
 const colourEnv = { NO_COLOR: undefined, TERM: "xterm-256color", FORCE_COLOR: "1" };
 // Every command the catalog lists: help is written once, in src/catalog/catalog.ts, for all of them.
 const COMMANDS = commandNames();
+// What a flag typed with a typographic dash (em, en, minus) is told.
+const NOT_ASCII = "a dash that is not ASCII '-' (often from copying).";
 
 describe("help", () => {
   test("wt-loop --help piped: no ANSI, every command listed, no trailing spaces", async () => {
@@ -76,6 +78,18 @@ describe("mistakes", () => {
     [["start", "--max", ""], "--max is empty"],
     [["start", "--iteration-timeout", ""], "--iteration-timeout is empty"],
     [["start", "fix", "the", "bug"], "the task is one argument. Quote it: wt-loop start 'fix the bug'"],
+    // Copied from a document or a chat app, `--json` arrives as an em dash, an en dash or a minus sign.
+    [["status", "\u2014json"], `Unknown option \u2014json: ${NOT_ASCII} Did you mean --json?`],
+    [["status", "\u2013json"], `Unknown option \u2013json: ${NOT_ASCII} Did you mean --json?`],
+    [["status", "\u2212json"], `Unknown option \u2212json: ${NOT_ASCII} Did you mean --json?`],
+    [["status", "-\u2013json"], `Unknown option -\u2013json: ${NOT_ASCII} Did you mean --json?`],
+    [["history", "\u2014jsno"], `Unknown option \u2014jsno: ${NOT_ASCII} Did you mean --json?`],
+    [["status", "\u2014frobnicate"], `Unknown option \u2014frobnicate: ${NOT_ASCII} Run \`wt-loop status --help\` to see the options.`],
+    // start takes a task: a dash-word that names an option is the option mistyped, not a one-word task (docs/decisions.md).
+    [["start", "\u2014max", "5"], `Unknown option \u2014max: ${NOT_ASCII} Did you mean --max?`],
+    [["start", "\u2013\u2013max=5"], `Unknown option \u2013\u2013max: ${NOT_ASCII} Did you mean --max?`],
+    [["\u2014version"], `Unknown option \u2014version: ${NOT_ASCII} Did you mean --version?`],
+    [["\u2014help"], `Unknown option \u2014help: ${NOT_ASCII} Did you mean --help?`],
   ])("wt-loop %p says %p and exits 1", async (args, message) => {
     const repo = makeRepo();
     const r = await wtLoop(args, { cwd: repo });
@@ -83,6 +97,14 @@ describe("mistakes", () => {
     expect(r.stderr).toContain(message);
     expect(r.stderr.split(message).length).toBe(2); // said once
     expect(r.stderr).not.toContain("    at "); // no stack trace
+  });
+
+  test("a task that begins with a dash of a document is the task, not an option", async () => {
+    for (const task of ["\u2014fix the thing", "\u2014 fix the thing", "\u2013refactor"]) {
+      const r = await wtLoop(["start", "--terminal", "inline", "--dry-run", task], { cwd: makeRepo() });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`Task:      ${task}\n`);
+    }
   });
 
   test("a word far from every command gets no guess", async () => {

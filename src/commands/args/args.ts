@@ -6,7 +6,7 @@ import type { ArgsDef, CommandDef } from "citty";
 import { describeIoError, ExitCode, HarnessError, UserError } from "../../errors.ts";
 import { CommandError } from "../../proc/command-error.ts";
 import { camel } from "../../text/format.ts";
-import { didYouMean } from "../../text/suggest.ts";
+import { didYouMean, NOT_ASCII_DASH, typographicFlag } from "../../text/suggest.ts";
 import { printError } from "../../term/print.ts";
 
 /** `run`, `start` and `monitor` on a terminal draw the loop screen; this asks for the line stream instead. */
@@ -26,15 +26,25 @@ export function givenOptions(cmd: string, defs: ArgsDef, rawArgs: string[], args
     else known.add(name).add(camel(name));
     if ("alias" in def && typeof def.alias === "string") known.add(def.alias);
   }
+  const options = () =>
+    Object.entries(defs)
+      .filter(([, d]) => d.type !== "positional")
+      .map(([n]) => n);
   for (const token of rawArgs) {
     if (token === "--") break;
+    const typed = typographicFlag(token);
+    if (typed !== null) {
+      // `status —json`, pasted from a document. Where a task may stand (`start "—refactor"`), only a word that
+      // is, or is near, an option is taken for one (`start —max 5`); docs/decisions.md.
+      const hint = typed.length === 1 && known.has(typed) ? ` Did you mean -${typed}?` : didYouMean(typed, [...options(), "help"], (o) => `--${o}`);
+      if (positionals === 0 || hint)
+        throw new UserError(`Unknown option ${token.split("=")[0]}: ${NOT_ASCII_DASH}${hint} Run \`wt-loop ${cmd} --help\` to see the options.`);
+      continue;
+    }
     if (!token.startsWith("-") || token === "-" || /^-\d/.test(token)) continue;
     const name = token.replace(/^--?/, "").split("=")[0]!;
     if (!known.has(name) && !(name.startsWith("no-") && known.has(name.slice(3)))) {
-      const options = Object.entries(defs)
-        .filter(([, d]) => d.type !== "positional")
-        .map(([n]) => n);
-      const hint = didYouMean(name, options, (o) => `--${o}`);
+      const hint = didYouMean(name, options(), (o) => `--${o}`);
       throw new UserError(`Unknown option ${token.split("=")[0]}.${hint} Run \`wt-loop ${cmd} --help\` to see the options.`);
     }
   }
