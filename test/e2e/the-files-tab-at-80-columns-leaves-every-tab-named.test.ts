@@ -31,12 +31,11 @@ describeWithTmux("the tab row at 80 columns", () => {
     expect(row).toMatch(/Verify\s+Prompt\s*$/);
     // At 60 columns the active tab's label gives way (cut with …), not the tabs after it.
     tmux.tmux("resize-window", "-t", pane, "-x", "60", "-y", "24");
-    await shows(tmux, pane, (s) => s.split("\n").some((r) => /Files.*…/.test(r)));
-    const narrow = tmux
-      .capture(pane)
-      .split("\n")
-      .find((r) => /Agent.*Files/.test(r))!;
-    expect(narrow).toMatch(/Verify\s+Prompt\s*$/);
+    // Waited for by the tab row's own cut label: until the screen redraws, tmux shows the 80-column frame
+    // rewrapped to 60, whose rows mix the header, the list and an old tab row.
+    const narrowRow = (s: string) => s.split("\n").find((r) => /Agent.*Files · …/.test(r));
+    await shows(tmux, pane, (s) => narrowRow(s) !== undefined);
+    expect(narrowRow(tmux.capture(pane))).toMatch(/Verify\s+Prompt\s*$/);
     writeFileSync(hold, "");
     await shows(tmux, pane, "Loop done");
     tmux.keys(pane, "q");
