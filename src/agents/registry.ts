@@ -133,5 +133,3 @@ export function checkReviewer(
   if (mistake) throw new UserError(mistake);
   if (review) checkAgent(review, call, pathEnv, cwd, REVIEW_FLAGS);
 }
-
-export { REVIEW_FLAGS, reviewFlagMistake, roleFlagMistake, type RoleFlags } from "./role-flags.ts";
