@@ -8,6 +8,7 @@ import type { AuditReceipt, Iteration, State, StoryReceipt } from "../state/sche
 import type { Forecast, Receipt } from "./receipt-schema.ts";
 import { reportsCost } from "./budget.ts";
 import { iterationMs } from "../state/run-time.ts";
+import { sumTokens } from "../state/tokens.ts";
 
 const RUNNING: readonly string[] = ["starting", "running", "paused"];
 
@@ -71,8 +72,7 @@ function tally(s: Pick<Receiptable, "iterations" | "earlier_stories" | "agent">)
     let rTokens = 0;
     let rCost: number | null = null;
     if (review) {
-      const t = review.tokens;
-      rTokens = t.input + t.output + t.cache_read + t.cache_creation;
+      rTokens = sumTokens(review.tokens);
       rCost = review.cost_usd ?? null;
       line.reviewer.tokens += rTokens;
       line.reviewer.cost_usd = plus(line.reviewer.cost_usd, rCost);
