@@ -1,7 +1,7 @@
 // `start` with no display and no tmux client: the loop runs in a detached tmux session and the user
 // is told how to attach; with no usable terminal at all, a clear error and no `starting` state.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, renameSync } from "node:fs";
+import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fakeAgent, wtLoop } from "../helpers/cli.ts";
 import { COMPLETE } from "../helpers/loop.ts";
@@ -42,19 +42,25 @@ describe("start without a display", () => {
       const home = tempDir("tmux-home-");
       const repo = join(dirname(made), "x#(touch $HOME-pwned)#{pane_pid}");
       renameSync(made, repo);
-      const agent = fakeAgent([COMPLETE()], tempDir("fake-agent-"));
+      // The agent is held until the session's name is read: the session ends with its loop.
+      const hold = join(tempDir("hold-"), "go");
+      const agent = fakeAgent([COMPLETE({ waitFile: hold })], tempDir("fake-agent-"));
       const r = await wtLoop(["start", "--on-complete", "keep"], {
         cwd: repo,
         env: { ...agent.env, HOME: home, TMUX_TMPDIR: socketDir, DISPLAY: undefined, WAYLAND_DISPLAY: undefined },
       });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("(tmux-detached)");
+      // The session has the name as given (list-sessions shows `$` as `\$`).
+      const sessions = () =>
+        Bun.spawnSync(["tmux", "list-sessions", "-F", "#{session_name}"], { env: { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir } })
+          .stdout.toString()
+          .replace("\\$", "$");
+      await waitFor("the loop's tmux session", () => sessions().includes("wt-loop-x#(touch $HOME-pwned)#{pane_pid}"));
+      writeFileSync(hold, "");
       await waitFor("the loop in the tmux session to be done", () => readState(repo).status === "done");
       expect(existsSync(`${home}-pwned`)).toBe(false);
-      // The session has the name as given, and the loop ran in the folder as given.
-      const sessions = Bun.spawnSync(["tmux", "list-sessions", "-F", "#{session_name}"], { env: { ...process.env, TMUX: undefined, TMUX_TMPDIR: socketDir } });
-      // (list-sessions shows `$` as `\$`)
-      expect(sessions.stdout.toString().replace("\\$", "$")).toContain("wt-loop-x#(touch $HOME-pwned)#{pane_pid}");
+      // The loop ran in the folder as given.
       expect(readState(repo).worktree_path).toBe(repo);
     },
     60_000,
