@@ -18,9 +18,6 @@ import { cleanupAfterDeadRunner, cleanupLeft } from "./dead-cleanup.ts";
 import { ANSWER_SIGNALS } from "./stop-presses.ts";
 import { field } from "../text/format.ts";
 
-/** How long `wt-loop stop` (and `s` on monitor's screen) waits for a graceful stop unless told (`--wait`). */
-export const STOP_WAIT_SEC = 60;
-
 export interface StopRequest {
   force: boolean;
   waitSec: number;
