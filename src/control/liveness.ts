@@ -33,11 +33,15 @@ export function deadRunnerFix(state: State, now = new Date().toISOString(), last
     // Ended, then died in its completion step (or while its question waited): the loop's status
     // stands; the branch stays as the completion left it.
     const during = state.completion_pending ? "while its completion question waited" : "during its completion step";
-    const note = `${stale ? `${stale}The` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) died ${during}; the`} loop stays ${state.status}, its work on ${state.checkpoint_branch ?? "the current branch"}.`;
+    const note =
+      `${stale ? `${stale}The` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) died ${during}; the`} loop stays ${state.status}, ` +
+      `its work on ${state.checkpoint_branch ?? "the current branch"}.`;
     return { note, corrected: { ...state, completion_pending: false, runner_pid: null, agent_pid: null, agent_started: null, updated_at: now } };
   }
   if (state.status !== "running" && state.status !== "paused") return null;
-  const note = `${stale ? `${stale}Its` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its`} state was corrected from ${state.status} to stopped.`;
+  const note =
+    `${stale ? `${stale}Its` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its`} state was corrected ` +
+    `from ${state.status} to stopped.`;
   const reason = `${note} Work it committed is on ${state.checkpoint_branch ?? "the current branch"}; anything in progress is still in the working tree.`;
   // It ended, at the latest, at its last sign of life; not when someone found it (days later, maybe).
   const corrected = endedState(state, { status: "stopped", reason, error: state.error }, lastSign);
@@ -106,7 +110,8 @@ export async function previousRun(path: string, dryRun: boolean, warn: (message:
   const fix = deadRunnerFix(state, undefined, lastSignOfLife(path, state));
   if (!fix) return state;
   warn(
-    `${fix.note.replace(/ was corrected from (running|paused) to stopped\.$/, " would be corrected from $1 to stopped.")} (A dry run writes nothing: planned as if it were.)`,
+    `${fix.note.replace(/ was corrected from (running|paused) to stopped\.$/, " would be corrected from $1 to stopped.")} (A dry run writes nothing: ` +
+      `planned as if it were.)`,
   );
   return fix.corrected;
 }
