@@ -12,6 +12,7 @@ import { isFinal, namesLiveRunner } from "../state/final.ts";
 import type { State } from "../state/schema.ts";
 import { readState, writeState } from "../state/store.ts";
 import { endedState } from "../state/ending.ts";
+import { LOOP_FILES } from "../state/paths.ts";
 
 /** What to tell the user when a state names a live process that is not ours: it was not touched. */
 export const staleNote = (s: State, pid: number) =>
@@ -61,7 +62,7 @@ export function lastSignOfLife(path: string, state: State, now = Date.now()): st
     }
   };
   const recorded = Date.parse(state.updated_at);
-  const last = Math.max(Number.isFinite(recorded) ? recorded : 0, mtime(path), mtime(join(dirname(path), "loop-events.jsonl")));
+  const last = Math.max(Number.isFinite(recorded) ? recorded : 0, mtime(path), mtime(join(dirname(path), LOOP_FILES.events)));
   return new Date(Math.min(last || now, now)).toISOString();
 }
 
@@ -78,7 +79,7 @@ export async function correctDeadRunner(path: string, state: State): Promise<str
   await endRunLeftovers(state.worktree_path, state.started_at);
   // A kill between a write and its rename leaves the write's temp file: the state's, a prompt's, a request's answer.
   const dir = dirname(path);
-  const logs = join(dir, "logs"); // a run's prompts are in its own folder there (logs/<its start>/)
+  const logs = join(dir, LOOP_FILES.logs); // a run's prompts are in its own folder there (logs/<its start>/)
   const runs = (() => {
     try {
       return readdirSync(logs, { withFileTypes: true })
@@ -88,7 +89,7 @@ export async function correctDeadRunner(path: string, state: State): Promise<str
       return [];
     }
   })();
-  for (const d of [dir, logs, ...runs, join(dir, "loop-requests")]) removeDeadTemps(loopRoot(path), d, (pid) => !isAlive(pid));
+  for (const d of [dir, logs, ...runs, join(dir, LOOP_FILES.requests)]) removeDeadTemps(loopRoot(path), d, (pid) => !isAlive(pid));
   Object.assign(state, fix.corrected);
   await writeState(path, state);
   return fix.note;
