@@ -216,6 +216,7 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "list",
+    plainOutput: true,
     summary: "Every worktree of this repository with its loop, one line each",
     usage: "wt-loop list [--json]",
     examples: [
