@@ -123,7 +123,8 @@ export function insideScript(forwards: Forward[]): string {
     lines.push(
       "i=0",
       `while :; do t=$(cat /proc/net/tcp); ok=1; for w in ${forwards.map((f) => q(procListen(f))).join(" ")}; do case "$t" in *"$w"*) ;; *) ok=0;; esac; done`,
-      `  [ $ok = 1 ] && break; i=$((i+1)); [ $i -lt 1000 ] || { echo "wt-loop: the sandbox's network forwards did not start" >&2; exit 125; }; sleep 0.01; done`,
+      `  [ $ok = 1 ] && break; i=$((i+1)); [ $i -lt 1000 ] || { echo "wt-loop: the sandbox's network forwards did not start" >&2; exit 125; }; ` +
+        `sleep 0.01; done`,
     );
   return lines.join("\n");
 }

@@ -144,7 +144,10 @@ export function overlayKey(m: LoopScreen, k: Key): Action | null {
   }
 }
 
-/** The overlay as the frame carries it; its lines wrapped at words to what the screen's width leaves inside the box (a diff's are not: they scroll as lines). */
+/**
+ * The overlay as the frame carries it; its lines wrapped at words to what the screen's width leaves inside the box
+ * (a diff's are not: they scroll as lines).
+ */
 export function overlayFrame(m: LoopScreen, rows: number): Frame["overlay"] {
   const o = overlayOf(m, rows);
   return m.overlay?.kind === "text" ? o : wrapOverlay(o, m.cols);
@@ -232,7 +235,9 @@ function summary(m: LoopScreen): Line[] {
   const lines: Line[] = [
     [
       {
-        text: `${done}/${plural(total, "story", "stories")} complete · ${plural(iterations, "iteration")} · ${plural(tokens, "token")} · ${formatTotalCost(cost)}`,
+        text:
+          `${done}/${plural(total, "story", "stories")} complete · ${plural(iterations, "iteration")} · ${plural(tokens, "token")} · ` +
+          `${formatTotalCost(cost)}`,
       },
     ],
   ];

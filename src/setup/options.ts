@@ -97,7 +97,9 @@ export const LoopOptions = z.strictObject({
   }),
   pr: opt(int("pr", 1).optional(), {
     hint: "n",
-    help: "This loop's pull request: its failing checks and the reviews asking for changes become new stories, run on its branch and pushed (implies --on-complete pr; docs/github.md)",
+    help:
+      "This loop's pull request: its failing checks and the reviews asking for changes become new stories, " +
+      "run on its branch and pushed (implies --on-complete pr; docs/github.md)",
     file: "none",
   }),
   done: opt(DoneCriteria.optional(), { help: "Done criteria", defaultText: "tasks when a tasks.md is found, else manual", state: "done_criteria", remembered }),
@@ -110,7 +112,9 @@ export const LoopOptions = z.strictObject({
         .int({ error: "--parallel must be a whole number" })
         .min(1, { error: "--parallel must be at least 1 (1 runs the stories one after another)" })
         .max(MAX_PARALLEL, {
-          error: `--parallel must be at most ${MAX_PARALLEL} (each lane is an agent on your one account and a worktree: more at once mostly wait on the account's rate limit)`,
+          error:
+            `--parallel must be at most ${MAX_PARALLEL} (each lane is an agent on your one account and a worktree: ` +
+            `more at once mostly wait on the account's rate limit)`,
         }),
     ).default(1),
     {
@@ -286,7 +290,9 @@ export const LoopOptions = z.strictObject({
   ),
   // On from any layer (a flag, either file, the remembered run): only a flag turns it off (setup/config.ts).
   sandbox: opt(z.boolean().default(false), {
-    help: "Run the agent, --verify and --notify in an OS sandbox: writes only the worktree, its git dirs and the agent's own state; network only the agent's API host",
+    help:
+      "Run the agent, --verify and --notify in an OS sandbox: writes only the worktree, its git dirs and the agent's own state; " +
+      "network only the agent's API host",
     state: "sandbox",
     remembered,
   }),
@@ -320,7 +326,9 @@ export const LoopOptions = z.strictObject({
     remembered,
   }),
   watch: opt(z.boolean().default(false), {
-    help: "With --on-complete pr: after the push, wait for the pull request's checks; failing checks and requested changes become stories, run and pushed again (docs/github.md)",
+    help:
+      "With --on-complete pr: after the push, wait for the pull request's checks; " +
+      "failing checks and requested changes become stories, run and pushed again (docs/github.md)",
     state: "watch",
     remembered,
   }),
