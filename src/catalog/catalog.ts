@@ -4,6 +4,7 @@
  * "Performance"). The command's options come from its own module, loaded for its help.
  */
 import type { CommandDef } from "citty";
+import { STOP_WAIT_SEC } from "../control/stop-wait.ts";
 import { ExitCode } from "../errors.ts";
 
 export interface CommandInfo {
@@ -65,7 +66,7 @@ export const COMMANDS: CommandInfo[] = [
     summary: "Stop the loop gracefully (or at once with --force)",
     usage: "wt-loop stop [options]",
     examples: [
-      ["wt-loop stop", "stop after the agent is signalled; wait up to 60 s"],
+      ["wt-loop stop", `stop after the agent is signalled; wait up to ${STOP_WAIT_SEC} s`],
       ["wt-loop stop --force", "kill the runner and its agent now"],
     ],
     load: () => import("../commands/stop.ts").then((m) => m.default),

@@ -7,7 +7,7 @@
 import type { AuditReceipt, Iteration, State, StoryReceipt } from "../state/schema.ts";
 import type { Forecast, Receipt } from "./receipt-schema.ts";
 import { reportsCost } from "./budget.ts";
-import { iterationMs } from "../state/run-time.ts";
+import { iterationMsOnce } from "../state/run-time.ts";
 import { sumTokens } from "../state/tokens.ts";
 
 const RUNNING: readonly string[] = ["starting", "running", "paused"];
@@ -54,7 +54,7 @@ function tally(s: Pick<Receiptable, "iterations" | "earlier_stories" | "agent">)
       if (a.verdict === "pass" || a.verdict === "gaps" || a.verdict === "repeated") audit.rounds++;
       audit.gaps += a.verdict === "gaps" ? a.gaps.length : 0;
       audit.runs += a.runs;
-      audit.duration_ms += Math.max(0, iterationMs(it));
+      audit.duration_ms += Math.max(0, iterationMsOnce(it));
       audit.tokens += it.tokens_used;
       audit.cost_usd = plus(audit.cost_usd, it.cost_usd);
       audit.last = a.verdict;
@@ -66,7 +66,7 @@ function tally(s: Pick<Receiptable, "iterations" | "earlier_stories" | "agent">)
     line.attempts++;
     line.title = it.story_title ?? line.title;
     if (it.outcome === "complete") line.complete = true;
-    line.duration_ms += Math.max(0, iterationMs(it));
+    line.duration_ms += Math.max(0, iterationMsOnce(it));
     if (it.unavailable) line.waited_ms += it.unavailable.waited_ms ?? 0;
     const review = it.review;
     let rTokens = 0;
