@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { receiptOf } from "../../src/record/receipt.ts";
-import { iterationMs, knownIterationMs } from "../../src/state/run-time.ts";
+import { iterationMs, knownIterationsMs } from "../../src/state/run-time.ts";
 import type { State } from "../../src/state/schema.ts";
 import { sampleIteration, sampleState } from "../helpers/state.ts";
 import { seeded } from "../helpers/seeded.ts";
@@ -61,7 +61,7 @@ console.log(JSON.stringify({ kept, keptAfter: someIterationMsKept(), out }));`,
 
   test("a figure the seed's reader kept is the one summed", () => {
     const it = sampleIteration(1, { started: TIMES[0]!, ended: TIMES[1]! });
-    knownIterationMs(it, 7);
+    knownIterationsMs([it], [7]);
     expect(receiptOf(sampleState({ iterations: [it] })).stories[0]!.duration_ms).toBe(7);
   });
 });

@@ -1,7 +1,7 @@
 // An iteration's duration is parsed once a process for the readers that read it again (history's totals and
 // rows, the seed's reader that just parsed its times); the receipt reads each iteration once and keeps nothing.
 import { describe, expect, test } from "bun:test";
-import { iterationMs, iterationMsOnce, knownIterationMs } from "../../src/state/run-time.ts";
+import { iterationMs, iterationMsOnce, knownIterationsMs } from "../../src/state/run-time.ts";
 
 const times = [
   ["2026-11-21T10:00:00.000Z", "2026-11-21T10:01:00.500Z"],
@@ -19,7 +19,7 @@ describe("iterationMsOnce", () => {
 
   test("uses a figure already known, and keeps none of its own", () => {
     const seeded = { started: times[0]![0]!, ended: times[0]![1]! };
-    knownIterationMs(seeded, 7);
+    knownIterationsMs([seeded], [7]);
     expect(iterationMsOnce(seeded)).toBe(7);
     seeded.ended = times[2]![1]!; // replaced: parsed again
     expect(iterationMsOnce(seeded)).toBe(Date.parse(seeded.ended) - Date.parse(seeded.started));
