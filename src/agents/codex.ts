@@ -19,8 +19,11 @@ import { ZERO_TOKENS } from "../state/tokens.ts";
 const FORMS: ErrorForms = {
   agent: "Codex",
   auth: /\b(401|403) (Unauthorized|Forbidden)|Missing environment variable|not logged in|invalid.{0,10}api.?key|Quota exceeded\. Check your plan and billing/i,
-  unavailable:
-    /usage limit|rate limit|\b429\b|Too Many Requests|high demand|overloaded|unexpected status 5\d\d|stream disconnected|error sending request|connection|timed? ?out|network/i,
+  unavailable: new RegExp(
+    "usage limit|rate limit|\\b429\\b|Too Many Requests|high demand|overloaded|unexpected status 5\\d\\d|" +
+      "stream disconnected|error sending request|connection|timed? ?out|network",
+    "i",
+  ),
   login: "Log in again with `codex login` (or set the provider's API key), then run `wt-loop start` to continue.",
 };
 const RECONNECTING = /^Reconnecting\.\.\. (\d+)\/(\d+) \((.*)\)$/s;

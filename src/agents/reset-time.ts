@@ -10,6 +10,14 @@
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const JUST_PASSED_MS = 10 * 60_000;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** A wall-clock reset; groups: month, day, year, hour, minute, a or p, zone. */
+const RESET_AT = new RegExp(
+  "(?:\\bresets?|try again at)\\s+(?:at\\s+|on\\s+)?" + // "resets 7pm", "try again at 11:18 AM"
+    "(?:([a-z]{3})[a-z]*\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(?:(\\d{4}),?\\s+)?(?:at\\s+)?)?" + // "Nov 25th, 2026 "
+    "(\\d{1,2})(?::(\\d{2}))?\\s*([ap])?\\.?m?\\.?" + // "11:22 AM", "7pm"
+    "(?:\\s*\\(([^)]+)\\))?", // "(Asia/Shanghai)"
+  "i",
+);
 
 export function resetTimeIn(text: string, now: Date = new Date()): Date | null {
   const epoch = /\|(\d{10})\b/.exec(text);
@@ -20,10 +28,7 @@ export function resetTimeIn(text: string, now: Date = new Date()): Date | null {
     const ms = unit === "ms" ? 1 : UNIT_MS[unit[0]!]!;
     return new Date(now.getTime() + Number(delay[1]) * ms);
   }
-  const at =
-    /(?:\bresets?|try again at)\s+(?:at\s+|on\s+)?(?:([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(?:(\d{4}),?\s+)?(?:at\s+)?)?(\d{1,2})(?::(\d{2}))?\s*([ap])?\.?m?\.?(?:\s*\(([^)]+)\))?/i.exec(
-      text,
-    );
+  const at = RESET_AT.exec(text);
   if (!at || (at[5] === undefined && at[6] === undefined)) return null; // "resets 5" is not a time
   let hour = Number(at[4]);
   const minute = Number(at[5] ?? 0);

@@ -21,7 +21,8 @@ export type Spilled = z.infer<typeof Spilled>;
 
 const spilled = described(
   Spilled.optional(),
-  "present when the text was too long to hold in memory (a huge single-line message): its length and where the whole of it is in the iteration log; the event log holds the whole text anyway",
+  "present when the text was too long to hold in memory (a huge single-line message): its length and where the whole of it is in the iteration log; " +
+    "the event log holds the whole text anyway",
 );
 
 export const MessageEvent = z.object({

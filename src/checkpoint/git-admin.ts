@@ -35,11 +35,17 @@ export function layoutProblem(dirs: GitDirs): string | null {
   const underWorktrees = basename(dirname(dirs.gitDir)) === "worktrees";
   const expected = underWorktrees ? dirname(dirname(dirs.gitDir)) : dirs.gitDir;
   if (real(dirs.commonDir) !== real(expected))
-    return `${join(dirs.gitDir, "commondir")} points at ${dirs.commonDir}, not at the repository ${expected} that holds it: git would read that repository's config and run what it says.`;
+    return (
+      `${join(dirs.gitDir, "commondir")} points at ${dirs.commonDir}, not at the repository ${expected} that holds it: ` +
+      `git would read that repository's config and run what it says.`
+    );
   if (underWorktrees) {
     const back = read(join(dirs.gitDir, "gitdir"))?.trim();
     if (back && real(dirname(resolve(dirs.gitDir, back))) !== real(dirs.workTree))
-      return `${join(dirs.workTree, ".git")} names ${dirs.gitDir}, which belongs to the worktree ${dirname(back)}: git would work there with another worktree's index and HEAD.`;
+      return (
+        `${join(dirs.workTree, ".git")} names ${dirs.gitDir}, which belongs to the worktree ${dirname(back)}: ` +
+        `git would work there with another worktree's index and HEAD.`
+      );
   }
   return null;
 }
@@ -122,7 +128,8 @@ export function repairLocators(commonDir: string): string[] {
     const right = file === join(commonDir, "commondir") ? null : owner ? `gitdir: ${owner.gitDir}\n` : "../..\n";
     const was = before.has(file) ? before.get(file)! : right;
     if (now.trim() === was?.trim()) continue;
-    if (!before.has(file) && right !== null && leadsWhereGitWould(file, now, owner?.gitDir ?? commonDir)) continue; // git wrote it another way (a relative path)
+    // git wrote it another way (a relative path)
+    if (!before.has(file) && right !== null && leadsWhereGitWould(file, now, owner?.gitDir ?? commonDir)) continue;
     const root = owner ? owner.workTree : commonDir;
     let done: string;
     try {
@@ -133,7 +140,8 @@ export function repairLocators(commonDir: string): string[] {
       done = `could not put it back (${(err as Error).message}): remove or repair it before you run git there`;
     }
     said.push(
-      `${file} was ${now === "(not a file)" ? "replaced" : `set to ${JSON.stringify(now.trim().slice(0, 200))}`} during the attempt (by the agent or a command of the loop): ` +
+      `${file} was ${now === "(not a file)" ? "replaced" : `set to ${JSON.stringify(now.trim().slice(0, 200))}`} ` +
+        `during the attempt (by the agent or a command of the loop): ` +
         `git there would read another repository's config and run what it says. wt-loop ${done}; its own git never read it.`,
     );
   }

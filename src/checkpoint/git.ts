@@ -300,8 +300,10 @@ export class Git {
     for (const p of fresh) namedNested.add(`${this.ctx.cwd}\0${p}`);
     if (fresh.length)
       this.ctx.onNotice?.(
-        `${fresh.map((p) => p.slice(0, -1)).join(", ")} ${fresh.length > 1 ? "are git repositories" : "is a git repository"} of ${fresh.length > 1 ? "their" : "its"} own inside the worktree: ` +
-          "wt-loop does not record it in a checkpoint (git would make it a submodule, and run its config on every status). It is left in the tree, untracked. " +
+        `${fresh.map((p) => p.slice(0, -1)).join(", ")} ${fresh.length > 1 ? "are git repositories" : "is a git repository"} ` +
+          `of ${fresh.length > 1 ? "their" : "its"} own inside the worktree: ` +
+          "wt-loop does not record it in a checkpoint (git would make it a submodule, and run its config on every status). " +
+          "It is left in the tree, untracked. " +
           `To keep it as a submodule, add it yourself: git submodule add <url> ${fresh[0]!.slice(0, -1)}`,
       );
   }

@@ -58,7 +58,8 @@ export async function readRefs(git: Git): Promise<RefsAt> {
 /** The branches as git lists them: `%(HEAD)` marks the one this worktree is on, `%(worktreepath)` where each is checked out. */
 export async function forEachRef(git: Git): Promise<RefEntry[]> {
   const here = real(git.ctx.cwd);
-  const out = (await git.runAcrossWorktrees(["for-each-ref", "--format=%(HEAD)%(objectname) %(refname) %(worktreepath)", "refs/heads"])).stdout; // untrimmed: the mark may be a space
+  // untrimmed: the mark may be a space
+  const out = (await git.runAcrossWorktrees(["for-each-ref", "--format=%(HEAD)%(objectname) %(refname) %(worktreepath)", "refs/heads"])).stdout;
   const entries: RefEntry[] = [];
   for (const line of out.split("\n")) {
     if (!line) continue;

@@ -29,7 +29,8 @@ export async function resumeAfterDeadRunner(git: Git, previous: State | null): P
   if (!previous?.completing) return notes;
   if (previous.completing === "keep" && previous.on_complete === "pr")
     notes.push(
-      "The previous loop was killed while it pushed its branch or opened its pull request: the branch is kept, and `wt-loop pr` finishes that (it pushes what is missing and finds a pull request GitHub already made, never a second).",
+      "The previous loop was killed while it pushed its branch or opened its pull request: " +
+        "the branch is kept, and `wt-loop pr` finishes that (it pushes what is missing and finds a pull request GitHub already made, never a second).",
     );
   const done = previous.completing === "cleanup" ? await finishCleanup(git, previous) : { note: null, finished: true };
   if (done.note) notes.push(done.note);
@@ -99,7 +100,10 @@ async function cleanUp(git: Git, s: State): Promise<string | { note: string; fin
   await git.runRetryingLocks(["update-ref", "-d", `refs/heads/${branch}`, tip]);
   for (const key of [ORIGIN_KEY(branch), `${ORIGIN_KEY(branch)}-commit`, `${ORIGIN_KEY(branch)}-index`])
     await git.runRetryingLocks(["config", "--unset-all", key]).catch(() => {});
-  return `Finished the previous loop's interrupted cleanup: you are on ${back} with all its work as uncommitted changes; deleted ${branch} (it was at ${tip.slice(0, 12)}).`;
+  return (
+    `Finished the previous loop's interrupted cleanup: you are on ${back} with all its work as uncommitted changes; ` +
+    `deleted ${branch} (it was at ${tip.slice(0, 12)}).`
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { UserError } from "../errors.ts";
-import { STOP_WAIT_SEC, stopLoop } from "../control/stop-loop.ts";
+import { stopLoop } from "../control/stop-loop.ts";
+import { STOP_WAIT_SEC } from "../control/stop-wait.ts";
 import { action, givenOptions } from "./args/args.ts";
 import { requireState } from "./args/require-state.ts";
 import { print } from "../term/print.ts";

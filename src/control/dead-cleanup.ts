@@ -46,7 +46,8 @@ async function backToYourBranch(git: Git, state: State): Promise<string> {
   if (!(await git.resolve(`refs/heads/${branch}`))) throw new UserError(`the loop branch ${branch} no longer exists, so there is nothing to clean up.`);
   if (on !== branch)
     throw new UserError(
-      `HEAD is on ${on ?? "a detached commit"}, not on the loop branch ${branch}, so nothing was moved. The loop's work is on ${branch}: bring it over with \`git merge --squash ${branch}\`, then \`git branch -D ${branch}\`.`,
+      `HEAD is on ${on ?? "a detached commit"}, not on the loop branch ${branch}, so nothing was moved. ` +
+        `The loop's work is on ${branch}: bring it over with \`git merge --squash ${branch}\`, then \`git branch -D ${branch}\`.`,
     );
   const kept = (state.parallel ?? 1) > 1 ? await lanesKept(git, branch) : "";
   const cp = branchCheckpoint(git, name);

@@ -19,7 +19,8 @@ export async function recoverLanes(git: Git, previous: State | null): Promise<st
     const r = await recoverIntegration(git, loopBranch);
     if (r.kind === "undone")
       notes.push(
-        `An integration cut by the previous runner's end was undone: the loop branch ${loopBranch} and this tree are back at ${r.head.slice(0, 12)}${r.notes.length ? ` (${r.notes.join("; ")})` : ""}.`,
+        `An integration cut by the previous runner's end was undone: the loop branch ${loopBranch} and this tree are back ` +
+          `at ${r.head.slice(0, 12)}${r.notes.length ? ` (${r.notes.join("; ")})` : ""}.`,
       );
   }
   const swept = await gitLanes(git, { commonDir: await git.commonDir(), loopBranch }).sweep(previous.lanes ?? []);

@@ -12,6 +12,7 @@ import { isFinal, namesLiveRunner } from "../state/final.ts";
 import type { State } from "../state/schema.ts";
 import { readState, writeState } from "../state/store.ts";
 import { endedState } from "../state/ending.ts";
+import { LOOP_FILES } from "../state/paths.ts";
 
 /** What to tell the user when a state names a live process that is not ours: it was not touched. */
 export const staleNote = (s: State, pid: number) =>
@@ -33,11 +34,15 @@ export function deadRunnerFix(state: State, now = new Date().toISOString(), last
     // Ended, then died in its completion step (or while its question waited): the loop's status
     // stands; the branch stays as the completion left it.
     const during = state.completion_pending ? "while its completion question waited" : "during its completion step";
-    const note = `${stale ? `${stale}The` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) died ${during}; the`} loop stays ${state.status}, its work on ${state.checkpoint_branch ?? "the current branch"}.`;
+    const note =
+      `${stale ? `${stale}The` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) died ${during}; the`} loop stays ${state.status}, ` +
+      `its work on ${state.checkpoint_branch ?? "the current branch"}.`;
     return { note, corrected: { ...state, completion_pending: false, runner_pid: null, agent_pid: null, agent_started: null, updated_at: now } };
   }
   if (state.status !== "running" && state.status !== "paused") return null;
-  const note = `${stale ? `${stale}Its` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its`} state was corrected from ${state.status} to stopped.`;
+  const note =
+    `${stale ? `${stale}Its` : `The loop's runner (pid ${state.runner_pid ?? "unknown"}) is no longer alive; its`} state was corrected ` +
+    `from ${state.status} to stopped.`;
   const reason = `${note} Work it committed is on ${state.checkpoint_branch ?? "the current branch"}; anything in progress is still in the working tree.`;
   // It ended, at the latest, at its last sign of life; not when someone found it (days later, maybe).
   const corrected = endedState(state, { status: "stopped", reason, error: state.error }, lastSign);
@@ -57,7 +62,7 @@ export function lastSignOfLife(path: string, state: State, now = Date.now()): st
     }
   };
   const recorded = Date.parse(state.updated_at);
-  const last = Math.max(Number.isFinite(recorded) ? recorded : 0, mtime(path), mtime(join(dirname(path), "loop-events.jsonl")));
+  const last = Math.max(Number.isFinite(recorded) ? recorded : 0, mtime(path), mtime(join(dirname(path), LOOP_FILES.events)));
   return new Date(Math.min(last || now, now)).toISOString();
 }
 
@@ -74,7 +79,7 @@ export async function correctDeadRunner(path: string, state: State): Promise<str
   await endRunLeftovers(state.worktree_path, state.started_at);
   // A kill between a write and its rename leaves the write's temp file: the state's, a prompt's, a request's answer.
   const dir = dirname(path);
-  const logs = join(dir, "logs"); // a run's prompts are in its own folder there (logs/<its start>/)
+  const logs = join(dir, LOOP_FILES.logs); // a run's prompts are in its own folder there (logs/<its start>/)
   const runs = (() => {
     try {
       return readdirSync(logs, { withFileTypes: true })
@@ -84,7 +89,7 @@ export async function correctDeadRunner(path: string, state: State): Promise<str
       return [];
     }
   })();
-  for (const d of [dir, logs, ...runs, join(dir, "loop-requests")]) removeDeadTemps(loopRoot(path), d, (pid) => !isAlive(pid));
+  for (const d of [dir, logs, ...runs, join(dir, LOOP_FILES.requests)]) removeDeadTemps(loopRoot(path), d, (pid) => !isAlive(pid));
   Object.assign(state, fix.corrected);
   await writeState(path, state);
   return fix.note;
@@ -106,7 +111,8 @@ export async function previousRun(path: string, dryRun: boolean, warn: (message:
   const fix = deadRunnerFix(state, undefined, lastSignOfLife(path, state));
   if (!fix) return state;
   warn(
-    `${fix.note.replace(/ was corrected from (running|paused) to stopped\.$/, " would be corrected from $1 to stopped.")} (A dry run writes nothing: planned as if it were.)`,
+    `${fix.note.replace(/ was corrected from (running|paused) to stopped\.$/, " would be corrected from $1 to stopped.")} (A dry run writes nothing: ` +
+      `planned as if it were.)`,
   );
   return fix.corrected;
 }

@@ -29,11 +29,13 @@ export async function pullRequestOfLoop(worktree: string, o: PrOptions = {}): Pr
   await correctDeadRunner(paths.state, state);
   if (!isFinal(state.status))
     throw new UserError(
-      `The loop in ${state.worktree_name} has not ended (status: ${state.status}). Run \`wt-loop pr\` once it has, or start it with \`--on-complete pr\` to open the pull request at its end.`,
+      `The loop in ${state.worktree_name} has not ended (status: ${state.status}). ` +
+        `Run \`wt-loop pr\` once it has, or start it with \`--on-complete pr\` to open the pull request at its end.`,
     );
   if (state.completing === "cleanup" || state.completion === "cleanup")
     throw new UserError(
-      `The loop in ${state.worktree_name} ended with a cleanup: its work is no longer on a branch of its own, so there is no branch to open a pull request from.`,
+      `The loop in ${state.worktree_name} ended with a cleanup: its work is no longer on a branch of its own, ` +
+        `so there is no branch to open a pull request from.`,
     );
   const held = acquireLock(paths.lock, state.started_at, worktree);
   if (!("lock" in held))

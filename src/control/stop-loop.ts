@@ -18,9 +18,6 @@ import { cleanupAfterDeadRunner, cleanupLeft } from "./dead-cleanup.ts";
 import { ANSWER_SIGNALS } from "./stop-presses.ts";
 import { field } from "../text/format.ts";
 
-/** How long `wt-loop stop` (and `s` on monitor's screen) waits for a graceful stop unless told (`--wait`). */
-export const STOP_WAIT_SEC = 60;
-
 export interface StopRequest {
   force: boolean;
   waitSec: number;
@@ -74,7 +71,8 @@ export async function stopLoop(path: string, state: State, req: StopRequest, say
     for (let i = 0; i < 50 && alive(); i++) await Bun.sleep(100);
     await correctDeadRunner(path, (await readState(path)) ?? state);
     return say(
-      `Killed the loop (runner pid ${pid}${agents.length ? `, agent group${agents.length > 1 ? "s" : ""} ${agents.join(", ")}` : ""}). Its state is now ${(await readState(path))?.status ?? "stopped"}.`,
+      `Killed the loop (runner pid ${pid}${agents.length ? `, agent group${agents.length > 1 ? "s" : ""} ${agents.join(", ")}` : ""}). ` +
+        `Its state is now ${(await readState(path))?.status ?? "stopped"}.`,
     );
   }
   signalQuietly(pid, ANSWER_SIGNALS[req.answer]);
@@ -83,7 +81,8 @@ export async function stopLoop(path: string, state: State, req: StopRequest, say
       ? `The loop ended ${state.status} and was waiting for its completion question: answered ${req.answer}…`
       : isFinal(state.status)
         ? `The loop ended ${state.status} and is finishing its completion step (runner pid ${pid}); waiting for it…`
-        : `Asked the loop (runner pid ${pid}${state.status === "paused" ? ", paused" : ""}) to stop${req.answer === "cleanup" ? " and clean up" : ""}; waiting for it to finish…`,
+        : `Asked the loop (runner pid ${pid}${state.status === "paused" ? ", paused" : ""}) to stop${req.answer === "cleanup" ? " and clean up" : ""}; ` +
+          `waiting for it to finish…`,
   );
   // Done when the runner has ended: the completion step runs after the final status is written.
   const deadline = Date.now() + req.waitSec * 1000;

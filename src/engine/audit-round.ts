@@ -30,7 +30,9 @@ export function auditDue(state: State): { due: true } | { due: false; note: stri
   if (rounds.length < state.audit_rounds) return { due: true };
   return {
     due: false,
-    note: `The audit ran its ${plural(rounds.length, "round")} (--audit-rounds ${state.audit_rounds}); the gaps of the last were implemented and not audited again.`,
+    note:
+      `The audit ran its ${plural(rounds.length, "round")} (--audit-rounds ${state.audit_rounds}); ` +
+      `the gaps of the last were implemented and not audited again.`,
   };
 }
 

@@ -153,7 +153,8 @@ function notInCleanup(message: string, choice: Completion, ending: Ending): stri
 
 /** What a cleanup does not bring back (a live one, or `stop --cleanup` after the runner died: dead-cleanup.ts). */
 export const notAmongTheChanges = (kept: { ref: string }[]) =>
-  `Not among those changes: the work of lanes that was not integrated, only in ${kept.map((k) => k.ref).join(", ")} (\`git log -p <ref>\` shows it, \`git update-ref -d <ref>\` deletes it).`;
+  `Not among those changes: the work of lanes that was not integrated, only in ${kept.map((k) => k.ref).join(", ")} (\`git log -p <ref>\` shows it, ` +
+  `\`git update-ref -d <ref>\` deletes it).`;
 
 function emitComplete(state: State, ending: Ending, deps: LoopDeps): void {
   emitQuietly(deps, {

@@ -134,7 +134,9 @@ function atGo(g: Go): AtGo {
       kind: "end",
       ending: {
         status: "stuck",
-        reason: `Reached the maximum of ${plural(g.maxIterations, "iteration")} before the work was done${g.allDone ? " (every story is complete; the audit did not run)" : ""}`,
+        reason:
+          `Reached the maximum of ${plural(g.maxIterations, "iteration")} before the work was done` +
+          `${g.allDone ? " (every story is complete; the audit did not run)" : ""}`,
       },
     };
   return g.allDone ? { kind: "audit" } : { kind: "attempt" };

@@ -89,7 +89,8 @@ export function buildPrompt(p: PromptInput): string {
   if (p.retryReason) {
     parts.push(
       `## Previous attempt failed (attempt ${p.attempt} of ${p.maxRetries})\n\n` +
-        `The last attempt at this story was reverted. Its failure reason:\n\n${capped(p.retryReason, TEXT_BYTES, "the failure reason", whole("the `reason` of its last iteration"))}\n\nAvoid repeating it.`,
+        `The last attempt at this story was reverted. Its failure reason:\n\n` +
+        `${capped(p.retryReason, TEXT_BYTES, "the failure reason", whole("the `reason` of its last iteration"))}\n\nAvoid repeating it.`,
     );
   }
 
@@ -100,15 +101,21 @@ export function buildPrompt(p: PromptInput): string {
       `- Stay on the current git branch. Do not switch branches, rebase, reset, or rewrite history; the harness manages checkpoints.\n` +
       `- Verify your work (build, tests) before you claim it is done.\n` +
       (p.verify
-        ? `- After you report COMPLETE the harness runs this command in the worktree: \`${p.verify}\`. If it exits non-zero (or runs longer than its limit), your attempt is rejected and reverted. Run it yourself and make it pass before you claim COMPLETE.\n`
+        ? `- After you report COMPLETE the harness runs this command in the worktree: \`${p.verify}\`. ` +
+          `If it exits non-zero (or runs longer than its limit), your attempt is rejected and reverted. ` +
+          `Run it yourself and make it pass before you claim COMPLETE.\n`
         : "") +
       (p.review
-        ? `- After you report COMPLETE (and its checks pass), a reviewer (another agent) reads the story and your diff; if it asks for changes, your attempt is rejected and reverted, and its reason is given to the next attempt.\n`
+        ? `- After you report COMPLETE (and its checks pass), a reviewer (another agent) reads the story and your diff; ` +
+          `if it asks for changes, your attempt is rejected and reverted, and its reason is given to the next attempt.\n`
         : "") +
       `- End your final message with exactly one promise:\n` +
-      `  - \`<promise>COMPLETE</promise>\` only when ${p.source.kind === "manual" ? "the task is done and verified" : "every task of this story is done, verified and ticked"};\n` +
+      `  - \`<promise>COMPLETE</promise>\` only when ${
+        p.source.kind === "manual" ? "the task is done and verified" : "every task of this story is done, verified and ticked"
+      };\n` +
       `  - \`<promise>FAILED: reason</promise>\` when you cannot proceed, with the reason (it is shown to the next attempt).\n` +
-      `  The promise must be the very last thing in your final message, as plain text outside any code block: nothing after it counts as a promise, and neither does a promise in a code block or in the middle of a message.`,
+      `  The promise must be the very last thing in your final message, as plain text outside any code block: ` +
+      `nothing after it counts as a promise, and neither does a promise in a code block or in the middle of a message.`,
   );
   return parts.join("\n\n") + "\n";
 }
@@ -147,5 +154,8 @@ function capped(text: string, limit: number, what: string, whole: string, noted 
 function cutNote(text: string, limit: number, what: string, whole: string, head = capped(text, limit, what, whole, false)): string {
   const mb = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`);
   const size = Buffer.byteLength(text);
-  return `[wt-loop: ${what} ${what.endsWith("s") ? "are" : "is"} ${mb(size)}; the first ${limit / 1024} KB are above, the rest (${mb(size - Buffer.byteLength(head))}) was cut: ${whole}.]`;
+  return (
+    `[wt-loop: ${what} ${what.endsWith("s") ? "are" : "is"} ${mb(size)}; ` +
+    `the first ${limit / 1024} KB are above, the rest (${mb(size - Buffer.byteLength(head))}) was cut: ${whole}.]`
+  );
 }

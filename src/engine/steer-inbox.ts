@@ -64,7 +64,9 @@ export function steerInbox(state: State, deps: Deps): Inbox {
         ignored.add(name);
         deps.store.emit({
           type: "Error",
-          message: `Ignored ${path}: it is not a request wt-loop made for this run (a file the repository holds, or one an earlier run left). It was left as it is.`,
+          message:
+            `Ignored ${path}: it is not a request wt-loop made for this run (a file the repository holds, or one an earlier run left). ` +
+            `It was left as it is.`,
         });
         continue;
       }

@@ -37,7 +37,9 @@ export function storyTurns(state: State, deps: LoopDeps): () => Promise<Turn> {
     const gone: Ending | null = missing.length
       ? {
           status: "stuck",
-          reason: `The tasks file no longer has these stories of the plan: ${describeStories(missing)}. Put them back and start again, or start a new loop for the new plan.`,
+          reason:
+            `The tasks file no longer has these stories of the plan: ${describeStories(missing)}. ` +
+            `Put them back and start again, or start a new loop for the new plan.`,
         }
       : agentProblem
         ? { status: "stuck", reason: `The tasks file changed while the loop ran: ${agentProblem} Then \`wt-loop start\` continues the loop.` }

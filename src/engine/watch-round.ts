@@ -76,7 +76,8 @@ export async function watchRound(state: State, deps: LoopDeps, done: Ending, rou
         ...done,
         reason: thenSentence(
           done.reason,
-          `Pull request #${pr.number} still asks for changes after ${WATCH_ROUNDS} rounds of feedback, not taken in: ${verdict.note} (\`wt-loop start --pr ${pr.number}\` takes it).`,
+          `Pull request #${pr.number} still asks for changes after ${WATCH_ROUNDS} rounds of feedback, ` +
+            `not taken in: ${verdict.note} (\`wt-loop start --pr ${pr.number}\` takes it).`,
         ),
       };
     case "clean":

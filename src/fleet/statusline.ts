@@ -9,6 +9,8 @@ import { dirname, join } from "node:path";
 import { ownedIn, pidInUse } from "../proc/owned.ts";
 import { hasProcfs, procfs } from "../proc/procfs.ts";
 import { spent } from "../record/budget.ts";
+import { isFinal } from "../state/final.ts";
+import { loopPaths } from "../state/paths.ts";
 import { clockTime, formatCost, formatTokens } from "../text/format.ts";
 import { inertLine } from "../term/inert.ts";
 import { print } from "../term/print.ts";
@@ -64,8 +66,6 @@ function budgetPart(s: StateLike): string {
   );
 }
 
-const FINAL = ["done", "stuck", "stalled", "stopped"];
-
 /**
  * The runner is alive as ours (/proc); where telling that needs a `ps` per refresh (macOS), only that
  * its pid is in use: a runner that died shows so, a pid reused since reads as the state recorded it.
@@ -103,7 +103,7 @@ export function statusLine(s: StateLike): string {
       return `wt-loop ${s.current_iteration}/${s.max_iterations} · story ${story}/${s.stories_total}${attempt}${wait}${pausing}${budgetPart(s)}`;
     }
     default:
-      if (!s.status || !FINAL.includes(s.status)) return "";
+      if (!s.status || !isFinal(s.status)) return "";
       const status = s.stop_reason === "budget" ? `${s.status} (budget)` : s.status;
       if (alive && s.completion === null && s.checkpoint_sha) return `wt-loop ${status} · keep or cleanup?`;
       return `wt-loop ${status}`;
@@ -115,7 +115,7 @@ export function statusLineFor(dir: string): string {
   const root = worktreeOf(dir);
   if (!root) return "";
   try {
-    const s = JSON.parse(readFileSync(join(root, ".claude", "loop-state.json"), "utf8")) as StateLike;
+    const s = JSON.parse(readFileSync(loopPaths(root).state, "utf8")) as StateLike;
     // A .claude shared with another worktree (a symlink) holds that worktree's loop, not this one's.
     if (typeof s.worktree_path !== "string" || realpathSync(s.worktree_path) !== realpathSync(root)) return "";
     return statusLine(s);

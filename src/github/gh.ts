@@ -59,7 +59,8 @@ export function ghFailure(err: unknown, what: string, host: string, notFound?: s
     return new UserError(`Could not reach ${host} while it ${what} (${said}). Check the network and try again.`);
   if (/no git remotes|none of the git remotes|unable to expand placeholder/i.test(said))
     return new UserError(
-      `This repository has no remote on a GitHub host \`gh\` knows (${said}). Give the repository in the reference (\`owner/repo#123\` or the issue's URL), or set GH_REPO=owner/repo.`,
+      `This repository has no remote on a GitHub host \`gh\` knows (${said}). ` +
+        `Give the repository in the reference (\`owner/repo#123\` or the issue's URL), or set GH_REPO=owner/repo.`,
     );
   return new UserError(`\`gh\` failed while it ${what} (${host}): ${said}`);
 }

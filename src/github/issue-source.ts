@@ -38,7 +38,8 @@ export async function issueWork(
     const issue = await fetchIssue(ctx, repo, ref.number);
     if (issue.state !== "open")
       throw new UserError(
-        `Issue #${issue.number} of ${repoLabel(repo)} is ${issue.state}. Reopen it first (\`gh issue reopen ${issue.number} --repo ${repoLabel(repo)}\`), or give another.`,
+        `Issue #${issue.number} of ${repoLabel(repo)} is ${issue.state}. ` +
+          `Reopen it first (\`gh issue reopen ${issue.number} --repo ${repoLabel(repo)}\`), or give another.`,
       );
     const tasksFile = join(worktree, ISSUE_FOLDER, `issue-${issue.number}`, "tasks.md");
     const github: GitHubLink = { host: repo.host, repo: repoName(repo), issues: [brief(issue)], search: null };

@@ -44,12 +44,14 @@ export function receiptComment(s: State): string {
   const r = receiptOf(s);
   const rows = r.stories.map(
     (l) =>
-      `| ${cell(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`)} | ${l.complete ? "✅ accepted" : "— not accepted"} | ${l.attempts} | ${formatDuration(l.duration_ms)} | ${formatTokens(l.agent.tokens + l.reviewer.tokens)} | ${formatCost(storyCost(l))} |`,
+      `| ${cell(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`)} | ${l.complete ? "✅ accepted" : "— not accepted"} | ${l.attempts} ` +
+      `| ${formatDuration(l.duration_ms)} | ${formatTokens(l.agent.tokens + l.reviewer.tokens)} | ${formatCost(storyCost(l))} |`,
   );
   const cost = s.total_cost_usd > 0 ? ` · ${formatCost(s.total_cost_usd)}` : "";
   return [
     commentMarker(s),
-    `**wt-loop** ended **${s.status}**: ${s.stories_completed}/${s.stories_total} stories, ${plural(s.iterations.length, "iteration")}, ${formatTokens(s.total_tokens)} tokens${cost}.`,
+    `**wt-loop** ended **${s.status}**: ${s.stories_completed}/${s.stories_total} stories, ` +
+      `${plural(s.iterations.length, "iteration")}, ${formatTokens(s.total_tokens)} tokens${cost}.`,
     ...(s.reason ? ["", `> ${cell(s.reason)}`] : []),
     "",
     "| story | result | attempts | time | tokens | cost |",

@@ -55,7 +55,9 @@ export async function resolveRepo(ctx: GhContext, ref: IssueRef["repo"]): Promis
   const label = given ? repoLabel(given) : "this worktree's repository";
   const json = await ghApi<RepoJson>(ctx, given, given ? `repos/${ref!.owner}/${ref!.name}` : "repos/{owner}/{repo}", {
     what: `looks up ${label}`,
-    notFound: `The repository ${label} was not found on ${host} (or the login \`gh\` uses cannot see it). Check the name, or run \`gh auth login --hostname ${host}\` with an account that can.`,
+    notFound:
+      `The repository ${label} was not found on ${host} (or the login \`gh\` uses cannot see it). ` +
+      `Check the name, or run \`gh auth login --hostname ${host}\` with an account that can.`,
   });
   const repo = repoFromUrl(json.html_url) ?? given;
   if (!repo) throw new UserError(`GitHub answered for ${label} without its address (${json.full_name}); give the repository as owner/repo#N.`);

@@ -98,13 +98,15 @@ export async function readFeedback(ctx: GhContext, repo: RepoId, n: number, bran
     });
     if (pull.state !== "open")
       throw new PullGone(
-        `Pull request #${n} (${pull.html_url}) is ${pull.merged_at ? "merged" : "closed"}: there is nothing to fix on it. ${pull.merged_at ? "Start a new loop for more work." : `Reopen it (\`gh pr reopen ${n}\`) first.`}`,
+        `Pull request #${n} (${pull.html_url}) is ${pull.merged_at ? "merged" : "closed"}: ` +
+          `there is nothing to fix on it. ${pull.merged_at ? "Start a new loop for more work." : `Reopen it (\`gh pr reopen ${n}\`) first.`}`,
         Boolean(pull.merged_at),
         pull.html_url,
       );
     if (pull.head.ref !== branch)
       throw new UserError(
-        `Pull request #${n} is from the branch ${pull.head.ref}, and this worktree is on ${branch ?? "no branch"}: the stories must run on its branch. Switch to it (\`git switch ${pull.head.ref}\`, or \`gh pr checkout ${n}\`), then try again.`,
+        `Pull request #${n} is from the branch ${pull.head.ref}, and this worktree is on ${branch ?? "no branch"}: the stories must run on its branch. ` +
+          `Switch to it (\`git switch ${pull.head.ref}\`, or \`gh pr checkout ${n}\`), then try again.`,
       );
     const early = wait.head !== undefined && Date.now() - began < FIRST_CHECK_MS * (wait.scale ?? 1);
     if (pull.head.sha !== wait.head && early) {
@@ -121,7 +123,8 @@ export async function readFeedback(ctx: GhContext, repo: RepoId, n: number, bran
     if (!running.length && !(runs.length === 0 && early)) break;
     if (Date.now() - began + step > wait.maxWaitMs)
       throw new UserError(
-        `The checks ${running.join(", ")} of pull request #${n} are still running: run \`wt-loop start --pr ${n}\` again once they have finished (or raise --max-wait).`,
+        `The checks ${running.join(", ")} of pull request #${n} are still running: ` +
+          `run \`wt-loop start --pr ${n}\` again once they have finished (or raise --max-wait).`,
       );
     await rest(wait, running, step);
   }

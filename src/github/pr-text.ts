@@ -57,14 +57,16 @@ export function prSection(f: PrFacts): string {
   const spent = { usd: s.total_cost_usd + (s.spent_before?.cost_usd ?? 0), tokens: s.total_tokens + (s.spent_before?.tokens ?? 0) };
   const cost = spent.usd > 0 ? ` · ${formatCost(spent.usd)}` : "";
   out.push(
-    `**wt-loop** ended **${s.status}**: ${s.stories_completed}/${s.stories_total} stories, ${plural(all.length, "iteration")}, ${formatTokens(spent.tokens)} tokens${cost}.`,
+    `**wt-loop** ended **${s.status}**: ${s.stories_completed}/${s.stories_total} stories, ` +
+      `${plural(all.length, "iteration")}, ${formatTokens(spent.tokens)} tokens${cost}.`,
   );
   const reason = endingReason(s);
   if (reason) out.push("", `> ${cell(reason)}`);
   out.push("", "| story | result | attempts | time | tokens | cost |", "|---|---|---|---|---|---|");
   for (const l of r.stories)
     out.push(
-      `| ${cell(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`)} | ${l.complete ? "✅ accepted" : "— not accepted"} | ${l.attempts} | ${formatDuration(l.duration_ms)} | ${formatTokens(l.agent.tokens + l.reviewer.tokens)} | ${formatCost(storyCost(l))} |`,
+      `| ${cell(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`)} | ${l.complete ? "✅ accepted" : "— not accepted"} | ${l.attempts} ` +
+        `| ${formatDuration(l.duration_ms)} | ${formatTokens(l.agent.tokens + l.reviewer.tokens)} | ${formatCost(storyCost(l))} |`,
     );
   for (const l of r.stories) out.push("", ...storyDetail(s, all, l.id, l.title, l.complete, f.files));
   const left = f.plan.filter((p) => !p.complete);
@@ -85,7 +87,8 @@ export function prSection(f: PrFacts): string {
       ].filter(Boolean);
       out.push(
         "",
-        `Forecast for the ${plural(fc.remaining_stories ?? left.length, "story", "stories")} left, from the ${plural(fc.finished_stories, "story", "stories")} finished: ${parts.join(", ")}.`,
+        `Forecast for the ${plural(fc.remaining_stories ?? left.length, "story", "stories")} left, ` +
+          `from the ${plural(fc.finished_stories, "story", "stories")} finished: ${parts.join(", ")}.`,
       );
     }
   }

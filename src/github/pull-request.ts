@@ -69,7 +69,8 @@ export async function prTarget(git: Git, ctx: GhContext, s: Pick<State, "checkpo
   });
   if (j.permissions && j.permissions.push === false)
     throw new UserError(
-      `Your GitHub login cannot push to ${repoLabel(repo)} (a fork you do not own, or read-only access), so wt-loop cannot open a pull request from the loop's branch there. ` +
+      `Your GitHub login cannot push to ${repoLabel(repo)} (a fork you do not own, or read-only access), ` +
+        `so wt-loop cannot open a pull request from the loop's branch there. ` +
         "Ask for write access, or work in your own fork (its remote as `origin`, GH_REPO=you/fork), then try again.",
     );
   return { repo, remote, defaultBranch: j.default_branch ?? "main" };
@@ -106,7 +107,8 @@ async function pushRemote(git: Git, branch: string | null): Promise<string> {
   if (!remotes.length)
     throw new UserError("This repository has no git remote to push the loop's branch to. Add one (`git remote add origin <url>`), then try again.");
   throw new UserError(
-    `This repository has several git remotes (${remotes.join(", ")}) and none is \`origin\`: set your branch's upstream (\`git branch -u <remote>/<branch>\`), then try again.`,
+    `This repository has several git remotes (${remotes.join(", ")}) and none is \`origin\`: ` +
+      `set your branch's upstream (\`git branch -u <remote>/<branch>\`), then try again.`,
   );
 }
 
@@ -212,7 +214,8 @@ async function push(git: Git, remote: string, branch: string, tip: string, pushe
   const r = await git.run([...PUSH_PROTOCOLS, ...args], { allowFailure: true });
   if (r.code !== 0)
     throw new UserError(
-      `\`git push\` of ${branch} to ${remote} failed: ${r.stderr.trim().split("\n").slice(-3).join(" ")}. Nothing was overwritten; fix that, then run \`wt-loop pr\`.`,
+      `\`git push\` of ${branch} to ${remote} failed: ${r.stderr.trim().split("\n").slice(-3).join(" ")}. ` +
+        `Nothing was overwritten; fix that, then run \`wt-loop pr\`.`,
     );
   return `pushed ${branch} to ${remote}`;
 }

@@ -81,7 +81,8 @@ export function createServer(cwd: string): McpServer {
     {
       title: "List loops",
       description:
-        "Every worktree of the repository with its wt-loop loop: status, story k/n, iteration i/max, elapsed time, cost, runner alive. Same JSON as `wt-loop list --json`.",
+        "Every worktree of the repository with its wt-loop loop: status, story k/n, iteration i/max, elapsed time, cost, runner alive. " +
+        "Same JSON as `wt-loop list --json`.",
       outputSchema: { loops: z.array(WorktreeLoop), capped: Capped },
       annotations: readOnly,
     },
@@ -93,7 +94,9 @@ export function createServer(cwd: string): McpServer {
     {
       title: "Loop status",
       description:
-        "The state file of one worktree's loop (as `wt-loop status --json`), with its receipt (each story's attempts, time, tokens and cost; while it runs, a forecast of the rest) and a summary; under `--parallel`, `lanes` has each story at work in its own worktree (story, attempt, step, agent pid). A dead runner's state is corrected to stopped.",
+        "The state file of one worktree's loop (as `wt-loop status --json`), with its receipt (each story's attempts, time, tokens and cost; " +
+        "while it runs, a forecast of the rest) and a summary; under `--parallel`, `lanes` has each story at work in its own worktree (story, attempt, " +
+        "step, agent pid). A dead runner's state is corrected to stopped.",
       inputSchema: { worktree: worktreeArg },
       outputSchema: LoopStatus.shape,
       annotations: readOnly,
@@ -111,7 +114,8 @@ export function createServer(cwd: string): McpServer {
     {
       title: "Loop history",
       description:
-        "One entry per iteration of one worktree's loop (story, attempt, outcome, reason, times, commits, tokens, cost) and totals, as `wt-loop history --json`.",
+        "One entry per iteration of one worktree's loop (story, attempt, outcome, reason, times, commits, tokens, cost) and totals, " +
+        "as `wt-loop history --json`.",
       inputSchema: { worktree: worktreeArg },
       outputSchema: LoopHistory.shape,
       annotations: readOnly,
@@ -128,7 +132,8 @@ export function createServer(cwd: string): McpServer {
     {
       title: "Loop log",
       description:
-        "The recent events of one story of the current run (progress, the agent's messages and tool calls, iteration ends, errors), oldest first, bounded: at most `limit` events, each message clipped to `max_chars`.",
+        "The recent events of one story of the current run (progress, the agent's messages and tool calls, iteration ends, errors), oldest first, " +
+        "bounded: at most `limit` events, each message clipped to `max_chars`.",
       inputSchema: {
         worktree: worktreeArg,
         story: z.string().optional().describe('Story id (e.g. "2"). Default: the story of the latest event.'),
@@ -151,7 +156,8 @@ export function createServer(cwd: string): McpServer {
     {
       title: "Stop loop",
       description:
-        "Stops one worktree's loop as `wt-loop stop` does: gracefully (the agent is stopped, completed stories stay committed, work in progress stays in the tree), or at once with force.",
+        "Stops one worktree's loop as `wt-loop stop` does: gracefully (the agent is stopped, completed stories stay committed, " +
+        "work in progress stays in the tree), or at once with force.",
       inputSchema: { worktree: worktreeArg, force: z.boolean().default(false).describe("Kill the runner and its agent at once.") },
       outputSchema: StopResult.shape,
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: false },

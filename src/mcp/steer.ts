@@ -44,7 +44,8 @@ export function steerTools(server: McpServer, cwd: string): void {
     {
       title: "Pause loop",
       description:
-        "Pauses one worktree's running loop when its current iteration ends (the agent is not interrupted), as `wt-loop pause`. The loop then waits, status `paused`, until resume_loop or stop_loop.",
+        "Pauses one worktree's running loop when its current iteration ends (the agent is not interrupted), as `wt-loop pause`. " +
+        "The loop then waits, status `paused`, until resume_loop or stop_loop.",
       inputSchema: { worktree: worktreeArg },
       outputSchema: SteerResult,
       annotations: { ...annotations, idempotentHint: false },
@@ -67,7 +68,8 @@ export function steerTools(server: McpServer, cwd: string): void {
     {
       title: "Add a note",
       description:
-        "Leaves a note for the agent of one worktree's running loop, as `wt-loop note`: the next iteration's prompt carries it, in a \"Note from the user\" section.",
+        "Leaves a note for the agent of one worktree's running loop, as `wt-loop note`: " +
+        'the next iteration\'s prompt carries it, in a "Note from the user" section.',
       inputSchema: { worktree: worktreeArg, text: z.string().min(1).describe("The note, as the agent should read it.") },
       outputSchema: SteerResult,
       annotations: { ...annotations, idempotentHint: false },
@@ -79,7 +81,8 @@ export function steerTools(server: McpServer, cwd: string): void {
     {
       title: "Set the iteration limit",
       description:
-        "Raises or lowers one worktree's running loop's iteration limit, as `wt-loop max`: by `delta` (+10, -5) or to `value`. Never below the iterations it has run, the running one included.",
+        "Raises or lowers one worktree's running loop's iteration limit, as `wt-loop max`: by `delta` (+10, -5) or to `value`. " +
+        "Never below the iterations it has run, the running one included.",
       inputSchema: {
         worktree: worktreeArg,
         delta: z.number().int().optional().describe("Change the limit by this many iterations (negative lowers it)."),

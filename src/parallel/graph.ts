@@ -85,7 +85,10 @@ export function graphRefusal(stories: Story[], file: string): string | null {
   const lines = problems.map((p) => {
     switch (p.kind) {
       case "unknown":
-        return `\`${headingOf(p.story)}\` names ${p.id}, which is no story of ${file} (the stories are ${listed}). Fix the id, or take it out of the parentheses; a section without checkbox tasks makes no story.`;
+        return (
+          `\`${headingOf(p.story)}\` names ${p.id}, which is no story of ${file} (the stories are ${listed}). ` +
+          `Fix the id, or take it out of the parentheses; a section without checkbox tasks makes no story.`
+        );
       case "self":
         return `\`${headingOf(p.story)}\` names itself. Take ${p.story.id} out of its parentheses.`;
       case "cycle": {
@@ -94,5 +97,8 @@ export function graphRefusal(stories: Story[], file: string): string | null {
       }
     }
   });
-  return `${file}: the prerequisites in its headings (\`## 3. CLI (after 1, 2)\`) cannot all be met, so nothing was started:\n${lines.map((l) => `  - ${l}`).join("\n")}`;
+  return (
+    `${file}: the prerequisites in its headings (\`## 3. CLI (after 1, 2)\`) cannot all be met, ` +
+    `so nothing was started:\n${lines.map((l) => `  - ${l}`).join("\n")}`
+  );
 }

@@ -164,7 +164,8 @@ export function gitLanes(git: Git, opts: LanesOptions): Lanes {
       const on = await lg.branch();
       if (on !== lane.branch)
         throw new HarnessError(
-          `The lane of story ${lane.story_id} (${lane.worktree}) is on ${on ?? "a detached HEAD"}, not on its branch ${lane.branch}: its work was not committed.`,
+          `The lane of story ${lane.story_id} (${lane.worktree}) is on ${on ?? "a detached HEAD"}, not on its branch ${lane.branch}: ` +
+            `its work was not committed.`,
         );
       const { head, dirty } = await lg.headAndDirty();
       return dirty ? lg.uninterruptible().commitAll(message) : head;

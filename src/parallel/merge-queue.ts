@@ -80,7 +80,8 @@ export function mergeQueue(git: Git, loopBranch: string): MergeQueue {
     if (moved.code !== 0) {
       await undo(q, j);
       throw new HarnessError(
-        `Integrating story ${lane.story_id} could not update the main worktree ${q.ctx.cwd} (${moved.stderr.trim()}); the loop branch was put back. Its work stays on ${lane.branch}.`,
+        `Integrating story ${lane.story_id} could not update the main worktree ${q.ctx.cwd} (${moved.stderr.trim()}); the loop branch was put back. ` +
+          `Its work stays on ${lane.branch}.`,
       );
     }
     let verdict: Awaited<ReturnType<NonNullable<Verify>>>;
@@ -192,7 +193,8 @@ async function assertMainReady(q: Git, loopBranch: string): Promise<void> {
   const { branch: on, paths: dirty } = await q.worktreeStatus();
   if (on !== loopBranch)
     throw new HarnessError(
-      `The main worktree ${q.ctx.cwd} is on ${on ?? "a detached HEAD"}, not on the loop branch ${loopBranch}: lanes are integrated there. Switch back (git switch ${loopBranch}) and start the loop again.`,
+      `The main worktree ${q.ctx.cwd} is on ${on ?? "a detached HEAD"}, not on the loop branch ${loopBranch}: lanes are integrated there. ` +
+        `Switch back (git switch ${loopBranch}) and start the loop again.`,
     );
   if (dirty.length)
     throw new HarnessError(

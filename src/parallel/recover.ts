@@ -84,8 +84,10 @@ export async function recoverIntegration(git: Git, loopBranch: string, recordedO
   if (!j) return recordedOld && head !== recordedOld ? { kind: "finished", head } : { kind: "none", head };
   if (head !== j.old && head !== j.new)
     throw new HarnessError(
-      `The loop branch ${loopBranch} is at ${head.slice(0, 12)}, neither before (${j.old.slice(0, 12)}) nor after (${j.new.slice(0, 12)}) the integration a stopped runner left half done: ` +
-        `it was moved by something else, and was left as it is. Look at \`git log ${loopBranch}\`, then delete ${journalRefs(q).old} and ${journalRefs(q).new} to go on.`,
+      `The loop branch ${loopBranch} is at ${head.slice(0, 12)}, neither before (${j.old.slice(0, 12)}) nor after (${j.new.slice(0, 12)}) ` +
+        `the integration a stopped runner left half done: ` +
+        `it was moved by something else, and was left as it is. Look at \`git log ${loopBranch}\`, ` +
+        `then delete ${journalRefs(q).old} and ${journalRefs(q).new} to go on.`,
     );
   // The killed git may have left the index locked. No git of the loop's runs in the main worktree now; one that
   // does is someone else's (the user's, their editor's), and its lock is its own: left, and the user told.
@@ -95,8 +97,11 @@ export async function recoverIntegration(git: Git, loopBranch: string, recordedO
     const holders = gitsWorkingIn(q.ctx.cwd);
     if (holders === null || holders.length)
       throw new HarnessError(
-        `${lock} is there, and ${holders?.length ? `a git process (pid ${holders.join(", ")}) is working in ${q.ctx.cwd}` : "wt-loop cannot tell here whether a git process holds it"}: ` +
-          `wt-loop did not remove it, and the integration a stopped runner left half done waits. When no git runs there any more, start again${holders === null ? ` (after deleting ${lock})` : ""}.`,
+        `${lock} is there, and ${
+          holders?.length ? `a git process (pid ${holders.join(", ")}) is working in ${q.ctx.cwd}` : "wt-loop cannot tell here whether a git process holds it"
+        }: ` +
+          `wt-loop did not remove it, and the integration a stopped runner left half done waits. ` +
+          `When no git runs there any more, start again${holders === null ? ` (after deleting ${lock})` : ""}.`,
       );
     rmSync(lock, { force: true });
     notes.push("removed the index.lock the killed integration left");

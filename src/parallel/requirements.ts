@@ -24,7 +24,8 @@ export function refuseParallelConflicts(o: ParallelAsked, noTasksFile = false): 
   if (o.done !== "manual") return;
   if (noTasksFile)
     throw new UserError(
-      `${flag} needs stories to run side by side, from a tasks.md with \`## \` sections and checkbox tasks, and none was found (worktree root, or depth ≤ 3). ` +
+      `${flag} needs stories to run side by side, from a tasks.md with \`## \` sections and checkbox tasks, ` +
+        `and none was found (worktree root, or depth ≤ 3). ` +
         "Add one, or use --parallel 1 with a task.",
     );
   throw new UserError(

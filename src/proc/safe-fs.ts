@@ -79,8 +79,8 @@ export function makeDir(root: string, dir: string): void {
   }
 }
 
-/** The folder every file of the loop lives in, under the worktree. */
-const LOOP_DIR = ".claude";
+/** The folder every file of the loop lives in, under the worktree (state/paths.ts names the files in it). */
+export const LOOP_DIR = ".claude";
 const ASIDE = ".moved-by-wt-loop";
 const displaced: { file: string; to: string }[] = [];
 /** Only while a loop runs (its agent or --verify may do it): before, a file there is the user's, and start refuses. */
@@ -237,7 +237,7 @@ export function removeSafe(root: string, path: string): void {
  * the loop writes lives under `<worktree>/.claude/`); a path without one is checked from its folder.
  */
 export function loopRoot(path: string): string {
-  const at = path.lastIndexOf(`${sep}.claude${sep}`);
+  const at = path.lastIndexOf(`${sep}${LOOP_DIR}${sep}`);
   return at > 0 ? path.slice(0, at) : dirname(path);
 }
 

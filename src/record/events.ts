@@ -35,7 +35,8 @@ const PlannedStory = z.object({
 export const LoopStarted = z.object({
   type: described(
     z.literal("LoopStarted"),
-    "The loop began, once its stories were read: its whole plan and when it counts as done. The first event of a run; logs written before it existed do not have it.",
+    "The loop began, once its stories were read: its whole plan and when it counts as done. " +
+      "The first event of a run; logs written before it existed do not have it.",
   ),
   worktree: described(z.string(), "the worktree's name"),
   change: described(z.string().nullable(), "the OpenSpec change, or null for a plain tasks file or a task without one"),
@@ -200,7 +201,8 @@ export const WaitingEvent = z.object({
 export const WatchingEvent = z.object({
   type: described(
     z.literal("Watching"),
-    "`--watch`: every story is done and pushed; the loop waits for its pull request's checks (or for GitHub to show the pushed commit) and asks again at `until`.",
+    "`--watch`: every story is done and pushed; the loop waits for its pull request's checks " +
+      "(or for GitHub to show the pushed commit) and asks again at `until`.",
   ),
   pull_request: described(z.number().int().positive(), "the pull request's number"),
   url: described(z.string(), "its address"),
@@ -218,7 +220,8 @@ export const FeedbackEvent = z.object({
 export const CompleteEvent = z.object({
   type: described(
     z.literal("Complete"),
-    "The loop reached its final status. Written once per run: before a waiting completion question (then `completion` is null), after the completion step otherwise.",
+    "The loop reached its final status. Written once per run: before a waiting completion question (then `completion` is null), " +
+      "after the completion step otherwise.",
   ),
   status: described(Status.exclude(["starting", "running", "paused"]), "the final status"),
   reason: described(z.string(), "why the loop ended (and, after the completion step, where the work is)"),
@@ -237,7 +240,8 @@ export const CompleteEvent = z.object({
   sandbox: described(z.string().nullable().optional(), "how the loop's `--sandbox` was set (`on · network: …`); null or absent: it ran without one"),
   stories: described(
     z.array(StoryReceipt).optional(),
-    "the receipt: every story the loop worked on with its attempts, time, tokens and cost, the earlier runs it continues included (docs/receipt.md); absent in logs written before it",
+    "the receipt: every story the loop worked on with its attempts, time, tokens and cost, the earlier runs it continues included (docs/receipt.md); " +
+      "absent in logs written before it",
   ),
   audit: described(
     AuditReceipt.nullable().optional(),
@@ -279,7 +283,8 @@ export const LaneEvent = z.object({
   attempt: described(z.number().int().positive(), "its attempt at the story"),
   step: described(
     z.enum(["opened", "queued", "integrating", "integrated", "conflict", "verify_failed", "closed"]),
-    "`opened`: its worktree is ready; `queued`: accepted in the lane; `integrating`; `integrated`: its commits are on the loop branch; `conflict` / `verify_failed`: the integration was undone and the story goes again on the new head; `closed`: its worktree and branch are removed",
+    "`opened`: its worktree is ready; `queued`: accepted in the lane; `integrating`; `integrated`: its commits are on the loop branch; " +
+      "`conflict` / `verify_failed`: the integration was undone and the story goes again on the new head; `closed`: its worktree and branch are removed",
   ),
   worktree: described(z.string(), "the lane's worktree"),
   commits: described(z.array(z.string()).default([]), "`integrated`: the commits now on the loop branch"),

@@ -20,7 +20,8 @@ export const Forecast = z.object({
   finished_stories: described(z.number().int().nonnegative(), "the complete stories of this loop the range is made from"),
   time_ms: described(
     Range.nullable(),
-    "agent time the remaining stories will likely take (waits for an unavailable agent left out; with `--parallel N` divided by the lanes that can run); null: no estimate yet",
+    "agent time the remaining stories will likely take (waits for an unavailable agent left out; " +
+      "with `--parallel N` divided by the lanes that can run); null: no estimate yet",
   ),
   cost_usd: described(Range.nullable(), "what they will likely cost, agent and reviewer; null: no estimate yet, or no finished story reported a cost"),
 });

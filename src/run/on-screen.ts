@@ -7,7 +7,8 @@
 import { writeSync } from "node:fs";
 import type { CliRenderer } from "@opentui/core";
 import { ExitCode } from "../errors.ts";
-import { STOP_WAIT_SEC, stopLoop } from "../control/stop-loop.ts";
+import { stopLoop } from "../control/stop-loop.ts";
+import { STOP_WAIT_SEC } from "../control/stop-wait.ts";
 import { followLoop } from "../control/follow-loop.ts";
 import { exitCodeFor, runPrepared } from "./runner.ts";
 import type { Lock } from "../state/lock.ts";

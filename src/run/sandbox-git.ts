@@ -19,8 +19,11 @@ import { join, resolve } from "node:path";
 import type { Mount, Place } from "../proc/sandbox.ts";
 
 /** Names git writes at the top of a git dir while it works (a commit, a merge, a rebase, a gc). */
-const GIT_WRITES =
-  /^(index|HEAD|ORIG_HEAD|FETCH_HEAD|MERGE_HEAD|MERGE_MSG|MERGE_MODE|MERGE_RR|AUTO_MERGE|CHERRY_PICK_HEAD|REVERT_HEAD|REBASE_HEAD|BISECT_[A-Z_]+|COMMIT_EDITMSG|TAG_EDITMSG|SQUASH_MSG|NOTES_[A-Z_]+|packed-refs|objects|refs|logs|sequencer|rebase-merge|rebase-apply|rr-cache|gc\.pid|gc\.log|sharedindex\.[0-9a-f]+|index\.stash\.\d+|[^/]+\.lock)$/;
+const GIT_WRITES = new RegExp(
+  "^(index|HEAD|ORIG_HEAD|FETCH_HEAD|MERGE_HEAD|MERGE_MSG|MERGE_MODE|MERGE_RR|AUTO_MERGE|CHERRY_PICK_HEAD|REVERT_HEAD|REBASE_HEAD|BISECT_[A-Z_]+|" +
+    "COMMIT_EDITMSG|TAG_EDITMSG|SQUASH_MSG|NOTES_[A-Z_]+|packed-refs|objects|refs|logs|sequencer|rebase-merge|rebase-apply|rr-cache|" +
+    "gc\\.pid|gc\\.log|sharedindex\\.[0-9a-f]+|index\\.stash\\.\\d+|[^/]+\\.lock)$",
+);
 /** What a commit in a linked worktree writes in the common git dir. */
 const COMMON_WRITES = ["objects", "refs", "logs"];
 /** wt-loop's own (its lanes, its notes of usage limits): made outside the sandbox, while a command may run. */

@@ -35,7 +35,8 @@ export function allowedHosts(s: Pick<State, "sandbox_allow">, adapter: AgentAdap
     const e = endpointOfUrl(api);
     if (!e)
       throw new UserError(
-        `--sandbox: the ${adapter.name} agent's API base URL '${api}' is not an http(s) URL, so its host cannot be allowed. Fix the variable, or run without --sandbox.`,
+        `--sandbox: the ${adapter.name} agent's API base URL '${api}' is not an http(s) URL, so its host cannot be allowed. ` +
+          `Fix the variable, or run without --sandbox.`,
       );
     out.push(e);
   }

@@ -269,7 +269,8 @@ class Session {
     if (String(layerOptions(this.wt.path, given, previous).options.terminal ?? "auto") === "inline") {
       (this.current as PreviewModel).inform(
         "Not in a new window",
-        'Your config sets "terminal": "inline", so `wt-loop start` would run the loop in this terminal, hidden behind this screen. Press R to run it here on its own screen, or set "terminal" to "auto" (or a terminal\'s name) for S.',
+        'Your config sets "terminal": "inline", so `wt-loop start` would run the loop in this terminal, hidden behind this screen. ' +
+          'Press R to run it here on its own screen, or set "terminal" to "auto" (or a terminal\'s name) for S.',
       );
       this.screen?.redraw();
       return;

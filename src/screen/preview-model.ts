@@ -128,7 +128,8 @@ export class PreviewModel extends TextScreen implements ScreenModel {
         [span(item.kind === "change" ? "Change " : "Tasks file ", "dim"), span(item.name, "accent", true)],
         [
           span(
-            `tasks ${t.done}/${t.total} · stories ${s.done}/${s.total}${item.kind === "change" ? ` · ${scenarios} ${scenarios === 1 ? "scenario" : "scenarios"}` : ""}`,
+            `tasks ${t.done}/${t.total} · stories ${s.done}/${s.total}` +
+              `${item.kind === "change" ? ` · ${scenarios} ${scenarios === 1 ? "scenario" : "scenarios"}` : ""}`,
           ),
         ],
       ],

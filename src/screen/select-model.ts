@@ -161,7 +161,8 @@ export class SelectModel extends TextScreen implements ScreenModel {
           ? [span(EMPTY_SHORT, "warn")]
           : [
               span(
-                `${work === 1 ? "1 piece" : `${work} pieces`} of work here · ${this.data.loops.length} ${this.data.loops.length === 1 ? "loop" : "loops"} in this repository${running ? ` (${running} running)` : ""}`,
+                `${work === 1 ? "1 piece" : `${work} pieces`} of work here · ` +
+                  `${this.data.loops.length} ${this.data.loops.length === 1 ? "loop" : "loops"} in this repository${running ? ` (${running} running)` : ""}`,
                 "dim",
               ),
             ],
@@ -247,7 +248,13 @@ function loopDetails(e: WorktreeLoop, now: number): Line[] {
     row("Status", statusLabel(l), l.runner_alive ? "accent" : l.status === "done" ? "good" : l.status === "stuck" ? "bad" : "normal"),
     row(
       "Story",
-      `${storyLabel(l)}${l.lanes.length ? `  ${l.lanes.map((x) => `${x.story_id}. ${x.story_title}`).join(" · ")}` : l.story ? `  ${l.story.id}. ${l.story.title} (attempt ${l.story.attempt})` : ""}`,
+      `${storyLabel(l)}${
+        l.lanes.length
+          ? `  ${l.lanes.map((x) => `${x.story_id}. ${x.story_title}`).join(" · ")}`
+          : l.story
+            ? `  ${l.story.id}. ${l.story.title} (attempt ${l.story.attempt})`
+            : ""
+      }`,
     ),
     row("Iteration", `${l.iteration}/${l.max_iterations}`),
     row("Elapsed", elapsed === null ? "unknown" : formatDuration(elapsed)),

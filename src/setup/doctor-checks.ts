@@ -259,7 +259,7 @@ function checkDisk(input: DoctorInput): Found | null {
 function checkTrust(input: DoctorInput): Found | null {
   const { opts, layered } = input;
   if (input.purpose !== "doctor" || !opts || !layered || "error" in input.worktree) return null;
-  const untrusted = untrustedCommands(layered, opts, input.previous, join(loopPaths(input.worktree.path).dir, "loop-state.json"), input.env);
+  const untrusted = untrustedCommands(layered, opts, input.previous, loopPaths(input.worktree.path).state, input.env);
   if (!untrusted.length) return layered.files.project.found ? ok(`${layered.files.project.path}: nothing untrusted to run`) : null;
   const commands = untrusted.flatMap((u) => u.commands.map((c) => `--${c.flag}`)).join(", ");
   return {

@@ -21,7 +21,11 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
   if (plan.change) out.push(`Change:    ${plan.change}`);
   if (plan.github) out.push(`Issue:     ${issueLine(plan.github)}`);
   out.push(
-    `Stories:   ${plan.source.kind === "manual" ? "one (the task)" : `${plan.stories.length} from ${rel(plan.tasksFile!)}${plan.write ? " (written when the loop starts)" : ""}`}`,
+    `Stories:   ${
+      plan.source.kind === "manual"
+        ? "one (the task)"
+        : `${plan.stories.length} from ${rel(plan.tasksFile!)}${plan.write ? " (written when the loop starts)" : ""}`
+    }`,
   );
   out.push(`Done when: ${state.done_criteria === "tasks" ? "every task is ticked in the tasks file" : "the agent reports <promise>COMPLETE</promise>"}`);
   if (plan.source.kind !== "manual") {
@@ -41,22 +45,26 @@ export function describePlan(state: State, plan: Plan, setBy: string[] = [], tru
   out.push(
     "",
     `Agent:     ${commandLine(state.agent, state.model, state.agent_cmd, "prompt")}`,
-    `Limits:    ${plural(state.max_iterations, "iteration")} · ${plural(state.max_retries, "attempt")} per story · stalled after ${plural(state.stall_threshold, "iteration")} without progress · ` +
+    `Limits:    ${plural(state.max_iterations, "iteration")} · ${plural(state.max_retries, "attempt")} per story · ` +
+      `stalled after ${plural(state.stall_threshold, "iteration")} without progress · ` +
       `${state.iteration_timeout_min} min per agent run · ${state.command_timeout_sec} s per command`,
-    `Checkpoint: ${state.checkpoint === "branch" ? `branch ${loopBranchName(state.change ?? state.worktree_name)}` : "stash"} · at the end: ${state.on_complete}`,
+    `Checkpoint: ${state.checkpoint === "branch" ? `branch ${loopBranchName(state.change ?? state.worktree_name)}` : "stash"} · ` +
+      `at the end: ${state.on_complete}`,
   );
   if (state.notify) out.push(`Notify:    ${state.notify} (when the loop ends or waits for you)`);
   if (state.verify) out.push(`Verify:    ${state.verify} (sh -c, after each COMPLETE; limit ${state.verify_timeout_min} min)`);
   if (state.review)
     out.push(
       `Review:    ${commandLine(state.review, state.review_model, state.review_cmd, "review prompt")} ` +
-        `(--review ${state.review}: after each COMPLETE that passes the box check${state.verify ? " and --verify" : ""}, shown the story and the attempt's diff; limit ${state.review_timeout_min} min)`,
+        `(--review ${state.review}: after each COMPLETE that passes the box check${state.verify ? " and --verify" : ""}, ` +
+        `shown the story and the attempt's diff; limit ${state.review_timeout_min} min)`,
     );
   if (state.audit) {
     const a = auditorOf(state);
     out.push(
       `Audit:     ${commandLine(a.name, a.model, a.cmd, "audit prompt")} ` +
-        `(--audit: once every story is accepted, shown the goal, the whole diff and the stories; its gaps become stories; at most ${plural(state.audit_rounds, "round")})`,
+        `(--audit: once every story is accepted, shown the goal, the whole diff and the stories; its gaps become stories; ` +
+        `at most ${plural(state.audit_rounds, "round")})`,
     );
   }
   const sandbox = sandboxLabel(state);

@@ -38,7 +38,8 @@ const META: Record<SchemaKind, { title: string; description: string }> = {
   config: {
     title: "wt-loop config file (.wt-loop.json, ~/.config/wt-loop/config.json)",
     description:
-      "Loop options, keyed by their long flag names. Flags, then a restart's remembered options, then .wt-loop.json, then the user's file win (docs/config.md).",
+      "Loop options, keyed by their long flag names. Flags, then a restart's remembered options, then .wt-loop.json, " +
+      "then the user's file win (docs/config.md).",
   },
   doctor: {
     title: "wt-loop doctor --json",
@@ -47,7 +48,8 @@ const META: Record<SchemaKind, { title: string; description: string }> = {
   receipt: {
     title: "wt-loop status --json: its `receipt`",
     description:
-      "What `wt-loop status --json` adds to the state file under `receipt`: each story's attempts, time, tokens and cost, and a running loop's forecast (docs/receipt.md). Objects are open.",
+      "What `wt-loop status --json` adds to the state file under `receipt`: " +
+      "each story's attempts, time, tokens and cost, and a running loop's forecast (docs/receipt.md). Objects are open.",
   },
 };
 

@@ -55,7 +55,9 @@ const positive = (name: string, unitMs: number, unit: string) =>
       .number({ error: `--${name} must be a number` })
       .positive({ error: `--${name} must be greater than 0` })
       .max(Math.floor(MAX_TIMER_MS / unitMs), {
-        error: `--${name} must be at most ${Math.floor(MAX_TIMER_MS / unitMs)} ${unit} (about 24 days, the longest timer wt-loop can set)`,
+        error:
+          `--${name} must be at most ${Math.floor(MAX_TIMER_MS / unitMs)} ${unit} ` +
+          `(about ${Math.floor(MAX_TIMER_MS / 86_400_000)} days, the longest timer wt-loop can set)`,
       }),
   );
 
@@ -65,6 +67,9 @@ const positive = (name: string, unitMs: number, unit: string) =>
  */
 export const NONE = "none";
 const removable = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === NONE ? undefined : v), schema.optional());
+
+/** `--max-wait`: the most hours one iteration may wait for an agent's limit to pass. */
+const MAX_WAIT_HOURS = 720;
 
 /** `--parallel`: lanes at once, at most (each is an agent and a worktree; see the option's message). */
 export const MAX_PARALLEL = 16;
@@ -97,7 +102,9 @@ export const LoopOptions = z.strictObject({
   }),
   pr: opt(int("pr", 1).optional(), {
     hint: "n",
-    help: "This loop's pull request: its failing checks and the reviews asking for changes become new stories, run on its branch and pushed (implies --on-complete pr; docs/github.md)",
+    help:
+      "This loop's pull request: its failing checks and the reviews asking for changes become new stories, " +
+      "run on its branch and pushed (implies --on-complete pr; docs/github.md)",
     file: "none",
   }),
   done: opt(DoneCriteria.optional(), { help: "Done criteria", defaultText: "tasks when a tasks.md is found, else manual", state: "done_criteria", remembered }),
@@ -110,7 +117,9 @@ export const LoopOptions = z.strictObject({
         .int({ error: "--parallel must be a whole number" })
         .min(1, { error: "--parallel must be at least 1 (1 runs the stories one after another)" })
         .max(MAX_PARALLEL, {
-          error: `--parallel must be at most ${MAX_PARALLEL} (each lane is an agent on your one account and a worktree: more at once mostly wait on the account's rate limit)`,
+          error:
+            `--parallel must be at most ${MAX_PARALLEL} (each lane is an agent on your one account and a worktree: ` +
+            `more at once mostly wait on the account's rate limit)`,
         }),
     ).default(1),
     {
@@ -275,7 +284,7 @@ export const LoopOptions = z.strictObject({
       z.coerce
         .number({ error: "--max-wait must be a number" })
         .positive({ error: "--max-wait must be greater than 0" })
-        .max(720, { error: "--max-wait must be at most 720 hours (30 days)" }),
+        .max(MAX_WAIT_HOURS, { error: `--max-wait must be at most ${MAX_WAIT_HOURS} hours (${MAX_WAIT_HOURS / 24} days)` }),
     ).default(8),
     {
       hint: "hours",
@@ -286,7 +295,9 @@ export const LoopOptions = z.strictObject({
   ),
   // On from any layer (a flag, either file, the remembered run): only a flag turns it off (setup/config.ts).
   sandbox: opt(z.boolean().default(false), {
-    help: "Run the agent, --verify and --notify in an OS sandbox: writes only the worktree, its git dirs and the agent's own state; network only the agent's API host",
+    help:
+      "Run the agent, --verify and --notify in an OS sandbox: writes only the worktree, its git dirs and the agent's own state; " +
+      "network only the agent's API host",
     state: "sandbox",
     remembered,
   }),
@@ -320,7 +331,9 @@ export const LoopOptions = z.strictObject({
     remembered,
   }),
   watch: opt(z.boolean().default(false), {
-    help: "With --on-complete pr: after the push, wait for the pull request's checks; failing checks and requested changes become stories, run and pushed again (docs/github.md)",
+    help:
+      "With --on-complete pr: after the push, wait for the pull request's checks; " +
+      "failing checks and requested changes become stories, run and pushed again (docs/github.md)",
     state: "watch",
     remembered,
   }),

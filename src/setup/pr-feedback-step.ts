@@ -18,7 +18,8 @@ export async function takePrFeedback(worktree: string, opts: LoopOptions, previo
   const tasksFile = previous?.tasks_file;
   if (!tasksFile || previous.done_criteria !== "tasks")
     throw new UserError(
-      `--pr ${n} adds the pull request's feedback as stories to the tasks file of the loop that made it: run it in that loop's worktree (no loop with a tasks file has run here).`,
+      `--pr ${n} adds the pull request's feedback as stories to the tasks file of the loop that made it: ` +
+        `run it in that loop's worktree (no loop with a tasks file has run here).`,
     );
   const ctx = { cwd: worktree, timeoutMs: opts.commandTimeout * 1000 };
   const repo = await resolveRepo(ctx, null);

@@ -162,7 +162,8 @@ export function trustLine(layered: Layered, untrusted: Untrusted[], env: Env = p
   const head =
     state === "trusted"
       ? `${PROJECT_FILE} is trusted`
-      : `${PROJECT_FILE} is not trusted${state === "changed" ? " (changed since you trusted it)" : state === "link" ? " (a symbolic link: never trusted)" : ""}`;
+      : `${PROJECT_FILE} is not trusted` +
+        `${state === "changed" ? " (changed since you trusted it)" : state === "link" ? " (a symbolic link: never trusted)" : ""}`;
   if (!refused.length) return `${head}${state === "trusted" ? "" : "; it sets no command, so nothing is refused"}.`;
   return `${head}; start would refuse ${refused.join(" · ")} (\`wt-loop trust\` trusts the file).`;
 }
@@ -194,7 +195,8 @@ export function untrustedAdvice(untrusted: Untrusted[]): string {
   const remembered = untrusted.find((u) => u.why === "unsealed");
   if (remembered)
     out.push(
-      `To run a remembered command, give it as a flag (\`--${remembered.commands[0]!.flag} '…'\`); \`--${remembered.commands[0]!.flag} none\` drops it; or remove ${remembered.source} to start afresh.`,
+      `To run a remembered command, give it as a flag (\`--${remembered.commands[0]!.flag} '…'\`); ` +
+        `\`--${remembered.commands[0]!.flag} none\` drops it; or remove ${remembered.source} to start afresh.`,
     );
   return out.join(" ");
 }

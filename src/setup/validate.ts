@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import { UserError } from "../errors.ts";
 import { kebab } from "../text/format.ts";
-import { nearest, orList } from "../text/suggest.ts";
+import { NOT_ASCII_DASH, nearest, orList, typographicNumber } from "../text/suggest.ts";
 
 /**
  * Validates with a zod schema; the message names each offending option as the user typed it.
@@ -19,6 +19,9 @@ export function validate<T extends z.ZodType>(schema: T, input: unknown): z.infe
     const value = given[key];
     // An empty value (`--max ''`) would otherwise read as 0 or as a wrong choice.
     if (value === "") return `${opt} is empty: give it a value`;
+    // `−5` pasted from a document is no number to zod; "must be a number" would not say why.
+    const ascii = typeof value === "string" ? typographicNumber(value) : null;
+    if (ascii !== null) return `${opt} ${value}: ${NOT_ASCII_DASH} Type ${opt} ${ascii}`;
     if (i.code === "invalid_value" && "values" in i)
       return `${opt} must be ${orList(i.values.map(String))}, got '${String(value)}'${nearestChoice(String(value), i.values.map(String))}`;
     return i.message.startsWith("--") ? i.message : `${opt}: ${i.message}`;

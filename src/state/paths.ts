@@ -1,25 +1,40 @@
 /** Where the loop keeps its files (docs/files.md): under `<worktree>/.claude/`, the lock aside. */
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { refuseLinks } from "../proc/safe-fs.ts";
+import { LOOP_DIR, refuseLinks } from "../proc/safe-fs.ts";
+
+/** The names of the loop's files in its folder: spelled here only (the paths below, git's exclude lines). */
+export const LOOP_FILES = {
+  state: "loop-state.json",
+  events: "loop-events.jsonl",
+  logs: "logs",
+  runs: "loop-runs",
+  requests: "loop-requests",
+  /** The lock's place when the worktree has no `.git` of its own (lockPath). */
+  lock: "loop.lock",
+  learnings: "learnings.md",
+} as const;
 
 export function loopPaths(worktree: string) {
-  const dir = join(worktree, ".claude");
+  const dir = join(worktree, LOOP_DIR);
   return {
     dir,
-    state: join(dir, "loop-state.json"),
-    events: join(dir, "loop-events.jsonl"),
-    logs: join(dir, "logs"),
-    runs: join(dir, "loop-runs"),
+    state: join(dir, LOOP_FILES.state),
+    events: join(dir, LOOP_FILES.events),
+    logs: join(dir, LOOP_FILES.logs),
+    runs: join(dir, LOOP_FILES.runs),
     /** `wt-loop pause|resume|note|max` requests and the runner's answers (control/steer.ts). */
-    requests: join(dir, "loop-requests"),
+    requests: join(dir, LOOP_FILES.requests),
     /** Asked when used (it reads `.git`): most readers never need it. */
     get lock() {
       return lockPath(worktree);
     },
-    learnings: join(dir, "learnings.md"),
+    learnings: join(dir, LOOP_FILES.learnings),
   };
 }
+
+/** The lock's name in the worktree's git folder (lockPath). */
+const GIT_DIR_LOCK = "wt-loop.lock";
 
 /**
  * The runner's lock lives in the worktree's own git folder (`.git/`, or `.git/worktrees/<name>/` for a
@@ -30,13 +45,13 @@ export function loopPaths(worktree: string) {
 export function lockPath(worktree: string): string {
   const dotGit = join(worktree, ".git");
   try {
-    if (statSync(dotGit).isDirectory()) return join(dotGit, "wt-loop.lock");
+    if (statSync(dotGit).isDirectory()) return join(dotGit, GIT_DIR_LOCK);
     const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"))?.[1];
-    if (gitdir) return join(resolve(worktree, gitdir), "wt-loop.lock");
+    if (gitdir) return join(resolve(worktree, gitdir), GIT_DIR_LOCK);
   } catch {
     // no .git here
   }
-  return join(worktree, ".claude", "loop.lock");
+  return join(worktree, LOOP_DIR, LOOP_FILES.lock);
 }
 /**
  * Refuses (LinkRefused, a UserError) a link anywhere on the way to a file the loop writes: a
@@ -45,7 +60,7 @@ export function lockPath(worktree: string): string {
  */
 export function refusePlantedLinks(worktree: string, more: string[] = []): void {
   const p = loopPaths(worktree);
-  for (const path of [p.state, p.events, p.logs, p.runs, p.requests, p.learnings, join(p.dir, "loop.lock"), ...more]) refuseLinks(worktree, path);
+  for (const path of [p.state, p.events, p.logs, p.runs, p.requests, p.learnings, join(p.dir, LOOP_FILES.lock), ...more]) refuseLinks(worktree, path);
   const lock = p.lock;
   if (dirname(lock) !== p.dir) refuseLinks(dirname(lock), lock);
 }
@@ -84,15 +99,8 @@ export function runPaths(worktree: string, startedAt: string) {
 export type LoopPaths = ReturnType<typeof runPaths>;
 export type LoopFiles = ReturnType<typeof loopPaths>;
 
-/** Lines added to the repository's info/exclude: no checkpoint commits, stashes or cleans these. */
-export const EXCLUDE_LINES = [
-  "/.claude/loop-state.json",
-  "/.claude/loop-state.json.*.tmp",
-  "/.claude/loop-events.jsonl",
-  "/.claude/logs/",
-  "/.claude/loop-runs/",
-  "/.claude/loop-requests/",
-  "/.claude/loop.lock",
-  "/.claude/loop.lock.*",
-  "/.claude/learnings.md",
-];
+const F = LOOP_FILES;
+/** Lines added to the repository's info/exclude: no checkpoint commits, stashes or cleans these (`.*.tmp`: a write's temp file). */
+export const EXCLUDE_LINES = [F.state, `${F.state}.*.tmp`, F.events, `${F.logs}/`, `${F.runs}/`, `${F.requests}/`, F.lock, `${F.lock}.*`, F.learnings].map(
+  (name) => `/${LOOP_DIR}/${name}`,
+);

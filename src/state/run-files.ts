@@ -39,7 +39,8 @@ export async function findRun(paths: LoopFiles, run?: string): Promise<FoundRun>
   if (!found) {
     const known = archivedRuns(paths).map((r) => r.key);
     throw new UserError(
-      `No archived run started at ${run}. ${known.length ? `Archived runs: ${known.join(", ")}.` : "There are no archived runs."} List them with \`wt-loop history --runs\`.`,
+      `No archived run started at ${run}. ${known.length ? `Archived runs: ${known.join(", ")}.` : "There are no archived runs."} ` +
+        `List them with \`wt-loop history --runs\`.`,
     );
   }
   const state = await readArchived(found.file);

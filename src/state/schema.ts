@@ -54,7 +54,9 @@ export const ReviewRun = z.object({
   reviewer: ReviewerName.describe("`--review`"),
   verdict: described(
     z.enum(["approve", "changes", "missing", "stopped", "unavailable"]),
-    "`approve`: the COMPLETE stands; `changes`: rejected with the reviewer's reason; `missing`: no verdict in two runs (the story was accepted without one); `stopped`: cut short by a stop; `unavailable`: the reviewer's service refused it past `--max-wait`",
+    "`approve`: the COMPLETE stands; `changes`: rejected with the reviewer's reason; `missing`: " +
+      "no verdict in two runs (the story was accepted without one); `stopped`: cut short by a stop; `unavailable`: " +
+      "the reviewer's service refused it past `--max-wait`",
   ),
   reason: described(z.string().nullable(), "the reviewer's reason (`changes`), or why no verdict came (`missing`)"),
   runs: described(z.number().int().positive(), "reviewer runs: 2 when the first gave no verdict"),
@@ -98,8 +100,10 @@ export const Iteration = z.object({
   story_title: described(z.string().nullable(), "its title"),
   attempt: described(z.number().int().positive(), "attempt at this story, 1-based"),
   outcome: Outcome.describe(
-    "`complete`: COMPLETE accepted; `rejected`: COMPLETE refused by the harness's check (an unticked box, a failed `--verify`, a removed planned story) or an attempt that touched branches or stash entries other than the loop's; " +
-      "`failed`: the agent said FAILED; `no_signal`: neither promise at the end of its final message; `timeout`: the agent's own iteration timeout; `stopped`: cut short by a stop; " +
+    "`complete`: COMPLETE accepted; `rejected`: COMPLETE refused by the harness's check (an unticked box, a failed `--verify`, " +
+      "a removed planned story) or an attempt that touched branches or stash entries other than the loop's; " +
+      "`failed`: the agent said FAILED; `no_signal`: neither promise at the end of its final message; `timeout`: the agent's own iteration timeout; " +
+      "`stopped`: cut short by a stop; " +
       "`unavailable`: the agent's service refused the run and waiting would not help or would pass `--max-wait` (the loop ends `stuck`)",
   ),
   reason: described(z.string().nullable(), "why the attempt failed or was rejected"),
@@ -120,7 +124,8 @@ export const Iteration = z.object({
   diff_file: described(
     z.string().optional(),
     "absolute path of `logs/<run>/iter-NNN.diff`: what the attempt changed, from its checkpoint to the tree it left (untracked files included), " +
-      "written once its work was kept, or before it was reverted; absent when it changed no file, was stopped or refused before it was measured, or ran before diffs were kept",
+      "written once its work was kept, or before it was reverted; absent when it changed no file, was stopped or refused before it was measured, " +
+      "or ran before diffs were kept",
   ),
   verify: described(VerifyRun.optional(), "the `--verify` run after this attempt's COMPLETE; absent when it did not run"),
   review: described(ReviewRun.optional(), "the `--review` run after this attempt's COMPLETE passed the box check and `--verify`; absent when it did not run"),
@@ -182,7 +187,8 @@ export const UserWork = z.object({
   paths: described(z.array(z.string()), "the files you had added or changed (tracked or untracked) that it holds"),
   lost: described(
     z.array(z.string()).nullable(),
-    "of those, the ones the loop's work deleted or changed, measured at its end (null before: a run that follows a killed runner takes the snapshot over); `git restore --source=<ref> -- <path>` brings one back",
+    "of those, the ones the loop's work deleted or changed, measured at its end (null before: " +
+      "a run that follows a killed runner takes the snapshot over); `git restore --source=<ref> -- <path>` brings one back",
   ),
 });
 export type UserWork = z.infer<typeof UserWork>;
@@ -215,7 +221,8 @@ export const StoryReceipt = z.object({
         }),
       )
       .optional(),
-    "per model (and agent) asked for, in the order first used: its attempts and what the agent spent in them; absent when no attempt named a model or another agent",
+    "per model (and agent) asked for, in the order first used: its attempts and what the agent spent in them; " +
+      "absent when no attempt named a model or another agent",
   ),
 });
 export type StoryReceipt = z.infer<typeof StoryReceipt>;
@@ -242,7 +249,8 @@ export const Lane = z.object({
   attempt: described(z.number().int().positive(), "attempt at this story, 1-based (a conflict or a verify failure after integration counts as one)"),
   status: LaneStatus.describe(
     "`opening`: recorded before its worktree and branch are made; `running`: the agent (then the box check, `--verify`, `--review`) works in it; " +
-      "`queued`: accepted, waiting for the merge queue; `integrating`: its commits are being put on the loop branch; `closing`: integrated or given up, its worktree and branch are being removed",
+      "`queued`: accepted, waiting for the merge queue; `integrating`: its commits are being put on the loop branch; `closing`: " +
+      "integrated or given up, its worktree and branch are being removed",
   ),
   worktree: described(z.string(), "absolute path of the lane's linked worktree (under the repository's common git dir, outside your tree)"),
   branch: described(z.string(), "the lane's branch (`wt-loop/lane/<worktree>-<hash>/<story>-<attempt>`)"),
@@ -258,7 +266,8 @@ export const State = z.object({
   worktree_name: described(z.string(), "basename of the worktree directory"),
   worktree_path: described(z.string(), "absolute path of the worktree, as `git rev-parse --show-toplevel` prints it"),
   status: Status.describe(
-    "`starting` (written by `start`), `running`, `paused` (the runner waits between iterations for `wt-loop resume`), then a final status: `done`, `stuck`, `stalled` or `stopped`",
+    "`starting` (written by `start`), `running`, `paused` (the runner waits between iterations for `wt-loop resume`), then a final status: " +
+      "`done`, `stuck`, `stalled` or `stopped`",
   ),
   current_iteration: Count.describe("1-based; 0 before the first"),
   max_iterations: described(z.number().int().positive(), "`--max`, as `wt-loop max` changed it while the loop ran"),
@@ -288,7 +297,8 @@ export const State = z.object({
   issue: described(z.string().nullable().default(null), "`--issue`, as given (`123`, `owner/repo#123` or the issue's URL)"),
   issue_sync: described(
     z.boolean().default(false),
-    "`--issue-sync`: the issue's boxes are ticked as stories are accepted, and one comment with the receipt is written (edited by later runs) when the loop ends",
+    "`--issue-sync`: the issue's boxes are ticked as stories are accepted, " +
+      "and one comment with the receipt is written (edited by later runs) when the loop ends",
   ),
   pull_request: described(
     z
@@ -306,7 +316,8 @@ export const State = z.object({
   issue_search: described(z.string().nullable().default(null), "`--issues`, as given: a GitHub search, one story per open issue it finds"),
   watch: described(
     z.boolean().default(false),
-    "`--watch`: once every story is done, the loop pushes, opens or updates its pull request, and waits for its checks; failing checks and requested changes become new stories",
+    "`--watch`: once every story is done, the loop pushes, opens or updates its pull request, and waits for its checks; " +
+      "failing checks and requested changes become new stories",
   ),
   stories_total: Count.describe("stories in the plan, planned stories that went missing included"),
   stories_completed: Count.describe("stories complete"),
@@ -341,11 +352,14 @@ export const State = z.object({
   checkpoint_sha: described(z.string().nullable(), "the commit the first checkpoint was made at"),
   checkpoint_stashes: described(
     z.array(z.string()).optional(),
-    "stash mode: the stash entries (object ids) this loop holds — made by it (each recorded before it is stored), or taken over from a run whose runner died before its completion; cleanup drops these and no others",
+    "stash mode: the stash entries (object ids) this loop holds — made by it (each recorded before it is stored), " +
+      "or taken over from a run whose runner died before its completion; cleanup drops these and no others",
   ),
   user_work: described(
     UserWork.nullable().optional(),
-    "your uncommitted work from before the loop, when you had some: recorded before its ref is written, taken over by a run that follows a killed runner; at the end the ref is deleted (and this is null) when the tree still holds all of it, else kept until you remove it",
+    "your uncommitted work from before the loop, when you had some: recorded before its ref is written, " +
+      "taken over by a run that follows a killed runner; at the end the ref is deleted (and this is null) when the tree still holds all of it, " +
+      "else kept until you remove it",
   ),
   index_tree: described(z.string().nullable().optional(), "the tree of the index you had at start: what cleanup stages again"),
   held: described(
@@ -359,19 +373,23 @@ export const State = z.object({
       })
       .nullable()
       .optional(),
-    "the worktree as it was before the auditor (or, one story after another, the reviewer) ran, which must not change it; set while it runs. Left set when the runner died meanwhile: " +
+    "the worktree as it was before the auditor (or, one story after another, the reviewer) ran, which must not change it; set while it runs. " +
+      "Left set when the runner died meanwhile: " +
       "the next `start` puts the tree, the index and the branch back to it (keeping what the tree held then as a stash entry) before anything else",
   ),
   completing: described(
     Completion.nullable().optional(),
-    "a completion under way; left set when the runner died during it. The next `start` or `stop` finishes it and records that at once (even when `start` then refuses, e.g. a spent budget); " +
-      "a cleanup that had not begun (HEAD still on the loop's branch) is recorded as no completion, `completion: null`, with the reason in `completion_message`",
+    "a completion under way; left set when the runner died during it. " +
+      "The next `start` or `stop` finishes it and records that at once (even when `start` then refuses, e.g. a spent budget); " +
+      "a cleanup that had not begun (HEAD still on the loop's branch) is recorded as no completion, " +
+      "`completion: null`, with the reason in `completion_message`",
   ),
   completion: described(Completion.nullable(), "the completion choice, once made"),
   completion_message: described(z.string().nullable().default(null), "what the completion step did (the branch switch, or why it failed); null before it ran"),
   completion_pending: described(
     z.boolean().default(false),
-    "the loop has ended (final status, `ended_at` set, `Complete` written) and its completion question waits for an answer; `wt-loop stop [--cleanup]` answers it",
+    "the loop has ended (final status, `ended_at` set, `Complete` written) and its completion question waits for an answer; " +
+      "`wt-loop stop [--cleanup]` answers it",
   ),
   reason: described(z.string().nullable(), "why the loop ended (and what the completion did)"),
   error: described(
@@ -407,19 +425,23 @@ export const State = z.object({
   max_tokens: described(z.number().int().positive().nullable().optional(), "`--max-tokens`: the whole loop's budget in tokens"),
   spent_before: described(
     z.object({ cost_usd: described(z.number().nonnegative(), "cost in US dollars"), tokens: Count.describe("tokens, all categories") }).optional(),
-    "what the earlier runs of this loop spent (a restart after `stuck`, `stalled` or `stopped` carries it); the budget counts it plus `total_cost_usd`/`total_tokens`",
+    "what the earlier runs of this loop spent (a restart after `stuck`, `stalled` or `stopped` carries it); " +
+      "the budget counts it plus `total_cost_usd`/`total_tokens`",
   ),
   stop_reason: described(
     StopReason.nullable().optional(),
-    "why a `stopped` loop stopped: `user` (a stop or Ctrl-C) or `budget` (`--max-cost` or `--max-tokens` reached); null for other statuses and for a loop whose runner died or was force-quit",
+    "why a `stopped` loop stopped: `user` (a stop or Ctrl-C) or `budget` (`--max-cost` or `--max-tokens` reached); " +
+      "null for other statuses and for a loop whose runner died or was force-quit",
   ),
   unchecked_story: described(
     z.string().nullable().optional(),
-    "the story whose last attempt left its work in the tree unaccepted (cut short by a stop, a failure of wt-loop or the runner's death, or the attempt the loop ended `stuck`/`stalled` on); its ticks were never accepted, so the next start attempts it first",
+    "the story whose last attempt left its work in the tree unaccepted (cut short by a stop, a failure of wt-loop or the runner's death, " +
+      "or the attempt the loop ended `stuck`/`stalled` on); its ticks were never accepted, so the next start attempts it first",
   ),
   commands_seal: described(
     z.string().nullable().optional(),
-    "an HMAC, under a key in the user's config folder, of this worktree and the commands the loop runs (`agent_cmd`, `verify`, `notify`): a restart takes those commands only from a state whose seal is right, i.e. that this user's own run wrote; absent or null: none recorded",
+    "an HMAC, under a key in the user's config folder, of this worktree and the commands the loop runs (`agent_cmd`, `verify`, `notify`): " +
+      "a restart takes those commands only from a state whose seal is right, i.e. that this user's own run wrote; absent or null: none recorded",
   ),
   max_wait_hours: described(
     z.number().positive().default(8),
@@ -452,7 +474,8 @@ export const State = z.object({
   ),
   earlier_stories: described(
     z.array(StoryReceipt).default([]),
-    "what the earlier runs this run continues spent on each story (a restart after `stuck`, `stalled` or `stopped` carries it, as `spent_before`): the receipt's attempts and costs count it; empty otherwise",
+    "what the earlier runs this run continues spent on each story (a restart after `stuck`, `stalled` or `stopped` carries it, as `spent_before`): " +
+      "the receipt's attempts and costs count it; empty otherwise",
   ),
   parallel: described(
     z.number().int().positive().default(1),

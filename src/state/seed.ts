@@ -12,7 +12,7 @@ import { isFinal, SCHEMA_VERSION } from "./final.ts";
 import type { Iteration, State, Tokens } from "./schema.ts";
 import { checkState } from "./state-check.gen.ts";
 import { nothingRunYet } from "./nothing-run.ts";
-import { knownIterationMs } from "./run-time.ts";
+import { knownIterationsMs } from "./run-time.ts";
 
 /**
  * What wt-loop accepts of the seed's state, as a zod schema: the source of truth for `readSeed`, the
@@ -162,12 +162,7 @@ const MIN_TIME = Date.parse("0000-01-01T00:00:00.000Z");
 const MAX_TIME = Date.parse("+010000-01-01T00:00:00.000Z");
 // Counts beyond what a state can hold (2^53) are as unknown as a missing one.
 const count = (n: number | undefined) => (Number.isSafeInteger(Math.round(n ?? 0)) ? Math.max(0, Math.round(n ?? 0)) : 0);
-/** `count(num(v))` of a JSON value, without a call for a count that is one (most are). */
-function countOf(v: unknown): number {
-  if (typeof v !== "number") return 0;
-  if (v > 0 && v <= Number.MAX_SAFE_INTEGER && v % 1 === 0) return v;
-  return count(num(v));
-}
+const MAX_COUNT = Number.MAX_SAFE_INTEGER;
 const atLeast1 = (n: number, d: number) => (Number.isSafeInteger(n) && n > 0 ? n : d);
 
 /**
@@ -221,49 +216,79 @@ export function seedState(json: unknown, worktreePath: string): State | null {
 export const stateOfSeed = (s: Seed, worktreePath: string): State => stateOf(s, s.iterations, worktreePath);
 
 /**
- * An iteration of the seed's (as found, or as readSeed read it: reading is the same on both) in the
- * state's form, its tokens added to `sum`; null for one the seed's schema refuses. Written for the
- * interpreter that runs it at start-up: no spread, no callback, counts without a call when they are one.
+ * The seed's iterations `raw` (as found, or as readSeed read them: reading is the same on both) in the
+ * state's form, their tokens added to `sum` and their spans recorded (run-time.ts); null when one is not
+ * an iteration the seed's schema accepts. Written for the interpreter that runs it at start-up, 500
+ * times over in a long loop: no call of ours an iteration. Each small helper it used to call (`time`,
+ * `countOf`, `str`…) was compiled by the baseline JIT on the main thread after ~30 calls, then by the
+ * DFG on another thread (~3 ms of CPU at 500 iterations: docs/performance.md). Each field is what its
+ * helper gave: test/state/seed-iterations.test.ts keeps those helpers as the reference.
  */
-function iterationOf(v: unknown, start: Time, sum: Tokens): Iteration | null {
-  if (!isIteration(v)) return null;
-  const tokens = {
-    input: countOf(v.input_tokens),
-    output: countOf(v.output_tokens),
-    cache_read: countOf(v.cache_read_tokens),
-    cache_creation: countOf(v.cache_create_tokens),
-  };
-  sum.input += tokens.input;
-  sum.output += tokens.output;
-  sum.cache_read += tokens.cache_read;
-  sum.cache_creation += tokens.cache_creation;
-  const began = time(str(v.started, ""), start);
-  const ended = time(str(v.ended, ""), began);
-  const commits = commitsOf(v.commits).slice();
-  const doneCheck = bool(v.done_check);
-  const timedOut = bool(v.timed_out);
-  // In the order of the schema's fields, as the check would write them (`status --json` prints them so).
-  const it: Iteration = {
-    n: v.n as number,
-    started: began.iso,
-    ended: ended.iso,
-    done_check: doneCheck,
-    commits,
-    tokens_used: countOf(v.tokens_used),
-    story_id: null,
-    story_title: null,
-    attempt: 1,
-    outcome: timedOut ? "timeout" : doneCheck ? "complete" : "no_signal",
-    reason: null,
-    progress: commits.length > 0,
-    tokens,
-    cost_usd: null,
-    turns: null,
-    exit_code: null,
-    log_file: str(v.log_file, ""),
-  };
-  const out = timedOut ? timedOutAt(it) : it;
-  knownIterationMs(out, ended.ms - began.ms);
+function iterationsOf(raw: readonly unknown[], start: Time, sum: Tokens): Iteration[] | null {
+  const out: Iteration[] = [];
+  const spans: number[] = [];
+  for (let k = 0; k < raw.length; k++) {
+    const v = raw[k] as Record<string, unknown>;
+    if (typeof v !== "object" || v === null) return null;
+    const n = v.n;
+    // positiveInt, without a call: an integer in 1..2^53-1.
+    if (typeof n !== "number" || !(n > 0 && n <= MAX_COUNT && n % 1 === 0) || Array.isArray(v)) return null;
+    // A count that is one as it is (most are); anything else by `count` (a rare call).
+    let x = v.input_tokens;
+    const input = typeof x !== "number" ? 0 : x > 0 && x <= MAX_COUNT && x % 1 === 0 ? x : count(num(x));
+    x = v.output_tokens;
+    const output = typeof x !== "number" ? 0 : x > 0 && x <= MAX_COUNT && x % 1 === 0 ? x : count(num(x));
+    x = v.cache_read_tokens;
+    const cacheRead = typeof x !== "number" ? 0 : x > 0 && x <= MAX_COUNT && x % 1 === 0 ? x : count(num(x));
+    x = v.cache_create_tokens;
+    const cacheCreation = typeof x !== "number" ? 0 : x > 0 && x <= MAX_COUNT && x % 1 === 0 ? x : count(num(x));
+    x = v.tokens_used;
+    const used = typeof x !== "number" ? 0 : x > 0 && x <= MAX_COUNT && x % 1 === 0 ? x : count(num(x));
+    sum.input += input;
+    sum.output += output;
+    sum.cache_read += cacheRead;
+    sum.cache_creation += cacheCreation;
+    // time(): a time the state can hold (years 0000-9999), else the one before it (the loop's start, its start).
+    let t = typeof v.started === "string" ? Date.parse(v.started) : Number.NaN;
+    const beganMs = t >= MIN_TIME && t < MAX_TIME ? t : start.ms;
+    const started = beganMs === t ? new Date(t).toISOString() : start.iso;
+    t = typeof v.ended === "string" ? Date.parse(v.ended) : Number.NaN;
+    const endedMs = t >= MIN_TIME && t < MAX_TIME ? t : beganMs;
+    const ended = endedMs === t ? new Date(t).toISOString() : started;
+    // commitsOf, copied: an array of strings, else none.
+    let commits: string[] = [];
+    x = v.commits;
+    if (Array.isArray(x)) {
+      let all = true;
+      for (let j = 0; j < x.length && all; j++) all = typeof x[j] === "string";
+      if (all) commits = x.slice();
+    }
+    const doneCheck = v.done_check === true;
+    const timedOut = v.timed_out === true;
+    // In the order of the schema's fields, as the check would write them (`status --json` prints them so).
+    const it: Iteration = {
+      n,
+      started,
+      ended,
+      done_check: doneCheck,
+      commits,
+      tokens_used: used,
+      story_id: null,
+      story_title: null,
+      attempt: 1,
+      outcome: timedOut ? "timeout" : doneCheck ? "complete" : "no_signal",
+      reason: null,
+      progress: commits.length > 0,
+      tokens: { input, output, cache_read: cacheRead, cache_creation: cacheCreation },
+      cost_usd: null,
+      turns: null,
+      exit_code: null,
+      log_file: typeof v.log_file === "string" ? v.log_file : "",
+    };
+    out.push(timedOut ? timedOutAt(it) : it);
+    spans.push(endedMs - beganMs);
+  }
+  knownIterationsMs(out, spans);
   return out;
 }
 
@@ -280,16 +305,11 @@ function stateOf(s: SeedTop, raw: readonly unknown[], worktreePath: string): Sta
   const known = STATUSES.includes(s.status);
   const status = known ? (s.status as State["status"]) : "stopped";
   let sum: Tokens = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
-  let iterations: Iteration[] = [];
-  for (let k = 0; k < raw.length; k++) {
-    const it = iterationOf(raw[k], start, sum);
-    if (!it) {
-      // One iteration that is not one makes the list unknown (empty), as the schema's catch does.
-      iterations = [];
-      sum = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
-      break;
-    }
-    iterations.push(it);
+  let iterations = iterationsOf(raw, start, sum);
+  if (!iterations) {
+    // One iteration that is not one makes the list unknown (empty), as the schema's catch does.
+    iterations = [];
+    sum = { input: 0, output: 0, cache_read: 0, cache_creation: 0 };
   }
   // wt-tools kept no end time: an ended loop ran until its last iteration ended, as far as anyone knows.
   const endedAt = isFinal(status) ? (iterations.at(-1)?.ended ?? null) : null;

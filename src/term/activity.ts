@@ -36,7 +36,8 @@ export function activityLine(out: Out, o: { now?: () => number; everyMs?: number
     if (waitUntil !== null) {
       clear();
       out.write(
-        `  ⏸ waiting for the agent · ${formatDuration(Math.max(0, waitUntil - now()))} left, until ${clockTime(waitUntil, now())} · \`wt-loop stop\` ends the wait`,
+        `  ⏸ waiting for the agent · ${formatDuration(Math.max(0, waitUntil - now()))} left, ` +
+          `until ${clockTime(waitUntil, now())} · \`wt-loop stop\` ends the wait`,
       );
       shown = true;
       return;

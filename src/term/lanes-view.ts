@@ -32,8 +32,16 @@ export function laneRows(s: State, now: number, width: number): string[] {
  */
 export function notStartedLine(s: State, stories: Story[] | undefined, width: number): string | null {
   if (!stories) return null;
-  const begun = new Set([...s.iterations.map((i) => i.story_id), ...s.lanes.map((l) => l.story_id), s.current_story?.id]);
-  const waiting = stories.filter((st) => st.after?.length && !isComplete(st) && !begun.has(st.id));
+  // The stories begun are read only when one with prerequisites is left: `status` runs this at start-up,
+  // and a loop may have 500 iterations.
+  const open: Story[] = [];
+  for (const st of stories) if (st.after?.length && !isComplete(st)) open.push(st);
+  if (!open.length) return null;
+  const begun = new Set<string | null | undefined>([s.current_story?.id]);
+  for (const i of s.iterations) begun.add(i.story_id);
+  for (const l of s.lanes) begun.add(l.story_id);
+  const waiting: Story[] = [];
+  for (const st of open) if (!begun.has(st.id)) waiting.push(st);
   if (!waiting.length) return null;
   return `Not started: ${waiting.map((st) => `${field(st.id, width)}. ${field(st.title, width)} (${afterLabel(st)})`).join(" · ")}`;
 }

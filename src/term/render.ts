@@ -135,17 +135,21 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
       return [
         red(`⏸ The agent is unavailable: ${bounded(e.reason)}`),
         dim(
-          `   Waiting ${formatDuration(until - Date.parse(e.since))}, until ${clockTime(until, Date.parse(e.since))}; then story ${e.story_id}, attempt ${e.attempt} again (not counted as an attempt). \`wt-loop stop\` ends the wait.`,
+          `   Waiting ${formatDuration(until - Date.parse(e.since))}, until ${clockTime(until, Date.parse(e.since))}; ` +
+            `then story ${e.story_id}, attempt ${e.attempt} again (not counted as an attempt). \`wt-loop stop\` ends the wait.`,
         ),
       ];
     }
     case "Watching":
       return [
         cyan(
-          `⏳ Watching pull request #${e.pull_request}: ${e.checks.length ? `its checks ${bounded(e.checks.join(", "))} are running` : "waiting for GitHub to show the pushed commit and its checks"}.`,
+          `⏳ Watching pull request #${e.pull_request}: ${
+            e.checks.length ? `its checks ${bounded(e.checks.join(", "))} are running` : "waiting for GitHub to show the pushed commit and its checks"
+          }.`,
         ),
         dim(
-          `   Waiting at most until ${clockTime(Date.parse(e.until), Date.parse(e.since))} (--max-wait); failing checks and requested changes become stories. \`wt-loop stop\` ends the watch.`,
+          `   Waiting at most until ${clockTime(Date.parse(e.until), Date.parse(e.since))} (--max-wait); ` +
+            `failing checks and requested changes become stories. \`wt-loop stop\` ends the watch.`,
         ),
       ];
     case "Feedback":
@@ -163,7 +167,8 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
     case "NotesUsed":
       return [
         dim(
-          `   iteration ${e.iteration}'s prompt carries ${e.notes.length === 1 ? "your note" : plural(e.notes.length, "note")}: ${bounded(e.notes.join(" · "))}`,
+          `   iteration ${e.iteration}'s prompt carries ${e.notes.length === 1 ? "your note" : plural(e.notes.length, "note")}: ` +
+            `${bounded(e.notes.join(" · "))}`,
         ),
       ];
     case "Complete": {

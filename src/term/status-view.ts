@@ -7,7 +7,7 @@ import type { State } from "../state/schema.ts";
 import { clockTime, field, formatDuration, formatTokens, formatTotalCost, plural, table } from "../text/format.ts";
 import { auditorOf } from "../agents/auditor-role.ts";
 import { fieldWidth, historyRows } from "./history-view.ts";
-import { inertDeep } from "./inert.ts";
+import { inertData } from "./inert.ts";
 import { laneRows, notStartedLine, storiesInLanes } from "./lanes-view.ts";
 import type { Story } from "../stories/story.ts";
 import { receiptOf } from "../record/receipt.ts";
@@ -20,8 +20,9 @@ import { issueLine } from "../github/label.ts";
  */
 export function renderStatus(state: State, now = Date.now(), width = fieldWidth(), stories?: Story[]): string {
   // Titles, the task, reasons: from files and the agent. Only what is shown is made inert (the last
-  // iterations, not all of them): status pays this walk at start-up.
-  const s = inertDeep({ ...state, iterations: state.iterations.slice(-5) });
+  // iterations, not all of them), and walked only when JSON.stringify finds something to change: status
+  // pays this at start-up.
+  const s = inertData({ ...state, iterations: state.iterations.slice(-5) });
   const f = (text: string) => field(text, width);
   const story = s.lanes.length
     ? storiesInLanes(s)

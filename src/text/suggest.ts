@@ -47,5 +47,9 @@ const TYPOGRAPHIC_FLAG = new RegExp(`^(?=-?[${DASHES}])[\\-${DASHES}]{1,2}([A-Za
 /** The option name of a token that is a flag typed with a typographic dash, or null. */
 export const typographicFlag = (token: string): string | null => TYPOGRAPHIC_FLAG.exec(token)?.[1] ?? null;
 
+const TYPOGRAPHIC_MINUS = new RegExp(`^[${DASHES}](?=\\.?\\d)`);
+/** A number pasted with a typographic minus or dash (`−5`, `–1.5`): what it is typed with ASCII '-', or null. */
+export const typographicNumber = (token: string): string | null => (TYPOGRAPHIC_MINUS.test(token) ? `-${token.slice(1)}` : null);
+
 /** Said after "Unknown option —json:". */
 export const NOT_ASCII_DASH = "a dash that is not ASCII '-' (often from copying).";

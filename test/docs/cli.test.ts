@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI_FILE, cliText } from "../../scripts/docs-cli.ts";
 import { COMMANDS } from "../../src/catalog/catalog.ts";
+import { STOP_WAIT_SEC } from "../../src/control/stop-wait.ts";
 import { FLAGS } from "../../src/setup/option-table.ts";
 import { ROOT } from "../helpers/cli.ts";
 
@@ -20,5 +21,10 @@ describe("the generated command line reference", () => {
     for (const o of FLAGS) expect(page).toContain(`| \`--${o.flag}\` |`);
     expect(page).toContain("| `--verify-timeout` | `<min>` | 10 | both files | Limit of one --verify run, in minutes |");
     expect(page).toContain("| `--terminal` | `<auto\\|NAME\\|inline>` | auto | user file only |");
+  });
+
+  // The catalog's prose states the stop's default wait from the constant `wt-loop stop` uses, not by hand.
+  test("stop's example says the wait its --wait defaults to", async () => {
+    expect(await cliText()).toContain(`| \`wt-loop stop\` | stop after the agent is signalled; wait up to ${STOP_WAIT_SEC} s |`);
   });
 });

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tmpdir } from "node:os";
 import { NODE_BIN, readJson, spawnWtLoop, testPath, wtLoop } from "../helpers/cli.ts";
 import { readState } from "../helpers/fixtures.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -212,7 +213,8 @@ describe("--sandbox", () => {
     writeFileSync(join(home, ".claude.json"), "{}\n");
     const r = await wtLoop(["start", "--terminal", "inline", "--on-complete", "keep", "--sandbox"], {
       cwd: repo,
-      env: { ...claudeEnv(server.url, home), PATH: `${NODE_BIN}:${testPath()}` },
+      // wt-loop's temporary folder stays the machine's, as a user's (inside, claude has the sandbox's own /tmp).
+      env: { ...claudeEnv(server.url, home), TMPDIR: tmpdir(), PATH: `${NODE_BIN}:${testPath()}` },
       timeoutMs: 300_000,
     });
     const state = readJson(join(repo, ".claude/loop-state.json"));

@@ -90,6 +90,10 @@ describe("mistakes", () => {
     [["start", "\u2013\u2013max=5"], `Unknown option \u2013\u2013max: ${NOT_ASCII} Did you mean --max?`],
     [["\u2014version"], `Unknown option \u2014version: ${NOT_ASCII} Did you mean --version?`],
     [["\u2014help"], `Unknown option \u2014help: ${NOT_ASCII} Did you mean --help?`],
+    // A number pasted with a minus sign or a dash: "must be a number" would not say why −5 is none.
+    [["start", "--max", "\u22125"], `Invalid option: --max \u22125: ${NOT_ASCII} Type --max -5. Nothing was written.`],
+    [["start", "--max-cost=\u20131.5"], `Invalid option: --max-cost \u20131.5: ${NOT_ASCII} Type --max-cost -1.5. Nothing was written.`],
+    [["max", "\u22125"], `wt-loop max \u22125: ${NOT_ASCII} Type \`wt-loop max -5\`.`],
   ])("wt-loop %p says %p and exits 1", async (args, message) => {
     const repo = makeRepo();
     const r = await wtLoop(args, { cwd: repo });

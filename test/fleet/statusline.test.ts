@@ -76,6 +76,15 @@ describe("wt-loop statusline", () => {
     expect((await statusline(claudeInput(repo.wt["wt-done"]!))).stdout).toBe("wt-loop done\n");
   });
 
+  // The final statuses are the state schema's (state/final.ts), not a list of the status line's own: a status
+  // added there shows here too.
+  test("every final status of the state format shows as itself, with no runner left", async () => {
+    const { statusLine } = await import("../../src/fleet/statusline.ts");
+    const { FINAL_STATUSES } = await import("../../src/state/final.ts");
+    const lines = FINAL_STATUSES.map((status) => statusLine(sampleState({ status, runner_pid: null })));
+    expect(lines).toEqual(FINAL_STATUSES.map((status) => `wt-loop ${status}`));
+  });
+
   test("a loop whose runner waits on the keep/cleanup question says so", async () => {
     const wt = repo.wt["wt-asking"]!;
     sleeper = await fakeRunner(wt); // a runner of this worktree, by pid, start time and command line

@@ -5,9 +5,9 @@
  * GITHUB_OUTPUT file per step, GITHUB_PATH lines put before PATH for the later steps, and one step summary
  * file. Only what wt-loop's action.yml uses is evaluated; anything else is an error, not a silent blank.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "./repo.ts";
 
 export interface JobContext {
   /** The folder the action is in (`github.action_path`). */
@@ -60,7 +60,7 @@ function outputsOf(file: string): Record<string, string> {
 export async function runAction(ctx: JobContext): Promise<ActionRun> {
   const action = Bun.YAML.parse(readFileSync(join(ctx.actionPath, "action.yml"), "utf8")) as Action;
   if (action.runs.using !== "composite") throw new Error(`not a composite action: ${action.runs.using}`);
-  const dir = mkdtempSync(join(tmpdir(), "runner-"));
+  const dir = tempDir("runner-");
   const steps: Record<string, Record<string, string>> = {};
   const github = { action_path: ctx.actionPath, action_repository: "", event: ctx.event, token: ctx.token, workspace: ctx.workspace };
   const evaluate = (text: string): string =>

@@ -1,5 +1,6 @@
 /** Runs wt-loop the way a user does: as a process, in a directory, with an environment. */
 import { dirname, join, resolve } from "node:path";
+import { tempDir } from "./repo.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const CLI = join(ROOT, "src/cli.ts");
@@ -46,15 +47,17 @@ export function useConfigHomeOf(file: string): void {
   currentFile = file;
 }
 
-/** An empty config folder of the current test file's own. */
+/**
+ * An empty config folder of the current test file's own. A temporary folder like any other (helpers/repo.ts
+ * `tempDir`): removed when the file ends — a removal on process "exit" never ran under `bun test`, and CI left
+ * hundreds. Made again if asked for after that.
+ */
 export function testConfigHome(): string {
-  const { mkdtempSync, rmSync } = require("node:fs") as typeof import("node:fs");
+  const { existsSync } = require("node:fs") as typeof import("node:fs");
   let home = configHomes.get(currentFile);
-  if (!home) {
-    const made = mkdtempSync(join(require("node:os").tmpdir(), "wt-loop-xdg-"));
-    if (configHomes.size === 0) process.on("exit", () => configHomes.forEach((d) => rmSync(d, { recursive: true, force: true })));
-    configHomes.set(currentFile, made);
-    home = made;
+  if (!home || !existsSync(home)) {
+    home = tempDir("wt-loop-xdg-");
+    configHomes.set(currentFile, home);
   }
   return home;
 }

@@ -4,9 +4,9 @@
  * GitHub Enterprise through `env()`; every request is recorded so a test can check what was sent. The
  * server stops itself after a while without requests, so a test that dies leaves nothing listening.
  */
-import { mkdtempSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "./repo.ts";
 
 export interface ScriptedIssue {
   number: number;
@@ -81,10 +81,10 @@ export interface GitHubServer {
 const IDLE_STOP_MS = 10 * 60_000;
 
 let certDir: string | null = null;
-/** One certificate per test process, for `localhost` and 127.0.0.1. */
+/** One certificate per test file (its folder goes when the file ends, helpers/repo.ts), for `localhost` and 127.0.0.1. */
 export function testCertificate(): { cert: string; key: string } {
   if (!certDir || !existsSync(join(certDir, "cert.pem"))) {
-    certDir = mkdtempSync(join(tmpdir(), "gh-cert-"));
+    certDir = tempDir("gh-cert-");
     const r = Bun.spawnSync(
       [
         "openssl",
@@ -339,8 +339,7 @@ export function startGitHubServer(opts: { owner?: string; repo?: string; issues?
     },
     env() {
       if (!configDir) {
-        configDir = mkdtempSync(join(tmpdir(), "gh-config-"));
-        mkdirSync(configDir, { recursive: true });
+        configDir = tempDir("gh-config-");
         writeFileSync(join(configDir, "config.yml"), "prompt: disabled\n");
       }
       return {

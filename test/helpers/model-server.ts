@@ -4,6 +4,8 @@
  * conversation; each conversation is a list of turns — text, or one tool call — chosen by how many
  * tool rounds the request already holds. Every request body is recorded for the test to inspect.
  */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { startScriptedServer, type Refuse, type ScriptedServer } from "./scripted-server.ts";
 
 export type Turn = { text: string } | { tool: string; input: Record<string, unknown>; text?: string };
@@ -76,8 +78,12 @@ export function apiError(status: number, type: string, message: string, headers:
   return Response.json({ type: "error", error: { type, message } }, { status, headers });
 }
 
-/** The environment the real claude binary needs to talk to the scripted server, isolated from the user's. */
+/**
+ * The environment the real claude binary needs to talk to the scripted server, isolated from the user's. Its
+ * temporary folder is in `home` too: claude leaves folders there (`cc-socks`, `claude-0`), which go with `home`.
+ */
 export function claudeEnv(url: string, home: string): Record<string, string> {
+  mkdirSync(join(home, "tmp"), { recursive: true });
   return {
     ANTHROPIC_BASE_URL: url,
     ANTHROPIC_API_KEY: "sk-test-scripted",
@@ -87,5 +93,6 @@ export function claudeEnv(url: string, home: string): Record<string, string> {
     HOME: home,
     XDG_CONFIG_HOME: `${home}/.config`,
     IS_SANDBOX: "1", // --dangerously-skip-permissions is refused for root otherwise
+    TMPDIR: join(home, "tmp"),
   };
 }

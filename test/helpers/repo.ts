@@ -14,8 +14,9 @@ export function removeTempDirs(): void {
   for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
-export function tempDir(prefix = "wt-loop-test-"): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+/** A new empty folder in `parent` (the temporary folder unless a test needs another), removed when the test file ends. */
+export function tempDir(prefix = "wt-loop-test-", parent = tmpdir()): string {
+  const d = realpathSync(mkdtempSync(join(parent, prefix)));
   made.push(d);
   return d;
 }
@@ -82,8 +83,7 @@ export function openspecFiles(change = "add-thing", tasks = TASKS_2_STORIES): Re
 export function scratchDir(prefix = "wt-loop-test-"): string {
   const root = join(import.meta.dir, "../../node_modules/.cache/wt-loop-tests");
   mkdirSync(root, { recursive: true });
-  const d = realpathSync(mkdtempSync(join(root, prefix)));
+  const d = tempDir(prefix, root);
   chmodSync(d, 0o755);
-  made.push(d);
   return d;
 }

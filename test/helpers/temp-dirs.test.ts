@@ -2,7 +2,7 @@
 // the first one (an `afterAll` in a shared helper binds to the first file that loads it: a day of runs left
 // 22,000 folders, GBs, in /tmp, and loops refused to start for want of disk).
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./cli.ts";
 import { tempDir } from "./repo.ts";
@@ -26,4 +26,40 @@ test("each test file's temporary folders are removed when that file ends", () =>
   const made = readFileSync(join(dir, "made"), "utf8").trim().split("\n");
   expect(made).toHaveLength(3);
   expect(made.filter((d) => existsSync(d))).toEqual([]);
+});
+
+// A run that leaves anything in the temporary folder is a leak: a CI run left ~300 config folders (`testConfigHome`,
+// whose removal "on exit" never ran under `bun test`) and ~230 gh config folders. A child `bun test` with a TMPDIR of
+// its own uses every helper that makes a temporary folder; nothing may remain when it ends.
+test("a test file that uses every helper that makes a temporary folder leaves its TMPDIR empty", async () => {
+  const dir = tempDir("temp-dirs-");
+  const tmp = join(dir, "tmp");
+  mkdirSync(tmp);
+  const helper = (name: string) => JSON.stringify(join(ROOT, "test/helpers", name));
+  const action = join(dir, "action");
+  mkdirSync(action);
+  writeFileSync(
+    join(action, "action.yml"),
+    "inputs: {}\noutputs: {}\nruns:\n  using: composite\n  steps:\n    - name: one\n      shell: bash\n      run: echo one\n",
+  );
+  writeFileSync(
+    join(dir, "helpers.test.ts"),
+    `import { expect, test } from "bun:test";\n` +
+      `import { baseEnv } from ${helper("cli.ts")}; import { tempDir, makeRepo } from ${helper("repo.ts")};\n` +
+      `import { startGitHubServer } from ${helper("github-server.ts")}; import { runAction } from ${helper("actions-runner.ts")};\n` +
+      `test("helpers", async () => {\n` +
+      `  baseEnv(); tempDir(); makeRepo();\n` +
+      `  const gh = startGitHubServer(); gh.env(); gh.stop();\n` +
+      `  const run = await runAction({ actionPath: ${JSON.stringify(action)}, workspace: ${JSON.stringify(dir)}, with: {}, event: {}, token: "t", env: { PATH: process.env.PATH ?? "" } });\n` +
+      `  expect(run.code).toBe(0);\n` +
+      `});\n`,
+  );
+  const r = Bun.spawnSync([process.execPath, "test", "--preload", join(ROOT, "test/preload.ts"), "./helpers.test.ts"], {
+    cwd: dir,
+    env: { ...process.env, TMPDIR: tmp },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  expect({ code: r.exitCode, pass: r.stderr.toString().includes("1 pass") }).toEqual({ code: 0, pass: true });
+  expect(readdirSync(tmp)).toEqual([]);
 });

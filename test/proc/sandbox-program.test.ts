@@ -2,11 +2,13 @@
 // project's node_modules there): inside, /tmp is the loop's own empty folder, so that program must be put
 // back, read-only — its folder, or the whole node_modules it was installed in (its dependencies live there).
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { programFolders } from "../../src/proc/sandbox-program.ts";
+import { tempDir } from "../helpers/repo.ts";
 
-const tmp = () => realpathSync(mkdtempSync("/tmp/wt-loop-program-"));
+// Under /tmp itself, whatever TMPDIR says: the rule is about /tmp.
+const tmp = () => tempDir("wt-loop-program-", "/tmp");
 const script = (path: string) => {
   writeFileSync(path, "#!/bin/sh\ntrue\n");
   chmodSync(path, 0o755);

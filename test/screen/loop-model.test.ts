@@ -1,8 +1,7 @@
 // The loop screen's model, fed the event log of a real loop run with the fake agent: what each story
 // shows, every key, following, scrolling at the tail, attempts separated, hostile text inert.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame } from "../../src/screen/frame.ts";
 import { LoopModel } from "../../src/screen/loop-model.ts";
@@ -13,7 +12,7 @@ import { showStore } from "../../src/run/wire.ts";
 import type { LoopEvent } from "../../src/record/events.ts";
 import type { State } from "../../src/state/schema.ts";
 import { COMPLETE, runLoop, type LoopRun } from "../helpers/loop.ts";
-import { makeRepo } from "../helpers/repo.ts";
+import { makeRepo, tempDir } from "../helpers/repo.ts";
 
 const ESC = "\x1b";
 const HOSTILE = `${ESC}]52;c;cm0gLXJmIH4=\x07${ESC}[2J${ESC}]0;PWNED\x07\u009b31m`;
@@ -334,7 +333,7 @@ describe("keys", () => {
 
 describe("the clock tick", () => {
   test("the header and footer alone, as the whole frame has them; the whole frame when the event log grew or a tab watches a file", () => {
-    const log = join(mkdtempSync(join(tmpdir(), "wtl-clock-")), "loop-events.jsonl");
+    const log = join(tempDir("wtl-clock-"), "loop-events.jsonl");
     const lines = readFileSync(join(repo, ".claude/loop-events.jsonl"), "utf8").split("\n").filter(Boolean);
     writeFileSync(log, `${lines.slice(0, 3).join("\n")}\n`);
     const m = new LoopModel({ mode: "monitor", events: log, since: run.state.started_at });

@@ -63,7 +63,9 @@ export function buildAuditPrompt(p: AuditPromptInput): string {
     parts.push(
       `## The check\n\nThe loop's check is \`${p.verify.command}\`. ` +
         (out
-          ? `Its latest output${Buffer.byteLength(out.text) < out.bytes ? ` (its last ${Buffer.byteLength(out.text)} of ${out.bytes} bytes; all of it in ${out.file})` : ""}:\n\n${fenced(out.text)}\n\nA check that passes shows only what it tests.`
+          ? `Its latest output${
+              Buffer.byteLength(out.text) < out.bytes ? ` (its last ${Buffer.byteLength(out.text)} of ${out.bytes} bytes; all of it in ${out.file})` : ""
+            }:\n\n${fenced(out.text)}\n\nA check that passes shows only what it tests.`
           : "It has not run in this run of the loop."),
     );
   }
@@ -76,7 +78,8 @@ export function buildAuditPrompt(p: AuditPromptInput): string {
     `## Your verdict\n\n` +
       `End your final message with exactly one verdict:\n` +
       `- \`<audit>PASS</audit>\` when every requirement and scenario of the goal is met by the work as it is;\n` +
-      `- otherwise \`<audit>\`, then one line per gap, \`GAP: <a concrete task that closes it> (<the requirement or scenario it is for>)\`, then \`</audit>\`. ` +
+      `- otherwise \`<audit>\`, then one line per gap, \`GAP: <a concrete task that closes it> (<the requirement or scenario it is for>)\`, ` +
+      `then \`</audit>\`. ` +
       `Each gap becomes a task of a new story for the implementer: say what to do, not only what is wrong. Name only real gaps against the goal, not style.\n` +
       `The verdict must be the very last thing in your final message, as plain text outside any code block.`,
   );

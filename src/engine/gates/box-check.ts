@@ -17,7 +17,9 @@ export async function boxCheck(state: Pick<State, "planned_stories">, deps: Loop
     // A deleted tasks file is the attempt's doing (reverted with it), not a failure of wt-loop.
     if ((err as { code?: string }).code !== "ENOENT" || deps.source.kind === "manual") throw err;
     return {
-      reason: `You reported COMPLETE, but the tasks file ${deps.source.tasksFile} no longer exists. Do not delete or move it; only tick the boxes of the work you did.`,
+      reason:
+        `You reported COMPLETE, but the tasks file ${deps.source.tasksFile} no longer exists. ` +
+        `Do not delete or move it; only tick the boxes of the work you did.`,
     };
   }
   const now = stories.find((s) => s.id === story.id);
@@ -25,14 +27,18 @@ export async function boxCheck(state: Pick<State, "planned_stories">, deps: Loop
   const gone = missingFromPlan(state.planned_stories, stories).filter((s) => s.id !== story.id);
   if (now && !open.length && gone.length)
     return {
-      reason: `You reported COMPLETE, but the tasks file no longer has these stories of the plan: ${describeStories(gone)}. Do not remove or rename stories or their checkboxes; only tick the boxes of the work you did.`,
+      reason:
+        `You reported COMPLETE, but the tasks file no longer has these stories of the plan: ${describeStories(gone)}. ` +
+        `Do not remove or rename stories or their checkboxes; only tick the boxes of the work you did.`,
     };
   if (!now)
     return { reason: `You reported COMPLETE but story ${story.id} "${story.title}" is no longer in the tasks file. Do not remove or rename its heading.` };
   if (open.length) {
     const names = open.map((t) => `"${t.text}"`).join(", ");
     return {
-      reason: `You reported COMPLETE but these tasks of story ${story.id} are not ticked in the tasks file: ${names}. Finish them and tick their boxes, or report FAILED.`,
+      reason:
+        `You reported COMPLETE but these tasks of story ${story.id} are not ticked in the tasks file: ${names}. ` +
+        `Finish them and tick their boxes, or report FAILED.`,
     };
   }
   return { stories };

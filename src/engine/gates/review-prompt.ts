@@ -40,7 +40,8 @@ export function buildReviewPrompt(p: ReviewPromptInput): string {
   }
   if (p.source.kind === "openspec" && p.source.change.scenarios.length)
     parts.push(
-      `## Scenarios of the OpenSpec change ${p.source.change.name}\n\nThe change must satisfy these:\n\n${p.source.change.scenarios.map((s) => `### ${s}`).join("\n\n")}`,
+      `## Scenarios of the OpenSpec change ${p.source.change.name}\n\n` +
+        `The change must satisfy these:\n\n${p.source.change.scenarios.map((s) => `### ${s}`).join("\n\n")}`,
     );
   const shown = Buffer.byteLength(p.diff.text);
   const cut = shown < p.diff.bytes;
@@ -56,8 +57,10 @@ export function buildReviewPrompt(p: ReviewPromptInput): string {
     `## Your verdict\n\n` +
       `End your final message with exactly one verdict:\n` +
       `- \`<review>APPROVE</review>\` when the story's work is done and correct;\n` +
-      `- \`<review>CHANGES: reason</review>\` when it is not, with what is wrong and what to do: the reason is given to the next attempt, whose work starts again from the checkpoint.\n` +
-      `The verdict must be the very last thing in your final message, as plain text outside any code block: nothing after it counts as a verdict, and neither does one in a code block or in the middle of a message.`,
+      `- \`<review>CHANGES: reason</review>\` when it is not, with what is wrong and what to do: ` +
+      `the reason is given to the next attempt, whose work starts again from the checkpoint.\n` +
+      `The verdict must be the very last thing in your final message, as plain text outside any code block: ` +
+      `nothing after it counts as a verdict, and neither does one in a code block or in the middle of a message.`,
   );
   return parts.join("\n\n") + "\n";
 }

@@ -99,7 +99,9 @@ export async function runWhenAvailable(state: Waiting, deps: LoopDeps, at: RunAt
         run,
         waits: waits(),
         refusedSpent,
-        halt: `The agent is unavailable (${u.reason}) and trying again at ${clockTime(until, now)} would exceed --max-wait ${state.max_wait_hours} h${so_far}. Run \`wt-loop start\` when it is available again (--max-wait HOURS waits longer).`,
+        halt:
+          `The agent is unavailable (${u.reason}) and trying again at ${clockTime(until, now)} would exceed --max-wait ${state.max_wait_hours} h${so_far}. ` +
+          `Run \`wt-loop start\` when it is available again (--max-wait HOURS waits longer).`,
       };
     }
     state.waiting = { reason: u.reason, since: new Date(now).toISOString(), until: new Date(until).toISOString() };

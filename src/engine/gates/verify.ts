@@ -72,7 +72,8 @@ export async function runVerify(o: VerifyOptions): Promise<VerifyResult> {
     ? `did not finish within its limit of ${o.timeoutMin} min (--verify-timeout) and was ended, with every process it started`
     : `failed (exit ${ended.code}, after ${formatDuration(r.duration_ms)})`;
   const output = tail.length
-    ? `The last ${tail.length === 1 ? "line" : `${tail.length} lines`} of its output (all of it is in ${o.logFile}):\n\n${tail.map((l) => `    ${l}`).join("\n")}`
+    ? `The last ${tail.length === 1 ? "line" : `${tail.length} lines`} of its output (all of it is in ${o.logFile}):\n\n` +
+      `${tail.map((l) => `    ${l}`).join("\n")}`
     : "It printed nothing.";
   return {
     verdict: "failed",

@@ -155,7 +155,9 @@ export async function runLane(story: Story, c: LaneContext): Promise<LaneDone> {
     // The lane's folder went while the attempt ran (another lane's agent ran `git worktree remove` on it): that
     // attempt is over, not the loop. It is recorded as rejected and the story goes again in a fresh lane.
     if (lane && started && !rec && !c.signal.aborted && !existsSync(lane.worktree)) {
-      const reason = `The lane's folder ${lane.worktree} was removed while the attempt ran (by another agent's \`git worktree remove\`?), so the attempt could not be judged. The story goes again in a fresh lane: do it there.`;
+      const reason =
+        `The lane's folder ${lane.worktree} was removed while the attempt ran (by another agent's \`git worktree remove\`?), ` +
+        `so the attempt could not be judged. The story goes again in a fresh lane: do it there.`;
       Object.assign(out, { result: { outcome: "rejected", reason }, reason });
       recordIteration(state, deps, lostAttempt(reason, started), { n, started, story, attempt });
       c.freed();
