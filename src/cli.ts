@@ -45,6 +45,9 @@ async function dispatch(argv: string[]): Promise<void> {
   const flags = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
   if (flags.some((a) => HELP.includes(a))) return showCommandHelp(info);
   if (cwdGone()) return fail(CWD_GONE);
+  // The binary starts with the JIT reluctant, for commands that print and end (scripts/release/compile.ts);
+  // one that runs on (the loop, a screen, a server) gets the normal policy before any of its code runs.
+  if (!info.quick) normalJit();
   if (hasGitLocators()) {
     try {
       await dropGitLocators(Boolean(info.worktree));
@@ -83,6 +86,7 @@ async function selectionScreen(): Promise<boolean> {
     fail(CWD_GONE);
     return true;
   }
+  normalJit();
   const code = await (await import("./run/select-session.ts")).selectionEntry();
   if (code === null) return false;
   process.exitCode = code;
@@ -119,6 +123,8 @@ function cwdGone(): boolean {
     return true;
   }
 }
+
+const normalJit = () => Bun.unsafe.setJITPolicy(1);
 
 function print(text: string): void {
   printOut(text); // console.log, not process.stdout: see guardStdout below

@@ -10,7 +10,11 @@
  *   loading node:util costs 3–6 ms of every command's start-up;
  * - @opentui/core imports every platform's native package by name: the target's is embedded (its
  *   library inside the binary), every other one is left external — never loaded on that platform;
- * - the commit and the target are stamped in for `wt-loop --version` (src/proc/build-info.ts).
+ * - the commit and the target are stamped in for `wt-loop --version` (src/proc/build-info.ts);
+ * - JavaScriptCore's JIT starts 100 times more reluctant (`jitPolicy`): a command that prints and ends runs
+ *   its code a few hundred times, and compiling it on the way cost more than it saved (`status` 500 and
+ *   `history` 500 ~3 ms of CPU each; docs/performance.md). Every command that runs on sets the normal policy
+ *   back before it starts (src/cli.ts, the catalog's `quick`).
  */
 import { join } from "node:path";
 import { $, type BunPlugin } from "bun";
@@ -68,6 +72,7 @@ export async function compile(input: CompileInput, commit: string | null): Promi
       target: target.bun as Bun.Build.CompileTarget,
       outfile: input.outfile,
       execArgv: ["--no-orphans"],
+      jitPolicy: 100,
       autoloadDotenv: false,
       autoloadBunfig: false,
     },

@@ -18,6 +18,11 @@ export interface CommandInfo {
   hidden?: boolean;
   /** It prints only with console.log (no process.stdout stream, so no EPIPE guard needed). */
   plainOutput?: boolean;
+  /**
+   * It prints and ends: it keeps the reluctant JIT the binary starts with (scripts/release/compile.ts);
+   * every other command sets the normal one back before it runs (cli.ts).
+   */
+  quick?: boolean;
   /** It acts on the worktree of the current directory: the git call that finds it starts at once. */
   worktree?: boolean;
   /** Starts what the command will wait for (a git call), while its modules load. */
@@ -68,6 +73,7 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "pause",
+    quick: true,
     worktree: true,
     plainOutput: true,
     summary: "Pause the running loop when its current iteration ends",
@@ -80,6 +86,7 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "resume",
+    quick: true,
     worktree: true,
     plainOutput: true,
     summary: "Resume a paused loop (or call off a pause not yet reached)",
@@ -92,6 +99,7 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "note",
+    quick: true,
     worktree: true,
     plainOutput: true,
     summary: "Leave a note for the agent: the running loop's next prompt carries it",
@@ -104,6 +112,7 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "max",
+    quick: true,
     worktree: true,
     plainOutput: true,
     summary: "Raise or lower the running loop's iteration limit",
@@ -117,6 +126,7 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "status",
+    quick: true,
     worktree: true,
     plainOutput: true,
     summary: "Show the loop's status in this worktree",
@@ -176,6 +186,7 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "history",
+    quick: true,
     worktree: true,
     plainOutput: true,
     summary: "One row per iteration of the loop, with totals",
@@ -189,6 +200,7 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "log",
+    quick: true,
     worktree: true,
     plainOutput: true,
     summary: "What the agent did, story by story: messages, tool calls, outcomes",
@@ -217,6 +229,7 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "list",
+    quick: true,
     plainOutput: true,
     summary: "Every worktree of this repository with its loop, one line each",
     usage: "wt-loop list [--json]",
@@ -233,6 +246,7 @@ export const COMMANDS: CommandInfo[] = [
   },
   {
     name: "statusline",
+    quick: true,
     plainOutput: true,
     summary: "One short line about this worktree's loop, for Claude Code's statusLine setting (its JSON on stdin)",
     usage: "wt-loop statusline",

@@ -9,7 +9,8 @@
  */
 import type { Completion } from "../state/schema.ts";
 
-const FORCE_WINDOW_MS = 3000;
+/** Three presses within this force-quit (the screen's key help says so from it). */
+export const FORCE_WINDOW_MS = 3000;
 const SLOW_STOP_MS = 5000;
 /** Overrides the 5 s before the slow-stop hint (in ms): tests see the hint, or its absence, without waiting 5 s. */
 export const SLOW_STOP_VAR = "WT_LOOP_SLOW_STOP_MS";

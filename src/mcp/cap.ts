@@ -8,18 +8,18 @@ import { truncate } from "../text/format.ts";
 
 /** The most one answer's JSON text may hold, in characters. */
 export const ANSWER_CAP = 256 * 1024;
+/** Each string longer than these (tried in turn) is cut, until the answer fits. */
+const STRING_LIMITS = [16_384, 2_048, 256, 64];
+/** How many cut fields an answer names. */
+const NAMED = 50;
 
 export const Capped = z
   .object({
-    fields: z.array(z.string()).describe("the fields whose values were cut (a path: state.task, iterations.3.reason); at most 50 named"),
+    fields: z.array(z.string()).describe(`the fields whose values were cut (a path: state.task, iterations.3.reason); at most ${NAMED} named`),
     rest: z.string().describe("where the whole values are"),
   })
   .nullable()
-  .describe("null when the answer is whole; else it was cut to stay under 256 KB");
-
-/** Each string longer than these (tried in turn) is cut, until the answer fits. */
-const STRING_LIMITS = [16_384, 2_048, 256, 64];
-const NAMED = 50;
+  .describe(`null when the answer is whole; else it was cut to stay under ${ANSWER_CAP / 1024} KB`);
 
 export function capAnswer<T extends Record<string, unknown>>(value: T, rest: string, cap = ANSWER_CAP): T & { capped: z.infer<typeof Capped> } {
   // The JSON of a 50 MB value is not made just to learn that it is too big: its strings are counted first.

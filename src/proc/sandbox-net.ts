@@ -79,14 +79,17 @@ export function hostsFile(forwards: Forward[]): string {
   return ["127.0.0.1 localhost", "::1 localhost ip6-localhost", ...[...names].map(([n, a]) => `${a} ${n}`)].join("\n") + "\n";
 }
 
+/** How long the forwards may take to make their sockets. */
+const SOCKET_WAIT_MS = 10_000;
+
 /** The outside ends: one socat per forward, each ready (its socket made) before this resolves. */
 export async function startForwards(forwards: Forward[]): Promise<Running[]> {
   const runs: Running[] = [];
   try {
     for (const f of forwards) runs.push(start(["socat", `UNIX-LISTEN:${f.socket},fork,unlink-early,mode=600`, `TCP:${f.host}:${f.port}`], { cwd: "/" }));
-    const until = Date.now() + 10_000;
+    const until = Date.now() + SOCKET_WAIT_MS;
     while (!forwards.every((f) => existsSync(f.socket))) {
-      if (Date.now() > until) throw new Error(`the sandbox's network forwards did not start (socat made no socket within 10 s)`);
+      if (Date.now() > until) throw new Error(`the sandbox's network forwards did not start (socat made no socket within ${SOCKET_WAIT_MS / 1000} s)`);
       await Bun.sleep(5);
     }
     return runs;

@@ -7,7 +7,7 @@
 import type { AuditReceipt, Iteration, State, StoryReceipt } from "../state/schema.ts";
 import type { Forecast, Receipt } from "./receipt-schema.ts";
 import { reportsCost } from "./budget.ts";
-import { iterationMsOnce } from "../state/run-time.ts";
+import { iterationMsOnce, someIterationMsKept } from "../state/run-time.ts";
 import { sumTokens } from "../state/tokens.ts";
 
 const RUNNING: readonly string[] = ["starting", "running", "paused"];
@@ -44,6 +44,9 @@ function tally(s: Pick<Receiptable, "iterations" | "earlier_stories" | "agent">)
   for (const e of s.earlier_stories ?? []) line0(e.id ?? "", clone(e));
   let audit: AuditReceipt | null = null;
   let loopAgentCost: boolean | undefined; // asked at the first iteration that needs it, as before
+  // A function called for every iteration is compiled at start-up, each at a cost: the duration and the
+  // agent's cost are written out here, and the figures the seed's reader kept are looked up only when there are any.
+  const kept = someIterationMsKept();
   const its = s.iterations;
   for (let k = 0; k < its.length; k++) {
     const it = its[k]!;
@@ -66,7 +69,7 @@ function tally(s: Pick<Receiptable, "iterations" | "earlier_stories" | "agent">)
     line.attempts++;
     line.title = it.story_title ?? line.title;
     if (it.outcome === "complete") line.complete = true;
-    line.duration_ms += Math.max(0, iterationMsOnce(it));
+    line.duration_ms += Math.max(0, kept ? iterationMsOnce(it) : Date.parse(it.ended) - Date.parse(it.started));
     if (it.unavailable) line.waited_ms += it.unavailable.waited_ms ?? 0;
     const review = it.review;
     let rTokens = 0;
@@ -80,7 +83,7 @@ function tally(s: Pick<Receiptable, "iterations" | "earlier_stories" | "agent">)
     line.agent.tokens += Math.max(0, it.tokens_used - rTokens);
     const agentReportsCost = it.agent ? reportsCost(it.agent) : (loopAgentCost ??= reportsCost(s.agent));
     const agentCost = agentReportsCost && it.cost_usd !== null ? Math.max(0, it.cost_usd - (rCost ?? 0)) : null;
-    line.agent.cost_usd = plus(line.agent.cost_usd, agentCost);
+    if (agentCost !== null) line.agent.cost_usd = line.agent.cost_usd === null ? agentCost : line.agent.cost_usd + agentCost;
     if (it.model || it.agent) {
       const models = (line.models ??= []);
       const model = it.model ?? null;

@@ -11,7 +11,7 @@ import { formatCost, formatTotalCost, formatDuration, formatTokens } from "../te
 import { inertLine } from "../term/inert.ts";
 import type { Clock, Frame, Line, ListRow, Span, Tone } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
-import { overlayFrame } from "./loop-overlays.ts";
+import { LIMIT_STEP, overlayFrame } from "./loop-overlays.ts";
 import { tabTitle, TABS } from "./loop-tabs.ts";
 import { AUDIT_ENTRY, type StoryEntry, type StoryStatus } from "./story-record.ts";
 import { listWidth } from "./geometry.ts";
@@ -96,8 +96,8 @@ export function limitLines(m: LoopScreen): Line[] {
   const atWork = stories.filter((s) => s.status === "running").length; // their iterations are counted already
   const iterationsLeft = Math.max(0, max - Math.max(m.record.loop.iteration, st.current_iteration)) + atWork;
   if (stories.length <= iterationsLeft) return [];
-  // Short enough for 80 columns with its key (+ raises the limit by 10, as the help says).
-  const text = `⚠ ${stories.length} stories left, ${iterationsLeft} iterations left: the loop cannot finish · + adds 10`;
+  // Short enough for 80 columns with its key (+ raises the limit by LIMIT_STEP, as the help says).
+  const text = `⚠ ${stories.length} stories left, ${iterationsLeft} iterations left: the loop cannot finish · + adds ${LIMIT_STEP}`;
   return [[{ text: cut(text, Math.max(1, m.cols)), tone: "warn" }]];
 }
 

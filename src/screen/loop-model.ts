@@ -10,7 +10,7 @@ import type { FinalStatus, State } from "../state/schema.ts";
 import type { Action, Clock, Frame, Key, ScreenModel, Tone } from "./frame.ts";
 import { bodySize, layoutFor } from "./geometry.ts";
 import { bannerLines, clockParts, composeFrame, HEADER_ROWS, limitLines } from "./loop-frame.ts";
-import { overlayKey } from "./loop-overlays.ts";
+import { LIMIT_STEP, overlayKey } from "./loop-overlays.ts";
 import type { Ended, LoopModelOptions, LoopScreen, Overlay } from "./loop-screen.ts";
 import { attemptsOf, buildTab, pickedAt, tabStamp, TABS, type TabName } from "./loop-tabs.ts";
 import { StoryRecord, type StoryEntry } from "./story-record.ts";
@@ -201,9 +201,9 @@ export class LoopModel implements ScreenModel, LoopScreen {
         return this.st?.status === "paused" ? { kind: "resume" } : { kind: "pause" };
       case "+":
       case "=":
-        return { kind: "max", delta: 10 };
+        return { kind: "max", delta: LIMIT_STEP };
       case "-":
-        return { kind: "max", delta: -10 };
+        return { kind: "max", delta: -LIMIT_STEP };
       case "n":
         this.overlay = { kind: "input", text: "" };
         return null;

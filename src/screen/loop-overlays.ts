@@ -13,6 +13,10 @@ import type { StoryReceipt } from "../state/schema.ts";
 import { PR_HINT, type EndAnswer } from "../engine/view.ts";
 import { wrapOverlay } from "./text.ts";
 import { wrapLine } from "../text/width.ts";
+import { FORCE_WINDOW_MS } from "../control/stop-presses.ts";
+
+/** What `+` and `-` raise and lower the iteration limit by (the model acts on it, the limit warning offers it). */
+export const LIMIT_STEP = 10;
 
 const CHOICES: { completion: EndAnswer; hint: string }[] = [
   { completion: "keep", hint: "stay on the loop's branch with its checkpoint commits" },
@@ -40,13 +44,13 @@ export function helpLines(mode: "run" | "monitor", ended = false, width = Number
         ] as [string, string][])
       : ([
           ["p", "pause after this iteration / resume"],
-          ["+  -", "iteration limit up / down by 10"],
+          ["+  -", `iteration limit up / down by ${LIMIT_STEP}`],
           ["n", "a note for the next prompt"],
         ] as [string, string][])),
     ...(ended
       ? []
       : mode === "run"
-        ? ([["q  Ctrl-C", "stop the loop (completed work is kept; q q q within 3 s force-quits)"]] as [string, string][])
+        ? ([["q  Ctrl-C", `stop the loop (completed work is kept; q q q within ${FORCE_WINDOW_MS / 1000} s force-quits)`]] as [string, string][])
         : ([
             ["q  Ctrl-C", "leave; the loop goes on"],
             ["s", "stop the loop (asks first)"],

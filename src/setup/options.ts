@@ -55,7 +55,9 @@ const positive = (name: string, unitMs: number, unit: string) =>
       .number({ error: `--${name} must be a number` })
       .positive({ error: `--${name} must be greater than 0` })
       .max(Math.floor(MAX_TIMER_MS / unitMs), {
-        error: `--${name} must be at most ${Math.floor(MAX_TIMER_MS / unitMs)} ${unit} (about 24 days, the longest timer wt-loop can set)`,
+        error:
+          `--${name} must be at most ${Math.floor(MAX_TIMER_MS / unitMs)} ${unit} ` +
+          `(about ${Math.floor(MAX_TIMER_MS / 86_400_000)} days, the longest timer wt-loop can set)`,
       }),
   );
 
@@ -65,6 +67,9 @@ const positive = (name: string, unitMs: number, unit: string) =>
  */
 export const NONE = "none";
 const removable = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === NONE ? undefined : v), schema.optional());
+
+/** `--max-wait`: the most hours one iteration may wait for an agent's limit to pass. */
+const MAX_WAIT_HOURS = 720;
 
 /** `--parallel`: lanes at once, at most (each is an agent and a worktree; see the option's message). */
 export const MAX_PARALLEL = 16;
@@ -279,7 +284,7 @@ export const LoopOptions = z.strictObject({
       z.coerce
         .number({ error: "--max-wait must be a number" })
         .positive({ error: "--max-wait must be greater than 0" })
-        .max(720, { error: "--max-wait must be at most 720 hours (30 days)" }),
+        .max(MAX_WAIT_HOURS, { error: `--max-wait must be at most ${MAX_WAIT_HOURS} hours (${MAX_WAIT_HOURS / 24} days)` }),
     ).default(8),
     {
       hint: "hours",

@@ -32,6 +32,10 @@ export function runTimeMs(s: Timed, now = Date.now()): number | null {
 // thousand instructions at start-up, and a state may hold 500 iterations). The strings are kept with
 // the figure, so an iteration whose times were replaced is parsed again.
 const spans = new WeakMap<object, { started: string; ended: string; ms: number }>();
+let recorded = false;
+
+/** Whether any figure was kept yet: a reader of a state no one parsed the times of can skip the lookups. */
+export const someIterationMsKept = () => recorded;
 
 /** How long iteration `i` took, from its start to its end (milliseconds; NaN for a time that is not one). */
 export function iterationMs(i: { started: string; ended: string }): number {
@@ -39,6 +43,7 @@ export function iterationMs(i: { started: string; ended: string }): number {
   if (known && known.started === i.started && known.ended === i.ended) return known.ms;
   const ms = Date.parse(i.ended) - Date.parse(i.started);
   spans.set(i, { started: i.started, ended: i.ended, ms });
+  recorded = true;
   return ms;
 }
 
@@ -57,6 +62,7 @@ export function iterationMsOnce(i: { started: string; ended: string }): number {
  */
 export function knownIterationsMs(list: readonly { started: string; ended: string }[], ms: readonly number[]): void {
   for (let k = 0; k < list.length; k++) spans.set(list[k]!, { started: list[k]!.started, ended: list[k]!.ended, ms: ms[k]! });
+  if (list.length) recorded = true;
 }
 
 export const storiesKnown = (s: { stories_total: number }) => s.stories_total > 0;
