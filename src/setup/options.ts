@@ -55,7 +55,9 @@ const positive = (name: string, unitMs: number, unit: string) =>
       .number({ error: `--${name} must be a number` })
       .positive({ error: `--${name} must be greater than 0` })
       .max(Math.floor(MAX_TIMER_MS / unitMs), {
-        error: `--${name} must be at most ${Math.floor(MAX_TIMER_MS / unitMs)} ${unit} (about ${Math.floor(MAX_TIMER_MS / 86_400_000)} days, the longest timer wt-loop can set)`,
+        error:
+          `--${name} must be at most ${Math.floor(MAX_TIMER_MS / unitMs)} ${unit} ` +
+          `(about ${Math.floor(MAX_TIMER_MS / 86_400_000)} days, the longest timer wt-loop can set)`,
       }),
   );
 

@@ -33,6 +33,9 @@ export function loopPaths(worktree: string) {
   };
 }
 
+/** The lock's name in the worktree's git folder (lockPath). */
+const GIT_DIR_LOCK = "wt-loop.lock";
+
 /**
  * The runner's lock lives in the worktree's own git folder (`.git/`, or `.git/worktrees/<name>/` for a
  * linked worktree), not in `.claude/`: git ignores `.claude/`, so an agent's `git clean -fdx` deleted a
@@ -42,9 +45,9 @@ export function loopPaths(worktree: string) {
 export function lockPath(worktree: string): string {
   const dotGit = join(worktree, ".git");
   try {
-    if (statSync(dotGit).isDirectory()) return join(dotGit, "wt-loop.lock");
+    if (statSync(dotGit).isDirectory()) return join(dotGit, GIT_DIR_LOCK);
     const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"))?.[1];
-    if (gitdir) return join(resolve(worktree, gitdir), "wt-loop.lock");
+    if (gitdir) return join(resolve(worktree, gitdir), GIT_DIR_LOCK);
   } catch {
     // no .git here
   }
