@@ -25,6 +25,13 @@ export const PROFILED: { argv: string[]; repo: "ours" | "seed" }[] = [
   { argv: ["status"], repo: "seed" },
 ];
 
+/**
+ * The environment of the scratch runs, without git's own variables: a build run from a git hook has GIT_DIR
+ * and its kin set, and the scratch repositories' init and commit would land in the hook's repository.
+ */
+const scratchEnv = (): Record<string, string> =>
+  Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("GIT_")));
+
 /** A scratch folder for the profiles and their repositories; the caller removes it. */
 export const scratch = () => mkdtempSync(join(tmpdir(), "wt-loop-bytecode-order-"));
 
@@ -36,7 +43,7 @@ export function recordBytecodeOrder(binary: string, dir: string): string[] {
   const repos = { ours: loopRepo(join(dir, "ours"), true), seed: loopRepo(join(dir, "seed"), false) };
   return PROFILED.map(({ argv, repo }, i) => {
     const profile = join(dir, `order-${i}.txt`);
-    const env = { ...process.env, BUN_BYTECODE_ORDER_OUT: profile, NO_COLOR: "1" };
+    const env = { ...scratchEnv(), BUN_BYTECODE_ORDER_OUT: profile, NO_COLOR: "1" };
     const r = Bun.spawnSync([binary, ...argv], { cwd: repos[repo], env, stdout: "ignore", stderr: "pipe" });
     if (r.exitCode !== 0) throw new Error(`recording the bytecode order: wt-loop ${argv.join(" ")} exited ${r.exitCode}: ${r.stderr}`);
     return profile;
@@ -47,7 +54,7 @@ export function recordBytecodeOrder(binary: string, dir: string): string[] {
 function loopRepo(repo: string, versioned: boolean): string {
   mkdirSync(join(repo, ".claude"), { recursive: true });
   const git = (...args: string[]) => {
-    const r = Bun.spawnSync(["git", ...args], { cwd: repo, stdout: "ignore", stderr: "pipe" });
+    const r = Bun.spawnSync(["git", ...args], { cwd: repo, env: scratchEnv(), stdout: "ignore", stderr: "pipe" });
     if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
   };
   git("init", "-q", "-b", "main");
