@@ -216,15 +216,14 @@ function cellsOf(i: Iteration, cols: Columns): Row {
 function lineOf(r: Row, cols: Columns): string {
   const w = cols.w;
   const gap = cols.gap;
-  const fixed =
-    `${r[0]}${gap[w[0]! - r[0].length]}${r[1]}${gap[w[1]! - r[2]]}${r[3]}${gap[w[2]! - r[3].length]}${r[4]}${gap[w[3]! - r[5]]}` +
-    `${r[6]}${gap[w[4]! - r[7]]}${r[8]}${gap[w[5]! - r[8].length]}${r[9]}${gap[w[6]! - r[9].length]}${r[10]}${gap[w[7]! - r[10].length]}` +
-    `${r[11]}${gap[w[8]! - r[11].length]}${r[12]}${gap[w[9]! - r[12].length]}`;
-  if (!(cols.verified || cols.reviewed || cols.waited)) return `${fixed}${r[18]}`.trimEnd();
+  // Up to the "timed out" cell ("yes", "no": no trailing space to trim when nothing follows).
+  const fixed = `${r[0]}${gap[w[0]! - r[0].length]}${r[1]}${gap[w[1]! - r[2]]}${r[3]}${gap[w[2]! - r[3].length]}${r[4]}${gap[w[3]! - r[5]]}${r[6]}${gap[w[4]! - r[7]]}${r[8]}${gap[w[5]! - r[8].length]}${r[9]}${gap[w[6]! - r[9].length]}${r[10]}${gap[w[7]! - r[10].length]}${r[11]}${gap[w[8]! - r[11].length]}${r[12]}`;
+  if (!(cols.verified || cols.reviewed || cols.waited)) return r[18] === "" ? fixed : `${fixed}${gap[w[9]! - r[12].length]}${r[18]}`.trimEnd();
+  const timed = `${fixed}${gap[w[9]! - r[12].length]}`;
   const verify = cols.verified ? `${r[13]}${gap[w[10]! - r[13].length]}` : "";
   const review = cols.reviewed ? `${r[14]}${gap[w[11]! - r[15]]}` : "";
   const unavailable = cols.waited ? `${r[16]}${gap[w[12]! - r[17]]}` : "";
-  return `${fixed}${verify}${review}${unavailable}${r[18]}`.trimEnd();
+  return `${timed}${verify}${review}${unavailable}${r[18]}`.trimEnd();
 }
 
 /** The iterations by `n` (a stable sort, as before); the same array when they are in that order already. */

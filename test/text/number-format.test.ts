@@ -59,6 +59,20 @@ const EDGES = [
   Number.NEGATIVE_INFINITY,
   12.5,
   1234.5678,
+  // Rounding halves, and where formatDuration's `| 0` stops (2^31 seconds, 2^31 minutes).
+  1500,
+  2500,
+  0.49999999999999994 * 1000,
+  499.99999999999994,
+  2 ** 31 * 1000 - 500,
+  2 ** 31 * 1000 - 501,
+  2 ** 31 * 1000,
+  2 ** 31 * 1000 + 499,
+  2 ** 31 * 60_000,
+  2 ** 31 * 60_000 - 1000,
+  2 ** 31 * 60_000 + 1000,
+  2 ** 53,
+  2 ** 53 * 1000,
 ];
 
 // Values of every size: integers and fractions, both signs, near each power of ten and of sixty.
