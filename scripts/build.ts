@@ -2,7 +2,7 @@
  * `bun run build`: dist/wt-loop for this machine, with its OpenTUI native library from node_modules.
  * The settings are scripts/release/compile.ts's, shared with `bun run release` (every platform).
  */
-import { compile, currentCommit } from "./release/compile.ts";
+import { compile, currentCommit, startUpProfile } from "./release/compile.ts";
 import { nativeFor } from "./release/natives.ts";
 import { hostTarget } from "./release/targets.ts";
 
@@ -14,7 +14,8 @@ if ("missing" in native) {
   process.exit(1);
 }
 try {
-  await compile({ target, outfile: out, nativeDir: native.dir }, await currentCommit());
+  const commit = await currentCommit();
+  await compile({ target, outfile: out, nativeDir: native.dir, bytecodeOrder: await startUpProfile(commit) }, commit);
 } catch (err) {
   console.error((err as Error).message);
   process.exit(1);

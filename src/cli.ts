@@ -43,7 +43,7 @@ async function dispatch(argv: string[]): Promise<void> {
   }
   // Only flags before a `--` ask for help: after it, `--help` would be part of the task.
   const flags = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined);
-  if (flags.some((a) => HELP.includes(a))) return showCommandHelp(info);
+  for (const a of flags) if (HELP.includes(a)) return showCommandHelp(info);
   if (cwdGone()) return fail(CWD_GONE);
   // The binary starts with the JIT reluctant, for commands that print and end (scripts/release/compile.ts);
   // one that runs on (the loop, a screen, a server) gets the normal policy before any of its code runs.

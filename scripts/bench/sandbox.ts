@@ -55,10 +55,10 @@ async function run(sandbox?: Wrapper): Promise<number> {
 }
 
 const opens: Record<string, number[]> = { open: [], filtered: [] };
-const sandboxes = { open: await openSandbox(rules("open")), filtered: await openSandbox(rules("filtered")) };
+const sandboxes = { open: await openSandbox(rules("open"), "bench"), filtered: await openSandbox(rules("filtered"), "bench") };
 for (let i = 0; i < 5; i++)
   for (const n of ["open", "filtered"] as const) {
-    const [t, s] = await timed(() => openSandbox(rules(n)));
+    const [t, s] = await timed(() => openSandbox(rules(n), "bench"));
     opens[n]!.push(t);
     await s.close();
   }

@@ -11,22 +11,41 @@
  * - @opentui/core imports every platform's native package by name: the target's is embedded (its
  *   library inside the binary), every other one is left external — never loaded on that platform;
  * - the commit and the target are stamped in for `wt-loop --version` (src/proc/build-info.ts);
+ * - the bytecode laid out by what start-up uses (`bytecodeOrder`, recorded by a first build: bytecode-order.ts);
  * - JavaScriptCore's JIT starts 100 times more reluctant (`jitPolicy`): a command that prints and ends runs
  *   its code a few hundred times, and compiling it on the way cost more than it saved (`status` 500 and
  *   `history` 500 ~3 ms of CPU each; docs/performance.md). Every command that runs on sets the normal policy
  *   back before it starts (src/cli.ts, the catalog's `quick`).
  */
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { $, type BunPlugin } from "bun";
 import type { BuildStamp } from "../../src/proc/build-info.ts";
-import { ROOT } from "./natives.ts";
-import type { Target } from "./targets.ts";
+import { recordBytecodeOrder, scratch } from "./bytecode-order.ts";
+import { nativeFor, ROOT } from "./natives.ts";
+import { hostTarget, type Target } from "./targets.ts";
 
 export interface CompileInput {
   target: Target;
   outfile: string;
   /** The target's OpenTUI native package folder; null builds without the full screen (lines only). */
   nativeDir: string | null;
+  /** Profiles of start-up (bytecode-order.ts), most common first; none: Bun's own order. */
+  bytecodeOrder?: string[];
+}
+
+/**
+ * The profiles of start-up for the layout of every target's build of these sources (bytecode-order.ts): a
+ * scratch build for this machine, run on the commands run most. Its folder is removed when this process exits.
+ */
+export async function startUpProfile(commit: string | null): Promise<string[]> {
+  const dir = scratch();
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const target = hostTarget();
+  const native = await nativeFor(target);
+  const binary = join(dir, "wt-loop");
+  await compile({ target, outfile: binary, nativeDir: "dir" in native ? native.dir : null }, commit);
+  return recordBytecodeOrder(binary, dir);
 }
 
 /** The commit being built: its short hash, `-dirty` when the tree has uncommitted changes; null outside git. */
@@ -73,6 +92,7 @@ export async function compile(input: CompileInput, commit: string | null): Promi
       outfile: input.outfile,
       execArgv: ["--no-orphans"],
       jitPolicy: 100,
+      bytecodeOrder: input.bytecodeOrder ?? null,
       autoloadDotenv: false,
       autoloadBunfig: false,
     },

@@ -14,7 +14,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { $ } from "bun";
-import { compile, currentCommit } from "./compile.ts";
+import { compile, currentCommit, startUpProfile } from "./compile.ts";
 import { checkBinary } from "./inspect.ts";
 import { nativeFor, ROOT } from "./natives.ts";
 import { TARGETS, targetByName, type Target } from "./targets.ts";
@@ -56,6 +56,7 @@ if (missing.length && !flag("--allow-missing-native"))
 mkdirSync(out, { recursive: true });
 for (const f of readdirSync(out)) if (f.startsWith(`wt-loop-${version}-`) || f === "SHA256SUMS" || f === "release.json") rmSync(join(out, f));
 const entries: ReleaseEntry[] = [];
+const bytecodeOrder = await startUpProfile(commit); // recorded here, for every target (compile.ts)
 for (const [i, target] of targets.entries()) {
   const native = natives[i]!;
   const nativeDir = "dir" in native ? native.dir : null;
@@ -64,7 +65,7 @@ for (const [i, target] of targets.entries()) {
   mkdirSync(stage, { recursive: true });
   const bin = join(stage, "wt-loop");
   const started = performance.now();
-  await compile({ target, outfile: bin, nativeDir }, commit);
+  await compile({ target, outfile: bin, nativeDir, bytecodeOrder }, commit);
   const problems = checkBinary(bin, target, nativeDir && join(nativeDir, target.library));
   if (problems.length) fail(problems.join("\n"));
   if (nativeDir) copyLicences(nativeDir, join(stage, "licenses", target.native));

@@ -16,6 +16,10 @@ import { parseLoggedEvent, type Logged } from "../record/events.ts";
 import { followLines } from "./follow.ts";
 import { field } from "../text/format.ts";
 
+/** What a follower (monitor's line stream, its screen) says while no loop has started yet, and when the user leaves. */
+export const WAITING_TO_START = "Waiting for loop to start...";
+export const LEFT_FOLLOWING = "Stopped following. The loop keeps running: `wt-loop monitor` follows it again, `wt-loop stop` stops it.";
+
 /** How a follow ended: the loop's final status (null: stopped following first), and what to tell the user. */
 export interface FollowEnding {
   status: FinalStatus | null;

@@ -5,7 +5,8 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { endRunLeftovers } from "../proc/contain.ts";
+import { endRunLeftovers, runTag } from "../proc/contain.ts";
+import { removeSandboxDirs } from "../proc/sandbox-dir.ts";
 import { isAlive, ownedBy } from "../proc/pid.ts";
 import { loopRoot, removeDeadTemps } from "../proc/safe-fs.ts";
 import { isFinal, namesLiveRunner } from "../state/final.ts";
@@ -77,6 +78,8 @@ export async function correctDeadRunner(path: string, state: State): Promise<str
   if (!fix) return null;
   // Its agent's processes (orphans now, in whatever group) would go on editing the tree.
   await endRunLeftovers(state.worktree_path, state.started_at);
+  // Its sandbox's folder, which only a runner that ends removes.
+  if (state.sandbox) removeSandboxDirs(runTag(state.worktree_path, state.started_at));
   // A kill between a write and its rename leaves the write's temp file: the state's, a prompt's, a request's answer.
   const dir = dirname(path);
   const logs = join(dir, LOOP_FILES.logs); // a run's prompts are in its own folder there (logs/<its start>/)

@@ -10,8 +10,12 @@ import type { LogRange, LogReader } from "../record/event-log.ts";
 
 /** The end question's answer: `pr` keeps the loop's branch, then pushes it and opens its pull request (as `wt-loop pr`). */
 export type EndAnswer = Completion | "pr";
-/** How the end question words `pr` (the line prompt and the screen's dialog). */
-export const PR_HINT = "keep it, push it and open its pull request (as `wt-loop pr`)";
+/** How the end question words each answer, in the order offered (the line prompt and the screen's dialog). */
+export const END_HINTS: Record<EndAnswer, string> = {
+  keep: "stay on the loop's branch with its checkpoint commits",
+  cleanup: "back to your branch, all the loop's work as uncommitted changes",
+  pr: "keep it, push it and open its pull request (as `wt-loop pr`)",
+};
 
 /** What a key press asks of the loop: `stop` (q, Ctrl-C: counted by control/stop-presses.ts), `force-stop` (at once). */
 export type KeyIntent = { kind: "stop" | "force-stop"; key: string };

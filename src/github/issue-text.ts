@@ -5,7 +5,7 @@
 import { parseTaskLine } from "../stories/checkbox.ts";
 import { receiptOf, storyCost } from "../record/receipt.ts";
 import { auditText } from "../record/audit-text.ts";
-import type { State } from "../state/schema.ts";
+import type { State, StoryReceipt } from "../state/schema.ts";
 import { formatCost, formatDuration, formatTokens, plural } from "../text/format.ts";
 
 const FENCE = /^\s{0,3}(```|~~~)/;
@@ -39,14 +39,20 @@ export const commentMarker = (s: Pick<State, "checkpoint_branch" | "worktree_nam
 /** A cell of a markdown table: one line, no column break, no HTML. */
 export const cell = (text: string) => text.replace(/\s+/g, " ").replace(/\|/g, "\\|").replace(/</g, "&lt;").trim();
 
-/** The comment: the loop's ending and, per story, accepted or not, attempts, time, tokens and cost. */
-export function receiptComment(s: State): string {
-  const r = receiptOf(s);
-  const rows = r.stories.map(
+/** The receipt as a markdown table, a story a row (the issue's comment and the pull request's body). */
+export const receiptTable = (stories: StoryReceipt[]): string[] => [
+  "| story | result | attempts | time | tokens | cost |",
+  "|---|---|---|---|---|---|",
+  ...stories.map(
     (l) =>
       `| ${cell(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`)} | ${l.complete ? "✅ accepted" : "— not accepted"} | ${l.attempts} ` +
       `| ${formatDuration(l.duration_ms)} | ${formatTokens(l.agent.tokens + l.reviewer.tokens)} | ${formatCost(storyCost(l))} |`,
-  );
+  ),
+];
+
+/** The comment: the loop's ending and, per story, accepted or not, attempts, time, tokens and cost. */
+export function receiptComment(s: State): string {
+  const r = receiptOf(s);
   const cost = s.total_cost_usd > 0 ? ` · ${formatCost(s.total_cost_usd)}` : "";
   return [
     commentMarker(s),
@@ -54,9 +60,7 @@ export function receiptComment(s: State): string {
       `${plural(s.iterations.length, "iteration")}, ${formatTokens(s.total_tokens)} tokens${cost}.`,
     ...(s.reason ? ["", `> ${cell(s.reason)}`] : []),
     "",
-    "| story | result | attempts | time | tokens | cost |",
-    "|---|---|---|---|---|---|",
-    ...rows,
+    ...receiptTable(r.stories),
     ...(r.audit ? ["", `Audit: ${cell(auditText(r.audit))}`] : []),
     "",
     `<sub>Written by wt-loop from its own records (branch \`${cell(s.checkpoint_branch ?? "none")}\`); edited in place by later runs of this loop.</sub>`,

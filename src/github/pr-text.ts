@@ -6,10 +6,10 @@
  * The body sits between two hidden markers: a later run replaces only that part, so whatever the repository's
  * template or a person put around it stays.
  */
-import { forecast, receiptOf, storyCost } from "../record/receipt.ts";
+import { forecast, receiptOf } from "../record/receipt.ts";
 import type { Iteration, State } from "../state/schema.ts";
 import { formatCost, formatDuration, formatTokens, plural } from "../text/format.ts";
-import { cell } from "./issue-text.ts";
+import { cell, receiptTable } from "./issue-text.ts";
 
 export const BODY_START = "<!-- wt-loop:start (written by wt-loop from its records; replaced by its next run) -->";
 export const BODY_END = "<!-- wt-loop:end -->";
@@ -62,12 +62,7 @@ export function prSection(f: PrFacts): string {
   );
   const reason = endingReason(s);
   if (reason) out.push("", `> ${cell(reason)}`);
-  out.push("", "| story | result | attempts | time | tokens | cost |", "|---|---|---|---|---|---|");
-  for (const l of r.stories)
-    out.push(
-      `| ${cell(l.id === null ? "(the task)" : `${l.id}. ${l.title ?? ""}`)} | ${l.complete ? "✅ accepted" : "— not accepted"} | ${l.attempts} ` +
-        `| ${formatDuration(l.duration_ms)} | ${formatTokens(l.agent.tokens + l.reviewer.tokens)} | ${formatCost(storyCost(l))} |`,
-    );
+  out.push("", ...receiptTable(r.stories));
   for (const l of r.stories) out.push("", ...storyDetail(s, all, l.id, l.title, l.complete, f.files));
   const left = f.plan.filter((p) => !p.complete);
   if (left.length) {

@@ -14,13 +14,14 @@
  * capability at all. Without filtering, one bubblewrap with the host's network.
  */
 import { realOrSame } from "./real-path.ts";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { hostsFile, insideScript, planForwards, startForwards, stopForwards, type Endpoint, type Forward } from "./sandbox-net.ts";
 import type { Running } from "./spawn.ts";
 import { existsHere } from "./safe-fs.ts";
 import { programFolders } from "./sandbox-program.ts";
+import { makeSandboxDir } from "./sandbox-dir.ts";
 import { UserError } from "../errors.ts";
 
 export type SandboxNetwork = "filtered" | "open";
@@ -219,9 +220,10 @@ export function mountArgs(
   return args;
 }
 
-export async function openSandbox(rules: SandboxRules): Promise<Sandbox> {
+/** The sandbox of run `run` (proc/contain.ts runTag): its folder is named for it (proc/sandbox-dir.ts). */
+export async function openSandbox(rules: SandboxRules, run: string): Promise<Sandbox> {
   for (const w of rules.write) if (!existsHere(w) && !/\.json$/.test(w)) mkdirSync(w, { recursive: true });
-  const dir = mkdtempSync(join(tmpdir(), "wt-loop-sandbox-"));
+  const dir = makeSandboxDir(run);
   const tmp = join(dir, "tmp");
   const net = join(dir, "net");
   mkdirSync(tmp, { mode: 0o700 });

@@ -2,7 +2,7 @@
  * `wt-loop monitor`: follows a loop from any terminal — the loop screen on a terminal (its own story list
  * replaces --story), the line stream otherwise. Ctrl-C (or q) ends the following, never the loop.
  */
-import { followLoop } from "../control/follow-loop.ts";
+import { followLoop, LEFT_FOLLOWING, WAITING_TO_START } from "../control/follow-loop.ts";
 import { ExitCode } from "../errors.ts";
 import { openScreen, wantsScreen } from "../screen/load.ts";
 import { loopPaths } from "../state/paths.ts";
@@ -34,7 +34,7 @@ export async function monitorLoop(worktree: string, o: { plain: boolean; story?:
   // On a terminal the activity line counts down a wait on an unavailable agent. Its messages go
   // with the loop's lines: monitor's output is all about the loop.
   const view = new InlineView({ story: o.story, messages: "out" });
-  const follow = followLoop(loopPaths(worktree), { onWaiting: () => print("Waiting for loop to start...") });
+  const follow = followLoop(loopPaths(worktree), { onWaiting: () => print(WAITING_TO_START) });
   // Ctrl-C ends the view, never the loop: say so, so nobody wonders whether they just stopped it.
   let left = false;
   const leave = () => {
@@ -46,7 +46,7 @@ export async function monitorLoop(worktree: string, o: { plain: boolean; story?:
     for await (const e of follow) view.event(e);
     const end = await follow.ending;
     if (left) {
-      view.say("Stopped following. The loop keeps running: `wt-loop monitor` follows it again, `wt-loop stop` stops it.");
+      view.say(LEFT_FOLLOWING);
       return 130;
     }
     if (end.note) view.say(end.note);

@@ -9,7 +9,7 @@ import type { CliRenderer } from "@opentui/core";
 import { ExitCode } from "../errors.ts";
 import { stopLoop } from "../control/stop-loop.ts";
 import { STOP_WAIT_SEC } from "../control/stop-wait.ts";
-import { followLoop } from "../control/follow-loop.ts";
+import { followLoop, LEFT_FOLLOWING, WAITING_TO_START } from "../control/follow-loop.ts";
 import { exitCodeFor, runPrepared } from "./runner.ts";
 import type { Lock } from "../state/lock.ts";
 import { loopPaths } from "../state/paths.ts";
@@ -132,7 +132,7 @@ export async function monitorOnScreen(renderer: CliRenderer, worktree: string, a
   const paths = loopPaths(worktree);
   const { model, screen } = attached ?? attachMonitor(renderer, await monitorModel(worktree));
   let left: number | null = null;
-  const follow = followLoop(paths, { onWaiting: () => view.say("Waiting for loop to start...") });
+  const follow = followLoop(paths, { onWaiting: () => view.say(WAITING_TO_START) });
   const leave = (code: number) => {
     left ??= code;
     follow.stop();
@@ -160,8 +160,7 @@ export async function monitorOnScreen(renderer: CliRenderer, worktree: string, a
   try {
     for await (const e of follow) view.event(e);
     const end = await follow.ending;
-    if (left !== null)
-      return { code: left, after: ["Stopped following. The loop keeps running: `wt-loop monitor` follows it again, `wt-loop stop` stops it."], box: null };
+    if (left !== null) return { code: left, after: [LEFT_FOLLOWING], box: null };
     process.off("SIGINT", onInt); // from here on the end view's wait answers them, with the loop's code
     process.off("SIGTERM", onTerm);
     if (end.note) view.say(end.note);

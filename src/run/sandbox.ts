@@ -15,6 +15,7 @@ import { DENIED_HOME, openSandbox, parseEnvNames, type Sandbox, type SandboxRule
 import { endpointOfUrl, parseEndpoints, type Endpoint } from "../proc/sandbox-net.ts";
 import { requireSandbox } from "../proc/sandbox-tools.ts";
 import { existsHere } from "../proc/safe-fs.ts";
+import { runTag } from "../proc/contain.ts";
 import type { State } from "../state/schema.ts";
 
 type Env = Record<string, string | undefined>;
@@ -81,8 +82,8 @@ export async function sandboxRules(s: SandboxState, agents: AgentAdapter[], env:
 }
 
 /** The loop's sandbox, or null without `--sandbox`. Missing tools stop it here, before anything runs. */
-export async function loopSandbox(s: SandboxState & Pick<State, "sandbox">, agents: AgentAdapter[], env: Env): Promise<Sandbox | null> {
+export async function loopSandbox(s: SandboxState & Pick<State, "sandbox" | "started_at">, agents: AgentAdapter[], env: Env): Promise<Sandbox | null> {
   if (!s.sandbox) return null;
   requireSandbox();
-  return openSandbox(await sandboxRules(s, agents, env));
+  return openSandbox(await sandboxRules(s, agents, env), runTag(s.worktree_path, s.started_at));
 }

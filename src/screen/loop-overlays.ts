@@ -10,7 +10,7 @@ import { auditOf, storiesOf } from "../record/receipt.ts";
 import type { Action, Frame, Key, Line, Span } from "./frame.ts";
 import type { LoopScreen } from "./loop-screen.ts";
 import type { StoryReceipt } from "../state/schema.ts";
-import { PR_HINT, type EndAnswer } from "../engine/view.ts";
+import { END_HINTS, type EndAnswer } from "../engine/view.ts";
 import { wrapOverlay } from "./text.ts";
 import { wrapLine } from "../text/width.ts";
 import { FORCE_WINDOW_MS } from "../control/stop-presses.ts";
@@ -18,11 +18,7 @@ import { FORCE_WINDOW_MS } from "../control/stop-presses.ts";
 /** What `+` and `-` raise and lower the iteration limit by (the model acts on it, the limit warning offers it). */
 export const LIMIT_STEP = 10;
 
-const CHOICES: { completion: EndAnswer; hint: string }[] = [
-  { completion: "keep", hint: "stay on the loop's branch with its checkpoint commits" },
-  { completion: "cleanup", hint: "back to your branch, all the loop's work as uncommitted changes" },
-  { completion: "pr", hint: PR_HINT },
-];
+const CHOICES = Object.entries(END_HINTS).map(([completion, hint]) => ({ completion: completion as EndAnswer, hint }));
 /** The end dialog's choices: `pr` only when it is offered (a remote and `gh`). */
 const choicesOf = (o: { offerPr: boolean }) => (o.offerPr ? CHOICES : CHOICES.slice(0, 2));
 

@@ -9,7 +9,7 @@ import type { ChangedFile } from "../checkpoint/changed-files.ts";
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, Logged, LoopEvent } from "../record/events.ts";
 import type { LogRange, LogReader } from "../record/event-log.ts";
-import { auditSaid } from "../record/audit-said.ts";
+import { auditSaid, reviewSaid, unavailableSaid, verifySaid } from "../record/said.ts";
 import type { Outcome } from "../state/schema.ts";
 import { sumTokens } from "../state/tokens.ts";
 import { inertLine } from "../term/inert.ts";
@@ -244,8 +244,7 @@ export class StoryRecord {
         const s = this.story(e.story_id);
         const a = this.attemptOf(s, e.iteration);
         if (a) Object.assign(a, { verifyLog: e.log_file, verify: e.passed ? "passed" : "failed" });
-        const how = e.passed ? "passed" : e.timed_out ? "timed out" : e.exit_code === null ? "stopped" : `failed (exit ${e.exit_code})`;
-        s.agent.push(block(`◆ verify ${how} · ${formatDuration(e.duration_ms)}`, e.passed ? "good" : "bad"));
+        s.agent.push(block(`◆ verify ${verifySaid(e)} · ${formatDuration(e.duration_ms)}`, e.passed ? "good" : "bad"));
         return;
       }
       case "ReviewStart":
@@ -254,10 +253,8 @@ export class StoryRecord {
       case "ReviewEvent":
         return; // the reviewer's own doings are in its log (`wt-loop log`), not in the agent's pane
       case "ReviewEnd": {
-        const said =
-          e.verdict === "approve" ? "approved" : e.verdict === "changes" ? "asked for changes" : e.verdict === "missing" ? "gave no verdict" : e.verdict;
         const s = this.story(e.story_id);
-        s.agent.push(block(`◆ review ${said} · ${formatDuration(e.duration_ms)}`, e.verdict === "approve" ? "good" : "bad"));
+        s.agent.push(block(`◆ review ${reviewSaid(e.verdict)} · ${formatDuration(e.duration_ms)}`, e.verdict === "approve" ? "good" : "bad"));
         if (e.reason) s.agent.push(block(shown(`  ${e.verdict === "changes" ? "changes" : "reason"}: ${e.reason}`), "bad"));
         return;
       }
@@ -378,7 +375,7 @@ export class StoryRecord {
       case "ApiRetry":
         return s.agent.push(block(inertLine(`↻ API ${ev.status ?? ""} ${ev.error}: the agent retries`), "dim"));
       case "Unavailable":
-        return s.agent.push(block(shown(`${ev.kind === "auth" ? "✖ agent cannot log in" : "⏸ agent unavailable"}: ${ev.reason}`), "bad"));
+        return s.agent.push(block(shown(unavailableSaid(ev)), "bad"));
       default:
         return assertNever(ev);
     }

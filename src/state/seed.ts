@@ -255,13 +255,14 @@ function iterationsOf(raw: readonly unknown[], start: Time, sum: Tokens): Iterat
     t = typeof v.ended === "string" ? Date.parse(v.ended) : Number.NaN;
     const endedMs = t >= MIN_TIME && t < MAX_TIME ? t : beganMs;
     const ended = endedMs === t ? new Date(t).toISOString() : started;
-    // commitsOf, copied: an array of strings, else none.
+    // commitsOf: an array of strings, else none. Not copied (as readSeed does not): the JSON it was
+    // parsed from is read once, by this, and kept by no one else.
     let commits: string[] = [];
     x = v.commits;
     if (Array.isArray(x)) {
       let all = true;
       for (let j = 0; j < x.length && all; j++) all = typeof x[j] === "string";
-      if (all) commits = x.slice();
+      if (all) commits = x;
     }
     const doneCheck = v.done_check === true;
     const timedOut = v.timed_out === true;
@@ -285,8 +286,9 @@ function iterationsOf(raw: readonly unknown[], start: Time, sum: Tokens): Iterat
       exit_code: null,
       log_file: typeof v.log_file === "string" ? v.log_file : "",
     };
-    out.push(timedOut ? timedOutAt(it) : it);
-    spans.push(endedMs - beganMs);
+    // Set at the next index rather than pushed: a push is a call into the runtime in the interpreter.
+    out[k] = timedOut ? timedOutAt(it) : it;
+    spans[k] = endedMs - beganMs;
   }
   knownIterationsMs(out, spans);
   return out;

@@ -30,17 +30,22 @@ const reviewCell = (r: Iteration["review"]) =>
 const auditVerdict = (a: NonNullable<Iteration["audit"]>) =>
   `${a.verdict === "missing" ? "no verdict" : a.verdict === "gaps" ? `gaps (${a.gaps.length})` : inert(a.verdict)}${a.runs > 1 ? ` (${a.runs} runs)` : ""}`;
 
-/** "2026-11-21 10:00:00": `utcDateTime` without its " UTC" (the column's head says it), made at once. */
-const startedCell = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
-
-/** One row per iteration; the last column is why an attempt did not complete, the row cut to `width`. */
+/**
+ * One row per iteration; the last column is why an attempt did not complete, the row cut to `width`.
+ * Laid out as text/format.ts `table` lays a table out (columns padded to their widest cell, two spaces
+ * between, the last not padded, trailing spaces trimmed), but here, not there: `history` makes 500 rows
+ * at start-up, and `table`'s loops over 5,500 cells ran in the interpreter until the JIT compiled them
+ * twice (baseline, then DFG) while the command ran. Here a row is one call (a function called a few dozen
+ * times is compiled early, a long loop's body late), each column written out; a cell made of numbers
+ * (ours, printable ASCII) is as wide as it is long, and only the text a state brings (story, outcome,
+ * start, verdicts) is measured; a line is one template.
+ */
 export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
-  // `history` makes 500 rows at start-up, in the interpreter: one indexed pass, cells pushed (no spread of
-  // optional columns, no callback a row), and no copy and sort when the iterations are in order already.
   // Lanes (`--parallel`) record iterations as they end: shown in the order they began.
   const its = inOrder(iterations);
   // The verify column only for loops that ran one (`--verify`: its log file is in `--json`); the
-  // `unavailable` column only when the agent's service refused some run (most loops never wait).
+  // review column only for `--review`; the `unavailable` column only when the agent's service
+  // refused some run (most loops never wait).
   let verified = false;
   let reviewed = false;
   let waited = false;
@@ -50,42 +55,175 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
     if (i.review) reviewed = true;
     if (i.unavailable) waited = true;
   }
-  const reasonWidth = fieldWidth(); // once: each call asks the terminal
-  const head = ["#", "story", "attempt", "outcome", "started (UTC)", "duration", "commits", "tokens", "cost", "timed out"];
-  if (verified) head.push("verify");
-  if (reviewed) head.push("review");
-  if (waited) head.push("unavailable");
-  head.push("reason");
-  const rows: string[][] = [head];
-  // Reasons come from the agent: each string shown is made inert where it is read (not the whole
-  // iterations, deep: that walk was a fifth of `history`'s start-up on 500 of them).
-  for (let k = 0; k < its.length; k++) {
-    const i = its[k]!;
-    const audit = i.audit;
-    const wait = i.unavailable;
-    const row = [
-      String(i.n),
-      // An audit round (`--audit`) is its own kind of iteration: "audit", its round, its verdict.
-      audit ? "audit" : inert(i.story_id ?? "-"),
-      String(audit ? audit.round : i.attempt),
-      audit ? auditVerdict(audit) : inert(i.outcome),
-      startedCell(inert(i.started)),
-      // A wait for the agent's service (a usage limit) is part of the iteration's time: said, not hidden.
-      wait?.waited_ms ? `${formatDuration(iterationMs(i))} incl. ${formatDuration(wait.waited_ms)} waiting` : formatDuration(iterationMs(i)),
-      String(i.commits.length),
-      formatTokens(i.tokens_used),
-      formatCost(i.cost_usd),
-      i.timed_out ? "yes" : "no",
-    ];
-    if (verified) row.push(verifyCell(i.verify));
-    if (reviewed) row.push(reviewCell(i.review));
-    if (waited) row.push(wait ? `${wait.runs}× · ${formatDuration(wait.waited_ms)} waited` : "-");
-    row.push(i.outcome === "complete" ? "" : field(inert(i.reason ?? ""), reasonWidth));
-    rows.push(row);
-  }
-  const lines = table(rows).split("\n");
+  // Each column's width, the head's first: #, story, attempt, outcome, started, duration, commits,
+  // tokens, cost, timed out, verify, review, unavailable.
+  const cols: Columns = { w: [1, 5, 7, 7, 13, 8, 7, 6, 4, 9, 6, 6, 11], verified, reviewed, waited, reasonWidth: fieldWidth(), gap: [] };
+  const rows: Row[] = [];
+  for (let k = 0; k < its.length; k++) rows.push(cellsOf(its[k]!, cols));
+  // What follows a cell short of its column's width by k: k spaces and the two between columns.
+  const most = Math.max(...cols.w);
+  for (let k = 0; k <= most; k++) cols.gap.push(" ".repeat(k + 2));
+  const lines: string[] = [lineOf(HEAD, cols)];
+  for (let k = 0; k < rows.length; k++) lines.push(lineOf(rows[k]!, cols));
   // Piped (unlimited width), a line is never cut: 500 lines not measured a second time.
-  return width === Number.POSITIVE_INFINITY ? lines : lines.map((l) => truncate(l, width));
+  if (width === Number.POSITIVE_INFINITY) return lines;
+  for (let k = 0; k < lines.length; k++) lines[k] = truncate(lines[k]!, width);
+  return lines;
+}
+
+/** What the rows share: the columns' widths so far, which optional columns show, the gaps after a cell. */
+interface Columns {
+  w: number[];
+  verified: boolean;
+  reviewed: boolean;
+  waited: boolean;
+  reasonWidth: number;
+  gap: string[];
+}
+
+/** A row's cells, with the display widths of those that may hold more than plain ASCII (2, 5, 7, 15, 17). */
+type Row = [
+  string,
+  string,
+  number,
+  string,
+  string,
+  number,
+  string,
+  number,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  number,
+  string,
+  number,
+  string,
+];
+
+const HEAD: Row = [
+  "#",
+  "story",
+  5,
+  "attempt",
+  "outcome",
+  7,
+  "started (UTC)",
+  13,
+  "duration",
+  "commits",
+  "tokens",
+  "cost",
+  "timed out",
+  "verify",
+  "review",
+  6,
+  "unavailable",
+  11,
+  "reason",
+];
+
+// Printable ASCII: nothing in it to make inert, and as many columns as characters.
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/** Iteration `i`'s cells; the columns widened to them. */
+function cellsOf(i: Iteration, cols: Columns): Row {
+  const audit = i.audit;
+  const wait = i.unavailable;
+  const n = String(i.n);
+  const attempt = String(audit ? audit.round : i.attempt);
+  // The text a state brings is made inert where it is read, and measured, unless it is printable ASCII
+  // (one test for the three: nothing to make inert, a column a character).
+  let story: string;
+  let outcome: string;
+  let started: string;
+  let storyW: number;
+  let outcomeW: number;
+  let startedW: number;
+  const sid = i.story_id ?? "-";
+  if (!audit && PLAIN.test(`${sid} ${i.outcome} ${i.started}`)) {
+    story = sid;
+    outcome = i.outcome;
+    started = `${i.started.slice(0, 10)} ${i.started.slice(11, 19)}`; // the column's head says UTC
+    storyW = story.length;
+    outcomeW = outcome.length;
+    startedW = started.length;
+  } else {
+    // An audit round (`--audit`) is its own kind of iteration: "audit", its round, its verdict.
+    story = audit ? "audit" : inert(sid);
+    outcome = audit ? auditVerdict(audit) : inert(i.outcome);
+    const at = inert(i.started);
+    started = `${at.slice(0, 10)} ${at.slice(11, 19)}`;
+    storyW = Bun.stringWidth(story);
+    outcomeW = Bun.stringWidth(outcome);
+    startedW = Bun.stringWidth(started);
+  }
+  // A wait for the agent's service (a usage limit) is part of the iteration's time: said, not hidden.
+  const took = formatDuration(iterationMs(i));
+  const duration = wait?.waited_ms ? `${took} incl. ${formatDuration(wait.waited_ms)} waiting` : took;
+  const commits = String(i.commits.length);
+  const tokens = formatTokens(i.tokens_used);
+  const cost = formatCost(i.cost_usd);
+  const timed = i.timed_out ? "yes" : "no";
+  const verify = cols.verified ? verifyCell(i.verify) : "";
+  const review = cols.reviewed ? reviewCell(i.review) : "";
+  const unavailable = cols.waited ? (wait ? `${wait.runs}× · ${formatDuration(wait.waited_ms)} waited` : "-") : "";
+  const reviewW = cols.reviewed ? Bun.stringWidth(review) : 0;
+  const unavailableW = cols.waited ? Bun.stringWidth(unavailable) : 0;
+  // A short reason of printable ASCII is shown whole, as `field` would (one line, within its width).
+  const why = i.reason ?? "";
+  const reason = i.outcome === "complete" ? "" : why.length <= cols.reasonWidth && PLAIN.test(why) ? why : field(inert(why), cols.reasonWidth);
+  const w = cols.w;
+  if (n.length > w[0]!) w[0] = n.length;
+  if (storyW > w[1]!) w[1] = storyW;
+  if (attempt.length > w[2]!) w[2] = attempt.length;
+  if (outcomeW > w[3]!) w[3] = outcomeW;
+  if (startedW > w[4]!) w[4] = startedW;
+  if (duration.length > w[5]!) w[5] = duration.length;
+  if (commits.length > w[6]!) w[6] = commits.length;
+  if (tokens.length > w[7]!) w[7] = tokens.length;
+  if (cost.length > w[8]!) w[8] = cost.length;
+  if (verify.length > w[10]!) w[10] = verify.length;
+  if (reviewW > w[11]!) w[11] = reviewW;
+  if (unavailableW > w[12]!) w[12] = unavailableW;
+  return [
+    n,
+    story,
+    storyW,
+    attempt,
+    outcome,
+    outcomeW,
+    started,
+    startedW,
+    duration,
+    commits,
+    tokens,
+    cost,
+    timed,
+    verify,
+    review,
+    reviewW,
+    unavailable,
+    unavailableW,
+    reason,
+  ];
+}
+
+/** Row `r` as a line: every column but the last padded to its width, two spaces between, no trailing space. */
+function lineOf(r: Row, cols: Columns): string {
+  const w = cols.w;
+  const gap = cols.gap;
+  // Up to the "timed out" cell ("yes", "no": no trailing space to trim when nothing follows).
+  const fixed = `${r[0]}${gap[w[0]! - r[0].length]}${r[1]}${gap[w[1]! - r[2]]}${r[3]}${gap[w[2]! - r[3].length]}${r[4]}${gap[w[3]! - r[5]]}${r[6]}${gap[w[4]! - r[7]]}${r[8]}${gap[w[5]! - r[8].length]}${r[9]}${gap[w[6]! - r[9].length]}${r[10]}${gap[w[7]! - r[10].length]}${r[11]}${gap[w[8]! - r[11].length]}${r[12]}`;
+  if (!(cols.verified || cols.reviewed || cols.waited)) return r[18] === "" ? fixed : `${fixed}${gap[w[9]! - r[12].length]}${r[18]}`.trimEnd();
+  const timed = `${fixed}${gap[w[9]! - r[12].length]}`;
+  const verify = cols.verified ? `${r[13]}${gap[w[10]! - r[13].length]}` : "";
+  const review = cols.reviewed ? `${r[14]}${gap[w[11]! - r[15]]}` : "";
+  const unavailable = cols.waited ? `${r[16]}${gap[w[12]! - r[17]]}` : "";
+  return `${timed}${verify}${review}${unavailable}${r[18]}`.trimEnd();
 }
 
 /** The iterations by `n` (a stable sort, as before); the same array when they are in that order already. */

@@ -5,7 +5,7 @@
  * of stdin while a loop runs here.
  */
 import type { LoopEvent } from "../record/events.ts";
-import { PR_HINT, type EndAnswer, type KeyIntent, type View } from "../engine/view.ts";
+import { END_HINTS, type EndAnswer, type KeyIntent, type View } from "../engine/view.ts";
 import type { Completion, FinalStatus } from "../state/schema.ts";
 import { activityLine, type Activity, type Out } from "./activity.ts";
 import { forTerminal } from "./inert.ts";
@@ -105,11 +105,9 @@ export class InlineView implements View {
     signal.addEventListener("abort", letGo);
     const answer = await consola.prompt(`Loop ${status}. What should happen to the loop's branch?`, {
       type: "select",
-      options: [
-        { label: "keep", value: "keep", hint: "stay on the loop's branch with its checkpoint commits" },
-        { label: "cleanup", value: "cleanup", hint: "back to your branch, all the loop's work as uncommitted changes" },
-        ...(offerPr ? [{ label: "pr", value: "pr", hint: PR_HINT }] : []),
-      ],
+      options: Object.entries(END_HINTS)
+        .filter(([answer]) => offerPr || answer !== "pr")
+        .map(([answer, hint]) => ({ label: answer, value: answer, hint })),
       initial: "keep",
       cancel: "default",
     });

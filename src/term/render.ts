@@ -4,7 +4,7 @@
  */
 import { assertNever } from "../errors.ts";
 import type { CompleteEvent, LoopEvent } from "../record/events.ts";
-import { auditSaid } from "../record/audit-said.ts";
+import { auditSaid, reviewSaid, unavailableSaid, verifySaid } from "../record/said.ts";
 import { paint } from "./color.ts";
 import { inertDeep } from "./inert.ts";
 import { clockTime, formatCost, formatDuration, formatTokens, formatTotalCost, plural, truncate } from "../text/format.ts";
@@ -74,7 +74,7 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
           return [dim(`  ↻ API ${status}${ev.error}: the agent retries${count}${delay}`)];
         }
         case "Unavailable":
-          return [red(`  ${ev.kind === "auth" ? "✖ agent cannot log in" : "⏸ agent unavailable"}: ${ev.reason}`)];
+          return [red(`  ${unavailableSaid(ev)}`)];
         default:
           return assertNever(ev);
       }
@@ -96,8 +96,7 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
     case "VerifyStart":
       return [cyan(`  ▸ verify: ${e.command}`)];
     case "VerifyEnd": {
-      const how = e.passed ? "passed" : e.timed_out ? "timed out" : e.exit_code === null ? "stopped" : `failed (exit ${e.exit_code})`;
-      const line = `  ◆ verify ${how} · ${formatDuration(e.duration_ms)}${e.passed ? "" : ` · output: ${e.log_file}`}`;
+      const line = `  ◆ verify ${verifySaid(e)} · ${formatDuration(e.duration_ms)}${e.passed ? "" : ` · output: ${e.log_file}`}`;
       return [(e.passed ? green : e.exit_code === null && !e.timed_out ? dim : red)(line)];
     }
     case "ReviewStart":
@@ -106,9 +105,9 @@ export function renderEvent(event: LoopEvent, o: RenderOptions): string[] {
       // The reviewer's own doings, drawn as the agent's are, marked so they are not taken for the agent's.
       return renderEvent({ type: "StoryEvent", story_id: e.story_id, event: e.event }, o).map((l) => `  ${dim("review")}${l}`);
     case "ReviewEnd": {
-      const said =
-        e.verdict === "approve" ? "approved" : e.verdict === "changes" ? "asked for changes" : e.verdict === "missing" ? "gave no verdict" : e.verdict;
-      const lines = [(e.verdict === "approve" ? green : e.verdict === "stopped" ? dim : red)(`  ◆ review ${said} · ${formatDuration(e.duration_ms)}`)];
+      const lines = [
+        (e.verdict === "approve" ? green : e.verdict === "stopped" ? dim : red)(`  ◆ review ${reviewSaid(e.verdict)} · ${formatDuration(e.duration_ms)}`),
+      ];
       if (e.reason) lines.push(dim(`    ${e.verdict === "changes" ? "changes" : "reason"}: ${bounded(e.reason)}`));
       if (e.put_back.length) lines.push(red(`    the reviewer changed the worktree; put back: ${bounded(e.put_back.join(", "))}`));
       return lines;

@@ -1,18 +1,36 @@
 /** How numbers look to a human: durations, token counts, money. */
 import { cells, clip, cut } from "./width.ts";
 
+// formatDuration and formatTokens run once a row for `history`'s 500 rows at start-up, in the interpreter:
+// arithmetic and one template each, no padStart, no regular expression (test/text/number-format.test.ts
+// holds them to what they were).
+
 export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return "-";
+  if (typeof ms !== "number" || !(ms >= 0) || ms === Number.POSITIVE_INFINITY) return "-";
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, "0")}s`;
-  const h = Math.floor(m / 60);
-  return `${h}h ${String(m % 60).padStart(2, "0")}m`;
+  if (m < 60) {
+    const r = s % 60;
+    return `${m}m ${r < 10 ? "0" : ""}${r}s`;
+  }
+  const r = m % 60;
+  return `${Math.floor(m / 60)}h ${r < 10 ? "0" : ""}${r}m`;
 }
 
 /** "1,234,567". Not toLocaleString: its first call loads ICU, ~1.5 ms of every `status` (docs/performance.md). */
-export const formatTokens = (n: number) => (Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ",") : n.toLocaleString("en-US"));
+export function formatTokens(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString("en-US");
+  let v = n < 0 ? -n : n;
+  if (v < 1000) return String(n);
+  let groups = "";
+  while (v >= 1000) {
+    const r = v % 1000;
+    groups = `,${r < 100 ? (r < 10 ? "00" : "0") : ""}${r}${groups}`;
+    v = (v - r) / 1000;
+  }
+  return `${n < 0 ? "-" : ""}${v}${groups}`;
+}
 
 export function formatCost(usd: number | null | undefined): string {
   if (usd === null || usd === undefined) return "-";

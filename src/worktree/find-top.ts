@@ -35,7 +35,8 @@ export const setsKey = (keys: string) => `^\\s*(?:\\[[^\\]\\n]*\\]\\s*)?(?:${key
 const MOVES_WORKTREE = new RegExp(`${setsKey("worktree|directory")}|${setsKey("bare")}(?!\\s*=\\s*false\\s*$)|^\\s*\\[\\s*(include|includeif)\\b`, "im");
 
 export function findTop(cwd: string, env: Record<string, string | undefined> = process.env): string | null {
-  if (process.platform === "win32" || DISCOVERY_ENV.some((k) => env[k] !== undefined)) return null;
+  if (process.platform === "win32") return null;
+  for (const k of DISCOVERY_ENV) if (env[k] !== undefined) return null; // a loop, not `some`: see catalog.ts findCommand
   const uid = process.getuid?.();
   if (uid === undefined) return null;
   try {

@@ -24,7 +24,10 @@ const LOCATORS = [
 ];
 
 /** True when the environment holds one of them (the only case that costs anything). */
-export const hasGitLocators = (env: Record<string, string | undefined> = process.env) => LOCATORS.some((k) => env[k] !== undefined);
+export function hasGitLocators(env: Record<string, string | undefined> = process.env): boolean {
+  for (const k of LOCATORS) if (env[k] !== undefined) return true; // a loop, not `some`: see catalog.ts findCommand
+  return false;
+}
 
 /**
  * Removes them from `env` (process.env: every later spawn is given it). With `worktree` (a command

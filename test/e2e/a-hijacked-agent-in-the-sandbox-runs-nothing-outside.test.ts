@@ -112,14 +112,17 @@ describe("a hijacked agent under --sandbox", () => {
       const docker = unixServer(join(sockets, "docker.sock"));
       // Another loop's sandbox, allowed a service this one was not: its forward's socket is under the temp folder.
       const other = tcpServer();
-      const otherBox: Sandbox = await openSandbox({
-        write: [],
-        readOnly: [],
-        denyRead: [],
-        env: [],
-        network: "filtered",
-        allow: [{ host: "127.0.0.1", port: other.port }],
-      });
+      const otherBox: Sandbox = await openSandbox(
+        {
+          write: [],
+          readOnly: [],
+          denyRead: [],
+          env: [],
+          network: "filtered",
+          allow: [{ host: "127.0.0.1", port: other.port }],
+        },
+        "another loop's run",
+      );
       cleanups.push(() => otherBox.close());
       const agent = agentScript(`${PLANT(mark)}
 tmux run-shell "touch ${mark}/tmux-env"

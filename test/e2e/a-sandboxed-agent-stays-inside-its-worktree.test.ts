@@ -162,9 +162,13 @@ describe("--sandbox", () => {
     expect(existsSync(join(repo, ".claude/loop-state.json"))).toBe(false);
   }, 60_000);
 
-  test("stop and stop --force end everything the sandboxed agent started", async () => {
+  // The sandbox's folder (its /tmp, the forwards' sockets) goes too: a killed runner cannot remove it, so the
+  // dead runner's correction does (a forced stop left one in the temporary folder each time).
+  test("stop and stop --force end everything the sandboxed agent started, and leave no sandbox folder", async () => {
     for (const how of [["stop"], ["stop", "--force"]]) {
       const repo = makeRepo();
+      const tmp = tempDir("sandbox-tmp-"); // under /tmp, as the machine's: the sandbox's rules stay the same
+      const sandboxFolders = () => readdirSync(tmp).filter((n) => n.startsWith("wt-loop-sandbox-"));
       const agent = join(scratchDir("sandbox-agent-"), "agent.sh");
       // A child that leaves its session, then a long sleep: both found by an argument no other process has.
       const mark = `${process.pid}${Date.now() % 100000}`;
@@ -172,7 +176,7 @@ describe("--sandbox", () => {
       chmodSync(agent, 0o755);
       const p = spawnWtLoop(
         ["start", "--terminal", "inline", "--done", "manual", "--on-complete", "keep", "--agent", "command", "--agent-cmd", agent, "--sandbox", "hang"],
-        { cwd: repo },
+        { cwd: repo, env: { TMPDIR: tmp } },
       );
       await waitFor("the sandboxed agent to start", () => existsSync(join(repo, "started.txt")) && readState(repo).agent_pid, 60_000, { whileRunning: p });
       const sleepers = () =>
@@ -184,10 +188,12 @@ describe("--sandbox", () => {
           }
         });
       await waitFor("both sleeps to run", () => sleepers().length === 2 || null, 30_000, { whileRunning: p });
-      expect((await wtLoop(how, { cwd: repo })).code).toBe(0);
+      expect(sandboxFolders()).toHaveLength(1);
+      expect((await wtLoop(how, { cwd: repo, env: { TMPDIR: tmp } })).code).toBe(0);
       expect(await p.exited).toBe(how.length === 1 ? 4 : 137);
       await waitFor("every process of the sandboxed agent to end", () => sleepers().length === 0 || null, 30_000);
       expect(readState(repo).status).toBe("stopped");
+      expect({ how, left: sandboxFolders() }).toEqual({ how, left: [] });
     }
   }, 120_000);
 

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { PROFILED, recordBytecodeOrder } from "../../scripts/release/bytecode-order.ts";
 import { checkBinary } from "../../scripts/release/inspect.ts";
 import { hostTarget, targetByName } from "../../scripts/release/targets.ts";
 import { NOT_IN_WORKTREE } from "../../src/errors.ts";
@@ -31,6 +32,14 @@ describe("the compiled binary", () => {
     expect(checkBinary(bin, target, join(ROOT, "node_modules", target.native, target.library))).toEqual([]);
     // and the check can fail: another platform's expectations are not met
     expect(checkBinary(bin, targetByName("darwin-arm64")!, null)).not.toEqual([]);
+  });
+
+  // The build lays the bytecode out by what these runs used (scripts/release/bytecode-order.ts): each must run
+  // to its end, or the layout would be an error path's.
+  test("the start-up profile: each profiled command runs and writes its profile", () => {
+    const profiles = recordBytecodeOrder(bin, tempDir());
+    expect(profiles.length).toBe(PROFILED.length);
+    for (const p of profiles) expect(readFileSync(p, "utf8")).toMatch(/^v2\n(?:[A-Z] [0-9a-f]{16}\n){100,}/);
   });
 
   test("status outside a repository: the exact message, exit 1", async () => {

@@ -117,9 +117,9 @@ describe("--watch", () => {
     try {
       const out = collect(proc.stdout);
       const err = collect(proc.stderr);
-      await waitFor("the loop to watch its running check", () => /Watching pull request #\d+: its checks e2e are running/.test(out.text()), 120_000, {
-        whileRunning: proc,
-      });
+      // The Watching line is said just before the state records the wait (engine/watch-round.ts): both are waited for.
+      const watching = () => /Watching pull request #\d+: its checks e2e are running/.test(out.text()) && readState(repo).waiting !== null;
+      await waitFor("the loop to watch its running check", watching, 120_000, { whileRunning: proc });
       const s0 = readState(repo);
       expect(s0.status).toBe("running");
       expect(s0.waiting).toMatchObject({ on: "pull_request" });

@@ -20,7 +20,7 @@ test("a command run in a terminal opens it outside the sandbox, and not inside i
   const wt = tempDir("tty-");
   expect(inTerminal(PROBE, process.env, wt)).toBe("HAS_TTY");
   for (const network of ["open", "filtered"] as const) {
-    box = await openSandbox({ write: [], readOnly: [], denyRead: [], network, allow: [], env: [] });
+    box = await openSandbox({ write: [], readOnly: [], denyRead: [], network, allow: [], env: [] }, "a test");
     const w = box.wrap(PROBE, wt, process.env);
     expect(inTerminal(w.argv, w.env, wt)).toBe("NO_TTY");
     await box.close();

@@ -69,35 +69,101 @@ function random(seed: number) {
   return (n: number) => Math.floor(next() * n);
 }
 
-const REASONS = [null, "", "tests fail", "界 wide 界", "a\x1b]52;c;x\x07b", "first line\nsecond line", "x".repeat(400), "👍🏽 done-ish"];
-const STARTS = ["2026-11-21T10:00:00.000Z", "2026-11-21T10:00:05+01:00", "not a time", "2026-01-02T23:59:59.999Z"];
+const REASONS = [
+  null,
+  "",
+  "tests fail",
+  "界 wide 界",
+  "a\x1b]52;c;x\x07b",
+  "first line\nsecond line",
+  "x".repeat(400),
+  "界".repeat(200),
+  "👍🏽 done-ish",
+  "ends in a tab\t",
+  "trailing spaces  ",
+  "cr\r\nlf",
+  "lone cr\r",
+  "\u00a0",
+];
+const STARTS = ["2026-11-21T10:00:00.000Z", "2026-11-21T10:00:05+01:00", "not a time", "2026-01-02T23:59:59.999Z", "2026-11-21T10:00:00.000Z\x1b[2J", "界"];
+const STORIES = [null, "1", "12", "界面", "👨‍👩‍👧", "s\x1b[31m", "cr\r", "a-very-long-story-identifier-indeed", "é"];
+const OUTCOMES = ["complete", "failed", "no_progress", "weird\x9b", "rejected", "界"];
+const VERDICTS = ["approve", "changes", "missing", "stopped", "unavailable", "odd\x1b", "界面"];
+const AUDIT_VERDICTS = ["pass", "gaps", "repeated", "missing", "stopped", "unavailable", "界\x07"];
+const TOKENS = [0, 7, 999, 1000, 12_345, 999_999, 1_000_000, 4_999_999_999, Number.MAX_SAFE_INTEGER, 2 ** 60, 1.5, Number.NaN, Number.POSITIVE_INFINITY];
+const COSTS = [null, 0, 0.004, 0.12, 1.5, 9.999, 1234.5, 0.005, 1e21];
+const DURATIONS = [0, 999, 59_499, 59_500, 60_000, 3_599_499, 3_600_000, 86_400_000 * 3, Number.NaN];
 
 function iterations(r: (n: number) => number, count: number): Iteration[] {
-  return Array.from({ length: count }, (_, k) =>
-    sampleIteration(1 + r(count * 2), {
-      story_id: r(5) ? String(r(30)) : null,
+  return Array.from({ length: count }, (_, k) => {
+    const it = sampleIteration(1 + r(count * 2), {
+      story_id: r(5) ? (r(3) ? String(r(30)) : STORIES[r(STORIES.length)]!) : null,
       attempt: 1 + r(4),
-      outcome: (["complete", "failed", "no_progress", "weird\x9b"] as const)[r(4)] as Iteration["outcome"],
+      outcome: OUTCOMES[r(OUTCOMES.length)] as Iteration["outcome"],
       started: STARTS[r(STARTS.length)]!,
       ended: r(2) ? "2026-11-21T11:02:03.000Z" : "2026-11-22T10:00:00.000Z",
       commits: Array.from({ length: r(3) }, () => "a".repeat(40)),
-      tokens_used: r(3) ? r(5_000_000) : 7,
-      cost_usd: r(4) ? r(500) / 100 : r(2) ? null : 0.004,
+      tokens_used: r(3) ? r(5_000_000) : TOKENS[r(TOKENS.length)]!,
+      cost_usd: r(4) ? r(500) / 100 : COSTS[r(COSTS.length)]!,
       timed_out: r(5) === 0,
       reason: REASONS[r(REASONS.length)]!,
-      ...(r(4) === 0 ? { verify: { exit_code: r(3) ? 0 : r(2) ? null : 2, timed_out: r(6) === 0, duration_ms: r(90_000), log_file: "/w/v.log" } } : {}),
-      ...(r(4) === 0 ? { unavailable: { runs: 1 + r(3), waited_ms: r(600_000) } } : {}),
-    } as Partial<Iteration>),
-  );
+      ...(r(4) === 0
+        ? {
+            verify: {
+              exit_code: r(3) ? 0 : r(2) ? null : 2,
+              timed_out: r(6) === 0,
+              duration_ms: r(3) ? r(90_000) : DURATIONS[r(DURATIONS.length)]!,
+              log_file: "/w/v.log",
+            },
+          }
+        : {}),
+      ...(r(4) === 0 ? { unavailable: { runs: 1 + r(3), waited_ms: r(3) ? r(600_000) : DURATIONS[r(DURATIONS.length)]! } } : {}),
+      ...(r(5) === 0
+        ? {
+            review: {
+              reviewer: "claude",
+              verdict: VERDICTS[r(VERDICTS.length)]!,
+              reason: null,
+              runs: 1 + r(2),
+              tokens: { input: 1, output: 1, cache_read: 0, cache_creation: 0 },
+              cost_usd: null,
+              duration_ms: 10,
+              log_file: "/w/r.jsonl",
+              diff_file: "/w/r.diff",
+              put_back: r(3) ? [] : ["a.ts"],
+            },
+          }
+        : {}),
+      ...(r(6) === 0
+        ? {
+            kind: "audit",
+            audit: {
+              round: 1 + r(3),
+              auditor: "claude",
+              verdict: AUDIT_VERDICTS[r(AUDIT_VERDICTS.length)]!,
+              gaps: Array.from({ length: r(4) }, () => "gap"),
+              story_id: null,
+              reason: null,
+              runs: 1 + r(2),
+              diff_file: "/w/a.diff",
+              put_back: [],
+            },
+          }
+        : {}),
+      // A field a later version may add: shown nowhere.
+      ...(r(8) === 0 ? { later_field: "界\x1b" } : {}),
+    } as Partial<Iteration>);
+    return it;
+  });
 }
 
 describe("history's rows", () => {
   test("are what they were before, piped and cut to a terminal's width, on 300 generated loops", () => {
     const r = random(36);
-    for (let t = 0; t < 300; t++) {
+    for (let t = 0; t < 600; t++) {
       const its = iterations(r, 1 + r(40));
       expect(historyRows(its)).toEqual(rowsBefore(its));
-      const width = 20 + r(200);
+      const width = r(4) ? 20 + r(200) : r(20);
       expect(historyRows(its, width)).toEqual(rowsBefore(its, width));
     }
   });
