@@ -12,6 +12,7 @@ describe("the dev scripts' help", () => {
   for (const [script, options] of [
     ["converge.ts", ["--runs", "--seed"]],
     ["soak.ts", ["--kills", "--seed", "--mode", "--from"]],
+    ["diff-read-commands.ts", ["--seed", "--cases", "--only", "--work"]],
   ] as const) {
     test(`${script} --help prints its usage and runs nothing`, () => {
       const r = run(script, "--help");
