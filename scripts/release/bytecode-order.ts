@@ -50,15 +50,16 @@ export function recordBytecodeOrder(binary: string, dir: string): string[] {
   });
 }
 
-/** A repository with one commit and a finished loop of 30 iterations; `versioned` false: in the seed's format. */
+/**
+ * A repository (no commit: `list` reads an unborn branch's worktree as git does) with a finished loop of 30
+ * iterations; `versioned` false: in the seed's format. git runs without the user's or the system's config:
+ * a template's hooks, a default branch or a signing rule of theirs must not change or stop the build.
+ */
 function loopRepo(repo: string, versioned: boolean): string {
   mkdirSync(join(repo, ".claude"), { recursive: true });
-  const git = (...args: string[]) => {
-    const r = Bun.spawnSync(["git", ...args], { cwd: repo, env: scratchEnv(), stdout: "ignore", stderr: "pipe" });
-    if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-  };
-  git("init", "-q", "-b", "main");
-  git("-c", "user.name=wt-loop", "-c", "user.email=build@wt-loop", "commit", "-q", "--allow-empty", "-m", "profile");
+  const env = { ...scratchEnv(), GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+  const r = Bun.spawnSync(["git", "init", "-q", "-b", "main"], { cwd: repo, env, stdout: "ignore", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`git init ${repo}: ${r.stderr}`);
   const iterations = Array.from({ length: 30 }, (_, i) => sampleIteration(i + 1, { log_file: join(repo, `.claude/logs/iter-${i + 1}.jsonl`) }));
   const state: Partial<State> = sampleState({
     worktree_path: repo,

@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { totalsOf, wallMs } from "../record/totals.ts";
 import { loopPaths } from "../state/paths.ts";
+import { iterationMsOnce } from "../state/run-time.ts";
 import { historyRows, outputWidth, runsTable, totalsLine } from "../term/history-view.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
 import { action, givenOptions } from "./args/args.ts";
@@ -19,7 +20,11 @@ export default defineCommand({
     givenOptions("history", args, rawArgs, a);
     if (a.runs) return listRuns(Boolean(a.json));
     const { state } = await requireState();
-    const totals = totalsOf(state.iterations);
+    // Each duration read once for the totals and the rows, none kept (iterationMs keeps each: an object
+    // and a WeakMap entry, 500 at start-up, to be read back once).
+    const ms: number[] = [];
+    for (let k = 0; k < state.iterations.length; k++) ms.push(iterationMsOnce(state.iterations[k]!));
+    const totals = totalsOf(state.iterations, ms);
     if (a.json) {
       printJson({ iterations: state.iterations, totals });
       return;
@@ -28,7 +33,7 @@ export default defineCommand({
       print(`No iterations yet (status: ${state.status}).`);
       return;
     }
-    print(historyRows(state.iterations, outputWidth()).join("\n"));
+    print(historyRows(state.iterations, outputWidth(), ms).join("\n"));
     print(`\n${totalsLine(totals, state.parallel > 1 ? wallMs(state.iterations) : null)}`);
   }),
 });

@@ -51,12 +51,11 @@ export const carriedFrom = (previous: State | null, continues: boolean) => (prev
 
 /** "$1.50 of $1.20 · 380 of 10,000 tokens": spent of each limit set; null when none is. */
 export function budgetLabel(s: Budgeted): string | null {
+  if (!s.max_cost_usd && !s.max_tokens) return null; // most loops: `status` asks at start-up
   const now = spent(s);
-  const parts = [
-    s.max_cost_usd ? `${formatCost(now.cost_usd)} of ${formatCost(s.max_cost_usd)}` : null,
-    s.max_tokens ? `${formatTokens(now.tokens)} of ${formatTokens(s.max_tokens)} tokens` : null,
-  ].filter((p) => p !== null);
-  return parts.length ? parts.join(" · ") : null;
+  const cost = s.max_cost_usd ? `${formatCost(now.cost_usd)} of ${formatCost(s.max_cost_usd)}` : null;
+  const tokens = s.max_tokens ? `${formatTokens(now.tokens)} of ${formatTokens(s.max_tokens)} tokens` : null;
+  return cost && tokens ? `${cost} · ${tokens}` : (cost ?? tokens);
 }
 
 /** Why the loop must stop now (a limit is reached: spent ≥ limit), or null. */

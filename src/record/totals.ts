@@ -13,11 +13,12 @@ export interface Totals {
   waited_ms: number;
 }
 
-/** One pass over the iterations (`history` sums 500 at start-up). */
-export function totalsOf(its: Iteration[]): Totals {
+/** One pass over the iterations (`history` sums 500 at start-up); `ms`: their durations, when the caller has them. */
+export function totalsOf(its: Iteration[], ms?: readonly number[]): Totals {
   const t: Totals = { iterations: its.length, duration_ms: 0, commits: 0, tokens: 0, cost_usd: 0, timed_out: 0, unavailable_runs: 0, waited_ms: 0 };
-  for (const i of its) {
-    t.duration_ms += iterationMs(i);
+  for (let k = 0; k < its.length; k++) {
+    const i = its[k]!;
+    t.duration_ms += ms ? ms[k]! : iterationMs(i);
     t.commits += i.commits.length;
     t.tokens += i.tokens_used;
     t.cost_usd += i.cost_usd ?? 0;

@@ -40,9 +40,11 @@ const auditVerdict = (a: NonNullable<Iteration["audit"]>) =>
  * (ours, printable ASCII) is as wide as it is long, and only the text a state brings (story, outcome,
  * start, verdicts) is measured; a line is one template.
  */
-export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INFINITY): string[] {
-  // Lanes (`--parallel`) record iterations as they end: shown in the order they began.
+export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INFINITY, durations?: readonly number[]): string[] {
+  // Lanes (`--parallel`) record iterations as they end: shown in the order they began (then the
+  // durations given, in the iterations' order, are not theirs: each is read again).
   const its = inOrder(iterations);
+  const ms = its === iterations ? durations : undefined;
   // The verify column only for loops that ran one (`--verify`: its log file is in `--json`); the
   // review column only for `--review`; the `unavailable` column only when the agent's service
   // refused some run (most loops never wait).
@@ -59,7 +61,7 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
   // tokens, cost, timed out, verify, review, unavailable.
   const cols: Columns = { w: [1, 5, 7, 7, 13, 8, 7, 6, 4, 9, 6, 6, 11], verified, reviewed, waited, reasonWidth: fieldWidth(), gap: [] };
   const rows: Row[] = [];
-  for (let k = 0; k < its.length; k++) rows.push(cellsOf(its[k]!, cols));
+  for (let k = 0; k < its.length; k++) rows.push(cellsOf(its[k]!, ms ? ms[k]! : iterationMs(its[k]!), cols));
   // What follows a cell short of its column's width by k: k spaces and the two between columns.
   const most = Math.max(...cols.w);
   for (let k = 0; k <= most; k++) cols.gap.push(" ".repeat(k + 2));
@@ -129,8 +131,8 @@ const HEAD: Row = [
 // Printable ASCII: nothing in it to make inert, and as many columns as characters.
 const PLAIN = /^[\x20-\x7e]*$/;
 
-/** Iteration `i`'s cells; the columns widened to them. */
-function cellsOf(i: Iteration, cols: Columns): Row {
+/** Iteration `i`'s cells (`ms`: its duration); the columns widened to them. */
+function cellsOf(i: Iteration, ms: number, cols: Columns): Row {
   const audit = i.audit;
   const wait = i.unavailable;
   const n = String(i.n);
@@ -162,7 +164,7 @@ function cellsOf(i: Iteration, cols: Columns): Row {
     startedW = Bun.stringWidth(started);
   }
   // A wait for the agent's service (a usage limit) is part of the iteration's time: said, not hidden.
-  const took = formatDuration(iterationMs(i));
+  const took = formatDuration(ms);
   const duration = wait?.waited_ms ? `${took} incl. ${formatDuration(wait.waited_ms)} waiting` : took;
   const commits = String(i.commits.length);
   const tokens = formatTokens(i.tokens_used);

@@ -1,7 +1,8 @@
 // `history`'s table is made in the interpreter at start-up (500 rows): its code was cut down for speed, and
 // must still print what it printed before, byte for byte. The reference is historyRows as it was at c00c435.
 import { describe, expect, test } from "bun:test";
-import { iterationMs } from "../../src/state/run-time.ts";
+import { totalsOf } from "../../src/record/totals.ts";
+import { iterationMs, iterationMsOnce } from "../../src/state/run-time.ts";
 import type { Iteration } from "../../src/state/schema.ts";
 import { fieldWidth, historyRows } from "../../src/term/history-view.ts";
 import { inert } from "../../src/term/inert.ts";
@@ -163,6 +164,9 @@ describe("history's rows", () => {
     for (let t = 0; t < 600; t++) {
       const its = iterations(r, 1 + r(40));
       expect(historyRows(its)).toEqual(rowsBefore(its));
+      // With the durations `history` reads once for its totals and its rows.
+      expect(historyRows(its, Number.POSITIVE_INFINITY, its.map(iterationMsOnce))).toEqual(rowsBefore(its));
+      expect(totalsOf(its, its.map(iterationMsOnce))).toEqual(totalsOf(its));
       const width = r(4) ? 20 + r(200) : r(20);
       expect(historyRows(its, width)).toEqual(rowsBefore(its, width));
     }
@@ -173,5 +177,6 @@ describe("history's rows", () => {
       sampleIteration(k + 1, { story_id: String((k + 1) % 25), outcome: k % 2 ? "complete" : "failed", reason: k % 2 ? null : "the tests fail" }),
     );
     expect(historyRows(its)).toEqual(rowsBefore(its));
+    expect(historyRows(its, Number.POSITIVE_INFINITY, its.map(iterationMsOnce))).toEqual(rowsBefore(its));
   });
 });
