@@ -111,14 +111,15 @@ process.exit(differences ? 1 : 0);
 /** Runs every command of `c` with both binaries, each run on the case's files laid anew; prints each difference. */
 async function runCase(c: Case): Promise<number> {
   const laid = layOut(root, c);
-  const owners = c.ownRunner ? await Promise.all(bins.map((b) => startRunner(b, laid.worktree, shared.sleeper))) : null;
+  const ps = c.env?.WT_LOOP_PROC === "ps";
+  const owners = c.ownRunner ? await Promise.all(bins.map((b) => startRunner(b, laid.worktree, shared.sleeper, ps))) : null;
   let found = 0;
   try {
     for (const [k, cmd] of commands(!o["no-tty"], c).entries()) {
       const seen = bins.map((bin, side) => {
         const own = owners?.[side] ?? null;
         runs++;
-        const raw = runCommand(bin, c, cmd, { laid, pids: { shared, own }, home, clock });
+        const raw = runCommand(bin, c, cmd, { laid, pids: { shared, own, ps }, home, clock });
         return normalize(raw, own, bin, clock === null);
       }) as [Seen, Seen];
       if (report(c, cmd, seen, laid.home, k)) found++;

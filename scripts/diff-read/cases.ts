@@ -393,6 +393,10 @@ export function edgeCases(seed: number): Case[] {
   cases.push({ ...c("git-config-core-worktree", { iterations: 2 }), gitConfig: [["core.worktree", "__WT__/src"]] });
   cases.push({ ...c("git-config-bare", { iterations: 2 }), gitConfig: [["core.bare", "true"]] });
   cases.push({ ...c("git-config-include", { iterations: 2 }), gitConfig: [["include.path", "/dev/null"]] });
+  // macOS's way of telling a process (ps and lsof, no /proc): WT_LOOP_PROC=ps, as the tests switch it on Linux.
+  cases.push({ ...c("ps-own-runner", { iterations: 2, runner: "own", edit: setStatus("running") }), env: { WT_LOOP_PROC: "ps" } });
+  cases.push({ ...c("ps-dead-runner", { iterations: 2, runner: "dead", edit: setStatus("paused") }), env: { WT_LOOP_PROC: "ps" } });
+  cases.push({ ...c("ps-foreign-runner", { iterations: 2, runner: "foreign", edit: setStatus("running") }), env: { WT_LOOP_PROC: "ps" } });
   return cases.map((x, i) => ({ ...x, name: `e${String(i + 1).padStart(2, "0")}-${x.name}` }));
 }
 
@@ -413,6 +417,7 @@ export function randomCases(seed: number, count: number): Case[] {
     if (r.chance(0.03)) x.files[STATE] = (x.files[STATE] ?? "").slice(0, r.int(0, 200));
     if (r.chance(0.05)) x.dir = plain(r, 2).replace(/ /g, r.pick([" ", "-", "_"]));
     if (r.chance(0.1)) x.at = "src";
+    if (r.chance(0.05)) x.env = { WT_LOOP_PROC: "ps" };
     return x;
   });
 }

@@ -87,7 +87,8 @@ export function normalize(s: Seen, own: Pids["own"], bin: string, masked: boolea
   const f = (t: string) => {
     // `--version` names the commit each was built from: that differs by design.
     let out = t.replaceAll(bin, "<binary>").replace(/\(commit [0-9a-f]+(-dirty)?, /g, "(commit <commit>, ");
-    if (own) out = out.replace(new RegExp(`\\b${own.pid}\\b`, "g"), "<runner pid>").replace(new RegExp(`\\b${own.started}\\b`, "g"), "<runner start>");
+    if (own)
+      out = out.replace(new RegExp(`\\b${own.pid}\\b`, "g"), "<runner pid>").replace(new RegExp(`\\b${RegExp.escape(own.started)}\\b`, "g"), "<runner start>");
     return masked ? mask(out) : out;
   };
   return { stdout: f(s.stdout), stderr: f(s.stderr), exit: s.exit, files: f(s.files) };

@@ -40,11 +40,25 @@ export function endAll(): void {
   alive.clear();
 }
 
+/**
+ * A process's start time as `ps` gives it where wt-loop tells processes with ps (WT_LOOP_PROC=ps,
+ * src/proc/ps.ts): `lstart` in UTC and the C locale, its runs of spaces made one.
+ */
+export function psStartedOf(pid: number): string | null {
+  const r = Bun.spawnSync(["ps", "-o", "lstart=", "-p", String(pid)], {
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C", TZ: "UTC0" },
+    stdout: "pipe",
+  });
+  const text = r.stdout.toString().trim().replace(/\s+/g, " ");
+  return text || null;
+}
+
 /** The pids shared by every case: one dead, one alive that is not wt-loop's. */
 export interface Shared {
   dead: number;
   foreign: number;
   foreignStarted: string;
+  foreignPsStarted: string;
   sleeper: string;
   stop(): void;
 }
@@ -59,18 +73,19 @@ export function sharedProcesses(root: string): Shared {
     dead: gone.pid,
     foreign: foreign.pid,
     foreignStarted: startedOf(foreign.pid) ?? "0",
+    foreignPsStarted: psStartedOf(foreign.pid) ?? "0",
     sleeper,
     stop: () => (foreign.kill(9), alive.delete(foreign)),
   };
 }
 
 /** A live runner of `bin` in `worktree`, as the state of an `own` case names it. */
-export async function startRunner(bin: string, worktree: string, sleeper: string): Promise<{ pid: number; started: string; stop(): void }> {
+export async function startRunner(bin: string, worktree: string, sleeper: string, ps: boolean): Promise<{ pid: number; started: string; stop(): void }> {
   const p = Bun.spawn([bin, "run", sleeper], { cwd: worktree, env: { ...process.env, BUN_BE_BUN: "1" }, stdio: ["ignore", "ignore", "ignore"] });
   alive.add(p);
   // Ours once it is the binary itself (exec done) and its start time is readable.
   for (let i = 0; i < 200; i++) {
-    const started = startedOf(p.pid);
+    const started = ps ? psStartedOf(p.pid) : startedOf(p.pid);
     if (started && readFileSync(`/proc/${p.pid}/cmdline`, "utf8").split("\0").includes(sleeper))
       return { pid: p.pid, started, stop: () => (p.kill(9), alive.delete(p)) };
     await Bun.sleep(10);
@@ -123,6 +138,8 @@ function write(path: string, text: string): void {
 export interface Pids {
   shared: Shared;
   own: { pid: number; started: string } | null;
+  /** The start times in `ps`'s form (WT_LOOP_PROC=ps), not /proc's. */
+  ps: boolean;
 }
 
 const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
@@ -137,7 +154,7 @@ export function fill(text: string, worktree: string, name: string | null, pids: 
     .replaceAll(PID.ownStarted, own.started)
     .replaceAll(`"${PID.dead}"`, String(pids.shared.dead))
     .replaceAll(`"${PID.foreign}"`, String(pids.shared.foreign))
-    .replaceAll(PID.foreignStarted, pids.shared.foreignStarted);
+    .replaceAll(PID.foreignStarted, pids.ps ? pids.shared.foreignPsStarted : pids.shared.foreignStarted);
   return out;
 }
 
