@@ -87,8 +87,11 @@ export function normalize(s: Seen, own: Pids["own"], bin: string, masked: boolea
   const f = (t: string) => {
     // `--version` names the commit each was built from: that differs by design.
     let out = t.replaceAll(bin, "<binary>").replace(/\(commit [0-9a-f]+(-dirty)?, /g, "(commit <commit>, ");
+    // Only where a pid or a start time is named ("pid 123", `"runner_pid": 123`): the same digits elsewhere (a token count) are data.
     if (own)
-      out = out.replace(new RegExp(`\\b${own.pid}\\b`, "g"), "<runner pid>").replace(new RegExp(`\\b${RegExp.escape(own.started)}\\b`, "g"), "<runner start>");
+      out = out
+        .replace(new RegExp(`(pid\\W{0,4})${own.pid}\\b`, "g"), "$1<runner pid>")
+        .replace(new RegExp(`(started\\W{0,4})${RegExp.escape(own.started)}\\b`, "g"), "$1<runner start>");
     return masked ? mask(out) : out;
   };
   return { stdout: f(s.stdout), stderr: f(s.stderr), exit: s.exit, files: f(s.files) };
