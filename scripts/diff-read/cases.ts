@@ -26,6 +26,12 @@ export interface Case {
   tz: string;
   columns: number;
   statusline: string;
+  /** Where the commands run, relative to the worktree (a subfolder, `.git`, a linked worktree); default its top. */
+  at?: string;
+  /** More environment (`__WT__`: the worktree's path): git's discovery variables. */
+  env?: Record<string, string>;
+  /** `git config` arguments run once the repository is made. */
+  gitConfig?: string[][];
   /** More command lines to run piped (the arguments' edge cases: unknown options, help, bad values). */
   extra?: string[][];
 }
@@ -106,8 +112,43 @@ function breakOne(r: Rng, s: Record<string, unknown>): void {
     () => (s.lanes = [{ story_id: 1 }]),
     () => (s.max_iterations = 0),
     () => (s.notes = [{ text: 5 }]),
+    () => (s.waiting = { reason: 1, since: "x", until: null }),
+    () => (s.current_story = { id: 1 }),
+    () => (s.github = { host: "github.com" }),
+    () => (s.pull_request = { number: -1 }),
+    () => (s.earlier_stories = [{ id: null }]),
+    () => (s.max_cost_usd = 0),
+    () => (s.paused_ms = -5),
+    () => (s.parallel = 1.5),
+    () => iterationBroken(r, s),
   ])();
 }
+
+/** One iteration with one field wrong: the check must find it deep in the list (and zod name where). */
+function iterationBroken(r: Rng, s: Record<string, unknown>): void {
+  const its = s.iterations as Record<string, unknown>[];
+  if (!its.length) return void (s.iterations = "none");
+  const it = its[r.int(0, its.length - 1)]!;
+  r.pick<() => void>([
+    () => (it.outcome = "bogus"),
+    () => (it.tokens = { ...(it.tokens as object), input: -5 }),
+    () => (it.n = 0),
+    () => (it.started = "2026-11-21"),
+    () => (it.cost_usd = -0.01),
+    () => (it.commits = [1]),
+    () => (it.kind = "story"),
+    () => (it.review = { reviewer: "bob" }),
+    () => delete it.log_file,
+  ])();
+}
+
+/** The same numbers in other spellings JSON allows (1.2345e4, -0, 5.0): a reader must take them alike. */
+const numberForms = (r: Rng, json: string) =>
+  json
+    .replace(/(": )(\d{2,})(,?\n)/g, (m, a: string, n: string, b: string) =>
+      r.chance(0.05) ? `${a}${n[0]}.${n.slice(1)}e${n.length - 1}${b}` : r.chance(0.02) ? `${a}${n}.0${b}` : m,
+    )
+    .replace(/(": )0(,?\n)/g, (m, a: string, b: string) => (r.chance(0.1) ? `${a}-0${b}` : m));
 
 interface Options {
   iterations?: number;
@@ -166,7 +207,8 @@ function loopCase(r: Rng, name: string, o: Options = {}): Case {
     }
   }
   o.edit?.(state, r);
-  const json = serialize(r, state);
+  let json = serialize(r, state);
+  if (r.chance(0.1)) json = numberForms(r, json);
   files[STATE] = o.text ? o.text(json, r) : json;
   const linked = r.chance(0.1)
     ? Array.from({ length: r.int(1, 3) }, (_, i) => {
@@ -342,6 +384,15 @@ export function edgeCases(seed: number): Case[] {
     if (x.name === "seed-format-openspec-change")
       x.files["openspec/changes/add-login/tasks.md"] = "## 1. Login\n- [x] 1.1 form\n\n## 2. Logout\n- [ ] 2.1 button\n";
   cases.push({ ...c("linked-worktrees", { iterations: 2 }), linked: linkedLoops(r) });
+  // Where a command is run from, and what tells git where the worktree is.
+  cases.push({ ...c("run-from-a-subfolder", { iterations: 3 }), at: "src" });
+  cases.push({ ...c("run-inside-dot-git", { iterations: 3 }), at: ".git" });
+  cases.push({ ...c("run-from-a-linked-worktree", { iterations: 1 }), linked: linkedLoops(r), at: "../feature-2" });
+  cases.push({ ...c("git-dir-in-the-environment", { iterations: 2 }), env: { GIT_DIR: "__WT__/.git" }, at: "src" });
+  cases.push({ ...c("git-ceiling-directories", { iterations: 2 }), env: { GIT_CEILING_DIRECTORIES: "__WT__" }, at: "src" });
+  cases.push({ ...c("git-config-core-worktree", { iterations: 2 }), gitConfig: [["core.worktree", "__WT__/src"]] });
+  cases.push({ ...c("git-config-bare", { iterations: 2 }), gitConfig: [["core.bare", "true"]] });
+  cases.push({ ...c("git-config-include", { iterations: 2 }), gitConfig: [["include.path", "/dev/null"]] });
   return cases.map((x, i) => ({ ...x, name: `e${String(i + 1).padStart(2, "0")}-${x.name}` }));
 }
 
@@ -361,6 +412,7 @@ export function randomCases(seed: number, count: number): Case[] {
     const x = loopCase(r, `r${String(i + 1).padStart(3, "0")}-${seedFormat ? "seed" : "ours"}`, { seed: seedFormat });
     if (r.chance(0.03)) x.files[STATE] = (x.files[STATE] ?? "").slice(0, r.int(0, 200));
     if (r.chance(0.05)) x.dir = plain(r, 2).replace(/ /g, r.pick([" ", "-", "_"]));
+    if (r.chance(0.1)) x.at = "src";
     return x;
   });
 }

@@ -41,7 +41,8 @@ export function commands(tty: boolean, c: Case): Command[] {
 }
 
 export const describeCommand = (c: Case, cmd: Command) =>
-  `wt-loop ${cmd.argv.join(" ")}  (${cmd.tty ? `terminal ${cmd.tty} columns` : `piped, COLUMNS=${c.columns}`}, TZ=${c.tz})`;
+  `wt-loop ${cmd.argv.join(" ")}  (${cmd.tty ? `terminal ${cmd.tty} columns` : `piped, COLUMNS=${c.columns}`}, TZ=${c.tz}` +
+  `${c.at ? `, in ${c.at}` : ""}${Object.keys(c.env ?? {}).length ? `, ${Object.keys(c.env!).join(" ")} set` : ""})`;
 
 const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 const TIMEOUT_MS = 60_000;
@@ -65,13 +66,14 @@ export function runCommand(bin: string, c: Case, cmd: Command, ctx: RunContext):
     LINES: "50",
     TERM: cmd.tty ? "xterm-256color" : "dumb",
     ...(cmd.tty === 40 || !cmd.tty ? { NO_COLOR: "1" } : {}),
+    ...Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, v.replaceAll("__WT__", ctx.laid.worktree)])),
     ...(ctx.clock ?? {}),
   };
   const argv = cmd.tty
     ? ["script", "-q", "-e", "-c", `stty cols ${cmd.tty} rows 50 2>/dev/null; exec ${[bin, ...cmd.argv].map(quote).join(" ")}`, "/dev/null"]
     : [bin, ...cmd.argv];
   const stdin = !cmd.tty && cmd.argv[0] === "statusline" && cmd.argv.length === 1 ? Buffer.from(fill(c.statusline, ctx.laid.worktree, null, null)) : "ignore";
-  const p = Bun.spawnSync(argv, { cwd: ctx.laid.worktree, env, stdin, stdout: "pipe", stderr: "pipe", timeout: TIMEOUT_MS });
+  const p = Bun.spawnSync(argv, { cwd: ctx.laid.cwd, env, stdin, stdout: "pipe", stderr: "pipe", timeout: TIMEOUT_MS });
   const exit = p.exitCode !== null ? `exit ${p.exitCode}` : `signal ${p.signalCode}${p.exitedDueToTimeout ? ` (no end in ${TIMEOUT_MS / 1000} s)` : ""}`;
   return { stdout: p.stdout.toString(), stderr: p.stderr.toString(), exit, files: snapshot(ctx.laid) };
 }

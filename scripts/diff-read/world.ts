@@ -82,8 +82,10 @@ export async function startRunner(bin: string, worktree: string, sleeper: string
 export interface Laid {
   /** The case's folder (kept when it shows a difference). */
   home: string;
-  /** The worktree the commands run in. */
+  /** The worktree the commands act on. */
   worktree: string;
+  /** The folder they run in (the worktree's top, or where the case says). */
+  cwd: string;
   /** Every worktree with the `.claude` files laid anew before each run. */
   trees: { path: string; files: Record<string, string>; links: Record<string, string> }[];
 }
@@ -99,6 +101,7 @@ export function layOut(root: string, c: Case): Laid {
     writeFileSync(join(worktree, "src/.keep"), "");
     git(worktree, "add", "-A");
     git(worktree, "commit", "-q", "-m", "base");
+    for (const [key, value] of c.gitConfig ?? []) git(worktree, "config", key!, value!.replaceAll("__WT__", worktree));
   }
   const trees: Laid["trees"] = [{ path: worktree, files: c.files, links: c.links ?? {} }];
   for (const l of c.linked) {
@@ -107,7 +110,7 @@ export function layOut(root: string, c: Case): Laid {
     trees.push({ path, files: l.files, links: {} });
   }
   for (const t of trees) for (const [rel, text] of Object.entries(t.files)) if (!isLoopFile(rel)) write(join(t.path, rel), fill(text, t.path, null, null));
-  return { home, worktree, trees };
+  return { home, worktree, cwd: c.at ? join(worktree, c.at) : worktree, trees };
 }
 
 const isLoopFile = (rel: string) => rel === ".claude" || rel.startsWith(".claude/");
