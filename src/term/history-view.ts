@@ -15,17 +15,13 @@ export const outputWidth = () => {
 /** How much of one field (a task, a reason) human output shows: the terminal's width, else 300. */
 export const fieldWidth = () => Math.max(40, Math.min(outputWidth(), 300));
 
-/** `--verify`'s column: how the command ended and how long it took ("-" where it did not run). */
-const verifyCell = (v: Iteration["verify"]) =>
-  !v
-    ? "-"
-    : `${v.timed_out ? "timed out" : v.exit_code === 0 ? "passed" : v.exit_code === null ? "stopped" : `exit ${v.exit_code}`} ${formatDuration(v.duration_ms)}`;
+/** `--verify`'s column: how the command ended and how long it took (the line says "-" where it did not run). */
+const verifyCell = (v: NonNullable<Iteration["verify"]>) =>
+  `${v.timed_out ? "timed out" : v.exit_code === 0 ? "passed" : v.exit_code === null ? "stopped" : `exit ${v.exit_code}`} ${formatDuration(v.duration_ms)}`;
 
-/** `--review`'s column: the verdict ("-" where no review ran); the reasons are in `--json` and `log`. */
-const reviewCell = (r: Iteration["review"]) =>
-  !r
-    ? "-"
-    : `${r.verdict === "approve" ? "approved" : r.verdict === "changes" ? "changes" : r.verdict === "missing" ? "no verdict" : inert(r.verdict)}${r.runs > 1 ? ` (${r.runs} runs)` : ""}${r.put_back.length ? " · tree put back" : ""}`;
+/** `--review`'s column: the verdict (the line says "-" where no review ran); the reasons are in `--json` and `log`. */
+const reviewCell = (r: NonNullable<Iteration["review"]>) =>
+  `${r.verdict === "approve" ? "approved" : r.verdict === "changes" ? "changes" : r.verdict === "missing" ? "no verdict" : inert(r.verdict)}${r.runs > 1 ? ` (${r.runs} runs)` : ""}${r.put_back.length ? " · tree put back" : ""}`;
 
 const auditVerdict = (a: NonNullable<Iteration["audit"]>) =>
   `${a.verdict === "missing" ? "no verdict" : a.verdict === "gaps" ? `gaps (${a.gaps.length})` : inert(a.verdict)}${a.runs > 1 ? ` (${a.runs} runs)` : ""}`;
@@ -45,21 +41,11 @@ export function historyRows(iterations: Iteration[], width = Number.POSITIVE_INF
   // durations given, in the iterations' order, are not theirs: each is read again).
   const its = inOrder(iterations);
   const ms = its === iterations ? durations : undefined;
-  // The verify column only for loops that ran one (`--verify`: its log file is in `--json`); the
-  // review column only for `--review`; the `unavailable` column only when the agent's service
-  // refused some run (most loops never wait).
-  let verified = false;
-  let reviewed = false;
-  let waited = false;
-  for (let k = 0; k < its.length; k++) {
-    const i = its[k]!;
-    if (i.verify) verified = true;
-    if (i.review) reviewed = true;
-    if (i.unavailable) waited = true;
-  }
   // Each column's width, the head's first: #, story, attempt, outcome, started, duration, commits,
-  // tokens, cost, timed out, verify, review, unavailable.
-  const cols: Columns = { w: [1, 5, 7, 7, 13, 8, 7, 6, 4, 9, 6, 6, 11], verified, reviewed, waited, reasonWidth: fieldWidth(), gap: [] };
+  // tokens, cost, timed out, verify, review, unavailable. The verify column only for loops that ran one
+  // (`--verify`: its log file is in `--json`); the review column only for `--review`; the `unavailable`
+  // column only when the agent's service refused some run (most loops never wait): the rows say which.
+  const cols: Columns = { w: [1, 5, 7, 7, 13, 8, 7, 6, 4, 9, 6, 6, 11], verified: false, reviewed: false, waited: false, reasonWidth: fieldWidth(), gap: [] };
   const rows: Row[] = [];
   for (let k = 0; k < its.length; k++) rows.push(cellsOf(its[k]!, ms ? ms[k]! : iterationMs(its[k]!), cols));
   // What follows a cell short of its column's width by k: k spaces and the two between columns.
@@ -83,7 +69,7 @@ interface Columns {
   gap: string[];
 }
 
-/** A row's cells, with the display widths of those that may hold more than plain ASCII (2, 5, 7, 15, 17). */
+/** A row's cells, with the display widths of those that may hold more than plain ASCII (2, 5, 7, 15, 17); null: no verify, review, unavailable. */
 type Row = [
   string,
   string,
@@ -98,10 +84,10 @@ type Row = [
   string,
   string,
   string,
-  string,
-  string,
+  string | null,
+  string | null,
   number,
-  string,
+  string | null,
   number,
   string,
 ];
@@ -170,15 +156,33 @@ function cellsOf(i: Iteration, ms: number, cols: Columns): Row {
   const tokens = formatTokens(i.tokens_used);
   const cost = formatCost(i.cost_usd);
   const timed = i.timed_out ? "yes" : "no";
-  const verify = cols.verified ? verifyCell(i.verify) : "";
-  const review = cols.reviewed ? reviewCell(i.review) : "";
-  const unavailable = cols.waited ? (wait ? `${wait.runs}× · ${formatDuration(wait.waited_ms)} waited` : "-") : "";
-  const reviewW = cols.reviewed ? Bun.stringWidth(review) : 0;
-  const unavailableW = cols.waited ? Bun.stringWidth(unavailable) : 0;
+  // The optional columns' cells of an iteration that has them (null otherwise: the line shows "-").
+  const w = cols.w;
+  let verify: string | null = null;
+  let review: string | null = null;
+  let unavailable: string | null = null;
+  let reviewW = 0;
+  let unavailableW = 0;
+  if (i.verify) {
+    verify = verifyCell(i.verify);
+    cols.verified = true;
+    if (verify.length > w[10]!) w[10] = verify.length;
+  }
+  if (i.review) {
+    review = reviewCell(i.review);
+    reviewW = Bun.stringWidth(review);
+    cols.reviewed = true;
+    if (reviewW > w[11]!) w[11] = reviewW;
+  }
+  if (wait) {
+    unavailable = `${wait.runs}× · ${formatDuration(wait.waited_ms)} waited`;
+    unavailableW = Bun.stringWidth(unavailable);
+    cols.waited = true;
+    if (unavailableW > w[12]!) w[12] = unavailableW;
+  }
   // A short reason of printable ASCII is shown whole, as `field` would (one line, within its width).
   const why = i.reason ?? "";
   const reason = i.outcome === "complete" ? "" : why.length <= cols.reasonWidth && PLAIN.test(why) ? why : field(inert(why), cols.reasonWidth);
-  const w = cols.w;
   if (n.length > w[0]!) w[0] = n.length;
   if (storyW > w[1]!) w[1] = storyW;
   if (attempt.length > w[2]!) w[2] = attempt.length;
@@ -188,9 +192,6 @@ function cellsOf(i: Iteration, ms: number, cols: Columns): Row {
   if (commits.length > w[6]!) w[6] = commits.length;
   if (tokens.length > w[7]!) w[7] = tokens.length;
   if (cost.length > w[8]!) w[8] = cost.length;
-  if (verify.length > w[10]!) w[10] = verify.length;
-  if (reviewW > w[11]!) w[11] = reviewW;
-  if (unavailableW > w[12]!) w[12] = unavailableW;
   return [
     n,
     story,
@@ -222,9 +223,9 @@ function lineOf(r: Row, cols: Columns): string {
   const fixed = `${r[0]}${gap[w[0]! - r[0].length]}${r[1]}${gap[w[1]! - r[2]]}${r[3]}${gap[w[2]! - r[3].length]}${r[4]}${gap[w[3]! - r[5]]}${r[6]}${gap[w[4]! - r[7]]}${r[8]}${gap[w[5]! - r[8].length]}${r[9]}${gap[w[6]! - r[9].length]}${r[10]}${gap[w[7]! - r[10].length]}${r[11]}${gap[w[8]! - r[11].length]}${r[12]}`;
   if (!(cols.verified || cols.reviewed || cols.waited)) return r[18] === "" ? fixed : `${fixed}${gap[w[9]! - r[12].length]}${r[18]}`.trimEnd();
   const timed = `${fixed}${gap[w[9]! - r[12].length]}`;
-  const verify = cols.verified ? `${r[13]}${gap[w[10]! - r[13].length]}` : "";
-  const review = cols.reviewed ? `${r[14]}${gap[w[11]! - r[15]]}` : "";
-  const unavailable = cols.waited ? `${r[16]}${gap[w[12]! - r[17]]}` : "";
+  const verify = !cols.verified ? "" : r[13] !== null ? `${r[13]}${gap[w[10]! - r[13].length]}` : `-${gap[w[10]! - 1]}`;
+  const review = !cols.reviewed ? "" : r[14] !== null ? `${r[14]}${gap[w[11]! - r[15]]}` : `-${gap[w[11]! - 1]}`;
+  const unavailable = !cols.waited ? "" : r[16] !== null ? `${r[16]}${gap[w[12]! - r[17]]}` : `-${gap[w[12]! - 1]}`;
   return `${timed}${verify}${review}${unavailable}${r[18]}`.trimEnd();
 }
 

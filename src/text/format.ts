@@ -23,6 +23,14 @@ export function formatTokens(n: number): string {
   if (!Number.isSafeInteger(n)) return n.toLocaleString("en-US");
   let v = n < 0 ? -n : n;
   if (v < 1000) return String(n);
+  // Up to a billion (an iteration's tokens, a loop's), one template.
+  if (n > 0 && v < 1_000_000_000) {
+    const r = v % 1000;
+    const k = (v - r) / 1000;
+    if (k < 1000) return `${k},${r < 100 ? (r < 10 ? "00" : "0") : ""}${r}`;
+    const q = k % 1000;
+    return `${(k - q) / 1000},${q < 100 ? (q < 10 ? "00" : "0") : ""}${q},${r < 100 ? (r < 10 ? "00" : "0") : ""}${r}`;
+  }
   let groups = "";
   while (v >= 1000) {
     const r = v % 1000;
