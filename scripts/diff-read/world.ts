@@ -53,6 +53,14 @@ export function psStartedOf(pid: number): string | null {
   return text || null;
 }
 
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // gone already
+  }
+}
+
 /** The pids shared by every case: one dead, one alive that is not wt-loop's. */
 export interface Shared {
   dead: number;
@@ -81,16 +89,24 @@ export function sharedProcesses(root: string): Shared {
 
 /** A live runner of `bin` in `worktree`, as the state of an `own` case names it. */
 export async function startRunner(bin: string, worktree: string, sleeper: string, ps: boolean): Promise<{ pid: number; started: string; stop(): void }> {
-  const p = Bun.spawn([bin, "run", sleeper], { cwd: worktree, env: { ...process.env, BUN_BE_BUN: "1" }, stdio: ["ignore", "ignore", "ignore"] });
-  alive.add(p);
+  // A group of its own, ended whole: a wrapper script's runner is a shell whose child would outlive it.
+  const p = Bun.spawn([bin, "run", sleeper], {
+    cwd: worktree,
+    env: { ...process.env, BUN_BE_BUN: "1" },
+    stdio: ["ignore", "ignore", "ignore"],
+    detached: true,
+  });
+  const group = { kill: () => killGroup(p.pid) };
+  alive.add(group);
   // Ours once it is the binary itself (exec done) and its start time is readable.
   for (let i = 0; i < 200; i++) {
     const started = ps ? psStartedOf(p.pid) : startedOf(p.pid);
     if (started && readFileSync(`/proc/${p.pid}/cmdline`, "utf8").split("\0").includes(sleeper))
-      return { pid: p.pid, started, stop: () => (p.kill(9), alive.delete(p)) };
+      return { pid: p.pid, started, stop: () => (group.kill(), alive.delete(group)) };
     await Bun.sleep(10);
   }
-  p.kill(9);
+  group.kill();
+  alive.delete(group);
   throw new Error(`the runner of ${bin} did not start`);
 }
 
