@@ -40,6 +40,8 @@ function count(r: Rng, huge: boolean): number {
     [6, r.int(1, 50_000)],
     [2, r.int(50_000, 5_000_000)],
     [1, r.int(5_000_000, 2_000_000_000)],
+    // Where a count's text changes shape: its groups of three, a million, a billion.
+    [1, r.pick([999, 1000, 9999, 99_999, 999_999, 1_000_000, 999_999_999, 1_000_000_000, 1_000_000_001, 2 ** 31, 2 ** 32])],
   ] as const);
 }
 const cost = (r: Rng) =>
