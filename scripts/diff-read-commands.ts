@@ -115,7 +115,7 @@ async function runCase(c: Case): Promise<number> {
   const owners = c.ownRunner ? await Promise.all(bins.map((b) => startRunner(b, laid.worktree, shared.sleeper, ps))) : null;
   let found = 0;
   try {
-    for (const [k, cmd] of commands(!o["no-tty"], c).entries()) {
+    for (const [k, cmd] of commands(!o["no-tty"] && !c.pipedOnly, c).entries()) {
       const seen = bins.map((bin, side) => {
         const own = owners?.[side] ?? null;
         runs++;

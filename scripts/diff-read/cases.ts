@@ -9,6 +9,7 @@ import { Rng } from "./rng.ts";
 import { seedState } from "./seed-state.ts";
 import { tasksFile } from "./tasks.ts";
 import { NASTY, plain, text } from "./texts.ts";
+import { OFFSETS_SHOWN, SEED_TIME_SHAPES, T0 } from "./times.ts";
 
 export interface Case {
   name: string;
@@ -32,6 +33,8 @@ export interface Case {
   env?: Record<string, string>;
   /** `git config` arguments run once the repository is made. */
   gitConfig?: string[][];
+  /** Only the piped runs (a case that shows one value: the terminals add nothing). */
+  pipedOnly?: boolean;
   /** More command lines to run piped (the arguments' edge cases: unknown options, help, bad values). */
   extra?: string[][];
 }
@@ -393,12 +396,92 @@ export function edgeCases(seed: number): Case[] {
   cases.push({ ...c("git-config-core-worktree", { iterations: 2 }), gitConfig: [["core.worktree", "__WT__/src"]] });
   cases.push({ ...c("git-config-bare", { iterations: 2 }), gitConfig: [["core.bare", "true"]] });
   cases.push({ ...c("git-config-include", { iterations: 2 }), gitConfig: [["include.path", "/dev/null"]] });
+  // Every edge, in order rather than by chance: each shape of the seed's times, counts where their text changes shape,
+  // and the rows history lays out alone (no verify, review or unavailable column) with every nasty reason.
+  cases.push(
+    c("seed-format-every-time-shape", {
+      seed: true,
+      iterations: SEED_TIME_SHAPES.length * 2,
+      edit: (s) => {
+        const its = SEED_TIME_SHAPES.flatMap(([, shape], k) =>
+          OFFSETS_SHOWN.slice(0, 2).map((off, j) => ({
+            n: k * 2 + j + 1,
+            started: shape(T0 + k * 600_000, off),
+            ended: shape(T0 + k * 600_000 + 90_000, off),
+            done_check: j === 0,
+            commits: [],
+            tokens_used: 1000 * k,
+          })),
+        );
+        Object.assign(s, { iterations: its, started_at: "2026-11-21T10:00:00+01:00", status: "stuck", worktree_name: "__WT_NAME__" });
+      },
+    }),
+  );
+  // Each shape as the loop's start (one small loop each, piped only: the start shows in the header and the elapsed time).
+  SEED_TIME_SHAPES.forEach(([, shape], k) =>
+    cases.push({
+      ...c(`seed-format-start-shape-${k + 1}`, {
+        seed: true,
+        iterations: 1,
+        edit: (s) => Object.assign(s, { started_at: shape(T0, OFFSETS_SHOWN[k % OFFSETS_SHOWN.length]!), status: "done", worktree_name: "__WT_NAME__" }),
+      }),
+      pipedOnly: true,
+    }),
+  );
+  const COUNTS = [
+    0,
+    1,
+    999,
+    1000,
+    9999,
+    99_999,
+    999_999,
+    1_000_000,
+    1_000_999,
+    1_001_000,
+    999_999_999,
+    1_000_000_000,
+    2 ** 31,
+    2 ** 32,
+    2 ** 52,
+    Number.MAX_SAFE_INTEGER,
+  ];
+  cases.push(
+    c("count-edges", {
+      iterations: COUNTS.length,
+      edit: (s) => {
+        (s.iterations as Record<string, unknown>[]).forEach((it, i) => {
+          const n = COUNTS[i]!;
+          Object.assign(it, {
+            tokens_used: n,
+            tokens: { input: n, output: 0, cache_read: 0, cache_creation: 0 },
+            cost_usd: [0, 0.004, 0.005, 0.01, 0.995, 1, 9.999, 1e6][i % 8],
+          });
+        });
+        Object.assign(s, { total_tokens: COUNTS[i0(s)]!, total_cost_usd: 999.995 });
+      },
+    }),
+  );
+  cases.push(
+    c("plain-rows-nasty-reasons", {
+      iterations: NASTY.length,
+      edit: (s) => {
+        (s.iterations as Record<string, unknown>[]).forEach((it, i) => {
+          for (const k of ["verify", "review", "unavailable", "kind", "audit"]) delete it[k];
+          Object.assign(it, { reason: NASTY[i], story_title: NASTY[(i + 5) % NASTY.length] });
+        });
+      },
+    }),
+  );
   // macOS's way of telling a process (ps and lsof, no /proc): WT_LOOP_PROC=ps, as the tests switch it on Linux.
   cases.push({ ...c("ps-own-runner", { iterations: 2, runner: "own", edit: setStatus("running") }), env: { WT_LOOP_PROC: "ps" } });
   cases.push({ ...c("ps-dead-runner", { iterations: 2, runner: "dead", edit: setStatus("paused") }), env: { WT_LOOP_PROC: "ps" } });
   cases.push({ ...c("ps-foreign-runner", { iterations: 2, runner: "foreign", edit: setStatus("running") }), env: { WT_LOOP_PROC: "ps" } });
   return cases.map((x, i) => ({ ...x, name: `e${String(i + 1).padStart(2, "0")}-${x.name}` }));
 }
+
+/** An index into the count edges that depends on the state (so the loop's total differs across seeds). */
+const i0 = (s: Record<string, unknown>) => (s.iterations as unknown[]).length % 16;
 
 function linkedLoops(r: Rng): Case["linked"] {
   return ["running", "done", "stuck", "paused"].map((status, i) => {

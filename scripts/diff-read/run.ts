@@ -86,7 +86,7 @@ export function runCommand(bin: string, c: Case, cmd: Command, ctx: RunContext):
 export function normalize(s: Seen, own: Pids["own"], bin: string, masked: boolean): Seen {
   const f = (t: string) => {
     // `--version` names the commit each was built from: that differs by design.
-    let out = t.replaceAll(bin, "<binary>").replace(/\(commit [0-9a-f]+(-dirty)?, /g, "(commit <commit>, ");
+    let out = t.replaceAll(bin, "<binary>").replace(/\(commit [^,)]+, /g, "(commit <commit>, ");
     // Only where a pid or a start time is named ("pid 123", `"runner_pid": 123`): the same digits elsewhere (a token count) are data.
     if (own)
       out = out

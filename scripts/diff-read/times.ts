@@ -32,27 +32,32 @@ export function iso(r: Rng, ms: number): string {
   ])();
 }
 
-/** A time as the seed's bash wt-loop may have written it (`date -Iseconds`, `date +%FT%T%z`, `date -Ins`, `date -u`…), or junk. */
+/** The shapes of a time in the seed's file: what `date` writes (`-Iseconds`, `+%FT%T%z`, `-Ins`, `-u`, `-R`, `+%s`), and junk. */
+export const SEED_TIME_SHAPES: readonly (readonly [number, (ms: number, off: number) => unknown])[] = [
+  [6, (ms, off) => `${local(ms, off)}${zone(off)}`], // date -Iseconds
+  [2, (ms, off) => `${local(ms, off)}${zone(off, false)}`], // date +%Y-%m-%dT%H:%M:%S%z
+  [2, (ms, off) => `${local(ms, off)},${pad(ms % 1000, 3)}123456${zone(off)}`], // date -Ins (a comma)
+  [2, (ms) => `${local(ms, 0)}Z`], // date -u +%FT%TZ
+  [2, (ms, off) => local(ms, off)], // no zone at all: read as local time
+  [1, (ms, off) => local(ms, off).replace("T", " ")], // date '+%F %T'
+  [1, (ms, off) => `${local(ms, off)}.${pad(ms % 1000, 3)}${zone(off)}`],
+  [1, (ms) => new Date(ms).toUTCString()], // date -R / -u
+  [1, (ms) => String(Math.floor(ms / 1000))], // date +%s
+  [1, (ms) => Math.floor(ms / 1000)], // a number, not a string
+  [1, () => ""],
+  [1, () => null],
+  [1, () => "not a time"],
+  [1, () => "2026-13-45T25:61:61Z"],
+  [1, () => "+010000-01-01T00:00:00.000Z"], // past year 9999
+  [1, () => "9999-12-31T23:59:59.999Z"], // the last time a state holds
+  [1, () => "0000-01-01T00:00:00Z"], // the first
+  [1, () => "-000001-01-01T00:00:00Z"],
+  [1, () => "2026-11-21T10:00:05+25:00"],
+];
+export const OFFSETS_SHOWN = OFFSETS;
+
+/** A time as the seed's bash wt-loop may have written it, in one of SEED_TIME_SHAPES. */
 export function seedTime(r: Rng, ms: number): unknown {
   const off = r.pick(OFFSETS);
-  return r.weighted<() => unknown>([
-    [6, () => `${local(ms, off)}${zone(off)}`], // date -Iseconds
-    [2, () => `${local(ms, off)}${zone(off, false)}`], // date +%Y-%m-%dT%H:%M:%S%z
-    [2, () => `${local(ms, off)},${pad(ms % 1000, 3)}123456${zone(off)}`], // date -Ins (a comma)
-    [2, () => `${local(ms, 0)}Z`], // date -u +%FT%TZ
-    [2, () => local(ms, off)], // no zone at all: read as local time
-    [1, () => local(ms, off).replace("T", " ")], // date '+%F %T'
-    [1, () => `${local(ms, off)}.${pad(ms % 1000, 3)}${zone(off)}`],
-    [1, () => new Date(ms).toUTCString()], // date -R / -u
-    [1, () => String(Math.floor(ms / 1000))], // date +%s
-    [1, () => Math.floor(ms / 1000)], // a number, not a string
-    [1, () => ""],
-    [1, () => null],
-    [1, () => "not a time"],
-    [1, () => "2026-13-45T25:61:61Z"],
-    [1, () => "+010000-01-01T00:00:00.000Z"], // past year 9999
-    [1, () => "0000-01-01T00:00:00Z"],
-    [1, () => "-000001-01-01T00:00:00Z"],
-    [1, () => "2026-11-21T10:00:05+25:00"],
-  ])();
+  return r.weighted(SEED_TIME_SHAPES)(ms, off);
 }
