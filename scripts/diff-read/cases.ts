@@ -100,50 +100,61 @@ function shuffleKeys(r: Rng, s: Record<string, unknown>): Record<string, unknown
   return Object.fromEntries(keys.map((k) => [k, s[k]]));
 }
 
-/** One field made wrong: the state no longer matches the format (or names another worktree). */
-function breakOne(r: Rng, s: Record<string, unknown>): void {
-  r.pick<() => void>([
-    () => delete s[r.pick(REQUIRED)],
-    () => (s.schema_version = r.pick([2, "1", 0])),
-    () => (s.status = r.pick(["bogus", "RUNNING", null])),
-    () => (s.current_iteration = -1),
-    () => (s.total_tokens = 1.5),
-    () => (s.started_at = "yesterday"),
-    () => (s.worktree_path = "/somewhere/else"),
-    () => (s.iterations = [{ n: 1 }]),
-    () => (s.tokens = null),
-    () => (s.lanes = [{ story_id: 1 }]),
-    () => (s.max_iterations = 0),
-    () => (s.notes = [{ text: 5 }]),
-    () => (s.waiting = { reason: 1, since: "x", until: null }),
-    () => (s.current_story = { id: 1 }),
-    () => (s.github = { host: "github.com" }),
-    () => (s.pull_request = { number: -1 }),
-    () => (s.earlier_stories = [{ id: null }]),
-    () => (s.max_cost_usd = 0),
-    () => (s.paused_ms = -5),
-    () => (s.parallel = 1.5),
-    () => iterationBroken(r, s),
-  ])();
-}
+type Break = (r: Rng, s: Record<string, unknown>) => void;
 
-/** One iteration with one field wrong: the check must find it deep in the list (and zod name where). */
-function iterationBroken(r: Rng, s: Record<string, unknown>): void {
-  const its = s.iterations as Record<string, unknown>[];
-  if (!its.length) return void (s.iterations = "none");
-  const it = its[r.int(0, its.length - 1)]!;
-  r.pick<() => void>([
-    () => (it.outcome = "bogus"),
-    () => (it.tokens = { ...(it.tokens as object), input: -5 }),
-    () => (it.n = 0),
-    () => (it.started = "2026-11-21"),
-    () => (it.cost_usd = -0.01),
-    () => (it.commits = [1]),
-    () => (it.kind = "story"),
-    () => (it.review = { reviewer: "bob" }),
-    () => delete it.log_file,
-  ])();
-}
+/** Ways to make one field wrong: the state no longer matches the format (or names another worktree). */
+const BREAKS: Break[] = [
+  (r, s) => delete s[r.pick(REQUIRED)],
+  (r, s) => (s.schema_version = r.pick([2, "1", 0])),
+  (r, s) => (s.status = r.pick(["bogus", "RUNNING", null])),
+  (_, s) => (s.current_iteration = -1),
+  (_, s) => (s.total_tokens = 1.5),
+  (_, s) => (s.started_at = "yesterday"),
+  (_, s) => (s.worktree_path = "/somewhere/else"),
+  (_, s) => (s.iterations = [{ n: 1 }]),
+  (_, s) => (s.tokens = null),
+  (_, s) => (s.lanes = [{ story_id: 1 }]),
+  (_, s) => (s.max_iterations = 0),
+  (_, s) => (s.notes = [{ text: 5 }]),
+  (_, s) => (s.waiting = { reason: 1, since: "x", until: null }),
+  (_, s) => (s.current_story = { id: 1 }),
+  (_, s) => (s.github = { host: "github.com" }),
+  (_, s) => (s.pull_request = { number: -1 }),
+  (_, s) => (s.earlier_stories = [{ id: null }]),
+  (_, s) => (s.max_cost_usd = 0),
+  (_, s) => (s.paused_ms = -5),
+  (_, s) => (s.parallel = 1.5),
+  (_, s) => (s.updated_at = "2026-11-21T10:00:00"), // no zone
+  (_, s) => (s.ended_at = "2026-11-21 10:00:00Z"),
+  (_, s) => (s.total_cost_usd = -1),
+  (_, s) => (s.agent = "cursor"),
+  (_, s) => (s.planned_stories = [{ id: "1" }]),
+  (_, s) => (s.stop_reason = "boredom"),
+  ...(
+    [
+      (it) => (it.outcome = "bogus"),
+      (it) => (it.tokens = { ...(it.tokens as object), input: -5 }),
+      (it) => (it.n = 0),
+      (it) => (it.started = "2026-11-21"),
+      (it) => (it.cost_usd = -0.01),
+      (it) => (it.commits = [1]),
+      (it) => (it.kind = "story"),
+      (it) => (it.review = { reviewer: "bob" }),
+      (it) => delete it.log_file,
+      (it) => (it.timed_out = false),
+      (it) => (it.attempt = 0),
+    ] as ((it: Record<string, unknown>) => void)[]
+  ).map(
+    (f): Break =>
+      (r, s) => {
+        // One iteration with one field wrong: the check must find it deep in the list (and zod name where).
+        const its = s.iterations as Record<string, unknown>[];
+        if (!its.length) return void (s.iterations = "none");
+        f(its[r.int(0, its.length - 1)]!);
+      },
+  ),
+];
+const breakOne = (r: Rng, s: Record<string, unknown>) => r.pick(BREAKS)(r, s);
 
 /** The same numbers in other spellings JSON allows (1.2345e4, -0, 5.0): a reader must take them alike. */
 const numberForms = (r: Rng, json: string) =>
@@ -417,6 +428,8 @@ export function edgeCases(seed: number): Case[] {
       },
     }),
   );
+  // Each way a state can be broken, once (piped only: the message is the same in a terminal).
+  BREAKS.forEach((f, k) => cases.push({ ...c(`broken-${k + 1}`, { iterations: 6, edit: (s, r) => f(r, s) }), pipedOnly: true }));
   // Each shape as the loop's start (one small loop each, piped only: the start shows in the header and the elapsed time).
   SEED_TIME_SHAPES.forEach(([, shape], k) =>
     cases.push({

@@ -72,13 +72,14 @@ export interface Shared {
 }
 
 export function sharedProcesses(root: string): Shared {
-  const gone = Bun.spawnSync(["true"]);
   const foreign = Bun.spawn(["sleep", "86400"], { stdio: ["ignore", "ignore", "ignore"] });
   alive.add(foreign);
   const sleeper = join(root, "runner-sleeps.js");
   writeFileSync(sleeper, "setTimeout(() => {}, 86_400_000);\n");
   return {
-    dead: gone.pid,
+    // Above any pid Linux gives (PID_MAX_LIMIT, 2^22): never alive. The pid of a process that ended was
+    // given again minutes later (seed 6: a dead runner read as a live foreign one, in one run of twenty).
+    dead: 2 ** 22 + 4321,
     foreign: foreign.pid,
     foreignStarted: startedOf(foreign.pid) ?? "0",
     foreignPsStarted: psStartedOf(foreign.pid) ?? "0",
