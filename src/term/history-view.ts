@@ -122,8 +122,8 @@ const PLAIN = /^[\x20-\x7e]*$/;
 function cellsOf(i: Iteration, ms: number, cols: Columns): Row {
   const audit = i.audit;
   const wait = i.unavailable;
-  const n = String(i.n);
-  const attempt = String(audit ? audit.round : i.attempt);
+  const n = `${i.n}`;
+  const attempt = `${audit ? audit.round : i.attempt}`;
   // The text a state brings is made inert where it is read, and measured, unless it is printable ASCII
   // (one test for the three: nothing to make inert, a column a character).
   let story: string;
@@ -153,7 +153,7 @@ function cellsOf(i: Iteration, ms: number, cols: Columns): Row {
   // A wait for the agent's service (a usage limit) is part of the iteration's time: said, not hidden.
   const took = formatDuration(ms);
   const duration = wait?.waited_ms ? `${took} incl. ${formatDuration(wait.waited_ms)} waiting` : took;
-  const commits = String(i.commits.length);
+  const commits = `${i.commits.length}`;
   const tokens = formatTokens(i.tokens_used);
   const cost = formatCost(i.cost_usd);
   const timed = i.timed_out ? "yes" : "no";
