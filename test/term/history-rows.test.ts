@@ -176,6 +176,21 @@ describe("history's rows", () => {
     }
   });
 
+  test("with no optional column (most loops: laid out by their own loop), on 600 generated loops", () => {
+    const r = random(38);
+    for (let t = 0; t < 600; t++) {
+      const its = iterations(r, 1 + r(40));
+      for (const i of its) {
+        delete i.verify;
+        delete i.review;
+        delete i.unavailable;
+      }
+      expect(historyRows(its)).toEqual(rowsBefore(its));
+      const width = r(4) ? 20 + r(200) : r(20);
+      expect(historyRows(its, width)).toEqual(rowsBefore(its, width));
+    }
+  });
+
   test("their durations and totals, read in one pass where nothing was kept (a fresh process), are totalsOf's", async () => {
     const r = random(37);
     const loops = Array.from({ length: 60 }, () => iterations(r, 1 + r(40)));
