@@ -34,6 +34,8 @@ export class HarnessError extends Error {
 }
 
 export const NOT_IN_WORKTREE = "Not inside a git worktree. Run from within a worktree directory.";
+/** Said when the `git` a command needs to find its worktree is not on PATH. */
+export const GIT_MISSING = "git is not installed (not found on PATH). Install git, then run this again.";
 
 /** Exhaustiveness check for `switch` over discriminated unions: fails to compile when a case is missing. */
 export function assertNever(value: never): never {

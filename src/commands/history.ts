@@ -1,7 +1,6 @@
 import { defineCommand } from "citty";
-import { totalsOf, wallMs } from "../record/totals.ts";
+import { totalsWithDurations, wallMs } from "../record/totals.ts";
 import { loopPaths } from "../state/paths.ts";
-import { iterationMsOnce } from "../state/run-time.ts";
 import { historyRows, outputWidth, runsTable, totalsLine } from "../term/history-view.ts";
 import { resolveWorktree } from "../worktree/worktree.ts";
 import { action, givenOptions } from "./args/args.ts";
@@ -21,10 +20,8 @@ export default defineCommand({
     if (a.runs) return listRuns(Boolean(a.json));
     const { state } = await requireState();
     // Each duration read once for the totals and the rows, none kept (iterationMs keeps each: an object
-    // and a WeakMap entry, 500 at start-up, to be read back once).
-    const ms: number[] = [];
-    for (let k = 0; k < state.iterations.length; k++) ms.push(iterationMsOnce(state.iterations[k]!));
-    const totals = totalsOf(state.iterations, ms);
+    // and a WeakMap entry, 500 at start-up, to be read back once), in the totals' pass.
+    const { totals, ms } = totalsWithDurations(state.iterations);
     if (a.json) {
       printJson({ iterations: state.iterations, totals });
       return;

@@ -3,7 +3,7 @@
  * selection screen start from. Its own module so that `list` can start the git call at once, while
  * its other modules load (start-up, docs/performance.md): the call and the loading overlap.
  */
-import { NOT_IN_WORKTREE, UserError } from "../errors.ts";
+import { GIT_MISSING, NOT_IN_WORKTREE, UserError } from "../errors.ts";
 import { CommandError, exec } from "../proc/spawn.ts";
 import { acrossWorktrees, halfAddedFolder, parseWorktreeList, type ListedWorktree } from "../checkpoint/worktree-list.ts";
 
@@ -39,8 +39,7 @@ async function lookUp(cwd: string, timeoutMs: number): Promise<GitWorktree[]> {
   try {
     out = (await acrossWorktrees(() => exec(["git", "worktree", "list", "--porcelain", "-z"], { cwd, timeoutMs }), timeoutMs, cwd)).stdout;
   } catch (err) {
-    if (err instanceof CommandError && err.reason === "missing")
-      throw new UserError("git is not installed (not found on PATH). Install git, then run this again.");
+    if (err instanceof CommandError && err.reason === "missing") throw new UserError(GIT_MISSING);
     const folder = halfAddedFolder(err, cwd);
     if (folder) throw new UserError(halfWritten(folder));
     throw new UserError(NOT_IN_WORKTREE);

@@ -1,6 +1,6 @@
 /** A loop's totals over its iterations: what `history` prints under its table and the MCP server returns. */
 import type { Iteration } from "../state/schema.ts";
-import { iterationMs } from "../state/run-time.ts";
+import { iterationMs, iterationMsOnce, someIterationMsKept } from "../state/run-time.ts";
 
 export interface Totals {
   iterations: number;
@@ -27,6 +27,50 @@ export function totalsOf(its: Iteration[], ms?: readonly number[]): Totals {
     t.waited_ms += i.unavailable?.waited_ms ?? 0;
   }
   return t;
+}
+
+/**
+ * `history`'s figures in one pass: the totals and each iteration's duration (in the iterations' order, for
+ * the rows), none kept. At start-up the pass runs in the interpreter, where a property written costs several
+ * times a local one and a call of ours (with its WeakMap lookup) more than the arithmetic: the sums are
+ * locals, and the times are parsed here when no reader kept a figure (a fresh process: nothing to look up).
+ */
+export function totalsWithDurations(its: Iteration[]): { totals: Totals; ms: number[] } {
+  const kept = someIterationMsKept();
+  const ms: number[] = [];
+  let duration = 0;
+  let commits = 0;
+  let tokens = 0;
+  let cost = 0;
+  let timedOut = 0;
+  let runs = 0;
+  let waited = 0;
+  for (let k = 0; k < its.length; k++) {
+    const i = its[k]!;
+    const d = kept ? iterationMsOnce(i) : Date.parse(i.ended) - Date.parse(i.started);
+    ms.push(d);
+    duration += d;
+    commits += i.commits.length;
+    tokens += i.tokens_used;
+    cost += i.cost_usd ?? 0;
+    if (i.timed_out) timedOut++;
+    const wait = i.unavailable;
+    if (wait) {
+      runs += wait.runs ?? 0;
+      waited += wait.waited_ms ?? 0;
+    }
+  }
+  const totals: Totals = {
+    iterations: its.length,
+    duration_ms: duration,
+    commits,
+    tokens,
+    cost_usd: cost,
+    timed_out: timedOut,
+    unavailable_runs: runs,
+    waited_ms: waited,
+  };
+  return { totals, ms };
 }
 
 /**

@@ -57,7 +57,8 @@ export async function readState(path: string): Promise<State | null> {
   const parsed = checked.ok ? { success: true as const, data: checked.value } : await parseWithZod(json);
   if (!parsed.success) {
     throw new UserError(
-      `The loop state ${path} does not match the state format (schema_version ${String((json as { schema_version?: unknown })?.schema_version ?? "missing")}):\n` +
+      `The loop state ${path} does not match the state format ` +
+        `(schema_version ${String((json as { schema_version?: unknown })?.schema_version ?? "missing")}):\n` +
         `${parsed.error}\n` +
         `It was left untouched: fix those fields, or move the file away to start a new loop.`,
     );

@@ -21,7 +21,8 @@ const verifyCell = (v: NonNullable<Iteration["verify"]>) =>
 
 /** `--review`'s column: the verdict (the line says "-" where no review ran); the reasons are in `--json` and `log`. */
 const reviewCell = (r: NonNullable<Iteration["review"]>) =>
-  `${r.verdict === "approve" ? "approved" : r.verdict === "changes" ? "changes" : r.verdict === "missing" ? "no verdict" : inert(r.verdict)}${r.runs > 1 ? ` (${r.runs} runs)` : ""}${r.put_back.length ? " · tree put back" : ""}`;
+  `${r.verdict === "approve" ? "approved" : r.verdict === "changes" ? "changes" : r.verdict === "missing" ? "no verdict" : inert(r.verdict)}` +
+  `${r.runs > 1 ? ` (${r.runs} runs)` : ""}${r.put_back.length ? " · tree put back" : ""}`;
 
 const auditVerdict = (a: NonNullable<Iteration["audit"]>) =>
   `${a.verdict === "missing" ? "no verdict" : a.verdict === "gaps" ? `gaps (${a.gaps.length})` : inert(a.verdict)}${a.runs > 1 ? ` (${a.runs} runs)` : ""}`;
@@ -220,7 +221,9 @@ function lineOf(r: Row, cols: Columns): string {
   const w = cols.w;
   const gap = cols.gap;
   // Up to the "timed out" cell ("yes", "no": no trailing space to trim when nothing follows).
-  const fixed = `${r[0]}${gap[w[0]! - r[0].length]}${r[1]}${gap[w[1]! - r[2]]}${r[3]}${gap[w[2]! - r[3].length]}${r[4]}${gap[w[3]! - r[5]]}${r[6]}${gap[w[4]! - r[7]]}${r[8]}${gap[w[5]! - r[8].length]}${r[9]}${gap[w[6]! - r[9].length]}${r[10]}${gap[w[7]! - r[10].length]}${r[11]}${gap[w[8]! - r[11].length]}${r[12]}`;
+  const fixed =
+    `${r[0]}${gap[w[0]! - r[0].length]}${r[1]}${gap[w[1]! - r[2]]}${r[3]}${gap[w[2]! - r[3].length]}${r[4]}${gap[w[3]! - r[5]]}${r[6]}${gap[w[4]! - r[7]]}` +
+    `${r[8]}${gap[w[5]! - r[8].length]}${r[9]}${gap[w[6]! - r[9].length]}${r[10]}${gap[w[7]! - r[10].length]}${r[11]}${gap[w[8]! - r[11].length]}${r[12]}`;
   if (!(cols.verified || cols.reviewed || cols.waited)) return r[18] === "" ? fixed : `${fixed}${gap[w[9]! - r[12].length]}${r[18]}`.trimEnd();
   const timed = `${fixed}${gap[w[9]! - r[12].length]}`;
   const verify = !cols.verified ? "" : r[13] !== null ? `${r[13]}${gap[w[10]! - r[13].length]}` : `-${gap[w[10]! - 1]}`;
@@ -237,7 +240,13 @@ function inOrder(iterations: Iteration[]): Iteration[] {
 
 /** `wall`: with lanes (`--parallel`), the time the iterations took once (record/totals.ts `wallMs`), said before their sum. */
 export const totalsLine = (t: Totals, wall: number | null = null) =>
-  `Total: ${plural(t.iterations, "iteration")} · ${wall !== null && wall < t.duration_ms ? `${formatDuration(wall)} (${formatDuration(t.duration_ms)} of iterations side by side)` : formatDuration(t.duration_ms)}${t.waited_ms ? ` (incl. ${formatDuration(t.waited_ms)} waiting for the agent)` : ""} · ${plural(t.commits, "commit")} · ` +
+  `Total: ${plural(t.iterations, "iteration")} · ` +
+  `${
+    wall !== null && wall < t.duration_ms
+      ? `${formatDuration(wall)} (${formatDuration(t.duration_ms)} of iterations side by side)`
+      : formatDuration(t.duration_ms)
+  }` +
+  `${t.waited_ms ? ` (incl. ${formatDuration(t.waited_ms)} waiting for the agent)` : ""} · ${plural(t.commits, "commit")} · ` +
   `${formatTokens(t.tokens)} tokens · ${formatTotalCost(t.cost_usd)} · ${t.timed_out} timed out` +
   (t.unavailable_runs ? ` · ${plural(t.unavailable_runs, "run")} refused by the agent's service` : "");
 

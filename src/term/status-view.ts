@@ -27,14 +27,16 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
   const story = s.lanes.length
     ? storiesInLanes(s)
     : s.current_story
-      ? `${s.current_story.index}/${s.stories_total} ${f(s.current_story.id)}. ${f(s.current_story.title)} (attempt ${s.current_story.attempt}/${s.max_retries})`
+      ? `${s.current_story.index}/${s.stories_total} ${f(s.current_story.id)}. ${f(s.current_story.title)} ` +
+        `(attempt ${s.current_story.attempt}/${s.max_retries})`
       : storiesKnown(s)
         ? `${s.stories_completed}/${s.stories_total} complete`
         : "unknown (no tasks file was found)";
   const ran = runTimeMs(s, now);
   const receipt = receiptOf(state);
   const lines = [
-    `Loop in ${s.worktree_name}: ${s.status}${s.stop_reason === "budget" ? " (budget)" : ""}${s.completion_pending ? " · waiting for the completion question" : ""}${s.runner_pid ? ` (runner pid ${s.runner_pid})` : ""}`,
+    `Loop in ${s.worktree_name}: ${s.status}${s.stop_reason === "budget" ? " (budget)" : ""}` +
+      `${s.completion_pending ? " · waiting for the completion question" : ""}${s.runner_pid ? ` (runner pid ${s.runner_pid})` : ""}`,
     table([
       ["Task:", f(s.task)],
       ...(s.github ? [["Issue:", f(issueLine(s.github))]] : []),
@@ -55,7 +57,8 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
         ? [
             [
               "Review:",
-              `${s.review}${s.review_cmd ? ` (${f(s.review_cmd)})` : ""}${s.review_model ? ` · model ${f(s.review_model)}` : ""} (limit ${s.review_timeout_min} min)`,
+              `${s.review}${s.review_cmd ? ` (${f(s.review_cmd)})` : ""}${s.review_model ? ` · model ${f(s.review_model)}` : ""} ` +
+                `(limit ${s.review_timeout_min} min)`,
             ],
           ]
         : []),
@@ -69,14 +72,16 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
   if (notStarted) lines.push(notStarted);
   if (s.status === "paused" && s.paused_since)
     lines.push(
-      `Paused: since ${clockTime(Date.parse(s.paused_since), now)}, after iteration ${s.current_iteration}. \`wt-loop resume\` goes on, \`wt-loop stop\` ends it.`,
+      `Paused: since ${clockTime(Date.parse(s.paused_since), now)}, after iteration ${s.current_iteration}. ` +
+        `\`wt-loop resume\` goes on, \`wt-loop stop\` ends it.`,
     );
   if (s.pause_requested) lines.push(`Pausing: when iteration ${s.current_iteration} ends (\`wt-loop resume\` calls it off).`);
   if (s.notes.length) lines.push(`Notes: ${s.notes.length === 1 ? "1 note waits" : `${s.notes.length} notes wait`} for the next prompt.`);
   if (s.completion_pending) lines.push("Answer it in the loop's window, or here: `wt-loop stop` (keep the loop's branch) or `wt-loop stop --cleanup`.");
   if (s.waiting)
     lines.push(
-      `Waiting: until ${clockTime(Date.parse(s.waiting.until), now)} (${formatDuration(Date.parse(s.waiting.until) - now)} left) ${s.waiting.on === "pull_request" ? "for" : "for the agent:"} ${f(s.waiting.reason)}`,
+      `Waiting: until ${clockTime(Date.parse(s.waiting.until), now)} (${formatDuration(Date.parse(s.waiting.until) - now)} left) ` +
+        `${s.waiting.on === "pull_request" ? "for" : "for the agent:"} ${f(s.waiting.reason)}`,
     );
   if (s.reason) lines.push(`Reason: ${f(s.reason)}`);
   if (s.error) lines.push(`Error: ${f(s.error)}`);
@@ -106,5 +111,8 @@ export function renderStatus(state: State, now = Date.now(), width = fieldWidth(
 /** `--audit`: who audits, with what model, and its rounds. */
 function auditSetting(s: State, f: (v: string) => string): string {
   const a = auditorOf(s);
-  return `${a.name}${a.cmd && a.name === "command" ? ` (${f(a.cmd)})` : ""}${a.model ? ` · model ${f(a.model)}` : ""} · at most ${plural(s.audit_rounds, "round")}`;
+  return (
+    `${a.name}${a.cmd && a.name === "command" ? ` (${f(a.cmd)})` : ""}${a.model ? ` · model ${f(a.model)}` : ""}` +
+    ` · at most ${plural(s.audit_rounds, "round")}`
+  );
 }

@@ -1,6 +1,6 @@
 /** Which worktree a command acts on: the one containing the current directory (docs/commands.md). */
 import { basename } from "node:path";
-import { NOT_IN_WORKTREE, UserError } from "../errors.ts";
+import { GIT_MISSING, NOT_IN_WORKTREE, UserError } from "../errors.ts";
 import { CommandError } from "../proc/command-error.ts";
 import { findTop } from "./find-top.ts";
 
@@ -38,8 +38,7 @@ async function lookUp(cwd: string): Promise<Worktree> {
     const { exec } = await import("../proc/spawn.ts");
     path = (await exec(["git", "rev-parse", "--show-toplevel"], { cwd, timeoutMs: 30_000 })).stdout;
   } catch (err) {
-    if (err instanceof CommandError && err.reason === "missing")
-      throw new UserError("git is not installed (not found on PATH). Install git, then run this again.");
+    if (err instanceof CommandError && err.reason === "missing") throw new UserError(GIT_MISSING);
     // Not a repository, a bare repository, inside .git, or git missing: none is a worktree to work in.
     throw new UserError(NOT_IN_WORKTREE);
   }

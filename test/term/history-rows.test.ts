@@ -1,7 +1,7 @@
 // `history`'s table is made in the interpreter at start-up (500 rows): its code was cut down for speed, and
 // must still print what it printed before, byte for byte. The reference is historyRows as it was at c00c435.
 import { describe, expect, test } from "bun:test";
-import { totalsOf } from "../../src/record/totals.ts";
+import { totalsOf, totalsWithDurations } from "../../src/record/totals.ts";
 import { iterationMs, iterationMsOnce } from "../../src/state/run-time.ts";
 import type { Iteration } from "../../src/state/schema.ts";
 import { fieldWidth, historyRows } from "../../src/term/history-view.ts";
@@ -167,9 +167,37 @@ describe("history's rows", () => {
       // With the durations `history` reads once for its totals and its rows.
       expect(historyRows(its, Number.POSITIVE_INFINITY, its.map(iterationMsOnce))).toEqual(rowsBefore(its));
       expect(totalsOf(its, its.map(iterationMsOnce))).toEqual(totalsOf(its));
+      // One pass for both (`history`): the same figures, keys in the same order (`--json` prints them).
+      const both = totalsWithDurations(its);
+      expect(JSON.stringify(both.totals)).toBe(JSON.stringify(totalsOf(its)));
+      expect(both.ms).toEqual(its.map(iterationMs));
       const width = r(4) ? 20 + r(200) : r(20);
       expect(historyRows(its, width)).toEqual(rowsBefore(its, width));
     }
+  });
+
+  test("their durations and totals, read in one pass where nothing was kept (a fresh process), are totalsOf's", async () => {
+    const r = random(37);
+    const loops = Array.from({ length: 60 }, () => iterations(r, 1 + r(40)));
+    const child = Bun.spawn(
+      [
+        "bun",
+        "-e",
+        `import { totalsWithDurations } from ${JSON.stringify(`${import.meta.dir}/../../src/record/totals.ts`)};
+import { someIterationMsKept } from ${JSON.stringify(`${import.meta.dir}/../../src/state/run-time.ts`)};
+const kept = someIterationMsKept(); const out = JSON.parse(await Bun.stdin.text()).map(totalsWithDurations);
+console.log(JSON.stringify({ kept, keptAfter: someIterationMsKept(), out }));`,
+      ],
+      { stdin: new Blob([JSON.stringify(loops)]), stdout: "pipe" },
+    );
+    const fresh = JSON.parse(await new Response(child.stdout).text());
+    expect(await child.exited).toBe(0);
+    expect(fresh.kept).toBe(false);
+    expect(fresh.keptAfter).toBe(false); // none kept on the way
+    // The same loops as the child read them (JSON: NaN tokens are null there too).
+    const read: Iteration[][] = JSON.parse(JSON.stringify(loops));
+    expect(JSON.stringify(fresh.out)).toBe(JSON.stringify(read.map((its) => ({ totals: totalsOf(its), ms: its.map(iterationMs) }))));
+    expect(read.flat().some((i) => Number.isNaN(iterationMs(i)))).toBe(true); // "not a time" reaches a sum
   });
 
   test("and on 500 iterations like the start-up bench's", () => {

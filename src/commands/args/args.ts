@@ -1,6 +1,7 @@
 /**
- * Shared pieces of the commands: strict option checking (citty accepts unknown flags silently; the values are validated by setup/validate.ts), and the error boundary that turns
- * a UserError into its message and an exit code instead of a stack trace.
+ * Shared pieces of the commands: strict option checking (citty accepts unknown flags silently; the values are
+ * validated by setup/validate.ts), and the error boundary that turns a UserError into its message and an exit
+ * code instead of a stack trace.
  */
 import type { ArgsDef, CommandDef } from "citty";
 import { describeIoError, ExitCode, HarnessError, UserError } from "../../errors.ts";

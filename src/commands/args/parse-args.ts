@@ -5,8 +5,9 @@
  * citty that needed more of it would fail the build rather than break at run time.
  *
  * The same answers as Bun's own (native) parseArgs, which follows Node's (lib/internal/util/parse_args):
- * tokens, then values, then defaults; where the two differ (a group with a dash in it), Bun's. Only what citty asks for is here — `strict: false`, positionals allowed, options of
- * type string or boolean with an optional `short` and `default`; anything else (strict mode,
+ * tokens, then values, then defaults; where the two differ (a group with a dash in it), Bun's. Only what citty
+ * asks for is here — `strict: false`, positionals allowed, options of type string or boolean with an optional
+ * `short` and `default`; anything else (strict mode,
  * `multiple`, tokens) throws, so no caller gets an answer node:util would not give.
  * test/commands/args/parse-args.test.ts compares the two on many command lines.
  */
