@@ -21,7 +21,8 @@ Usage: bun scripts/diff-read-commands.ts <baseline-binary> <candidate-binary> [o
 
 Runs wt-loop's read-only commands (status, status --json, history, history --json, history --runs, log,
 log --json, list, list --json, statusline) of both binaries over the same loops and compares stdout,
-stderr, exit codes and the files left, byte for byte. Exits 1 when anything differs.
+stderr, exit codes and the files left, byte for byte. Exits 1 when anything differs. The clock is fixed
+with libfaketime (apt-get install faketime); without it, times and durations are masked before comparing.
 
   --seed N      seed of the random cases and of the edge cases' filler (default 1); the same seed, the same cases
   --cases N     random cases besides the hand-written ones (default 60)
