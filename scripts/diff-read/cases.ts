@@ -250,7 +250,7 @@ export function edgeCases(seed: number): Case[] {
   const cases: Case[] = [
     { ...c("no-state"), files: { "tasks.md": "## 1. A\n- [ ] 1.1 a\n" }, extra: ARGUMENTS },
     { ...c("arguments", { iterations: 5, runner: "none", edit: setStatus("done") }), extra: ARGUMENTS },
-    { ...c("not-a-repository"), bare: true, files: {} },
+    { ...c("not-a-repository"), bare: true, files: {}, linked: [] }, // no repository: no linked worktree either
     c("empty-state-file", { text: () => "" }),
     c("whitespace-state-file", { text: () => " \n" }),
     c("truncated-state", { iterations: 5, text: (j, r) => j.slice(0, r.int(1, j.length - 1)) }),
