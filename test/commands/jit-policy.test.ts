@@ -6,11 +6,11 @@
  * preload reports each setJITPolicy call on stderr.
  */
 import { expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, CLI } from "../helpers/cli.ts";
-import { makeRepo, tempDir } from "../helpers/repo.ts";
-import { sampleIteration, sampleState } from "../helpers/state.ts";
+import { tempDir } from "../helpers/repo.ts";
+import { repoWithLoop } from "../helpers/state.ts";
 
 function reporter(): string {
   const path = join(tempDir(), "report-jit-policy.ts");
@@ -18,13 +18,6 @@ function reporter(): string {
   return path;
 }
 
-function loopRepo(): string {
-  const repo = makeRepo();
-  mkdirSync(join(repo, ".claude"));
-  const iterations = Array.from({ length: 3 }, (_, i) => sampleIteration(i + 1));
-  writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(sampleState({ worktree_path: repo, worktree_name: "repo", iterations })));
-  return repo;
-}
 
 function policyCalls(repo: string, argv: string[]): string[] {
   const r = Bun.spawnSync([process.execPath, "--preload", reporter(), CLI, ...argv], {
@@ -41,9 +34,9 @@ function policyCalls(repo: string, argv: string[]): string[] {
 }
 
 test.each(["status", "status --json", "history", "list", "log", "--version", "--help", "help status"])("`wt-loop %s` keeps the start-up JIT policy", (cmd) => {
-  expect(policyCalls(loopRepo(), cmd.split(" "))).toEqual([]);
+  expect(policyCalls(repoWithLoop(), cmd.split(" "))).toEqual([]);
 });
 
 test.each(["run --dry-run", "stop", "doctor --json", "mcp"])("`wt-loop %s` sets the normal JIT policy back", (cmd) => {
-  expect(policyCalls(loopRepo(), cmd.split(" "))).toEqual(["jit-policy 1"]);
+  expect(policyCalls(repoWithLoop(), cmd.split(" "))).toEqual(["jit-policy 1"]);
 });

@@ -5,11 +5,11 @@
  * reading `process.stdout` throw, so a command (or cli.ts's EPIPE guard) that touches it fails here.
  */
 import { expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, CLI } from "../helpers/cli.ts";
-import { makeRepo, tempDir } from "../helpers/repo.ts";
-import { sampleIteration, sampleState } from "../helpers/state.ts";
+import { tempDir } from "../helpers/repo.ts";
+import { repoWithLoop } from "../helpers/state.ts";
 
 function trap(): string {
   const path = join(tempDir(), "no-stdout.ts");
@@ -17,13 +17,6 @@ function trap(): string {
   return path;
 }
 
-function loopRepo(): string {
-  const repo = makeRepo();
-  mkdirSync(join(repo, ".claude"));
-  const iterations = Array.from({ length: 3 }, (_, i) => sampleIteration(i + 1));
-  writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(sampleState({ worktree_path: repo, worktree_name: "repo", iterations })));
-  return repo;
-}
 
 test.each([
   ["status", "repo"],
@@ -33,7 +26,7 @@ test.each([
   ["list", "repo"],
   ["list --json", "repo"],
 ])("`wt-loop %s` prints without creating process.stdout", (cmd, shown) => {
-  const repo = loopRepo();
+  const repo = repoWithLoop();
   const r = Bun.spawnSync([process.execPath, "--preload", trap(), CLI, ...cmd.split(" ")], { cwd: repo, env: baseEnv(), stdout: "pipe", stderr: "pipe" });
   expect(r.stderr.toString()).toBe("");
   expect(r.exitCode).toBe(0);

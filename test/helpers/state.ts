@@ -1,3 +1,6 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeRepo } from "./repo.ts";
 import { SCHEMA_VERSION, ZERO_TOKENS, type Iteration, type Lane, type State } from "../../src/state/schema.ts";
 
 export function sampleIteration(n: number, over: Partial<Iteration> = {}): Iteration {
@@ -118,4 +121,13 @@ export function sampleLane(story: string, title: string, over: Partial<Lane> = {
     started: "2026-11-21T10:07:30.000Z",
     ...over,
   };
+}
+
+/** A real repository whose worktree holds a finished loop's state of `iterations` sample iterations (for the commands that read it). */
+export function repoWithLoop(iterations = 3): string {
+  const repo = makeRepo();
+  mkdirSync(join(repo, ".claude"));
+  const its = Array.from({ length: iterations }, (_, i) => sampleIteration(i + 1));
+  writeFileSync(join(repo, ".claude/loop-state.json"), JSON.stringify(sampleState({ worktree_path: repo, worktree_name: "repo", iterations: its })));
+  return repo;
 }
