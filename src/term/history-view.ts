@@ -93,27 +93,27 @@ interface Columns {
   gap: string[];
 }
 
-/** A row's cells, with the display widths of those that may hold more than plain ASCII (2, 5, 7, 15, 17); null: no verify, review, unavailable. */
+/** A row's cells in column order, with the display widths of those that may hold more than plain ASCII; null: no verify, review, unavailable. */
 type Row = [
-  string,
-  string,
-  number,
-  string,
-  string,
-  number,
-  string,
-  number,
-  string,
-  string,
-  string,
-  string,
-  string,
-  string | null,
-  string | null,
-  number,
-  string | null,
-  number,
-  string,
+  n: string,
+  story: string,
+  storyWidth: number,
+  attempt: string,
+  outcome: string,
+  outcomeWidth: number,
+  started: string,
+  startedWidth: number,
+  duration: string,
+  commits: string,
+  tokens: string,
+  cost: string,
+  timedOut: string,
+  verify: string | null,
+  review: string | null,
+  reviewWidth: number,
+  unavailable: string | null,
+  unavailableWidth: number,
+  reason: string,
 ];
 
 const HEAD: Row = [
