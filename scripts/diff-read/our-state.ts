@@ -5,6 +5,7 @@
  * Paths are written with WT for the worktree's own path; pids with the placeholders world.ts fills.
  */
 import { SCHEMA_VERSION } from "../../src/state/final.ts";
+import { State } from "../../src/state/schema.ts";
 import type { Rng } from "./rng.ts";
 import type { PlannedStory } from "./tasks.ts";
 import { long, plain, text } from "./texts.ts";
@@ -414,46 +415,5 @@ export const DROPPABLE = [
   "parallel",
   "lanes",
 ];
-export const REQUIRED = [
-  "schema_version",
-  "worktree_name",
-  "worktree_path",
-  "status",
-  "current_iteration",
-  "max_iterations",
-  "started_at",
-  "updated_at",
-  "ended_at",
-  "task",
-  "iterations",
-  "done_criteria",
-  "stall_threshold",
-  "iteration_timeout_min",
-  "total_tokens",
-  "tokens",
-  "total_cost_usd",
-  "max_retries",
-  "command_timeout_sec",
-  "agent",
-  "agent_cmd",
-  "model",
-  "checkpoint",
-  "on_complete",
-  "terminal",
-  "source",
-  "change",
-  "tasks_file",
-  "stories_total",
-  "stories_completed",
-  "current_story",
-  "runner_pid",
-  "runner_started",
-  "agent_pid",
-  "checkpoint_branch",
-  "original_branch",
-  "original_commit",
-  "checkpoint_sha",
-  "completion",
-  "reason",
-  "error",
-];
+/** The fields every state has: a case leaves one out (the schema's required keys, in its order). */
+export const REQUIRED = Object.keys(State.shape).filter((k) => !State.shape[k as keyof typeof State.shape].isOptional());
