@@ -41,6 +41,9 @@ test("the run's tag still finds every command's leftovers (a dead runner's, ende
     contain: { tag: runTag(d, started) },
   });
   const stray = await waitFor("the stray", () => Number(readFileSync(pidFile, "utf8")) || null);
+  // Counted once the command has become its `sleep 60`: a process in the middle of exec shows no environment
+  // for a moment, and CI once counted 1 here (the stray alone).
+  await waitFor("the command's sleep", () => readFileSync(`/proc/${cmd.pid}/cmdline`, "utf8").startsWith("sleep\0") || null);
   expect(await endRunLeftovers(d, started)).toBeGreaterThanOrEqual(2);
   await waitGone("the stray", stray);
   await cmd.done;
